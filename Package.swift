@@ -1,0 +1,73 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Stratus",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "StratusCore", targets: ["StratusCore"]),
+        .library(name: "StratusServer", targets: ["StratusServer"]),
+        .executable(name: "stratus", targets: ["stratus"]),
+        .executable(name: "stratus-bench", targets: ["StratusBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
+    targets: [
+        .target(
+            name: "StratusCore",
+            dependencies: []
+        ),
+        .target(
+            name: "StratusServer",
+            dependencies: [
+                "StratusCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .executableTarget(
+            name: "stratus",
+            dependencies: [
+                "StratusServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "StratusBench",
+            dependencies: [
+                "StratusServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Benchmarks/StratusBench"
+        ),
+        .testTarget(
+            name: "StratusCoreTests",
+            dependencies: ["StratusCore"]
+        ),
+        .testTarget(
+            name: "StratusServerTests",
+            dependencies: [
+                "StratusServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

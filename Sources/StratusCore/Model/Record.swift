@@ -1,0 +1,86 @@
+/// A record: its identity, system fields and typed fields (CloudKit's Record Dictionary).
+///
+/// The same type is used for requests and responses. In a request, a field set to `nil`
+/// (`{"value": null}`) means "remove this field" for `update`.
+public struct Record: Codable, Sendable, Equatable {
+    public var recordName: String?
+    public var recordType: String?
+    /// Opaque; changes on every write. Compare for equality only.
+    public var recordChangeTag: String?
+    public var fields: [String: FieldValue?]
+    public var created: RecordStamp?
+    public var modified: RecordStamp?
+    /// Set on tombstones in change feeds and on the result of a delete.
+    public var deleted: Bool?
+    public var parent: RecordPointer?
+    public var share: RecordPointer?
+
+    public init(recordName: String? = nil, recordType: String? = nil, recordChangeTag: String? = nil,
+                fields: [String: FieldValue?] = [:], created: RecordStamp? = nil, modified: RecordStamp? = nil,
+                deleted: Bool? = nil, parent: RecordPointer? = nil, share: RecordPointer? = nil) {
+        self.recordName = recordName
+        self.recordType = recordType
+        self.recordChangeTag = recordChangeTag
+        self.fields = fields
+        self.created = created
+        self.modified = modified
+        self.deleted = deleted
+        self.parent = parent
+        self.share = share
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case recordName, recordType, recordChangeTag, fields, created, modified, deleted, parent, share
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        recordName = try container.decodeIfPresent(String.self, forKey: .recordName)
+        recordType = try container.decodeIfPresent(String.self, forKey: .recordType)
+        recordChangeTag = try container.decodeIfPresent(String.self, forKey: .recordChangeTag)
+        created = try container.decodeIfPresent(RecordStamp.self, forKey: .created)
+        modified = try container.decodeIfPresent(RecordStamp.self, forKey: .modified)
+        deleted = try container.decodeIfPresent(Bool.self, forKey: .deleted)
+        parent = try container.decodeIfPresent(RecordPointer.self, forKey: .parent)
+        share = try container.decodeIfPresent(RecordPointer.self, forKey: .share)
+        fields = [:]
+        guard try container.contains(.fields), try !container.decodeNil(forKey: .fields) else { return }
+        let fieldsContainer = try container.nestedContainer(keyedBy: FieldKey.self, forKey: .fields)
+        for key in fieldsContainer.allKeys {
+            do {
+                fields[key.stringValue] = try fieldsContainer.decode(RecordField.self, forKey: key).value
+            } catch let error as CloudKitError {
+                throw CloudKitError(error.code, "field '\(key.stringValue)': \(error.reason)")
+            } catch {
+                throw CloudKitError.badRequest("field '\(key.stringValue)' is not a Record Field Dictionary")
+            }
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(recordName, forKey: .recordName)
+        try container.encodeIfPresent(recordType, forKey: .recordType)
+        try container.encodeIfPresent(recordChangeTag, forKey: .recordChangeTag)
+        if deleted != true || !fields.isEmpty {
+            var fieldsContainer = container.nestedContainer(keyedBy: FieldKey.self, forKey: .fields)
+            for (name, value) in fields {
+                try fieldsContainer.encode(RecordField(value), forKey: FieldKey(name))
+            }
+        }
+        try container.encodeIfPresent(created, forKey: .created)
+        try container.encodeIfPresent(modified, forKey: .modified)
+        try container.encodeIfPresent(deleted, forKey: .deleted)
+        try container.encodeIfPresent(parent, forKey: .parent)
+        try container.encodeIfPresent(share, forKey: .share)
+    }
+}
+
+/// A coding key made from any field name.
+struct FieldKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}

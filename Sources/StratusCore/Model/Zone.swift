@@ -1,0 +1,17 @@
+/// A record zone as the server reports it (CloudKit's Zone Dictionary).
+public struct Zone: Codable, Sendable, Equatable {
+    public var zoneID: ZoneID
+    /// The zone's current point in its change history; pass it to `changes/zone` later.
+    public var syncToken: String?
+    /// Whether batches saved in this zone are applied all-or-nothing. False for default zones.
+    public var atomic: Bool?
+    /// *Extension*: set in `changes/database` results when the zone was deleted.
+    public var deleted: Bool?
+
+    public init(zoneID: ZoneID, syncToken: String? = nil, atomic: Bool? = nil, deleted: Bool? = nil) {
+        self.zoneID = zoneID
+        self.syncToken = syncToken
+        self.atomic = atomic
+        self.deleted = deleted
+    }
+}

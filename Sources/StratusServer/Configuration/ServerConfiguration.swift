@@ -1,0 +1,37 @@
+import Foundation
+
+/// Everything a Stratus server can be told. The defaults are CloudKit's documented limits and
+/// need no configuration file.
+public struct ServerConfiguration: Sendable {
+    /// Where the database file (and later, assets) live.
+    public var dataDirectory: URL
+    public var host: String
+    /// 0 picks a free port (the bound one is reported once the server runs).
+    public var port: Int
+    /// Most operations in one `records/modify` or `zones/modify` request.
+    public var maxOperationsPerRequest = 400
+    /// Largest request body accepted, in bytes.
+    public var maxRequestBytes = 2 * 1024 * 1024
+    /// Largest record (its fields as wire JSON), in bytes.
+    public var maxRecordBytes = 1024 * 1024
+    /// Highest `resultsLimit` honoured by change feeds (also their default).
+    public var maxResultsLimit = 200
+    /// How long a `ckWebAuthToken` stays valid.
+    public var sessionLifetime: Duration = .seconds(14 * 24 * 3600)
+    /// How long tombstones of deleted records and zones are kept; change tokens older than a
+    /// purged tombstone get `CHANGE_TOKEN_EXPIRED`.
+    public var tombstoneRetention: Duration = .seconds(90 * 24 * 3600)
+    /// How often the tombstone purge runs.
+    public var maintenanceInterval: Duration = .seconds(3600)
+    /// scrypt cost (N = 2^log2Cost) for new password hashes.
+    public var passwordHashLog2Cost = 15
+
+    public init(dataDirectory: URL, host: String = "127.0.0.1", port: Int = 8080) {
+        self.dataDirectory = dataDirectory
+        self.host = host
+        self.port = port
+    }
+
+    /// The SQLite database file inside the data directory.
+    public var databasePath: String { dataDirectory.appendingPathComponent("stratus.sqlite").path }
+}

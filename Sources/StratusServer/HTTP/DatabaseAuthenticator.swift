@@ -1,0 +1,55 @@
+import HTTPTypes
+import Hummingbird
+import StratusCore
+
+/// Authenticates `/database/1/{container}/{environment}/{database}/…` requests as CloudKit does:
+/// the container's `ckAPIToken` is always required; the user's `ckWebAuthToken` (query parameter
+/// or `Authorization: Bearer`) is checked when present and demanded by the services that need it.
+struct DatabaseAuthenticator: RouterMiddleware {
+    typealias Context = StratusRequestContext
+    let auth: AuthService
+
+    /// *Extension*: the header a client names its device in, recorded in `created`/`modified`.
+    static let deviceIDHeader = HTTPField.Name("X-Stratus-Device-ID")!
+    static let defaultDeviceID = "stratus"
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let (containerID, environment) = try Self.containerAndEnvironment(context)
+        let databaseName = context.parameters.get("database") ?? ""
+        guard let scope = DatabaseScope(rawValue: databaseName) else {
+            throw CloudKitError.badRequest("unknown database '\(databaseName)'; use public, private or shared")
+        }
+        _ = try await auth.checkAPIToken(Self.apiToken(request), containerID: containerID)
+        var userRecordName: String?
+        if let webAuthToken = Self.webAuthToken(request) {
+            userRecordName = try await auth.user(webAuthToken: webAuthToken, containerID: containerID, environment: environment)
+        }
+        var deviceID = request.headers[Self.deviceIDHeader] ?? Self.defaultDeviceID
+        if deviceID.isEmpty || deviceID.utf8.count > 255 { deviceID = Self.defaultDeviceID }
+        var context = context
+        context.access = DatabaseAccess(containerID: containerID, environment: environment, scope: scope,
+                                        userRecordName: userRecordName, deviceID: deviceID)
+        return try await next(request, context)
+    }
+
+    static func containerAndEnvironment(_ context: Context) throws(CloudKitError) -> (String, ContainerEnvironment) {
+        let containerID = context.parameters.get("container") ?? ""
+        let environmentName = context.parameters.get("environment") ?? ""
+        guard let environment = ContainerEnvironment(rawValue: environmentName) else {
+            throw .badRequest("unknown environment '\(environmentName)'; use development or production")
+        }
+        return (containerID, environment)
+    }
+
+    static func apiToken(_ request: Request) -> String? {
+        request.uri.queryParameters["ckAPIToken"].map(String.init)
+    }
+
+    /// The user token from `ckWebAuthToken` or an `Authorization: Bearer` header.
+    static func webAuthToken(_ request: Request) -> String? {
+        if let token = request.uri.queryParameters["ckWebAuthToken"], !token.isEmpty { return String(token) }
+        guard let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("bearer ") else { return nil }
+        let token = authorization.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+}

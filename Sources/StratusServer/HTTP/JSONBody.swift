@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import StratusCore
+
+/// Reading CloudKit JSON bodies and writing JSON responses.
+///
+/// Any content type is accepted as long as the body parses as JSON (Apple's own examples send
+/// `text/plain`). A body over the limit is `LIMIT_EXCEEDED`; one that does not parse, or does not
+/// have the expected shape, is `BAD_REQUEST` naming the problem.
+enum JSONBody {
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw CloudKitError.limitExceeded("request body is larger than \(limit) bytes")
+        }
+        guard buffer.readableBytes > 0 else { throw CloudKitError.badRequest("request body is empty; expected JSON") }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+        } catch let error as CloudKitError {
+            throw error
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw CloudKitError.badRequest("missing key '\(key.stringValue)'\(path(context.codingPath))")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw CloudKitError.badRequest("unexpected value\(path(context.codingPath)): \(context.debugDescription)")
+        } catch let DecodingError.dataCorrupted(context) {
+            if context.codingPath.isEmpty { throw CloudKitError.badRequest("request body is not valid JSON") }
+            throw CloudKitError.badRequest("invalid value\(path(context.codingPath)): \(context.debugDescription)")
+        } catch {
+            throw CloudKitError.badRequest("request body is not valid JSON")
+        }
+    }
+
+    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        let data = try encoder.encode(value)
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        guard !codingPath.isEmpty else { return "" }
+        return " at " + codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Logging
+import StratusCore
+
+/// Users, sessions and the checks every request goes through: the container's API token, then
+/// the user's web auth token where one is given or needed.
+package struct AuthService: Sendable {
+    let storage: any StratusStorage
+    let hasher: PasswordHasher
+    let sessionLifetime: Duration
+
+    static let authenticationRequired = CloudKitError(.authenticationRequired, "request needs authorization: sign in and pass ckWebAuthToken")
+
+    /// Checks the API token against the container, in constant time.
+    package func checkAPIToken(_ apiToken: String?, containerID: String) async throws -> StoredContainer {
+        guard let apiToken, !apiToken.isEmpty else {
+            throw CloudKitError(.authenticationFailed, "ckAPIToken is missing")
+        }
+        let container = try await storage.read { try $0.container(id: containerID) }
+        guard let container, PasswordHasher.constantTimeEquals(Array(container.apiToken.utf8), Array(apiToken.utf8)) else {
+            throw CloudKitError(.authenticationFailed, "ckAPIToken is not valid for container '\(containerID)'")
+        }
+        return container
+    }
+
+    /// The user a web auth token belongs to, or `AUTHENTICATION_FAILED` for an unknown, expired
+    /// or foreign token.
+    package func user(webAuthToken: String, containerID: String, environment: ContainerEnvironment) async throws -> String {
+        let hash = SecretGenerator.digest(webAuthToken)
+        let session = try await storage.read { try $0.session(tokenHash: hash) }
+        guard let session, session.containerID == containerID, session.environment == environment else {
+            throw CloudKitError(.authenticationFailed, "ckWebAuthToken is not valid")
+        }
+        guard session.expiresAt > Self.now() else {
+            throw CloudKitError(.authenticationFailed, "ckWebAuthToken has expired; sign in again")
+        }
+        return session.userRecordName
+    }
+
+    /// Creates an account and signs it in.
+    package func signUp(_ credentials: Credentials, containerID: String, environment: ContainerEnvironment) async throws -> SignInResponse {
+        try Self.validate(credentials)
+        let passwordHash = try await hasher.hash(credentials.password)
+        let user = StoredUser(userRecordName: SecretGenerator.userRecordName(), containerID: containerID,
+                              username: credentials.username, passwordHash: passwordHash, createdAt: Self.now())
+        let token = SecretGenerator.webAuthToken()
+        let session = makeSession(token: token, user: user.userRecordName, containerID: containerID, environment: environment)
+        try await storage.write { transaction in
+            try transaction.insertUser(user)
+            try transaction.insertSession(session)
+        }
+        return SignInResponse(ckWebAuthToken: token, userRecordName: user.userRecordName)
+    }
+
+    /// Checks a username and password and opens a new session.
+    package func signIn(_ credentials: Credentials, containerID: String, environment: ContainerEnvironment) async throws -> SignInResponse {
+        let user = try await storage.read { try $0.user(containerID: containerID, username: credentials.username) }
+        guard let user, try await hasher.verify(credentials.password, against: user.passwordHash) else {
+            throw CloudKitError(.authenticationFailed, "unknown username or wrong password")
+        }
+        let token = SecretGenerator.webAuthToken()
+        let session = makeSession(token: token, user: user.userRecordName, containerID: containerID, environment: environment)
+        try await storage.write { transaction in
+            try transaction.deleteExpiredSessions(before: Self.now())
+            try transaction.insertSession(session)
+        }
+        return SignInResponse(ckWebAuthToken: token, userRecordName: user.userRecordName)
+    }
+
+    /// Revokes a web auth token.
+    package func signOut(webAuthToken: String) async throws {
+        let hash = SecretGenerator.digest(webAuthToken)
+        try await storage.write { try $0.deleteSession(tokenHash: hash) }
+    }
+
+    private func makeSession(token: String, user: String, containerID: String, environment: ContainerEnvironment) -> StoredSession {
+        let lifetime = sessionLifetime.components
+        let lifetimeMilliseconds = lifetime.seconds * 1000 + lifetime.attoseconds / 1_000_000_000_000_000
+        return StoredSession(tokenHash: SecretGenerator.digest(token), userRecordName: user, containerID: containerID,
+                             environment: environment, expiresAt: Self.now() + lifetimeMilliseconds)
+    }
+
+    private static func validate(_ credentials: Credentials) throws(CloudKitError) {
+        let username = credentials.username
+        guard (1...64).contains(username.count), username.unicodeScalars.allSatisfy({ !CharacterSet.whitespacesAndNewlines.contains($0) && !CharacterSet.controlCharacters.contains($0) }) else {
+            throw .badRequest("username must be 1 to 64 characters without spaces")
+        }
+        guard credentials.password.count >= 8, credentials.password.utf8.count <= 1024 else {
+            throw .badRequest("password must be at least 8 characters long")
+        }
+    }
+
+    static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+}

@@ -1,0 +1,136 @@
+import StratusCore
+
+/// Change feeds: `changes/zone` (and the older `records/changes`) and `changes/database`.
+///
+/// Every change has a number from one monotonic sequence; a token is "after number N". Fetching
+/// reads only the rows changed after N through the (zone, sequence) index, so its cost follows the
+/// number of changes, never the size of the zone.
+package struct ChangeService: Sendable {
+    let storage: any StratusStorage
+    let directory: DatabaseDirectory
+    let maxResultsLimit: Int
+    let tombstoneRetention: Duration
+
+    /// Changes of each requested zone; a zone that fails gets an error entry of its own.
+    package func zoneChanges(_ request: ZoneChangesRequest, _ access: DatabaseAccess) async throws -> ZoneChangesResponse {
+        try checkFeedAvailable(access)
+        guard request.zones.count <= maxResultsLimit else {
+            throw CloudKitError.limitExceeded("at most \(maxResultsLimit) zones per request")
+        }
+        let databaseID = try await databaseID(access)
+        return try await storage.read { transaction in
+            ZoneChangesResponse(zones: try request.zones.map { query in
+                do {
+                    return .changes(try changes(
+                        of: query.zoneID, after: query.syncToken, limit: query.resultsLimit ?? request.resultsLimit,
+                        desiredKeys: query.desiredKeys ?? request.desiredKeys,
+                        recordTypes: query.desiredRecordTypes ?? request.desiredRecordTypes,
+                        databaseID: databaseID, access: access, in: transaction))
+                } catch let error as CloudKitError {
+                    return .failure(ZoneError(zoneID: query.zoneID, error: error))
+                }
+            })
+        }
+    }
+
+    /// The older single-zone feed, `records/changes`.
+    package func recordChanges(_ request: RecordsChangesRequest, _ access: DatabaseAccess) async throws -> RecordsChangesResponse {
+        try checkFeedAvailable(access)
+        let databaseID = try await databaseID(access)
+        return try await storage.read { transaction in
+            RecordsChangesResponse(try changes(
+                of: request.zoneID ?? .default, after: request.syncToken, limit: request.resultsLimit,
+                desiredKeys: request.desiredKeys, recordTypes: nil, databaseID: databaseID, access: access, in: transaction))
+        }
+    }
+
+    /// Zones created, changed or deleted after the token.
+    package func databaseChanges(_ request: DatabaseChangesRequest, _ access: DatabaseAccess) async throws -> DatabaseChangesResponse {
+        try checkFeedAvailable(access)
+        let limit = try resultsLimit(request.resultsLimit)
+        let databaseID = try await databaseID(access)
+        return try await storage.read { transaction in
+            var after: Int64 = 0
+            if let text = request.syncToken {
+                let token = try ChangeToken(decoding: text, as: .database)
+                guard token.ownerID == databaseID, token.sequence <= (try transaction.currentChangeSequence()) else {
+                    throw CloudKitError.badRequest("syncToken belongs to another database")
+                }
+                if token.sequence < (try transaction.databasePurgedSequence(databaseID: databaseID)) {
+                    throw Self.expired
+                }
+                after = token.sequence
+            }
+            let zones = try transaction.zonesChanged(databaseID: databaseID, after: after, limit: limit + 1)
+            let moreComing = zones.count > limit
+            let page = zones.prefix(limit)
+            let sequence = moreComing ? page.last!.changeSequence : max(after, try transaction.currentChangeSequence())
+            return DatabaseChangesResponse(
+                zones: page.map { DatabaseDirectory.wireZone($0, access: access) },
+                syncToken: ChangeToken(kind: .database, ownerID: databaseID, sequence: sequence).encoded,
+                moreComing: moreComing)
+        }
+    }
+
+    /// Purges tombstones older than the retention; tokens that predate them then expire.
+    @discardableResult
+    package func purgeTombstones(now: Int64 = AuthService.now()) async throws -> Int {
+        let retention = tombstoneRetention.components
+        let cutoff = now - (retention.seconds * 1000 + retention.attoseconds / 1_000_000_000_000_000)
+        return try await storage.write { try $0.purgeTombstones(before: cutoff) }
+    }
+
+    // MARK: - Helpers
+
+    static let expired = CloudKitError(.changeTokenExpired, "the change token has expired; fetch again without a token")
+
+    private func checkFeedAvailable(_ access: DatabaseAccess) throws(CloudKitError) {
+        if access.scope == .public {
+            throw .badRequest("change feeds are available in the private and shared databases only")
+        }
+        _ = try access.requireUser()
+    }
+
+    private func databaseID(_ access: DatabaseAccess) async throws -> Int64 {
+        try await directory.databaseID(for: access)
+    }
+
+    private func resultsLimit(_ requested: Int?) throws(CloudKitError) -> Int {
+        guard let requested, requested != 0 else { return maxResultsLimit }
+        guard requested > 0 else { throw .badRequest("resultsLimit must be positive") }
+        return min(requested, maxResultsLimit)
+    }
+
+    private func changes(of zoneID: ZoneID, after tokenText: String?, limit requestedLimit: Int?, desiredKeys: [String]?,
+                         recordTypes: [String]?, databaseID: Int64, access: DatabaseAccess,
+                         in transaction: any StorageTransaction) throws -> ZoneChanges {
+        let limit = try resultsLimit(requestedLimit)
+        let zone = try DatabaseDirectory.zone(zoneID, databaseID: databaseID, access: access, in: transaction)
+        var after: Int64 = 0
+        if let tokenText {
+            let token = try ChangeToken(decoding: tokenText, as: .zone)
+            if token.ownerID != zone.rowID {
+                // A token of an earlier zone of the same name: that zone was deleted, start over.
+                if let earlier = try transaction.zone(rowID: token.ownerID), earlier.databaseID == databaseID,
+                   earlier.zoneName == zone.zoneName, earlier.deleted {
+                    throw Self.expired
+                }
+                throw CloudKitError.badRequest("syncToken belongs to another zone")
+            }
+            guard token.sequence <= zone.changeSequence else {
+                throw CloudKitError.badRequest("syncToken is not a token this zone issued")
+            }
+            if token.sequence < zone.purgedSequence { throw Self.expired }
+            after = token.sequence
+        }
+        let rows = try transaction.recordChanges(zoneRowID: zone.rowID, after: after, limit: limit + 1, recordTypes: recordTypes)
+        let moreComing = rows.count > limit
+        let page = rows.prefix(limit)
+        let sequence = moreComing ? page.last!.sequence : zone.changeSequence
+        return ZoneChanges(
+            zoneID: ZoneID(zoneName: zone.zoneName, ownerRecordName: access.zoneOwnerName),
+            syncToken: ChangeToken(kind: .zone, ownerID: zone.rowID, sequence: sequence).encoded,
+            records: try page.map { try RecordMapper.record(from: $0, desiredKeys: desiredKeys) },
+            moreComing: moreComing)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import StratusCore
+
+/// An opaque sync token: "changes after sequence N" of one zone, or of one database's zones.
+///
+/// Clients see a base64url string and must not look inside; the server validates every token it
+/// is given (kind, owner and sequence) and answers `BAD_REQUEST` for anything else.
+struct ChangeToken: Equatable {
+    enum Kind: String {
+        case zone = "z"
+        case database = "d"
+    }
+
+    var kind: Kind
+    /// The zone's or the database's row id.
+    var ownerID: Int64
+    var sequence: Int64
+
+    var encoded: String {
+        Data("1.\(kind.rawValue).\(ownerID).\(sequence)".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Parses a token of the given kind, or throws `BAD_REQUEST`.
+    init(decoding text: String, as kind: Kind) throws(CloudKitError) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let plain = String(data: data, encoding: .utf8) else {
+            throw .badRequest("syncToken is not a valid token")
+        }
+        let parts = plain.split(separator: ".")
+        guard parts.count == 4, parts[0] == "1", let ownerID = Int64(parts[2]), let sequence = Int64(parts[3]),
+              sequence >= 0 else {
+            throw .badRequest("syncToken is not a valid token")
+        }
+        guard parts[1] == kind.rawValue else {
+            throw .badRequest(kind == .zone ? "syncToken is a database token, not a zone token" : "syncToken is a zone token, not a database token")
+        }
+        self.init(kind: kind, ownerID: ownerID, sequence: sequence)
+    }
+
+    init(kind: Kind, ownerID: Int64, sequence: Int64) {
+        self.kind = kind
+        self.ownerID = ownerID
+        self.sequence = sequence
+    }
+}

@@ -1,0 +1,25 @@
+import StratusCore
+
+/// Containers: made on first start and asked for their API token by the CLI.
+package struct ContainerService: Sendable {
+    let storage: any StratusStorage
+
+    /// Returns the container, creating it with a fresh API token if it does not exist yet.
+    package func ensureContainer(id: String) async throws -> StoredContainer {
+        guard id.hasPrefix("iCloud."), id.count > 7 else {
+            throw CloudKitError.badRequest("container identifiers start with 'iCloud.', as in iCloud.com.example.app")
+        }
+        try NameRules.validateFieldName(id, kind: "container identifier")
+        return try await storage.write { transaction in
+            if let existing = try transaction.container(id: id) { return existing }
+            let container = StoredContainer(id: id, apiToken: SecretGenerator.apiToken(), createdAt: AuthService.now())
+            try transaction.insertContainer(container)
+            return container
+        }
+    }
+
+    /// The container, or nil if there is none with that identifier.
+    package func container(id: String) async throws -> StoredContainer? {
+        try await storage.read { try $0.container(id: id) }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import StratusCore
+
+/// Converts between stored rows and wire records, and fields to and from their stored JSON.
+enum RecordMapper {
+    static func encodeFields(_ fields: [String: FieldValue]) throws -> Data {
+        try JSONEncoder().encode(fields.mapValues { RecordField($0) })
+    }
+
+    static func decodeFields(_ data: Data) throws -> [String: FieldValue] {
+        try JSONDecoder().decode([String: RecordField].self, from: data).compactMapValues(\.value)
+    }
+
+    /// The wire record for a stored row: a tombstone (`deleted: true`) or the record with the
+    /// fields `desiredKeys` asks for (nil: all; empty: none).
+    static func record(from stored: StoredRecord, desiredKeys: [String]?) throws -> Record {
+        if stored.deleted {
+            return Record(recordName: stored.recordName, recordType: stored.recordType, recordChangeTag: stored.changeTag, deleted: true)
+        }
+        var fields = try decodeFields(stored.fieldsJSON)
+        if let desiredKeys {
+            let wanted = Set(desiredKeys)
+            fields = fields.filter { wanted.contains($0.key) }
+        }
+        return Record(
+            recordName: stored.recordName, recordType: stored.recordType, recordChangeTag: stored.changeTag,
+            fields: fields, created: stored.created, modified: stored.modified, deleted: false,
+            parent: stored.parent.map(RecordPointer.init), share: stored.share.map(RecordPointer.init))
+    }
+
+    /// A change tag for a change sequence number: short, opaque and new on every write.
+    static func changeTag(for sequence: Int64) -> String { String(sequence, radix: 36) }
+}

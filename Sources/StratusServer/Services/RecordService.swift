@@ -1,0 +1,144 @@
+import Foundation
+import StratusCore
+
+/// `records/modify` and `records/lookup`: CloudKit's save and delete rules, change tags,
+/// conflicts, atomic batches and reference actions.
+package struct RecordService: Sendable {
+    let storage: any StratusStorage
+    let directory: DatabaseDirectory
+    let maxOperations: Int
+    let maxRecordBytes: Int
+
+    /// Applies a batch in order, in one transaction. In a custom zone with `atomic` (the default)
+    /// one failure fails them all: the failing operations report their own error and the others
+    /// `ATOMIC_ERROR`. Otherwise each operation succeeds or fails on its own.
+    package func modify(_ request: RecordsModifyRequest, _ access: DatabaseAccess) async throws -> RecordsResponse {
+        let user = try access.requireUser()
+        guard access.scope != .shared else { throw CloudKitError.zoneNotFound((request.zoneID ?? .default).zoneName) }
+        guard request.operations.count <= maxOperations else {
+            throw CloudKitError.limitExceeded("a request may carry at most \(maxOperations) operations; split the batch")
+        }
+        let prepared = try prepare(request)
+        let key = try access.databaseKey()
+        let context = WriteContext(access: access, user: user, now: AuthService.now())
+        return try await storage.write { transaction in
+            let databaseID = try DatabaseDirectory.databaseID(key, in: transaction)
+            let zone = try DatabaseDirectory.zone(request.zoneID, databaseID: databaseID, access: access, in: transaction)
+            let writer = RecordWriter(transaction: transaction, zone: zone, context: context, maxRecordBytes: maxRecordBytes)
+            let atomic = (request.atomic ?? true) && !zone.isDefaultZone
+            let outcomes = atomic ? try writer.applyAtomically(prepared) : try writer.applyEach(prepared)
+            if outcomes.contains(where: { if case .success = $0 { true } else { false } }) {
+                try transaction.setZoneChangeSequence(rowID: zone.rowID, sequence: try transaction.currentChangeSequence())
+            }
+            return RecordsResponse(records: zip(prepared, outcomes).map { operation, outcome in
+                switch outcome {
+                case .success(let record): .record(Self.filtered(record, operation.desiredKeys ?? request.desiredKeys))
+                case .failure(let failure): .failure(RecordError(recordName: operation.recordName, error: failure.error,
+                                                                 uuid: UUID().uuidString, serverRecord: failure.serverRecord))
+                }
+            })
+        }
+    }
+
+    /// Fetches records by name; a missing or deleted one gets `NOT_FOUND` in its place.
+    package func lookup(_ request: RecordsLookupRequest, _ access: DatabaseAccess) async throws -> RecordsResponse {
+        guard access.scope != .shared else { throw CloudKitError.zoneNotFound((request.zoneID ?? .default).zoneName) }
+        guard request.records.count <= maxOperations else {
+            throw CloudKitError.limitExceeded("at most \(maxOperations) records per lookup")
+        }
+        let databaseID = try await directory.databaseID(for: access)
+        return try await storage.read { transaction in
+            let zone = try DatabaseDirectory.zone(request.zoneID, databaseID: databaseID, access: access, in: transaction)
+            return RecordsResponse(records: try request.records.map { item in
+                guard let stored = try transaction.record(zoneRowID: zone.rowID, recordName: item.recordName), !stored.deleted else {
+                    return .failure(RecordError(recordName: item.recordName, error: .notFound("record '\(item.recordName)' does not exist")))
+                }
+                return .record(try RecordMapper.record(from: stored, desiredKeys: item.desiredKeys ?? request.desiredKeys))
+            })
+        }
+    }
+
+    // MARK: - Preparing
+
+    /// Validates what can be checked without the database. A request-level mistake (one record
+    /// named twice) fails the request; a bad operation fails only itself.
+    private func prepare(_ request: RecordsModifyRequest) throws -> [PreparedOperation] {
+        var seen = Set<String>()
+        let zoneName = (request.zoneID ?? .default).zoneName
+        return try request.operations.map { operation in
+            var prepared = PreparedOperation(operation: operation)
+            if prepared.recordName.isEmpty {
+                if operation.operationType.isDelete || operation.operationType.requiresChangeTag {
+                    prepared.invalid = .badRequest("\(operation.operationType.rawValue) needs a recordName")
+                    return prepared
+                }
+                prepared.recordName = UUID().uuidString
+            }
+            guard seen.insert(prepared.recordName).inserted else {
+                throw CloudKitError.badRequest("record '\(prepared.recordName)' appears in more than one operation; one operation per record is allowed")
+            }
+            do throws(CloudKitError) {
+                try validate(prepared, zoneName: zoneName)
+            } catch {
+                prepared.invalid = error
+            }
+            return prepared
+        }
+    }
+
+    private func validate(_ prepared: PreparedOperation, zoneName: String) throws(CloudKitError) {
+        let record = prepared.operation.record
+        try NameRules.validateRecordName(prepared.recordName)
+        if prepared.operation.operationType.requiresChangeTag && (record.recordChangeTag ?? "").isEmpty {
+            throw .badRequest("\(prepared.operation.operationType.rawValue) needs the record's recordChangeTag")
+        }
+        if prepared.operation.operationType.isDelete { return }
+        if let recordType = record.recordType {
+            try NameRules.validateFieldName(recordType, kind: "recordType")
+            if recordType.hasPrefix("_") { throw .badRequest("recordType '\(recordType)' is reserved") }
+        } else if prepared.operation.operationType == .create {
+            throw .badRequest("create needs a recordType")
+        }
+        for (name, value) in record.fields {
+            try NameRules.validateFieldName(name)
+            for reference in value?.references ?? [] {
+                if let target = reference.zoneID?.zoneName, target != zoneName {
+                    throw .badRequest("field '\(name)': references cannot point into another zone")
+                }
+            }
+        }
+        if let parent = record.parent { try NameRules.validateFieldName(parent.recordName, kind: "parent recordName") }
+    }
+
+    private static func filtered(_ record: Record, _ desiredKeys: [String]?) -> Record {
+        guard let desiredKeys, record.deleted != true else { return record }
+        var record = record
+        let wanted = Set(desiredKeys)
+        record.fields = record.fields.filter { wanted.contains($0.key) }
+        return record
+    }
+}
+
+/// One operation of a batch after request-level validation.
+struct PreparedOperation: Sendable {
+    var operation: RecordOperation
+    var recordName: String
+    /// Set when the operation failed validation: it fails without touching the database.
+    var invalid: CloudKitError?
+
+    init(operation: RecordOperation) {
+        self.operation = operation
+        self.recordName = operation.record.recordName ?? ""
+    }
+
+    var desiredKeys: [String]? { operation.desiredKeys }
+}
+
+/// What a write is stamped with: who, from which device, when.
+struct WriteContext: Sendable {
+    var access: DatabaseAccess
+    var user: String
+    var now: Int64
+
+    var stamp: RecordStamp { RecordStamp(timestamp: now, userRecordName: user, deviceID: access.deviceID) }
+}

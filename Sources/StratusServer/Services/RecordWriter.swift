@@ -1,0 +1,164 @@
+import Foundation
+import StratusCore
+
+/// Applies record operations to one zone inside a write transaction.
+struct RecordWriter {
+    let transaction: any StorageTransaction
+    let zone: StoredZone
+    let context: WriteContext
+    let maxRecordBytes: Int
+
+    /// Why one operation failed, with the server's record when it was a conflict.
+    struct Failure: Error {
+        var error: CloudKitError
+        var serverRecord: Record?
+    }
+
+    /// Applies every operation in one savepoint; if any fails, all are undone and the others
+    /// report `ATOMIC_ERROR`.
+    func applyAtomically(_ operations: [PreparedOperation]) throws -> [Result<Record, Failure>] {
+        var outcomes: [Result<Record, Failure>] = []
+        do {
+            try transaction.withSavepoint {
+                outcomes = try operations.map(outcome)
+                if outcomes.contains(where: { if case .failure = $0 { true } else { false } }) { throw BatchFailed() }
+            }
+            return outcomes
+        } catch is BatchFailed {
+            let atomicError = CloudKitError(.atomicError, "another operation of this atomic batch failed")
+            return outcomes.map { outcome in
+                if case .failure = outcome { return outcome }
+                return .failure(Failure(error: atomicError))
+            }
+        }
+    }
+
+    /// Applies each operation in its own savepoint: a failure undoes only that operation.
+    func applyEach(_ operations: [PreparedOperation]) throws -> [Result<Record, Failure>] {
+        try operations.map { operation in
+            var result: Result<Record, Failure> = .failure(Failure(error: .init(.internalError, "not applied")))
+            do {
+                try transaction.withSavepoint {
+                    result = try outcome(operation)
+                    if case .failure = result { throw BatchFailed() }
+                }
+            } catch is BatchFailed {}
+            return result
+        }
+    }
+
+    private struct BatchFailed: Error {}
+
+    private func outcome(_ operation: PreparedOperation) throws -> Result<Record, Failure> {
+        if let invalid = operation.invalid { return .failure(Failure(error: invalid)) }
+        do {
+            return .success(try apply(operation))
+        } catch let failure as Failure {
+            return .failure(failure)
+        } catch let error as CloudKitError {
+            return .failure(Failure(error: error))
+        }
+    }
+
+    // MARK: - One operation
+
+    private func apply(_ prepared: PreparedOperation) throws -> Record {
+        let operation = prepared.operation
+        let name = prepared.recordName
+        let existing = try transaction.record(zoneRowID: zone.rowID, recordName: name).flatMap { $0.deleted ? nil : $0 }
+        let type = operation.operationType
+
+        guard let existing else {
+            switch type {
+            case .create, .forceUpdate, .forceReplace:
+                guard let recordType = operation.record.recordType else {
+                    throw CloudKitError.badRequest("\(type.rawValue) of a new record needs a recordType")
+                }
+                return try save(name: name, recordType: recordType, fields: operation.record.fields.compactMapValues { $0 },
+                                 parent: operation.record.parent?.recordName, created: nil)
+            case .update, .replace, .delete, .forceDelete:
+                throw CloudKitError.notFound("record '\(name)' does not exist")
+            }
+        }
+        if type == .create {
+            throw CloudKitError(.exists, "record '\(name)' already exists")
+        }
+        if type.requiresChangeTag && operation.record.recordChangeTag != existing.changeTag {
+            throw Failure(error: CloudKitError(.conflict, "record '\(name)' was changed on the server; merge into serverRecord and retry with its recordChangeTag"),
+                          serverRecord: try RecordMapper.record(from: existing, desiredKeys: nil))
+        }
+        if context.access.scope == .public && existing.created.userRecordName != context.user {
+            throw CloudKitError.accessDenied("only the creator of public record '\(name)' may change or delete it")
+        }
+        if type.isDelete {
+            try delete(existing)
+            return Record(recordName: name, deleted: true)
+        }
+        if let recordType = operation.record.recordType, recordType != existing.recordType {
+            throw CloudKitError.badRequest("record '\(name)' is a '\(existing.recordType)', not a '\(recordType)'")
+        }
+        var fields: [String: FieldValue]
+        switch type {
+        case .update, .forceUpdate:
+            fields = try RecordMapper.decodeFields(existing.fieldsJSON)
+            for (key, value) in operation.record.fields { fields[key] = value }
+        default:
+            fields = operation.record.fields.compactMapValues { $0 }
+        }
+        let parent = operation.record.parent?.recordName ?? (type == .update || type == .forceUpdate ? existing.parent : nil)
+        return try save(name: name, recordType: existing.recordType, fields: fields, parent: parent, created: existing)
+    }
+
+    private func save(name: String, recordType: String, fields: [String: FieldValue], parent: String?, created existing: StoredRecord?) throws -> Record {
+        let fieldsJSON = try RecordMapper.encodeFields(fields)
+        if fieldsJSON.count > maxRecordBytes {
+            throw CloudKitError.limitExceeded("record '\(name)' is \(fieldsJSON.count) bytes; the limit is \(maxRecordBytes)")
+        }
+        var edges: [StoredReference] = []
+        for (fieldName, value) in fields {
+            for reference in value.references where reference.action == .deleteSelf || reference.action == .validate {
+                if reference.action == .validate, reference.recordName != name,
+                   try transaction.record(zoneRowID: zone.rowID, recordName: reference.recordName).map({ !$0.deleted }) != true {
+                    throw CloudKitError(.validatingReferenceError, "field '\(fieldName)': VALIDATE reference target '\(reference.recordName)' does not exist")
+                }
+                edges.append(StoredReference(sourceName: name, targetName: reference.recordName, action: reference.action!))
+            }
+        }
+        let sequence = try transaction.nextChangeSequence()
+        let stored = StoredRecord(
+            zoneRowID: zone.rowID, recordName: name, recordType: recordType, changeTag: RecordMapper.changeTag(for: sequence),
+            fieldsJSON: fieldsJSON, created: existing?.created ?? context.stamp, modified: context.stamp,
+            parent: parent, share: existing?.share, sequence: sequence, deleted: false)
+        try transaction.saveRecord(stored, references: edges)
+        return Record(recordName: name, recordType: recordType, recordChangeTag: stored.changeTag, fields: fields,
+                      created: stored.created, modified: stored.modified, deleted: false,
+                      parent: parent.map(RecordPointer.init), share: stored.share.map(RecordPointer.init))
+    }
+
+    /// Turns the record into a tombstone, then its `DELETE_SELF` sources, transitively. A live
+    /// `VALIDATE` reference to any of them fails the whole deletion.
+    private func delete(_ record: StoredRecord) throws {
+        var pending = [record]
+        var deleted = Set<String>()
+        while let target = pending.popLast() {
+            guard deleted.insert(target.recordName).inserted else { continue }
+            let incoming = try transaction.references(zoneRowID: zone.rowID, targetName: target.recordName)
+            if let blocking = incoming.first(where: { $0.action == .validate && !deleted.contains($0.sourceName) }) {
+                throw CloudKitError(.validatingReferenceError, "record '\(target.recordName)' is the target of a VALIDATE reference from '\(blocking.sourceName)'")
+            }
+            let sequence = try transaction.nextChangeSequence()
+            var tombstone = target
+            tombstone.fieldsJSON = Data("{}".utf8)
+            tombstone.deleted = true
+            tombstone.sequence = sequence
+            tombstone.changeTag = RecordMapper.changeTag(for: sequence)
+            tombstone.modified = context.stamp
+            try transaction.saveRecord(tombstone, references: [])
+            for edge in incoming where edge.action == .deleteSelf && !deleted.contains(edge.sourceName) {
+                if let source = try transaction.record(zoneRowID: zone.rowID, recordName: edge.sourceName), !source.deleted {
+                    pending.append(source)
+                }
+            }
+        }
+    }
+}

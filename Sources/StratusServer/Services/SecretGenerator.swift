@@ -1,0 +1,32 @@
+import Crypto
+import Foundation
+
+/// Random identifiers and secrets, and the one-way digest under which secrets are stored.
+enum SecretGenerator {
+    /// A web auth token: 32 random bytes (256 bits), base64 (it may contain `+`, `/` and `=`,
+    /// like CloudKit's, which clients percent-encode).
+    static func webAuthToken() -> String {
+        Data(randomBytes(32)).base64EncodedString()
+    }
+
+    /// An API token in CloudKit's shape: 64 hexadecimal characters.
+    static func apiToken() -> String { hex(randomBytes(32)) }
+
+    /// A user record name in CloudKit's shape: `_` and 32 hexadecimal characters.
+    static func userRecordName() -> String { "_" + hex(randomBytes(16)) }
+
+    /// The SHA-256 of a secret, hex-encoded: what is stored instead of the secret.
+    static func digest(_ secret: String) -> String { hex(SHA256.hash(data: Data(secret.utf8))) }
+
+    private static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+
+    private static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.map { byte in
+            let text = String(byte, radix: 16)
+            return byte < 16 ? "0" + text : text
+        }.joined()
+    }
+}

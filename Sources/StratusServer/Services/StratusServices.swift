@@ -1,0 +1,22 @@
+/// The services of one server, sharing one storage.
+package struct StratusServices: Sendable {
+    package let storage: any StratusStorage
+    package let auth: AuthService
+    package let containers: ContainerService
+    package let zones: ZoneService
+    package let records: RecordService
+    package let changes: ChangeService
+
+    package init(storage: any StratusStorage, configuration: ServerConfiguration) {
+        let directory = DatabaseDirectory(storage: storage)
+        self.storage = storage
+        auth = AuthService(storage: storage, hasher: PasswordHasher(log2Cost: configuration.passwordHashLog2Cost),
+                           sessionLifetime: configuration.sessionLifetime)
+        containers = ContainerService(storage: storage)
+        zones = ZoneService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest)
+        records = RecordService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest,
+                                maxRecordBytes: configuration.maxRecordBytes)
+        changes = ChangeService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit,
+                                tombstoneRetention: configuration.tombstoneRetention)
+    }
+}

@@ -1,0 +1,86 @@
+import StratusCore
+
+/// `zones/list`, `zones/lookup` and `zones/modify`. Custom zones exist only in private databases.
+package struct ZoneService: Sendable {
+    let storage: any StratusStorage
+    let directory: DatabaseDirectory
+    let maxOperations: Int
+
+    package func list(_ access: DatabaseAccess) async throws -> ZonesResponse {
+        if access.scope == .shared { return ZonesResponse(zones: []) }
+        let databaseID = try await directory.databaseID(for: access)
+        let zones = try await storage.read { try $0.liveZones(databaseID: databaseID) }
+        return ZonesResponse(zones: zones.map { .zone(DatabaseDirectory.wireZone($0, access: access)) })
+    }
+
+    package func lookup(_ request: ZonesLookupRequest, _ access: DatabaseAccess) async throws -> ZonesResponse {
+        guard request.zones.count <= maxOperations else {
+            throw CloudKitError.limitExceeded("at most \(maxOperations) zones per request")
+        }
+        guard access.scope != .shared else {
+            return ZonesResponse(zones: request.zones.map { .failure(ZoneError(zoneID: $0, error: .zoneNotFound($0.zoneName))) })
+        }
+        let databaseID = try await directory.databaseID(for: access)
+        return try await storage.read { transaction in
+            ZonesResponse(zones: try request.zones.map { zoneID in
+                do {
+                    let zone = try DatabaseDirectory.zone(zoneID, databaseID: databaseID, access: access, in: transaction)
+                    return .zone(DatabaseDirectory.wireZone(zone, access: access))
+                } catch let error as CloudKitError {
+                    return .failure(ZoneError(zoneID: zoneID, error: error))
+                }
+            })
+        }
+    }
+
+    /// Creates and deletes custom zones. Creating an existing zone returns it unchanged; deleting a
+    /// zone deletes its records and reports the zone as deleted in `changes/database`.
+    package func modify(_ request: ZonesModifyRequest, _ access: DatabaseAccess) async throws -> ZonesResponse {
+        guard access.scope == .private else {
+            throw CloudKitError.badRequest("zones can be created and deleted only in the private database")
+        }
+        guard request.operations.count <= maxOperations else {
+            throw CloudKitError.limitExceeded("at most \(maxOperations) zone operations per request")
+        }
+        let key = try access.databaseKey()
+        return try await storage.write { transaction in
+            let databaseID = try DatabaseDirectory.databaseID(key, in: transaction)
+            return ZonesResponse(zones: try request.operations.map { operation in
+                let zoneID = operation.zone.zoneID
+                do {
+                    return .zone(try transaction.withSavepoint {
+                        try Self.apply(operation.operationType, zoneID, databaseID: databaseID, access: access, in: transaction)
+                    })
+                } catch let error as CloudKitError {
+                    return .failure(ZoneError(zoneID: zoneID, error: error))
+                }
+            })
+        }
+    }
+
+    private static func apply(_ type: ZonesModifyRequest.Operation.OperationType, _ zoneID: ZoneID, databaseID: Int64,
+                              access: DatabaseAccess, in transaction: any StorageTransaction) throws -> Zone {
+        try NameRules.validateZoneName(zoneID.zoneName)
+        try access.checkOwner(of: zoneID)
+        switch type {
+        case .create:
+            if let existing = try transaction.liveZone(databaseID: databaseID, zoneName: zoneID.zoneName) {
+                return DatabaseDirectory.wireZone(existing, access: access)
+            }
+            guard !zoneID.zoneName.hasPrefix("_") else {
+                throw CloudKitError.badRequest("zone names starting with '_' are reserved")
+            }
+            let zone = try transaction.insertZone(databaseID: databaseID, zoneName: zoneID.zoneName, sequence: try transaction.nextChangeSequence())
+            return DatabaseDirectory.wireZone(zone, access: access)
+        case .delete:
+            guard !zoneID.isDefaultZone else { throw CloudKitError.badRequest("the default zone cannot be deleted") }
+            guard var zone = try transaction.liveZone(databaseID: databaseID, zoneName: zoneID.zoneName) else {
+                throw CloudKitError.zoneNotFound(zoneID.zoneName)
+            }
+            zone.changeSequence = try transaction.nextChangeSequence()
+            zone.deleted = true
+            try transaction.deleteZone(rowID: zone.rowID, sequence: zone.changeSequence)
+            return DatabaseDirectory.wireZone(zone, access: access)
+        }
+    }
+}

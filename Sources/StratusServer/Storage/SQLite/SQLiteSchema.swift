@@ -1,0 +1,86 @@
+import GRDB
+
+/// The SQLite schema, as GRDB migrations. Add a migration; never edit a shipped one.
+enum SQLiteSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE containers (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    api_token TEXT NOT NULL UNIQUE,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE users (
+                    user_record_name TEXT PRIMARY KEY NOT NULL,
+                    container_id TEXT NOT NULL REFERENCES containers(id),
+                    username TEXT NOT NULL,
+                    password_hash TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    UNIQUE (container_id, username)
+                );
+                CREATE TABLE sessions (
+                    token_hash TEXT PRIMARY KEY NOT NULL,
+                    user_record_name TEXT NOT NULL REFERENCES users(user_record_name),
+                    container_id TEXT NOT NULL,
+                    environment TEXT NOT NULL,
+                    expires_at INTEGER NOT NULL
+                );
+                CREATE INDEX sessions_expiry ON sessions(expires_at);
+                CREATE TABLE change_sequence (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    value INTEGER NOT NULL
+                );
+                INSERT INTO change_sequence (id, value) VALUES (1, 0);
+                CREATE TABLE databases (
+                    id INTEGER PRIMARY KEY,
+                    container_id TEXT NOT NULL,
+                    environment TEXT NOT NULL,
+                    scope TEXT NOT NULL,
+                    owner_record_name TEXT NOT NULL,
+                    purged_sequence INTEGER NOT NULL DEFAULT 0,
+                    UNIQUE (container_id, environment, scope, owner_record_name)
+                );
+                CREATE TABLE zones (
+                    id INTEGER PRIMARY KEY,
+                    database_id INTEGER NOT NULL REFERENCES databases(id),
+                    zone_name TEXT NOT NULL,
+                    change_sequence INTEGER NOT NULL,
+                    purged_sequence INTEGER NOT NULL DEFAULT 0,
+                    deleted INTEGER NOT NULL DEFAULT 0,
+                    deleted_at INTEGER
+                );
+                CREATE UNIQUE INDEX zones_live_name ON zones(database_id, zone_name) WHERE deleted = 0;
+                CREATE INDEX zones_changes ON zones(database_id, change_sequence);
+                CREATE TABLE records (
+                    zone_id INTEGER NOT NULL,
+                    record_name TEXT NOT NULL,
+                    record_type TEXT NOT NULL,
+                    change_tag TEXT NOT NULL,
+                    fields BLOB NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    created_by TEXT NOT NULL,
+                    created_device TEXT NOT NULL,
+                    modified_at INTEGER NOT NULL,
+                    modified_by TEXT NOT NULL,
+                    modified_device TEXT NOT NULL,
+                    parent TEXT,
+                    share TEXT,
+                    sequence INTEGER NOT NULL,
+                    deleted INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (zone_id, record_name)
+                ) WITHOUT ROWID;
+                CREATE INDEX records_changes ON records(zone_id, sequence);
+                CREATE TABLE record_references (
+                    zone_id INTEGER NOT NULL,
+                    target_name TEXT NOT NULL,
+                    source_name TEXT NOT NULL,
+                    action TEXT NOT NULL,
+                    PRIMARY KEY (zone_id, target_name, source_name, action)
+                ) WITHOUT ROWID;
+                CREATE INDEX record_references_source ON record_references(zone_id, source_name);
+                """)
+        }
+        return migrator
+    }
+}

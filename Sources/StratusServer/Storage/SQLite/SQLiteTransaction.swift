@@ -1,0 +1,253 @@
+import Foundation
+import GRDB
+import StratusCore
+
+/// ``StorageTransaction`` over one GRDB database connection, inside a transaction GRDB opened.
+///
+/// The change sequence is read once and handed out from memory; ``storeChangeSequence()`` writes
+/// it back before the transaction commits.
+final class SQLiteTransaction: StorageTransaction {
+    private let db: Database
+    private var sequence: (stored: Int64, current: Int64)?
+
+    init(db: Database) {
+        self.db = db
+    }
+
+    // MARK: Containers, users, sessions
+
+    func container(id: String) throws -> StoredContainer? {
+        try Row.fetchOne(db, sql: "SELECT id, api_token, created_at FROM containers WHERE id = ?", arguments: [id]).map {
+            StoredContainer(id: $0[0], apiToken: $0[1], createdAt: $0[2])
+        }
+    }
+
+    func insertContainer(_ container: StoredContainer) throws {
+        try db.execute(sql: "INSERT INTO containers (id, api_token, created_at) VALUES (?, ?, ?)",
+                       arguments: [container.id, container.apiToken, container.createdAt])
+    }
+
+    func user(containerID: String, username: String) throws -> StoredUser? {
+        try Row.fetchOne(db, sql: """
+            SELECT user_record_name, container_id, username, password_hash, created_at
+            FROM users WHERE container_id = ? AND username = ?
+            """, arguments: [containerID, username]).map {
+            StoredUser(userRecordName: $0[0], containerID: $0[1], username: $0[2], passwordHash: $0[3], createdAt: $0[4])
+        }
+    }
+
+    func insertUser(_ user: StoredUser) throws {
+        do {
+            try db.execute(sql: """
+                INSERT INTO users (user_record_name, container_id, username, password_hash, created_at)
+                VALUES (?, ?, ?, ?, ?)
+                """, arguments: [user.userRecordName, user.containerID, user.username, user.passwordHash, user.createdAt])
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw CloudKitError(.exists, "username '\(user.username)' is taken")
+        }
+    }
+
+    func session(tokenHash: String) throws -> StoredSession? {
+        try Row.fetchOne(db, sql: """
+            SELECT token_hash, user_record_name, container_id, environment, expires_at FROM sessions WHERE token_hash = ?
+            """, arguments: [tokenHash]).flatMap { row in
+            guard let environment = ContainerEnvironment(rawValue: row[3]) else { return nil }
+            return StoredSession(tokenHash: row[0], userRecordName: row[1], containerID: row[2], environment: environment, expiresAt: row[4])
+        }
+    }
+
+    func insertSession(_ session: StoredSession) throws {
+        try db.execute(sql: """
+            INSERT INTO sessions (token_hash, user_record_name, container_id, environment, expires_at) VALUES (?, ?, ?, ?, ?)
+            """, arguments: [session.tokenHash, session.userRecordName, session.containerID, session.environment.rawValue, session.expiresAt])
+    }
+
+    func deleteSession(tokenHash: String) throws {
+        try db.execute(sql: "DELETE FROM sessions WHERE token_hash = ?", arguments: [tokenHash])
+    }
+
+    func deleteExpiredSessions(before time: Int64) throws {
+        try db.execute(sql: "DELETE FROM sessions WHERE expires_at < ?", arguments: [time])
+    }
+
+    // MARK: Change sequence
+
+    func currentChangeSequence() throws -> Int64 {
+        if let sequence { return sequence.current }
+        let stored = try Int64.fetchOne(db, sql: "SELECT value FROM change_sequence WHERE id = 1") ?? 0
+        sequence = (stored, stored)
+        return stored
+    }
+
+    func nextChangeSequence() throws -> Int64 {
+        let next = try currentChangeSequence() + 1
+        sequence?.current = next
+        return next
+    }
+
+    /// Writes the sequence handed out by this transaction back to its row.
+    func storeChangeSequence() throws {
+        guard let sequence, sequence.current != sequence.stored else { return }
+        try db.execute(sql: "UPDATE change_sequence SET value = ? WHERE id = 1", arguments: [sequence.current])
+        self.sequence = (sequence.current, sequence.current)
+    }
+
+    // MARK: Databases and zones
+
+    func databaseID(_ key: DatabaseKey, create: Bool) throws -> Int64? {
+        let arguments: StatementArguments = [key.containerID, key.environment.rawValue, key.scope.rawValue, key.ownerRecordName]
+        if let id = try Int64.fetchOne(db.cachedStatement(sql: """
+            SELECT id FROM databases WHERE container_id = ? AND environment = ? AND scope = ? AND owner_record_name = ?
+            """), arguments: arguments) {
+            return id
+        }
+        guard create else { return nil }
+        try db.execute(sql: """
+            INSERT INTO databases (container_id, environment, scope, owner_record_name) VALUES (?, ?, ?, ?)
+            """, arguments: arguments)
+        return db.lastInsertedRowID
+    }
+
+    func databasePurgedSequence(databaseID: Int64) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT purged_sequence FROM databases WHERE id = ?", arguments: [databaseID]) ?? 0
+    }
+
+    private static let zoneColumns = "id, database_id, zone_name, change_sequence, purged_sequence, deleted"
+
+    private static func zone(_ row: Row) -> StoredZone {
+        StoredZone(rowID: row[0], databaseID: row[1], zoneName: row[2], changeSequence: row[3], purgedSequence: row[4], deleted: row[5])
+    }
+
+    func liveZone(databaseID: Int64, zoneName: String) throws -> StoredZone? {
+        try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT \(Self.zoneColumns) FROM zones WHERE database_id = ? AND zone_name = ? AND deleted = 0
+            """), arguments: [databaseID, zoneName]).map(Self.zone)
+    }
+
+    func zone(rowID: Int64) throws -> StoredZone? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.zoneColumns) FROM zones WHERE id = ?"), arguments: [rowID]).map(Self.zone)
+    }
+
+    func liveZones(databaseID: Int64) throws -> [StoredZone] {
+        try Row.fetchAll(db, sql: """
+            SELECT \(Self.zoneColumns) FROM zones WHERE database_id = ? AND deleted = 0 ORDER BY zone_name
+            """, arguments: [databaseID]).map(Self.zone)
+    }
+
+    func insertZone(databaseID: Int64, zoneName: String, sequence: Int64) throws -> StoredZone {
+        try db.execute(sql: "INSERT INTO zones (database_id, zone_name, change_sequence) VALUES (?, ?, ?)",
+                       arguments: [databaseID, zoneName, sequence])
+        return StoredZone(rowID: db.lastInsertedRowID, databaseID: databaseID, zoneName: zoneName,
+                          changeSequence: sequence, purgedSequence: 0, deleted: false)
+    }
+
+    func deleteZone(rowID: Int64, sequence: Int64) throws {
+        try db.execute(sql: "DELETE FROM records WHERE zone_id = ?", arguments: [rowID])
+        try db.execute(sql: "DELETE FROM record_references WHERE zone_id = ?", arguments: [rowID])
+        try db.execute(sql: """
+            UPDATE zones SET deleted = 1, change_sequence = ?, deleted_at = ? WHERE id = ?
+            """, arguments: [sequence, Self.now(), rowID])
+    }
+
+    func setZoneChangeSequence(rowID: Int64, sequence: Int64) throws {
+        try db.cachedStatement(sql: "UPDATE zones SET change_sequence = ? WHERE id = ?").execute(arguments: [sequence, rowID])
+    }
+
+    func zonesChanged(databaseID: Int64, after sequence: Int64, limit: Int) throws -> [StoredZone] {
+        try Row.fetchAll(db, sql: """
+            SELECT \(Self.zoneColumns) FROM zones WHERE database_id = ? AND change_sequence > ?
+            ORDER BY change_sequence LIMIT ?
+            """, arguments: [databaseID, sequence, limit]).map(Self.zone)
+    }
+
+    // MARK: Records
+
+    private static let recordColumns = """
+        zone_id, record_name, record_type, change_tag, fields, created_at, created_by, created_device,
+        modified_at, modified_by, modified_device, parent, share, sequence, deleted
+        """
+
+    private static func record(_ row: Row) -> StoredRecord {
+        StoredRecord(
+            zoneRowID: row[0], recordName: row[1], recordType: row[2], changeTag: row[3], fieldsJSON: row[4],
+            created: RecordStamp(timestamp: row[5], userRecordName: row[6], deviceID: row[7]),
+            modified: RecordStamp(timestamp: row[8], userRecordName: row[9], deviceID: row[10]),
+            parent: row[11], share: row[12], sequence: row[13], deleted: row[14])
+    }
+
+    func record(zoneRowID: Int64, recordName: String) throws -> StoredRecord? {
+        try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT \(Self.recordColumns) FROM records WHERE zone_id = ? AND record_name = ?
+            """), arguments: [zoneRowID, recordName]).map(Self.record)
+    }
+
+    func saveRecord(_ record: StoredRecord, references: [StoredReference]) throws {
+        try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO records (\(Self.recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                record.zoneRowID, record.recordName, record.recordType, record.changeTag, record.fieldsJSON,
+                record.created.timestamp, record.created.userRecordName, record.created.deviceID,
+                record.modified.timestamp, record.modified.userRecordName, record.modified.deviceID,
+                record.parent, record.share, record.sequence, record.deleted,
+            ])
+        try db.cachedStatement(sql: "DELETE FROM record_references WHERE zone_id = ? AND source_name = ?")
+            .execute(arguments: [record.zoneRowID, record.recordName])
+        let insert = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO record_references (zone_id, target_name, source_name, action) VALUES (?, ?, ?, ?)
+            """)
+        for reference in references {
+            try insert.execute(arguments: [record.zoneRowID, reference.targetName, reference.sourceName, reference.action.rawValue])
+        }
+    }
+
+    func references(zoneRowID: Int64, targetName: String) throws -> [StoredReference] {
+        try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT source_name, target_name, action FROM record_references WHERE zone_id = ? AND target_name = ?
+            """), arguments: [zoneRowID, targetName]).compactMap { row in
+            Reference.Action(rawValue: row[2]).map { StoredReference(sourceName: row[0], targetName: row[1], action: $0) }
+        }
+    }
+
+    func recordChanges(zoneRowID: Int64, after sequence: Int64, limit: Int, recordTypes: [String]?) throws -> [StoredRecord] {
+        var sql = "SELECT \(Self.recordColumns) FROM records WHERE zone_id = ? AND sequence > ?"
+        var arguments: StatementArguments = [zoneRowID, sequence]
+        if let recordTypes, !recordTypes.isEmpty {
+            sql += " AND record_type IN (\(databaseQuestionMarks(count: recordTypes.count)))"
+            arguments += StatementArguments(recordTypes)
+        }
+        sql += " ORDER BY sequence LIMIT ?"
+        arguments += [limit]
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(Self.record)
+    }
+
+    // MARK: Maintenance
+
+    func purgeTombstones(before time: Int64) throws -> Int {
+        try db.execute(sql: """
+            UPDATE zones SET purged_sequence = MAX(purged_sequence, (
+                SELECT MAX(sequence) FROM records WHERE zone_id = zones.id AND deleted = 1 AND modified_at < ?))
+            WHERE deleted = 0 AND EXISTS (SELECT 1 FROM records WHERE zone_id = zones.id AND deleted = 1 AND modified_at < ?)
+            """, arguments: [time, time])
+        try db.execute(sql: "DELETE FROM records WHERE deleted = 1 AND modified_at < ?", arguments: [time])
+        var purged = db.changesCount
+        try db.execute(sql: """
+            UPDATE databases SET purged_sequence = MAX(purged_sequence, (
+                SELECT MAX(change_sequence) FROM zones WHERE database_id = databases.id AND deleted = 1 AND deleted_at < ?))
+            WHERE EXISTS (SELECT 1 FROM zones WHERE database_id = databases.id AND deleted = 1 AND deleted_at < ?)
+            """, arguments: [time, time])
+        try db.execute(sql: "DELETE FROM zones WHERE deleted = 1 AND deleted_at < ?", arguments: [time])
+        purged += db.changesCount
+        return purged
+    }
+
+    func withSavepoint<T>(_ body: () throws -> T) throws -> T {
+        var result: T?
+        try db.inSavepoint {
+            result = try body()
+            return .commit
+        }
+        return result!
+    }
+
+    private static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import StratusCore
+
+/// A container as stored: its identifier and the API token apps send as `ckAPIToken`.
+package struct StoredContainer: Sendable, Equatable {
+    package var id: String
+    package var apiToken: String
+    package var createdAt: Int64
+}
+
+/// A user account of one container.
+package struct StoredUser: Sendable, Equatable {
+    package var userRecordName: String
+    package var containerID: String
+    package var username: String
+    /// A self-describing slow hash (see ``PasswordHasher``), never the password.
+    package var passwordHash: String
+    package var createdAt: Int64
+}
+
+/// A signed-in session. Only the SHA-256 of the web auth token is kept.
+package struct StoredSession: Sendable, Equatable {
+    package var tokenHash: String
+    package var userRecordName: String
+    package var containerID: String
+    package var environment: ContainerEnvironment
+    package var expiresAt: Int64
+}
+
+/// Names one database: a container's environment, a scope and, for private databases, its owner.
+package struct DatabaseKey: Sendable, Hashable {
+    package var containerID: String
+    package var environment: ContainerEnvironment
+    package var scope: DatabaseScope
+    /// The owning user's record name for private databases; empty for the public database.
+    package var ownerRecordName: String
+}
+
+/// A record zone row. Deleted zones stay as tombstones so database change feeds can report them.
+package struct StoredZone: Sendable, Equatable {
+    package var rowID: Int64
+    package var databaseID: Int64
+    package var zoneName: String
+    /// The change sequence of the zone's latest change (its own or one of its records').
+    package var changeSequence: Int64
+    /// Tokens older than this sequence have missed purged tombstones and are expired.
+    package var purgedSequence: Int64
+    package var deleted: Bool
+
+    package var isDefaultZone: Bool { zoneName == ZoneID.defaultZoneName }
+}
+
+/// A record row, or its tombstone (`deleted`, no fields) once deleted.
+package struct StoredRecord: Sendable, Equatable {
+    package var zoneRowID: Int64
+    package var recordName: String
+    package var recordType: String
+    package var changeTag: String
+    /// The record's fields in CloudKit's wire JSON (`{"name": {"value": …, "type": …}}`).
+    package var fieldsJSON: Data
+    package var created: RecordStamp
+    package var modified: RecordStamp
+    package var parent: String?
+    package var share: String?
+    package var sequence: Int64
+    package var deleted: Bool
+}
+
+/// An edge from a source record to the record one of its references points at, kept for the
+/// references whose action matters when the target is deleted.
+package struct StoredReference: Sendable, Hashable {
+    package var sourceName: String
+    package var targetName: String
+    package var action: Reference.Action
+}

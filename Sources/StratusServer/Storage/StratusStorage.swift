@@ -1,0 +1,66 @@
+import StratusCore
+
+/// Where Stratus keeps its data. A backend runs each unit of work as one transaction: every write
+/// of a request commits together or not at all.
+///
+/// The SQLite backend (``SQLiteStorage``) is the default; other backends implement the same two
+/// entry points and ``StorageTransaction``, and must pass the same tests.
+package protocol StratusStorage: Sendable {
+    /// Runs `body` in a read-only transaction that sees one consistent snapshot.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction) throws -> T) async throws -> T
+    /// Runs `body` in a write transaction; it commits when `body` returns and rolls back when it throws.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction) throws -> T) async throws -> T
+}
+
+/// The operations services perform inside one storage transaction.
+package protocol StorageTransaction {
+    // MARK: Containers, users, sessions
+    func container(id: String) throws -> StoredContainer?
+    func insertContainer(_ container: StoredContainer) throws
+    func user(containerID: String, username: String) throws -> StoredUser?
+    /// Inserts a user; throws `EXISTS` when the username is taken in that container.
+    func insertUser(_ user: StoredUser) throws
+    func session(tokenHash: String) throws -> StoredSession?
+    func insertSession(_ session: StoredSession) throws
+    func deleteSession(tokenHash: String) throws
+    func deleteExpiredSessions(before time: Int64) throws
+
+    // MARK: Change sequence
+    /// The last change sequence committed (or allocated by this transaction).
+    func currentChangeSequence() throws -> Int64
+    /// Allocates the next number of the one monotonic change sequence.
+    func nextChangeSequence() throws -> Int64
+
+    // MARK: Databases and zones
+    /// The database's row id; with `create`, made on first use.
+    func databaseID(_ key: DatabaseKey, create: Bool) throws -> Int64?
+    /// Database-change tokens older than this have missed purged zone tombstones.
+    func databasePurgedSequence(databaseID: Int64) throws -> Int64
+    func liveZone(databaseID: Int64, zoneName: String) throws -> StoredZone?
+    func zone(rowID: Int64) throws -> StoredZone?
+    func liveZones(databaseID: Int64) throws -> [StoredZone]
+    func insertZone(databaseID: Int64, zoneName: String, sequence: Int64) throws -> StoredZone
+    /// Turns the zone into a tombstone at `sequence` and removes its records.
+    func deleteZone(rowID: Int64, sequence: Int64) throws
+    func setZoneChangeSequence(rowID: Int64, sequence: Int64) throws
+    /// Zones (live or deleted) whose change sequence is after `sequence`, oldest first.
+    func zonesChanged(databaseID: Int64, after sequence: Int64, limit: Int) throws -> [StoredZone]
+
+    // MARK: Records
+    /// The record or its tombstone.
+    func record(zoneRowID: Int64, recordName: String) throws -> StoredRecord?
+    /// Inserts or overwrites the record (or tombstone) and replaces its outgoing reference edges.
+    func saveRecord(_ record: StoredRecord, references: [StoredReference]) throws
+    /// Edges pointing at `targetName` from live records of the zone.
+    func references(zoneRowID: Int64, targetName: String) throws -> [StoredReference]
+    /// Records and tombstones changed after `sequence`, oldest first.
+    func recordChanges(zoneRowID: Int64, after sequence: Int64, limit: Int, recordTypes: [String]?) throws -> [StoredRecord]
+
+    // MARK: Maintenance
+    /// Removes record and zone tombstones last changed before `time` (ms), advancing the purged
+    /// sequences so older tokens expire. Returns how many tombstones went.
+    func purgeTombstones(before time: Int64) throws -> Int
+
+    /// Runs `body` so that if it throws, only its own writes are undone.
+    func withSavepoint<T>(_ body: () throws -> T) throws -> T
+}

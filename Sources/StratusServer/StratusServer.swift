@@ -1,0 +1,51 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import StratusCore
+
+/// A Stratus server: storage in the data directory, the CloudKit Web Services routes and the
+/// background maintenance, ready to run as a Hummingbird application.
+public struct StratusServer: Sendable {
+    public let configuration: ServerConfiguration
+    package let services: StratusServices
+    let logger: Logger
+
+    /// Opens (creating if needed) the data directory and its database.
+    public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "stratus")) throws {
+        try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+        self.configuration = configuration
+        self.logger = logger
+        services = StratusServices(storage: try SQLiteStorage(path: configuration.databasePath), configuration: configuration)
+    }
+
+    /// Creates the container on first use and returns its API token.
+    public func ensureContainer(_ containerID: String) async throws -> String {
+        try await services.containers.ensureContainer(id: containerID).apiToken
+    }
+
+    /// The API token of an existing container, or nil.
+    public func apiToken(of containerID: String) async throws -> String? {
+        try await services.containers.container(id: containerID)?.apiToken
+    }
+
+    /// The router with every Stratus route and the error middleware in front of them.
+    func makeRouter() -> Router<StratusRequestContext> {
+        let router = Router(context: StratusRequestContext.self)
+        router.add(middleware: CloudKitErrorMiddleware())
+        AuthRoutes(auth: services.auth, maxRequestBytes: configuration.maxRequestBytes).register(on: router)
+        DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes).register(on: router)
+        return router
+    }
+
+    /// The Hummingbird application serving this server; `onServerRunning` receives the bound port.
+    public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        var application = Application(
+            router: makeRouter(),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Stratus"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+        application.addServices(TombstonePurger(changes: services.changes, interval: configuration.maintenanceInterval, logger: logger))
+        return application
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `stratus` command: run the server and administer its data directory.
+@main
+struct Stratus: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stratus",
+        abstract: "A self-hostable, CloudKit-compatible sync server.",
+        subcommands: [Serve.self, ContainerCommand.self],
+        defaultSubcommand: Serve.self)
+}
