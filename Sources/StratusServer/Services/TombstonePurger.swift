@@ -8,19 +8,16 @@ struct TombstonePurger: Service {
     let logger: Logger
 
     func run() async throws {
-        while !Task.isCancelledOrShuttingDown {
-            do {
-                let purged = try await changes.purgeTombstones()
-                if purged > 0 { logger.info("purged \(purged) expired tombstones") }
-            } catch {
-                logger.error("tombstone purge failed: \(error)")
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    let purged = try await changes.purgeTombstones()
+                    if purged > 0 { logger.info("purged \(purged) expired tombstones") }
+                } catch {
+                    logger.error("tombstone purge failed: \(error)")
+                }
+                try await Task.sleep(for: interval)
             }
-            try? await Task.sleep(for: interval)
         }
     }
-}
-
-extension Task where Success == Never, Failure == Never {
-    /// Whether the task was cancelled or the service group is shutting down gracefully.
-    static var isCancelledOrShuttingDown: Bool { Task.isCancelled || Task.isShuttingDownGracefully }
 }

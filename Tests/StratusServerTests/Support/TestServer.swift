@@ -1,0 +1,71 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import StratusCore
+import StratusServer
+
+/// The real Stratus server, in-process, on an ephemeral loopback port over a temporary data
+/// directory, for the duration of `body`.
+struct TestServer: Sendable {
+    static let containerID = "iCloud.test.stratus"
+
+    let baseURL: String
+    let apiToken: String
+    let server: StratusServer
+
+    /// Starts a server (on `dataDirectory`, or a fresh temporary one), runs `body`, stops it.
+    static func with<T: Sendable>(
+        dataDirectory: URL? = nil,
+        configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (TestServer) async throws -> T
+    ) async throws -> T {
+        let directory = dataDirectory ?? temporaryDirectory()
+        var configuration = ServerConfiguration(dataDirectory: directory, host: "127.0.0.1", port: 0)
+        configuration.passwordHashLog2Cost = 10
+        configure(&configuration)
+        let server = try StratusServer(configuration: configuration, logger: logger)
+        let apiToken = try await server.ensureContainer(containerID)
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let application = server.makeApplication { port in portContinuation.yield(port) }
+        let services = ServiceGroup(configuration: .init(services: [application], logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await services.run() }
+            defer { Task { await services.triggerGracefulShutdown() } }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw TestFailure("server did not start") }
+            let result = try await body(TestServer(baseURL: "http://127.0.0.1:\(port)", apiToken: apiToken, server: server))
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
+            return result
+        }
+    }
+
+    /// Quiet unless `LOG_LEVEL` asks for more.
+    static let logger: Logger = {
+        var logger = Logger(label: "stratus-test")
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
+        return logger
+    }()
+
+    static func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("stratus-test-\(UUID().uuidString)")
+    }
+
+    /// A caller with only the API token (no user).
+    var anonymous: Caller { Caller(server: self, webAuthToken: nil, userRecordName: nil) }
+
+    /// Signs up a new user with a unique name and returns a caller acting as that user.
+    func signUp(_ name: String = "user") async throws -> Caller {
+        let credentials = Credentials(username: "\(name)-\(UUID().uuidString.prefix(8))", password: "password-\(name)")
+        let response = try await anonymous.post("/auth/1/\(Self.containerID)/development/signup", credentials)
+        let signIn = try response.decode(SignInResponse.self)
+        return Caller(server: self, webAuthToken: signIn.ckWebAuthToken, userRecordName: signIn.userRecordName)
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
