@@ -18,7 +18,7 @@ import StratusCore
             #expect(signIn.ckWebAuthToken != signUp.ckWebAuthToken)
 
             for database in [DatabaseScope.public, .private] {
-                let caller = Caller(server: server, webAuthToken: signIn.ckWebAuthToken, userRecordName: nil)
+                let caller = Caller(server: server.endpoint, webAuthToken: signIn.ckWebAuthToken, userRecordName: nil)
                 let current = try await caller.get(caller.path(database, "users/current")).decode(CurrentUserResponse.self)
                 #expect(current.userRecordName == signUp.userRecordName)
             }
@@ -86,7 +86,7 @@ import StratusCore
             #expect(noUser.status == 421 && noUser.errorCode == .authenticationRequired)
             #expect(noUser.error?.redirectURL?.hasSuffix("/signin") == true)
 
-            let badUser = Caller(server: server, webAuthToken: "not-a-token", userRecordName: nil)
+            let badUser = Caller(server: server.endpoint, webAuthToken: "not-a-token", userRecordName: nil)
             let bad = try await badUser.get(path)
             #expect(bad.status == 401 && bad.errorCode == .authenticationFailed)
 

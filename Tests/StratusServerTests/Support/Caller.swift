@@ -6,7 +6,7 @@ import StratusCore
 
 /// Someone calling the server over real HTTP: the API token plus, when signed in, a user token.
 struct Caller: Sendable {
-    let server: TestServer
+    let server: ServerEndpoint
     var webAuthToken: String?
     var userRecordName: String?
     var environment = "development"

@@ -11,9 +11,12 @@ import StratusServer
 struct TestServer: Sendable {
     static let containerID = "iCloud.test.stratus"
 
-    let baseURL: String
-    let apiToken: String
+    let endpoint: ServerEndpoint
     let server: StratusServer
+
+    var apiToken: String { endpoint.apiToken }
+    var anonymous: Caller { endpoint.anonymous }
+    func signUp(_ name: String = "user") async throws -> Caller { try await endpoint.signUp(name) }
 
     /// Starts a server (on `dataDirectory`, or a fresh temporary one), runs `body`, stops it.
     static func with<T: Sendable>(
@@ -35,7 +38,7 @@ struct TestServer: Sendable {
             defer { Task { await services.triggerGracefulShutdown() } }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next() else { throw TestFailure("server did not start") }
-            let result = try await body(TestServer(baseURL: "http://127.0.0.1:\(port)", apiToken: apiToken, server: server))
+            let result = try await body(TestServer(endpoint: ServerEndpoint(baseURL: "http://127.0.0.1:\(port)", apiToken: apiToken), server: server))
             await services.triggerGracefulShutdown()
             try await group.waitForAll()
             return result
@@ -52,6 +55,12 @@ struct TestServer: Sendable {
     static func temporaryDirectory() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("stratus-test-\(UUID().uuidString)")
     }
+}
+
+/// Where a Stratus server answers over HTTP, and its container's API token.
+struct ServerEndpoint: Sendable {
+    let baseURL: String
+    let apiToken: String
 
     /// A caller with only the API token (no user).
     var anonymous: Caller { Caller(server: self, webAuthToken: nil, userRecordName: nil) }
@@ -59,7 +68,7 @@ struct TestServer: Sendable {
     /// Signs up a new user with a unique name and returns a caller acting as that user.
     func signUp(_ name: String = "user") async throws -> Caller {
         let credentials = Credentials(username: "\(name)-\(UUID().uuidString.prefix(8))", password: "password-\(name)")
-        let response = try await anonymous.post("/auth/1/\(Self.containerID)/development/signup", credentials)
+        let response = try await anonymous.post("/auth/1/\(TestServer.containerID)/development/signup", credentials)
         let signIn = try response.decode(SignInResponse.self)
         return Caller(server: self, webAuthToken: signIn.ckWebAuthToken, userRecordName: signIn.userRecordName)
     }
