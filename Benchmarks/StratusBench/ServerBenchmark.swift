@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import StratusCore
+
+/// `stratus-bench server`: record writes and change-feed reads through the server, against raw
+/// GRDB inserts of the same rows measured in the same run.
+struct ServerBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "server", abstract: "Records through HTTP vs. raw SQLite.")
+
+    @Option(help: "Number of records.") var records = 100_000
+    @Option(help: "Records per transaction / request.") var batch = 400
+
+    func run() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let records = (0..<self.records).map(Self.record)
+        print("N = \(self.records) records of 5 fields, batches of \(batch)")
+
+        let sqliteSeconds = try await rawInsert(records, path: directory.appendingPathComponent("raw.sqlite").path)
+        let sqliteRate = Double(records.count) / sqliteSeconds
+        print(String(format: "(a) raw GRDB insert:        %9.0f records/s", sqliteRate))
+
+        let (modifySeconds, changesSeconds, fetched) = try await BenchmarkServer.with(directory: directory.appendingPathComponent("server")) { server in
+            try await Self.serverRun(server, records: records, batch: batch)
+        }
+        guard fetched == records.count else { throw BenchmarkError("changes/zone returned \(fetched) records, expected \(records.count)") }
+        let modifyRate = Double(records.count) / modifySeconds
+        let changesRate = Double(records.count) / changesSeconds
+        print(String(format: "(b) records/modify (HTTP):  %9.0f records/s   b/a = %.2f", modifyRate, modifyRate / sqliteRate))
+        print(String(format: "(c) changes/zone (HTTP):    %9.0f records/s   c/a = %.2f", changesRate, changesRate / sqliteRate))
+        Report.figure("sqlite_insert_records_per_s", sqliteRate, decimals: 0)
+        Report.figure("modify_records_per_s", modifyRate, decimals: 0)
+        Report.figure("changes_records_per_s", changesRate, decimals: 0)
+        Report.figure("modify_vs_sqlite", modifyRate / sqliteRate)
+        Report.figure("changes_vs_sqlite", changesRate / sqliteRate)
+    }
+
+    static func record(_ index: Int) -> Record {
+        Record(recordName: "record-\(index)", recordType: "Item", fields: [
+            "title": .string("Item number \(index)"),
+            "quantity": .int64(Int64(index % 17)),
+            "price": .double(Double(index) * 0.25),
+            "addedAt": .timestamp(1_700_000_000_000 + Int64(index)),
+            "done": .int64(Int64(index % 2)),
+        ])
+    }
+
+    /// Baseline (a): the same rows inserted straight into a table shaped like the server's records
+    /// table, with the server's pragmas (WAL, synchronous FULL) and its transaction size.
+    private func rawInsert(_ records: [Record], path: String) async throws -> Double {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        try await pool.write { db in
+            try db.execute(sql: """
+                CREATE TABLE records (
+                    zone_id INTEGER NOT NULL, record_name TEXT NOT NULL, record_type TEXT NOT NULL,
+                    change_tag TEXT NOT NULL, fields BLOB NOT NULL, created_at INTEGER NOT NULL,
+                    created_by TEXT NOT NULL, created_device TEXT NOT NULL, modified_at INTEGER NOT NULL,
+                    modified_by TEXT NOT NULL, modified_device TEXT NOT NULL, parent TEXT, share TEXT,
+                    sequence INTEGER NOT NULL, deleted INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (zone_id, record_name)) WITHOUT ROWID;
+                CREATE INDEX records_changes ON records(zone_id, sequence);
+                """)
+        }
+        let encoder = JSONEncoder()
+        let rows = try records.map { record in
+            (record.recordName!, record.recordType!, try encoder.encode(record.fields.compactMapValues { $0 }.mapValues { RecordField($0) }))
+        }
+        return try await Stopwatch.seconds {
+            var sequence: Int64 = 0
+            for start in stride(from: 0, to: rows.count, by: batch) {
+                let chunk = rows[start..<min(start + batch, rows.count)]
+                try await pool.write { db in
+                    let statement = try db.cachedStatement(sql: "INSERT INTO records VALUES (1, ?, ?, ?, ?, 0, 'u', 'd', 0, 'u', 'd', NULL, NULL, ?, 0)")
+                    var next = sequence
+                    for (name, type, fields) in chunk {
+                        next += 1
+                        try statement.execute(arguments: [name, type, String(next, radix: 36), fields, next])
+                    }
+                }
+                sequence += Int64(chunk.count)
+            }
+        }
+    }
+
+    /// (b) and (c): save through `records/modify`, then read everything back through `changes/zone`.
+    private static func serverRun(_ server: BenchmarkServer, records: [Record], batch: Int) async throws -> (Double, Double, Int) {
+        let zone = ZoneID(zoneName: "Bench")
+        _ = try await server.post(server.databasePath("zones/modify"),
+                                  body: try JSONEncoder().encode(ZonesModifyRequest(operations: [.init(.create, zone)])))
+        let bodies = try stride(from: 0, to: records.count, by: batch).map { start in
+            try JSONEncoder().encode(RecordsModifyRequest(
+                operations: records[start..<min(start + batch, records.count)].map { RecordOperation(.create, $0) }, zoneID: zone))
+        }
+        let modifySeconds = try await Stopwatch.seconds {
+            for body in bodies {
+                _ = try await server.post(server.databasePath("records/modify"), body: body)
+            }
+        }
+        var fetched = 0
+        let changesSeconds = try await Stopwatch.seconds {
+            var token: String?
+            while true {
+                let request = ZoneChangesRequest(zones: [.init(zoneID: zone, syncToken: token)], resultsLimit: 200)
+                let data = try await server.post(server.databasePath("changes/zone"), body: try JSONEncoder().encode(request))
+                let page = try JSONDecoder().decode(ChangesPage.self, from: data).zones[0]
+                fetched += page.records.count
+                token = page.syncToken
+                if !page.moreComing { break }
+            }
+        }
+        return (modifySeconds, changesSeconds, fetched)
+    }
+
+    /// Just what the reading loop needs from a `changes/zone` response.
+    private struct ChangesPage: Decodable {
+        struct ZonePage: Decodable {
+            struct Entry: Decodable {}
+            var syncToken: String
+            var moreComing: Bool
+            var records: [Entry]
+        }
+        var zones: [ZonePage]
+    }
+}

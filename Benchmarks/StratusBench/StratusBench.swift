@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `stratus-bench`: Stratus benchmarks. Each prints its figures, their ratios to a baseline
+/// measured in the same run, and one `figure NAME VALUE` line per figure.
+@main
+struct StratusBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stratus-bench",
+        abstract: "Measure Stratus against baselines taken in the same run.",
+        subcommands: [ServerBenchmark.self])
+}
