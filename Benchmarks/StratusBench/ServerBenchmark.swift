@@ -37,8 +37,8 @@ struct ServerBenchmark: AsyncParsableCommand {
         Report.figure("changes_vs_sqlite", changesRate / sqliteRate)
     }
 
-    static func record(_ index: Int) -> Record {
-        Record(recordName: "record-\(index)", recordType: "Item", fields: [
+    static func record(_ index: Int) -> StratusCore.Record {
+        StratusCore.Record(recordName: "record-\(index)", recordType: "Item", fields: [
             "title": .string("Item number \(index)"),
             "quantity": .int64(Int64(index % 17)),
             "price": .double(Double(index) * 0.25),
@@ -49,7 +49,7 @@ struct ServerBenchmark: AsyncParsableCommand {
 
     /// Baseline (a): the same rows inserted straight into a table shaped like the server's records
     /// table, with the server's pragmas (WAL, synchronous FULL) and its transaction size.
-    private func rawInsert(_ records: [Record], path: String) async throws -> Double {
+    private func rawInsert(_ records: [StratusCore.Record], path: String) async throws -> Double {
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         let pool = try DatabasePool(path: path, configuration: configuration)
@@ -73,9 +73,10 @@ struct ServerBenchmark: AsyncParsableCommand {
             var sequence: Int64 = 0
             for start in stride(from: 0, to: rows.count, by: batch) {
                 let chunk = rows[start..<min(start + batch, rows.count)]
+                let first = sequence
                 try await pool.write { db in
                     let statement = try db.cachedStatement(sql: "INSERT INTO records VALUES (1, ?, ?, ?, ?, 0, 'u', 'd', 0, 'u', 'd', NULL, NULL, ?, 0)")
-                    var next = sequence
+                    var next = first
                     for (name, type, fields) in chunk {
                         next += 1
                         try statement.execute(arguments: [name, type, String(next, radix: 36), fields, next])
@@ -87,7 +88,7 @@ struct ServerBenchmark: AsyncParsableCommand {
     }
 
     /// (b) and (c): save through `records/modify`, then read everything back through `changes/zone`.
-    private static func serverRun(_ server: BenchmarkServer, records: [Record], batch: Int) async throws -> (Double, Double, Int) {
+    private static func serverRun(_ server: BenchmarkServer, records: [StratusCore.Record], batch: Int) async throws -> (Double, Double, Int) {
         let zone = ZoneID(zoneName: "Bench")
         _ = try await server.post(server.databasePath("zones/modify"),
                                   body: try JSONEncoder().encode(ZonesModifyRequest(operations: [.init(.create, zone)])))

@@ -44,27 +44,12 @@ public struct ZoneChanges: Codable, Sendable, Equatable {
     }
 }
 
-/// One entry of `changes/zone`'s `zones`: the zone's changes, or why they could not be fetched.
-public enum ZoneChangesResult: Codable, Sendable, Equatable {
-    case changes(ZoneChanges)
-    case failure(ZoneError)
+/// An entry of `changes/zone`'s `zones`: the zone's changes, or why they could not be fetched.
+public typealias ZoneChangesResult = ItemResult<ZoneChanges, ZoneError>
 
-    public init(from decoder: any Decoder) throws {
-        let probe = try decoder.container(keyedBy: ZoneError.CodingKeys.self)
-        self = probe.contains(.serverErrorCode) ? .failure(try ZoneError(from: decoder)) : .changes(try ZoneChanges(from: decoder))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .changes(let changes): try changes.encode(to: encoder)
-        case .failure(let error): try error.encode(to: encoder)
-        }
-    }
-
+extension ItemResult where Success == ZoneChanges {
     /// The changes, when this result is one.
-    public var changes: ZoneChanges? {
-        if case .changes(let changes) = self { changes } else { nil }
-    }
+    public var changes: ZoneChanges? { value }
 }
 
 /// The response of `changes/zone`.

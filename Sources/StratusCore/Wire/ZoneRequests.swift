@@ -11,31 +11,14 @@ public struct ZoneError: Codable, Sendable, Equatable {
         self.serverErrorCode = error.code
         self.uuid = uuid
     }
-
-    enum CodingKeys: String, CodingKey { case zoneID, reason, serverErrorCode, uuid }
 }
 
-/// One entry of a `zones` array in a response: a zone, or why that zone failed.
-public enum ZoneResult: Codable, Sendable, Equatable {
-    case zone(Zone)
-    case failure(ZoneError)
+/// An entry of a `zones` array: a zone or a Zone Fetch Error Dictionary.
+public typealias ZoneResult = ItemResult<Zone, ZoneError>
 
-    public init(from decoder: any Decoder) throws {
-        let probe = try decoder.container(keyedBy: ZoneError.CodingKeys.self)
-        self = probe.contains(.serverErrorCode) ? .failure(try ZoneError(from: decoder)) : .zone(try Zone(from: decoder))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .zone(let zone): try zone.encode(to: encoder)
-        case .failure(let error): try error.encode(to: encoder)
-        }
-    }
-
+extension ItemResult where Success == Zone {
     /// The zone, when this result is one.
-    public var zone: Zone? {
-        if case .zone(let zone) = self { zone } else { nil }
-    }
+    public var zone: Zone? { value }
 }
 
 /// The response of `zones/list`, `zones/lookup` and `zones/modify`.

@@ -21,7 +21,7 @@ package struct ChangeService: Sendable {
         return try await storage.read { transaction in
             ZoneChangesResponse(zones: try request.zones.map { query in
                 do {
-                    return .changes(try changes(
+                    return .success(try changes(
                         of: query.zoneID, after: query.syncToken, limit: query.resultsLimit ?? request.resultsLimit,
                         desiredKeys: query.desiredKeys ?? request.desiredKeys,
                         recordTypes: query.desiredRecordTypes ?? request.desiredRecordTypes,

@@ -32,7 +32,7 @@ package struct RecordService: Sendable {
             }
             return RecordsResponse(records: zip(prepared, outcomes).map { operation, outcome in
                 switch outcome {
-                case .success(let record): .record(Self.filtered(record, operation.desiredKeys ?? request.desiredKeys))
+                case .success(let record): .success(Self.filtered(record, operation.desiredKeys ?? request.desiredKeys))
                 case .failure(let failure): .failure(RecordError(recordName: operation.recordName, error: failure.error,
                                                                  uuid: UUID().uuidString, serverRecord: failure.serverRecord))
                 }
@@ -53,7 +53,7 @@ package struct RecordService: Sendable {
                 guard let stored = try transaction.record(zoneRowID: zone.rowID, recordName: item.recordName), !stored.deleted else {
                     return .failure(RecordError(recordName: item.recordName, error: .notFound("record '\(item.recordName)' does not exist")))
                 }
-                return .record(try RecordMapper.record(from: stored, desiredKeys: item.desiredKeys ?? request.desiredKeys))
+                return .success(try RecordMapper.record(from: stored, desiredKeys: item.desiredKeys ?? request.desiredKeys))
             })
         }
     }

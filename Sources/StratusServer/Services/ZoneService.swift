@@ -10,7 +10,7 @@ package struct ZoneService: Sendable {
         if access.scope == .shared { return ZonesResponse(zones: []) }
         let databaseID = try await directory.databaseID(for: access)
         let zones = try await storage.read { try $0.liveZones(databaseID: databaseID) }
-        return ZonesResponse(zones: zones.map { .zone(DatabaseDirectory.wireZone($0, access: access)) })
+        return ZonesResponse(zones: zones.map { .success(DatabaseDirectory.wireZone($0, access: access)) })
     }
 
     package func lookup(_ request: ZonesLookupRequest, _ access: DatabaseAccess) async throws -> ZonesResponse {
@@ -25,7 +25,7 @@ package struct ZoneService: Sendable {
             ZonesResponse(zones: try request.zones.map { zoneID in
                 do {
                     let zone = try DatabaseDirectory.zone(zoneID, databaseID: databaseID, access: access, in: transaction)
-                    return .zone(DatabaseDirectory.wireZone(zone, access: access))
+                    return .success(DatabaseDirectory.wireZone(zone, access: access))
                 } catch let error as CloudKitError {
                     return .failure(ZoneError(zoneID: zoneID, error: error))
                 }
@@ -48,7 +48,7 @@ package struct ZoneService: Sendable {
             return ZonesResponse(zones: try request.operations.map { operation in
                 let zoneID = operation.zone.zoneID
                 do {
-                    return .zone(try transaction.withSavepoint {
+                    return .success(try transaction.withSavepoint {
                         try Self.apply(operation.operationType, zoneID, databaseID: databaseID, access: access, in: transaction)
                     })
                 } catch let error as CloudKitError {
