@@ -34,27 +34,7 @@ public struct Record: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        recordName = try container.decodeIfPresent(String.self, forKey: .recordName)
-        recordType = try container.decodeIfPresent(String.self, forKey: .recordType)
-        recordChangeTag = try container.decodeIfPresent(String.self, forKey: .recordChangeTag)
-        created = try container.decodeIfPresent(RecordStamp.self, forKey: .created)
-        modified = try container.decodeIfPresent(RecordStamp.self, forKey: .modified)
-        deleted = try container.decodeIfPresent(Bool.self, forKey: .deleted)
-        parent = try container.decodeIfPresent(RecordPointer.self, forKey: .parent)
-        share = try container.decodeIfPresent(RecordPointer.self, forKey: .share)
-        fields = [:]
-        guard try container.contains(.fields), try !container.decodeNil(forKey: .fields) else { return }
-        let fieldsContainer = try container.nestedContainer(keyedBy: FieldKey.self, forKey: .fields)
-        for key in fieldsContainer.allKeys {
-            do {
-                fields[key.stringValue] = try fieldsContainer.decode(RecordField.self, forKey: key).value
-            } catch let error as CloudKitError {
-                throw CloudKitError(error.code, "field '\(key.stringValue)': \(error.reason)")
-            } catch {
-                throw CloudKitError.badRequest("field '\(key.stringValue)' is not a Record Field Dictionary")
-            }
-        }
+        try self.init(decodingTreeFrom: decoder)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,23 +1,13 @@
-/// Any JSON value, used to look at an untyped field value before its type is known.
-enum JSONValue: Decodable {
+/// A parsed JSON value: what CloudKit dictionaries are read from, by ``JSONParser`` on the server's
+/// hot path and through `Codable` elsewhere, so both share one set of conversion rules.
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int64)
     case number(Double)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Int64.self) { self = .integer(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
-    }
+    case object(JSONObject)
 
     /// The scalar type CloudKit clients mean when they send this value without a `type`.
     var inferredScalarType: ScalarType? {
@@ -32,5 +22,55 @@ enum JSONValue: Decodable {
             else { nil }
         case .null, .array: nil
         }
+    }
+
+    /// What this value is, for error messages.
+    var kind: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .integer, .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+/// A JSON object's members in their order; lookups are linear, which beats hashing for the small
+/// objects CloudKit uses.
+public struct JSONObject: Sendable, Equatable {
+    public var members: [(key: String, value: JSONValue)]
+
+    public init(_ members: [(key: String, value: JSONValue)] = []) { self.members = members }
+
+    public subscript(key: String) -> JSONValue? {
+        for member in members where member.key == key { return member.value }
+        return nil
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.members.count == rhs.members.count && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+}
+
+extension JSONValue: Decodable {
+    public init(from decoder: any Decoder) throws {
+        if let container = try? decoder.container(keyedBy: FieldKey.self) {
+            self = .object(JSONObject(try container.allKeys.map { ($0.stringValue, try container.decode(JSONValue.self, forKey: $0)) }))
+            return
+        }
+        if var container = try? decoder.unkeyedContainer() {
+            var elements: [JSONValue] = []
+            while !container.isAtEnd { elements.append(try container.decode(JSONValue.self)) }
+            self = .array(elements)
+            return
+        }
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Int64.self) { self = .integer(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else { self = .string(try container.decode(String.self)) }
     }
 }

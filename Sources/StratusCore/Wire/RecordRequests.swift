@@ -32,6 +32,10 @@ public struct RecordOperation: Codable, Sendable, Equatable {
         self.record = record
         self.desiredKeys = desiredKeys
     }
+
+    public init(from decoder: any Decoder) throws {
+        try self.init(decodingTreeFrom: decoder)
+    }
 }
 
 /// The body of `records/modify`.
@@ -48,6 +52,10 @@ public struct RecordsModifyRequest: Codable, Sendable, Equatable {
         self.zoneID = zoneID
         self.atomic = atomic
         self.desiredKeys = desiredKeys
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try self.init(decodingTreeFrom: decoder)
     }
 }
 

@@ -1,5 +1,5 @@
 /// A per-zone failure (CloudKit's Zone Fetch Error Dictionary).
-public struct ZoneError: Codable, Sendable, Equatable {
+public struct ZoneError: Error, Codable, Sendable, Equatable {
     public var zoneID: ZoneID
     public var reason: String
     public var serverErrorCode: ServerErrorCode

@@ -17,6 +17,11 @@ enum JSONBody {
             throw CloudKitError.limitExceeded("request body is larger than \(limit) bytes")
         }
         guard buffer.readableBytes > 0 else { throw CloudKitError.badRequest("request body is empty; expected JSON") }
+        if let readable = T.self as? any WireReadable.Type {
+            let json = try JSONParser.parse(Array(buffer.readableBytesView))
+            guard let value = try readable.init(json: json) as? T else { throw CloudKitError(.internalError, "decoder mismatch") }
+            return value
+        }
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
         } catch let error as CloudKitError {
@@ -36,9 +41,19 @@ enum JSONBody {
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
-        let data = try encoder.encode(value)
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return response(bytes: try encoder.encode(value), status: status)
+    }
+
+    /// A body that writes itself: the fast path for records and change pages.
+    static func response(writing value: some WireWritable, status: HTTPResponse.Status = .ok) throws -> Response {
+        var writer = WireWriter(capacity: 16 * 1024)
+        try value.write(to: &writer)
+        return response(bytes: writer.bytes, status: status)
+    }
+
+    private static func response(bytes: some Sequence<UInt8>, status: HTTPResponse.Status) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     private static func path(_ codingPath: [any CodingKey]) -> String {

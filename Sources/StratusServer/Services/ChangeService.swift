@@ -12,14 +12,14 @@ package struct ChangeService: Sendable {
     let tombstoneRetention: Duration
 
     /// Changes of each requested zone; a zone that fails gets an error entry of its own.
-    package func zoneChanges(_ request: ZoneChangesRequest, _ access: DatabaseAccess) async throws -> ZoneChangesResponse {
+    package func zoneChanges(_ request: ZoneChangesRequest, _ access: DatabaseAccess) async throws -> ZoneChangesPages {
         try checkFeedAvailable(access)
         guard request.zones.count <= maxResultsLimit else {
             throw CloudKitError.limitExceeded("at most \(maxResultsLimit) zones per request")
         }
         let databaseID = try await databaseID(access)
         return try await storage.read { transaction in
-            ZoneChangesResponse(zones: try request.zones.map { query in
+            ZoneChangesPages(zones: try request.zones.map { query in
                 do {
                     return .success(try changes(
                         of: query.zoneID, after: query.syncToken, limit: query.resultsLimit ?? request.resultsLimit,
@@ -34,11 +34,11 @@ package struct ChangeService: Sendable {
     }
 
     /// The older single-zone feed, `records/changes`.
-    package func recordChanges(_ request: RecordsChangesRequest, _ access: DatabaseAccess) async throws -> RecordsChangesResponse {
+    package func recordChanges(_ request: RecordsChangesRequest, _ access: DatabaseAccess) async throws -> RecordChangesPage {
         try checkFeedAvailable(access)
         let databaseID = try await databaseID(access)
         return try await storage.read { transaction in
-            RecordsChangesResponse(try changes(
+            RecordChangesPage(page: try changes(
                 of: request.zoneID ?? .default, after: request.syncToken, limit: request.resultsLimit,
                 desiredKeys: request.desiredKeys, recordTypes: nil, databaseID: databaseID, access: access, in: transaction))
         }
@@ -103,7 +103,7 @@ package struct ChangeService: Sendable {
 
     private func changes(of zoneID: ZoneID, after tokenText: String?, limit requestedLimit: Int?, desiredKeys: [String]?,
                          recordTypes: [String]?, databaseID: Int64, access: DatabaseAccess,
-                         in transaction: any StorageTransaction) throws -> ZoneChanges {
+                         in transaction: any StorageTransaction) throws -> ZoneChangesPage {
         let limit = try resultsLimit(requestedLimit)
         let zone = try DatabaseDirectory.zone(zoneID, databaseID: databaseID, access: access, in: transaction)
         var after: Int64 = 0
@@ -127,10 +127,9 @@ package struct ChangeService: Sendable {
         let moreComing = rows.count > limit
         let page = rows.prefix(limit)
         let sequence = moreComing ? page.last!.sequence : zone.changeSequence
-        return ZoneChanges(
+        return ZoneChangesPage(
             zoneID: ZoneID(zoneName: zone.zoneName, ownerRecordName: access.zoneOwnerName),
             syncToken: ChangeToken(kind: .zone, ownerID: zone.rowID, sequence: sequence).encoded,
-            records: try page.map { try RecordMapper.record(from: $0, desiredKeys: desiredKeys) },
-            moreComing: moreComing)
+            moreComing: moreComing, records: Array(page), desiredKeys: desiredKeys)
     }
 }

@@ -3,8 +3,10 @@ import StratusCore
 
 /// Converts between stored rows and wire records, and fields to and from their stored JSON.
 enum RecordMapper {
-    static func encodeFields(_ fields: [String: FieldValue]) throws -> Data {
-        try JSONEncoder().encode(fields.mapValues { RecordField($0) })
+    static func encodeFields(_ fields: [String: FieldValue]) -> Data {
+        var writer = WireWriter(capacity: 256)
+        writer.fields(fields)
+        return Data(writer.bytes)
     }
 
     static func decodeFields(_ data: Data) throws -> [String: FieldValue] {
@@ -22,10 +24,16 @@ enum RecordMapper {
             let wanted = Set(desiredKeys)
             fields = fields.filter { wanted.contains($0.key) }
         }
-        return Record(
-            recordName: stored.recordName, recordType: stored.recordType, recordChangeTag: stored.changeTag,
-            fields: fields, created: stored.created, modified: stored.modified, deleted: false,
-            parent: stored.parent.map(RecordPointer.init), share: stored.share.map(RecordPointer.init))
+        var record = systemFields(of: stored)
+        record.fields = fields
+        return record
+    }
+
+    /// The record's identity and system fields, without its fields.
+    static func systemFields(of stored: StoredRecord) -> Record {
+        Record(recordName: stored.recordName, recordType: stored.recordType, recordChangeTag: stored.changeTag,
+               created: stored.created, modified: stored.modified, deleted: false,
+               parent: stored.parent.map(RecordPointer.init), share: stored.share.map(RecordPointer.init))
     }
 
     /// A change tag for a change sequence number: short, opaque and new on every write.

@@ -12,7 +12,7 @@ package struct RecordService: Sendable {
     /// Applies a batch in order, in one transaction. In a custom zone with `atomic` (the default)
     /// one failure fails them all: the failing operations report their own error and the others
     /// `ATOMIC_ERROR`. Otherwise each operation succeeds or fails on its own.
-    package func modify(_ request: RecordsModifyRequest, _ access: DatabaseAccess) async throws -> RecordsResponse {
+    package func modify(_ request: RecordsModifyRequest, _ access: DatabaseAccess) async throws -> RecordResults {
         let user = try access.requireUser()
         guard access.scope != .shared else { throw CloudKitError.zoneNotFound((request.zoneID ?? .default).zoneName) }
         guard request.operations.count <= maxOperations else {
@@ -30,9 +30,9 @@ package struct RecordService: Sendable {
             if outcomes.contains(where: { if case .success = $0 { true } else { false } }) {
                 try transaction.setZoneChangeSequence(rowID: zone.rowID, sequence: try transaction.currentChangeSequence())
             }
-            return RecordsResponse(records: zip(prepared, outcomes).map { operation, outcome in
+            return RecordResults(results: zip(prepared, outcomes).map { operation, outcome in
                 switch outcome {
-                case .success(let record): .success(Self.filtered(record, operation.desiredKeys ?? request.desiredKeys))
+                case .success(let stored): .stored(stored, desiredKeys: operation.desiredKeys ?? request.desiredKeys)
                 case .failure(let failure): .failure(RecordError(recordName: operation.recordName, error: failure.error,
                                                                  uuid: UUID().uuidString, serverRecord: failure.serverRecord))
                 }
@@ -41,7 +41,7 @@ package struct RecordService: Sendable {
     }
 
     /// Fetches records by name; a missing or deleted one gets `NOT_FOUND` in its place.
-    package func lookup(_ request: RecordsLookupRequest, _ access: DatabaseAccess) async throws -> RecordsResponse {
+    package func lookup(_ request: RecordsLookupRequest, _ access: DatabaseAccess) async throws -> RecordResults {
         guard access.scope != .shared else { throw CloudKitError.zoneNotFound((request.zoneID ?? .default).zoneName) }
         guard request.records.count <= maxOperations else {
             throw CloudKitError.limitExceeded("at most \(maxOperations) records per lookup")
@@ -49,11 +49,11 @@ package struct RecordService: Sendable {
         let databaseID = try await directory.databaseID(for: access)
         return try await storage.read { transaction in
             let zone = try DatabaseDirectory.zone(request.zoneID, databaseID: databaseID, access: access, in: transaction)
-            return RecordsResponse(records: try request.records.map { item in
+            return RecordResults(results: try request.records.map { item in
                 guard let stored = try transaction.record(zoneRowID: zone.rowID, recordName: item.recordName), !stored.deleted else {
                     return .failure(RecordError(recordName: item.recordName, error: .notFound("record '\(item.recordName)' does not exist")))
                 }
-                return .success(try RecordMapper.record(from: stored, desiredKeys: item.desiredKeys ?? request.desiredKeys))
+                return .stored(stored, desiredKeys: item.desiredKeys ?? request.desiredKeys)
             })
         }
     }
@@ -108,14 +108,6 @@ package struct RecordService: Sendable {
             }
         }
         if let parent = record.parent { try NameRules.validateFieldName(parent.recordName, kind: "parent recordName") }
-    }
-
-    private static func filtered(_ record: Record, _ desiredKeys: [String]?) -> Record {
-        guard let desiredKeys, record.deleted != true else { return record }
-        var record = record
-        let wanted = Set(desiredKeys)
-        record.fields = record.fields.filter { wanted.contains($0.key) }
-        return record
     }
 }
 

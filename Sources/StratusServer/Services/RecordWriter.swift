@@ -16,8 +16,8 @@ struct RecordWriter {
 
     /// Applies every operation in one savepoint; if any fails, all are undone and the others
     /// report `ATOMIC_ERROR`.
-    func applyAtomically(_ operations: [PreparedOperation]) throws -> [Result<Record, Failure>] {
-        var outcomes: [Result<Record, Failure>] = []
+    func applyAtomically(_ operations: [PreparedOperation]) throws -> [Result<StoredRecord, Failure>] {
+        var outcomes: [Result<StoredRecord, Failure>] = []
         do {
             try transaction.withSavepoint {
                 outcomes = try operations.map(outcome)
@@ -34,9 +34,9 @@ struct RecordWriter {
     }
 
     /// Applies each operation in its own savepoint: a failure undoes only that operation.
-    func applyEach(_ operations: [PreparedOperation]) throws -> [Result<Record, Failure>] {
+    func applyEach(_ operations: [PreparedOperation]) throws -> [Result<StoredRecord, Failure>] {
         try operations.map { operation in
-            var result: Result<Record, Failure> = .failure(Failure(error: .init(.internalError, "not applied")))
+            var result: Result<StoredRecord, Failure> = .failure(Failure(error: .init(.internalError, "not applied")))
             do {
                 try transaction.withSavepoint {
                     result = try outcome(operation)
@@ -49,7 +49,7 @@ struct RecordWriter {
 
     private struct BatchFailed: Error {}
 
-    private func outcome(_ operation: PreparedOperation) throws -> Result<Record, Failure> {
+    private func outcome(_ operation: PreparedOperation) throws -> Result<StoredRecord, Failure> {
         if let invalid = operation.invalid { return .failure(Failure(error: invalid)) }
         do {
             return .success(try apply(operation))
@@ -62,7 +62,7 @@ struct RecordWriter {
 
     // MARK: - One operation
 
-    private func apply(_ prepared: PreparedOperation) throws -> Record {
+    private func apply(_ prepared: PreparedOperation) throws -> StoredRecord {
         let operation = prepared.operation
         let name = prepared.recordName
         let existing = try transaction.record(zoneRowID: zone.rowID, recordName: name).flatMap { $0.deleted ? nil : $0 }
@@ -91,8 +91,7 @@ struct RecordWriter {
             throw CloudKitError.accessDenied("only the creator of public record '\(name)' may change or delete it")
         }
         if type.isDelete {
-            try delete(existing)
-            return Record(recordName: name, deleted: true)
+            return try delete(existing)
         }
         if let recordType = operation.record.recordType, recordType != existing.recordType {
             throw CloudKitError.badRequest("record '\(name)' is a '\(existing.recordType)', not a '\(recordType)'")
@@ -109,8 +108,8 @@ struct RecordWriter {
         return try save(name: name, recordType: existing.recordType, fields: fields, parent: parent, created: existing)
     }
 
-    private func save(name: String, recordType: String, fields: [String: FieldValue], parent: String?, created existing: StoredRecord?) throws -> Record {
-        let fieldsJSON = try RecordMapper.encodeFields(fields)
+    private func save(name: String, recordType: String, fields: [String: FieldValue], parent: String?, created existing: StoredRecord?) throws -> StoredRecord {
+        let fieldsJSON = RecordMapper.encodeFields(fields)
         if fieldsJSON.count > maxRecordBytes {
             throw CloudKitError.limitExceeded("record '\(name)' is \(fieldsJSON.count) bytes; the limit is \(maxRecordBytes)")
         }
@@ -129,16 +128,15 @@ struct RecordWriter {
             zoneRowID: zone.rowID, recordName: name, recordType: recordType, changeTag: RecordMapper.changeTag(for: sequence),
             fieldsJSON: fieldsJSON, created: existing?.created ?? context.stamp, modified: context.stamp,
             parent: parent, share: existing?.share, sequence: sequence, deleted: false)
-        try transaction.saveRecord(stored, references: edges)
-        return Record(recordName: name, recordType: recordType, recordChangeTag: stored.changeTag, fields: fields,
-                      created: stored.created, modified: stored.modified, deleted: false,
-                      parent: parent.map(RecordPointer.init), share: stored.share.map(RecordPointer.init))
+        try transaction.saveRecord(stored, references: edges, replacingReferences: existing != nil)
+        return stored
     }
 
     /// Turns the record into a tombstone, then its `DELETE_SELF` sources, transitively. A live
-    /// `VALIDATE` reference to any of them fails the whole deletion.
-    private func delete(_ record: StoredRecord) throws {
+    /// `VALIDATE` reference to any of them fails the whole deletion. Returns the record's tombstone.
+    private func delete(_ record: StoredRecord) throws -> StoredRecord {
         var pending = [record]
+        var first: StoredRecord?
         var deleted = Set<String>()
         while let target = pending.popLast() {
             guard deleted.insert(target.recordName).inserted else { continue }
@@ -153,12 +151,14 @@ struct RecordWriter {
             tombstone.sequence = sequence
             tombstone.changeTag = RecordMapper.changeTag(for: sequence)
             tombstone.modified = context.stamp
-            try transaction.saveRecord(tombstone, references: [])
+            try transaction.saveRecord(tombstone, references: [], replacingReferences: true)
+            if first == nil { first = tombstone }
             for edge in incoming where edge.action == .deleteSelf && !deleted.contains(edge.sourceName) {
                 if let source = try transaction.record(zoneRowID: zone.rowID, recordName: edge.sourceName), !source.deleted {
                     pending.append(source)
                 }
             }
         }
+        return first ?? record
     }
 }

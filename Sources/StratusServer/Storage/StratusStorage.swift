@@ -49,8 +49,9 @@ package protocol StorageTransaction {
     // MARK: Records
     /// The record or its tombstone.
     func record(zoneRowID: Int64, recordName: String) throws -> StoredRecord?
-    /// Inserts or overwrites the record (or tombstone) and replaces its outgoing reference edges.
-    func saveRecord(_ record: StoredRecord, references: [StoredReference]) throws
+    /// Inserts or overwrites the record (or tombstone) and its outgoing reference edges; with
+    /// `replacingReferences`, the edges it had before are removed first (a new record has none).
+    func saveRecord(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) throws
     /// Edges pointing at `targetName` from live records of the zone.
     func references(zoneRowID: Int64, targetName: String) throws -> [StoredReference]
     /// Records and tombstones changed after `sequence`, oldest first.

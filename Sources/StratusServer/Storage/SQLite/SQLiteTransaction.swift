@@ -181,7 +181,7 @@ final class SQLiteTransaction: StorageTransaction {
             """), arguments: [zoneRowID, recordName]).map(Self.record)
     }
 
-    func saveRecord(_ record: StoredRecord, references: [StoredReference]) throws {
+    func saveRecord(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) throws {
         try db.cachedStatement(sql: """
             INSERT OR REPLACE INTO records (\(Self.recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
@@ -190,8 +190,11 @@ final class SQLiteTransaction: StorageTransaction {
                 record.modified.timestamp, record.modified.userRecordName, record.modified.deviceID,
                 record.parent, record.share, record.sequence, record.deleted,
             ])
-        try db.cachedStatement(sql: "DELETE FROM record_references WHERE zone_id = ? AND source_name = ?")
-            .execute(arguments: [record.zoneRowID, record.recordName])
+        if replacingReferences {
+            try db.cachedStatement(sql: "DELETE FROM record_references WHERE zone_id = ? AND source_name = ?")
+                .execute(arguments: [record.zoneRowID, record.recordName])
+        }
+        guard !references.isEmpty else { return }
         let insert = try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO record_references (zone_id, target_name, source_name, action) VALUES (?, ?, ?, ?)
             """)

@@ -1,0 +1,219 @@
+/// A strict, allocation-light JSON parser over UTF-8 bytes, producing ``JSONValue``.
+///
+/// Nesting deeper than ``maximumDepth`` is rejected, so no input can exhaust the stack.
+public struct JSONParser {
+    public static let maximumDepth = 64
+
+    private let bytes: [UInt8]
+    private var index = 0
+
+    /// Parses one JSON document; anything but whitespace after it is an error.
+    public static func parse(_ bytes: [UInt8]) throws(CloudKitError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        let value = try parser.value(depth: 0)
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.invalid("unexpected data after the JSON value") }
+        return value
+    }
+
+    private init(bytes: [UInt8]) { self.bytes = bytes }
+
+    private func invalid(_ problem: String) -> CloudKitError {
+        .badRequest("request body is not valid JSON: \(problem) at byte \(index)")
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+            index += 1
+        }
+    }
+
+    private mutating func value(depth: Int) throws(CloudKitError) -> JSONValue {
+        guard depth < Self.maximumDepth else { throw invalid("nested deeper than \(Self.maximumDepth) levels") }
+        skipWhitespace()
+        guard index < bytes.count else { throw invalid("unexpected end") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try object(depth: depth)
+        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        default: return try number()
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws(CloudKitError) {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count,
+              word.withUTF8Buffer({ Array($0) }) == Array(bytes[index..<index + count]) else { throw invalid("unknown literal") }
+        index += count
+    }
+
+    private mutating func object(depth: Int) throws(CloudKitError) -> JSONValue {
+        index += 1
+        var members: [(key: String, value: JSONValue)] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(JSONObject(members))
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw invalid("expected a member name") }
+            let key = try string()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw invalid("expected ':'") }
+            index += 1
+            members.append((key, try value(depth: depth + 1)))
+            skipWhitespace()
+            guard index < bytes.count else { throw invalid("unexpected end") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            guard bytes[index] == UInt8(ascii: "}") else { throw invalid("expected ',' or '}'") }
+            index += 1
+            return .object(JSONObject(members))
+        }
+    }
+
+    private mutating func array(depth: Int) throws(CloudKitError) -> JSONValue {
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
+        while true {
+            elements.append(try value(depth: depth + 1))
+            skipWhitespace()
+            guard index < bytes.count else { throw invalid("unexpected end") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            guard bytes[index] == UInt8(ascii: "]") else { throw invalid("expected ',' or ']'") }
+            index += 1
+            return .array(elements)
+        }
+    }
+
+    private mutating func string() throws(CloudKitError) -> String {
+        index += 1
+        let start = index
+        // Fast path: no escapes.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                defer { index += 1 }
+                return try text(bytes[start..<index])
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw invalid("control character in a string") }
+            index += 1
+        }
+        var buffer = Array(bytes[start..<index])
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                return try text(buffer[...])
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard index < bytes.count else { throw invalid("unexpected end") }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escape)
+                case UInt8(ascii: "b"): buffer.append(0x08)
+                case UInt8(ascii: "f"): buffer.append(0x0C)
+                case UInt8(ascii: "n"): buffer.append(0x0A)
+                case UInt8(ascii: "r"): buffer.append(0x0D)
+                case UInt8(ascii: "t"): buffer.append(0x09)
+                case UInt8(ascii: "u"): buffer.append(contentsOf: try unicodeEscape())
+                default: throw invalid("unknown escape")
+                }
+            default:
+                if byte < 0x20 { throw invalid("control character in a string") }
+                buffer.append(byte)
+                index += 1
+            }
+        }
+        throw invalid("unterminated string")
+    }
+
+    private func text(_ utf8: ArraySlice<UInt8>) throws(CloudKitError) -> String {
+        guard let text = String(validating: utf8, as: UTF8.self) else { throw invalid("string is not valid UTF-8") }
+        return text
+    }
+
+    private mutating func hex4() throws(CloudKitError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw invalid("short \\u escape") }
+        var value: UInt32 = 0
+        for byte in bytes[index..<index + 4] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw invalid("bad \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        index += 4
+        return value
+    }
+
+    private mutating func unicodeEscape() throws(CloudKitError) -> [UInt8] {
+        var scalar = try hex4()
+        if (0xD800...0xDBFF).contains(scalar) {
+            guard index + 2 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                throw invalid("lone surrogate")
+            }
+            index += 2
+            let low = try hex4()
+            guard (0xDC00...0xDFFF).contains(low) else { throw invalid("lone surrogate") }
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        }
+        guard let unicode = Unicode.Scalar(scalar) else { throw invalid("lone surrogate") }
+        return Array(String(Character(unicode)).utf8)
+    }
+
+    private mutating func number() throws(CloudKitError) -> JSONValue {
+        let start = index
+        while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
+        guard index > start else { throw invalid("unexpected character") }
+        let literal = bytes[start..<index]
+        guard Self.isJSONNumber(literal) else { throw invalid("malformed number") }
+        let text = String(decoding: literal, as: UTF8.self)
+        let integral = !literal.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+        if integral, let value = Int64(text) { return .integer(value) }
+        guard let value = Double(text), value.isFinite else { throw invalid("'\(text)' is out of range") }
+        return .number(value)
+    }
+
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e")
+            || byte == UInt8(ascii: "E") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+    }
+
+    /// JSON's number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+    private static func isJSONNumber(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var index = bytes.startIndex
+        func digits() -> Int {
+            let start = index
+            while index < bytes.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            return index - start
+        }
+        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let leading = index
+        guard digits() > 0, !(bytes[leading] == UInt8(ascii: "0") && index - leading > 1) else { return false }
+        if index < bytes.endIndex, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { return false }
+        }
+        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.endIndex, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { return false }
+        }
+        return index == bytes.endIndex
+    }
+}

@@ -1,0 +1,260 @@
+import Foundation
+
+/// A request body that reads itself from a ``JSONValue`` tree (see ``JSONParser``), the server's
+/// fast path. The type's `Decodable` conformance goes through the same conversion.
+public protocol WireReadable: Sendable {
+    init(json: JSONValue) throws(CloudKitError)
+}
+
+// MARK: - Reading helpers
+
+extension JSONValue {
+    func object(_ what: String) throws(CloudKitError) -> JSONObject {
+        guard case .object(let object) = self else { throw Self.mismatch(what, expected: "an object", found: self) }
+        return object
+    }
+
+    func array(_ what: String) throws(CloudKitError) -> [JSONValue] {
+        guard case .array(let array) = self else { throw Self.mismatch(what, expected: "an array", found: self) }
+        return array
+    }
+
+    func string(_ what: String) throws(CloudKitError) -> String {
+        guard case .string(let text) = self else { throw Self.mismatch(what, expected: "a string", found: self) }
+        return text
+    }
+
+    func bool(_ what: String) throws(CloudKitError) -> Bool {
+        guard case .bool(let value) = self else { throw Self.mismatch(what, expected: "a boolean", found: self) }
+        return value
+    }
+
+    func integer(_ what: String) throws(CloudKitError) -> Int64 {
+        switch self {
+        case .integer(let value): return value
+        case .number(let value) where value.rounded() == value: if let exact = Int64(exactly: value) { return exact }
+        default: break
+        }
+        throw Self.mismatch(what, expected: "an integer", found: self)
+    }
+
+    func double(_ what: String) throws(CloudKitError) -> Double {
+        switch self {
+        case .integer(let value): return Double(value)
+        case .number(let value): return value
+        default: throw Self.mismatch(what, expected: "a number", found: self)
+        }
+    }
+
+    static func mismatch(_ what: String, expected: String, found: JSONValue) -> CloudKitError {
+        .badRequest("unexpected value at \(what): expected \(expected), found \(found.kind)")
+    }
+}
+
+extension JSONObject {
+    /// The member's value; nil when it is absent or `null`.
+    func optional(_ key: String) -> JSONValue? {
+        guard let value = self[key], value != .null else { return nil }
+        return value
+    }
+
+    func required(_ key: String) throws(CloudKitError) -> JSONValue {
+        guard let value = optional(key) else { throw CloudKitError.badRequest("missing key '\(key)'") }
+        return value
+    }
+
+    func optionalString(_ key: String) throws(CloudKitError) -> String? { try optional(key)?.string(key) }
+    func optionalBool(_ key: String) throws(CloudKitError) -> Bool? { try optional(key)?.bool(key) }
+    func optionalInteger(_ key: String) throws(CloudKitError) -> Int64? { try optional(key)?.integer(key) }
+    func optionalDouble(_ key: String) throws(CloudKitError) -> Double? { try optional(key)?.double(key) }
+
+    func optionalStrings(_ key: String) throws(CloudKitError) -> [String]? {
+        guard let array = try optional(key)?.array(key) else { return nil }
+        var strings: [String] = []
+        for element in array { strings.append(try element.string(key)) }
+        return strings
+    }
+}
+
+// MARK: - CloudKit dictionaries
+
+extension ZoneID {
+    init(json: JSONValue, at path: String) throws(CloudKitError) {
+        let object = try json.object(path)
+        var owner = try object.optionalString("ownerRecordName")
+        if owner == nil { owner = try object.optionalString("ownerName") }
+        self.init(zoneName: try object.optionalString("zoneName") ?? ZoneID.defaultZoneName, ownerRecordName: owner)
+    }
+}
+
+extension FieldValue {
+    /// Reads a Record Field Dictionary's value; nil for an absent or `null` value.
+    static func read(field: JSONObject) throws(CloudKitError) -> FieldValue? {
+        guard let value = field.optional("value") else { return nil }
+        if let typeName = try field.optionalString("type"), typeName != "LIST" {
+            guard let type = FieldType(wireName: typeName) else { throw .badRequest("unknown field type '\(typeName)'") }
+            return try read(value, as: type)
+        }
+        return try read(value, as: inferType(of: value))
+    }
+
+    private static func inferType(of value: JSONValue) throws(CloudKitError) -> FieldType {
+        if case .array(let elements) = value {
+            var types = Set<ScalarType>()
+            for element in elements {
+                guard let type = element.inferredScalarType else {
+                    throw .badRequest("cannot infer the type of a list value; send its 'type'")
+                }
+                types.insert(type)
+            }
+            if types.isEmpty { return .list(.string) }
+            if types == [.int64, .double] { return .list(.double) }
+            guard types.count == 1, let element = types.first else { throw .badRequest("list values must all have the same type") }
+            return .list(element)
+        }
+        guard let scalar = value.inferredScalarType else {
+            throw .badRequest("cannot infer the type of a field value; send its 'type'")
+        }
+        return .scalar(scalar)
+    }
+
+    private static func read(_ value: JSONValue, as type: FieldType) throws(CloudKitError) -> FieldValue {
+        do throws(CloudKitError) {
+            switch type {
+            case .scalar(let scalar):
+                return try read(value, scalar: scalar)
+            case .list(let scalar):
+                guard case .array(let elements) = value else { throw CloudKitError.badRequest("") }
+                var values: [FieldValue] = []
+                values.reserveCapacity(elements.count)
+                for element in elements { values.append(try read(element, scalar: scalar)) }
+                return .list(scalar, values)
+            }
+        } catch where error.reason.isEmpty || error.reason.hasPrefix("unexpected value") {
+            throw .badRequest("value does not match its type \(type.wireName)")
+        }
+    }
+
+    private static func read(_ value: JSONValue, scalar: ScalarType) throws(CloudKitError) -> FieldValue {
+        switch scalar {
+        case .string:
+            return .string(try value.string("value"))
+        case .int64:
+            return .int64(try integer(value))
+        case .timestamp:
+            return .timestamp(try integer(value))
+        case .double:
+            if case .string(let text) = value {
+                guard let number = Double(text), number.isFinite else { throw .badRequest("'\(text)' is not a DOUBLE") }
+                return .double(number)
+            }
+            return .double(try value.double("value"))
+        case .bytes:
+            guard let data = Data(base64Encoded: try value.string("value")) else { throw .badRequest("BYTES value is not valid base64") }
+            return .bytes(data)
+        case .reference:
+            let object = try value.object("value")
+            let recordName = try object.required("recordName").string("recordName")
+            try NameRules.validateFieldName(recordName, kind: "reference recordName")
+            var action: Reference.Action?
+            if let name = try object.optionalString("action") {
+                guard let parsed = Reference.Action(rawValue: name) else { throw .badRequest("unknown reference action '\(name)'") }
+                action = parsed
+            }
+            let zoneID = try object.optional("zoneID").map { json throws(CloudKitError) in try ZoneID(json: json, at: "zoneID") }
+            return .reference(Reference(recordName: recordName, zoneID: zoneID, action: action))
+        case .location:
+            let object = try value.object("value")
+            let location = Location(
+                latitude: try object.required("latitude").double("latitude"), longitude: try object.required("longitude").double("longitude"),
+                horizontalAccuracy: try object.optionalDouble("horizontalAccuracy"), verticalAccuracy: try object.optionalDouble("verticalAccuracy"),
+                altitude: try object.optionalDouble("altitude"), speed: try object.optionalDouble("speed"),
+                course: try object.optionalDouble("course"), timestamp: try object.optionalInteger("timestamp"))
+            guard (-90...90).contains(location.latitude), (-180...180).contains(location.longitude) else {
+                throw .badRequest("LOCATION latitude or longitude is out of range")
+            }
+            return .location(location)
+        case .asset:
+            let object = try value.object("value")
+            return .asset(Asset(
+                fileChecksum: try object.optionalString("fileChecksum"), size: try object.optionalInteger("size"),
+                referenceChecksum: try object.optionalString("referenceChecksum"), wrappingKey: try object.optionalString("wrappingKey"),
+                receipt: try object.optionalString("receipt"), downloadURL: try object.optionalString("downloadURL")))
+        }
+    }
+
+    /// INT64 and TIMESTAMP accept integers, integral numbers, booleans (as 0/1) and numeric strings
+    /// (what `numbersAsStrings` clients send back).
+    private static func integer(_ value: JSONValue) throws(CloudKitError) -> Int64 {
+        switch value {
+        case .bool(let flag): return flag ? 1 : 0
+        case .string(let text):
+            guard let number = Int64(text) else { throw .badRequest("'\(text)' is not an integer") }
+            return number
+        default: return try value.integer("value")
+        }
+    }
+}
+
+extension RecordStamp {
+    init(json: JSONValue, at path: String) throws(CloudKitError) {
+        let object = try json.object(path)
+        self.init(timestamp: try object.required("timestamp").integer("timestamp"),
+                  userRecordName: try object.required("userRecordName").string("userRecordName"),
+                  deviceID: try object.optionalString("deviceID") ?? "")
+    }
+}
+
+extension Record: WireReadable {
+    public init(json: JSONValue) throws(CloudKitError) {
+        let object = try json.object("record")
+        self.init(recordName: try object.optionalString("recordName"), recordType: try object.optionalString("recordType"),
+                  recordChangeTag: try object.optionalString("recordChangeTag"),
+                  created: try object.optional("created").map { json throws(CloudKitError) in try RecordStamp(json: json, at: "created") },
+                  modified: try object.optional("modified").map { json throws(CloudKitError) in try RecordStamp(json: json, at: "modified") },
+                  deleted: try object.optionalBool("deleted"),
+                  parent: try object.optional("parent").map { json throws(CloudKitError) in
+                      RecordPointer(recordName: try json.object("parent").required("recordName").string("parent.recordName")) },
+                  share: try object.optional("share").map { json throws(CloudKitError) in
+                      RecordPointer(recordName: try json.object("share").required("recordName").string("share.recordName")) })
+        guard let fields = try object.optional("fields")?.object("fields") else { return }
+        for (name, field) in fields.members {
+            do throws(CloudKitError) {
+                self.fields[name] = try FieldValue.read(field: try field.object("field"))
+            } catch {
+                throw CloudKitError(error.code, "field '\(name)': \(error.reason)")
+            }
+        }
+    }
+}
+
+extension RecordOperation: WireReadable {
+    public init(json: JSONValue) throws(CloudKitError) {
+        let object = try json.object("operations[]")
+        let typeName = try object.required("operationType").string("operationType")
+        guard let type = RecordOperationType(rawValue: typeName) else {
+            throw .badRequest("unknown operationType '\(typeName)'")
+        }
+        self.init(type, try Record(json: try object.required("record")), desiredKeys: try object.optionalStrings("desiredKeys"))
+    }
+}
+
+extension RecordsModifyRequest: WireReadable {
+    public init(json: JSONValue) throws(CloudKitError) {
+        let object = try json.object("the request body")
+        var operations: [RecordOperation] = []
+        for operation in try object.required("operations").array("operations") {
+            operations.append(try RecordOperation(json: operation))
+        }
+        self.init(operations: operations, zoneID: try object.optional("zoneID").map { json throws(CloudKitError) in try ZoneID(json: json, at: "zoneID") },
+                  atomic: try object.optionalBool("atomic"), desiredKeys: try object.optionalStrings("desiredKeys"))
+        numbersAsStrings = try object.optionalBool("numbersAsStrings")
+    }
+}
+
+extension WireReadable {
+    /// Decodes through the shared tree conversion.
+    public init(decodingTreeFrom decoder: any Decoder) throws {
+        try self.init(json: JSONValue(from: decoder))
+    }
+}

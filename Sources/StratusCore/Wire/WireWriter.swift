@@ -1,0 +1,306 @@
+import Foundation
+
+/// Writes CloudKit Web Services JSON straight into bytes, for the hot paths where Foundation's
+/// `JSONEncoder` costs more than the work itself (records, their fields, change pages).
+///
+/// The output is the same JSON the `Codable` conformances produce and decode; tests decode what
+/// the writer writes with them.
+public struct WireWriter: Sendable {
+    public private(set) var bytes: [UInt8] = []
+
+    public init(capacity: Int = 1024) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    // MARK: - JSON primitives
+
+    public mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    public mutating func raw(_ json: some Collection<UInt8>) {
+        bytes.append(contentsOf: json)
+    }
+
+    /// A JSON string with the escapes JSON requires.
+    public mutating func string(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var start = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: utf8[start..<index])
+                switch byte {
+                case UInt8(ascii: "\""): raw("\\\"")
+                case UInt8(ascii: "\\"): raw("\\\\")
+                case 0x0A: raw("\\n")
+                case 0x0D: raw("\\r")
+                case 0x09: raw("\\t")
+                default:
+                    raw("\\u00")
+                    bytes.append(Self.hexDigits[Int(byte >> 4)])
+                    bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+                }
+                start = index + 1
+            }
+            bytes.append(contentsOf: utf8[start...])
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    public mutating func integer(_ value: Int64) {
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// A finite double in its shortest round-tripping form.
+    public mutating func double(_ value: Double) {
+        bytes.append(contentsOf: (value.isFinite ? value.description : "0").utf8)
+    }
+
+    public mutating func bool(_ value: Bool) {
+        if value { raw("true") } else { raw("false") }
+    }
+
+    /// `"key":` after a comma unless it is the object's first member.
+    public mutating func key(_ name: StaticString, first: Bool = false) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        raw(name)
+        raw("\":")
+    }
+
+    private mutating func key(dynamic name: String, first: Bool) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        string(name)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    // MARK: - CloudKit dictionaries
+
+    /// A fields dictionary: `{"name": {"value": …, "type": …}, …}`.
+    public mutating func fields(_ fields: [String: FieldValue]) {
+        bytes.append(UInt8(ascii: "{"))
+        var first = true
+        for (name, value) in fields {
+            key(dynamic: name, first: first)
+            first = false
+            field(value)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// One Record Field Dictionary.
+    public mutating func field(_ value: FieldValue) {
+        raw("{\"value\":")
+        switch value {
+        case .list(_, let elements):
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                scalar(element)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        default:
+            scalar(value)
+        }
+        raw(",\"type\":")
+        string(value.type.wireName)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func scalar(_ value: FieldValue) {
+        switch value {
+        case .string(let text): string(text)
+        case .int64(let number), .timestamp(let number): integer(number)
+        case .double(let number): double(number)
+        case .bytes(let data): string(data.base64EncodedString())
+        case .reference(let reference): self.reference(reference)
+        case .location(let location): self.location(location)
+        case .asset(let asset): self.asset(asset)
+        case .list: raw("null")
+        }
+    }
+
+    public mutating func zoneID(_ zoneID: ZoneID) {
+        raw("{\"zoneName\":")
+        string(zoneID.zoneName)
+        if let owner = zoneID.ownerRecordName {
+            key("ownerRecordName")
+            string(owner)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func reference(_ reference: Reference) {
+        raw("{\"recordName\":")
+        string(reference.recordName)
+        if let zoneID = reference.zoneID {
+            key("zoneID")
+            self.zoneID(zoneID)
+        }
+        if let action = reference.action {
+            key("action")
+            string(action.rawValue)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func location(_ location: Location) {
+        raw("{\"latitude\":")
+        double(location.latitude)
+        key("longitude")
+        double(location.longitude)
+        optionalDouble("horizontalAccuracy", location.horizontalAccuracy)
+        optionalDouble("verticalAccuracy", location.verticalAccuracy)
+        optionalDouble("altitude", location.altitude)
+        optionalDouble("speed", location.speed)
+        optionalDouble("course", location.course)
+        if let timestamp = location.timestamp {
+            key("timestamp")
+            integer(timestamp)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func optionalDouble(_ name: StaticString, _ value: Double?) {
+        guard let value else { return }
+        key(name)
+        double(value)
+    }
+
+    private mutating func asset(_ asset: Asset) {
+        bytes.append(UInt8(ascii: "{"))
+        var first = true
+        for (name, value) in [("fileChecksum", asset.fileChecksum), ("referenceChecksum", asset.referenceChecksum),
+                              ("wrappingKey", asset.wrappingKey), ("receipt", asset.receipt), ("downloadURL", asset.downloadURL)] {
+            guard let value else { continue }
+            key(dynamic: name, first: first)
+            first = false
+            string(value)
+        }
+        if let size = asset.size {
+            key(dynamic: "size", first: first)
+            integer(size)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func stamp(_ stamp: RecordStamp) {
+        raw("{\"timestamp\":")
+        integer(stamp.timestamp)
+        key("userRecordName")
+        string(stamp.userRecordName)
+        key("deviceID")
+        string(stamp.deviceID)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// A Record Dictionary. `encodedFields`, when given, is the fields dictionary already in wire
+    /// JSON and is copied as it is instead of `record.fields`.
+    public mutating func record(_ record: Record, encodedFields: [UInt8]? = nil) {
+        bytes.append(UInt8(ascii: "{"))
+        var first = true
+        if let name = record.recordName {
+            key("recordName", first: true)
+            string(name)
+            first = false
+        }
+        if let type = record.recordType {
+            key("recordType", first: first)
+            string(type)
+            first = false
+        }
+        if let tag = record.recordChangeTag {
+            key("recordChangeTag", first: first)
+            string(tag)
+            first = false
+        }
+        if record.deleted != true || !record.fields.isEmpty || encodedFields != nil {
+            key("fields", first: first)
+            first = false
+            if let encodedFields {
+                raw(encodedFields)
+            } else {
+                fields(record.fields.compactMapValues { $0 })
+            }
+        }
+        if let created = record.created {
+            key("created", first: first)
+            first = false
+            stamp(created)
+        }
+        if let modified = record.modified {
+            key("modified", first: first)
+            first = false
+            stamp(modified)
+        }
+        if let deleted = record.deleted {
+            key("deleted", first: first)
+            first = false
+            bool(deleted)
+        }
+        if let parent = record.parent {
+            key("parent", first: first)
+            first = false
+            raw("{\"recordName\":")
+            string(parent.recordName)
+            bytes.append(UInt8(ascii: "}"))
+        }
+        if let share = record.share {
+            key("share", first: first)
+            raw("{\"recordName\":")
+            string(share.recordName)
+            bytes.append(UInt8(ascii: "}"))
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// A Record Fetch Error Dictionary.
+    public mutating func recordError(_ error: RecordError) {
+        raw("{\"serverErrorCode\":")
+        string(error.serverErrorCode.rawValue)
+        key("reason")
+        string(error.reason)
+        if let name = error.recordName {
+            key("recordName")
+            string(name)
+        }
+        if let uuid = error.uuid {
+            key("uuid")
+            string(uuid)
+        }
+        if let retryAfter = error.retryAfter {
+            key("retryAfter")
+            integer(Int64(retryAfter))
+        }
+        if let serverRecord = error.serverRecord {
+            key("serverRecord")
+            record(serverRecord)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// A Zone Fetch Error Dictionary.
+    public mutating func zoneError(_ error: ZoneError) {
+        raw("{\"zoneID\":")
+        zoneID(error.zoneID)
+        key("serverErrorCode")
+        string(error.serverErrorCode.rawValue)
+        key("reason")
+        string(error.reason)
+        if let uuid = error.uuid {
+            key("uuid")
+            string(uuid)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+}
+
+/// A response body that writes itself with ``WireWriter`` instead of `JSONEncoder`.
+public protocol WireWritable: Sendable {
+    func write(to writer: inout WireWriter) throws
+}

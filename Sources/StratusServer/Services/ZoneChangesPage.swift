@@ -1,0 +1,54 @@
+import StratusCore
+
+/// One zone's page of changes as the change service reads it: stored rows, written to the wire
+/// without decoding their fields (the stored fields JSON is copied into the response).
+package struct ZoneChangesPage: Sendable {
+    package var zoneID: ZoneID
+    package var syncToken: String
+    package var moreComing: Bool
+    package var records: [StoredRecord]
+    /// Fields to keep; nil keeps all (and lets the stored JSON be copied as it is).
+    package var desiredKeys: [String]?
+}
+
+/// The response of `changes/zone`: one page or one error per requested zone.
+package struct ZoneChangesPages: WireWritable {
+    package var zones: [Result<ZoneChangesPage, ZoneError>]
+
+    package func write(to writer: inout WireWriter) throws {
+        writer.raw("{\"zones\":[")
+        for (index, zone) in zones.enumerated() {
+            if index > 0 { writer.raw(",") }
+            switch zone {
+            case .success(let page):
+                writer.raw("{\"zoneID\":")
+                writer.zoneID(page.zoneID)
+                writer.key("syncToken")
+                writer.string(page.syncToken)
+                writer.key("moreComing")
+                writer.bool(page.moreComing)
+                writer.key("records")
+                try writer.records(page.records, desiredKeys: page.desiredKeys)
+                writer.raw("}")
+            case .failure(let error):
+                writer.zoneError(error)
+            }
+        }
+        writer.raw("]}")
+    }
+}
+
+/// The response of the older `records/changes`: one zone's page.
+package struct RecordChangesPage: WireWritable {
+    package var page: ZoneChangesPage
+
+    package func write(to writer: inout WireWriter) throws {
+        writer.raw("{\"records\":")
+        try writer.records(page.records, desiredKeys: page.desiredKeys)
+        writer.key("syncToken")
+        writer.string(page.syncToken)
+        writer.key("moreComing")
+        writer.bool(page.moreComing)
+        writer.raw(",\"reverse\":false}")
+    }
+}
