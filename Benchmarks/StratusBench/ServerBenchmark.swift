@@ -10,24 +10,32 @@ struct ServerBenchmark: AsyncParsableCommand {
 
     @Option(help: "Number of records.") var records = 100_000
     @Option(help: "Records per transaction / request.") var batch = 400
+    @Option(help: "Runs of each measurement; the best (least disturbed) one counts.") var repeats = 3
 
     func run() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let records = (0..<self.records).map(Self.record)
-        print("N = \(self.records) records of 5 fields, batches of \(batch)")
+        print("N = \(self.records) records of 5 fields, batches of \(batch), best of \(repeats) runs")
 
-        let sqliteSeconds = try await rawInsert(records, path: directory.appendingPathComponent("raw.sqlite").path)
-        let sqliteRate = Double(records.count) / sqliteSeconds
-        print(String(format: "(a) raw GRDB insert:        %9.0f records/s", sqliteRate))
-
-        let (modifySeconds, changesSeconds, fetched) = try await BenchmarkServer.with(directory: directory.appendingPathComponent("server")) { server in
-            try await Self.serverRun(server, records: records, batch: batch)
+        var sqliteSeconds = Double.infinity
+        for run in 0..<repeats {
+            sqliteSeconds = min(sqliteSeconds, try await rawInsert(records, path: directory.appendingPathComponent("raw-\(run).sqlite").path))
         }
-        guard fetched == records.count else { throw BenchmarkError("changes/zone returned \(fetched) records, expected \(records.count)") }
+        let (modifySeconds, changesSeconds) = try await BenchmarkServer.with(directory: directory.appendingPathComponent("server")) { server in
+            var best = (modify: Double.infinity, changes: Double.infinity)
+            for run in 0..<repeats {
+                let (modify, changes, fetched) = try await Self.serverRun(server, zone: ZoneID(zoneName: "Bench-\(run)"), records: records, batch: batch)
+                guard fetched == records.count else { throw BenchmarkError("changes/zone returned \(fetched) records, expected \(records.count)") }
+                best = (min(best.modify, modify), min(best.changes, changes))
+            }
+            return best
+        }
+        let sqliteRate = Double(records.count) / sqliteSeconds
         let modifyRate = Double(records.count) / modifySeconds
         let changesRate = Double(records.count) / changesSeconds
+        print(String(format: "(a) raw GRDB insert:        %9.0f records/s", sqliteRate))
         print(String(format: "(b) records/modify (HTTP):  %9.0f records/s   b/a = %.2f", modifyRate, modifyRate / sqliteRate))
         print(String(format: "(c) changes/zone (HTTP):    %9.0f records/s   c/a = %.2f", changesRate, changesRate / sqliteRate))
         Report.figure("sqlite_insert_records_per_s", sqliteRate, decimals: 0)
@@ -88,8 +96,7 @@ struct ServerBenchmark: AsyncParsableCommand {
     }
 
     /// (b) and (c): save through `records/modify`, then read everything back through `changes/zone`.
-    private static func serverRun(_ server: BenchmarkServer, records: [StratusCore.Record], batch: Int) async throws -> (Double, Double, Int) {
-        let zone = ZoneID(zoneName: "Bench")
+    private static func serverRun(_ server: BenchmarkServer, zone: ZoneID, records: [StratusCore.Record], batch: Int) async throws -> (Double, Double, Int) {
         _ = try await server.post(server.databasePath("zones/modify"),
                                   body: try JSONEncoder().encode(ZonesModifyRequest(operations: [.init(.create, zone)])))
         let bodies = try stride(from: 0, to: records.count, by: batch).map { start in
@@ -107,8 +114,8 @@ struct ServerBenchmark: AsyncParsableCommand {
             while true {
                 let request = ZoneChangesRequest(zones: [.init(zoneID: zone, syncToken: token)], resultsLimit: 200)
                 let data = try await server.post(server.databasePath("changes/zone"), body: try JSONEncoder().encode(request))
-                let page = try ChangesPage(data)
-                fetched += page.records
+                let page = try JSONDecoder().decode(ChangesPage.self, from: data).zones[0]
+                fetched += page.records.count
                 token = page.syncToken
                 if !page.moreComing { break }
             }
@@ -116,21 +123,14 @@ struct ServerBenchmark: AsyncParsableCommand {
         return (modifySeconds, changesSeconds, fetched)
     }
 
-    /// Just what the reading loop needs from a `changes/zone` response, read with Stratus's parser.
-    private struct ChangesPage {
-        var syncToken: String
-        var moreComing: Bool
-        var records: Int
-
-        init(_ data: Data) throws {
-            guard case .object(let body) = try JSONParser.parse(Array(data)), case .array(let zones)? = body["zones"],
-                  case .object(let zone)? = zones.first, case .string(let token)? = zone["syncToken"],
-                  case .bool(let moreComing)? = zone["moreComing"], case .array(let records)? = zone["records"] else {
-                throw BenchmarkError("unexpected changes/zone response")
-            }
-            syncToken = token
-            self.moreComing = moreComing
-            self.records = records.count
+    /// Just what the reading loop needs from a `changes/zone` response.
+    private struct ChangesPage: Decodable {
+        struct ZonePage: Decodable {
+            struct Entry: Decodable {}
+            var syncToken: String
+            var moreComing: Bool
+            var records: [Entry]
         }
+        var zones: [ZonePage]
     }
 }

@@ -4,19 +4,26 @@
 public struct JSONParser {
     public static let maximumDepth = 64
 
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
     /// Parses one JSON document; anything but whitespace after it is an error.
     public static func parse(_ bytes: [UInt8]) throws(CloudKitError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
-        let value = try parser.value(depth: 0)
-        parser.skipWhitespace()
-        guard parser.index == bytes.count else { throw parser.invalid("unexpected data after the JSON value") }
-        return value
+        let result: Result<JSONValue, CloudKitError> = bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(bytes: buffer)
+            do throws(CloudKitError) {
+                let value = try parser.value(depth: 0)
+                parser.skipWhitespace()
+                guard parser.index == buffer.count else { throw parser.invalid("unexpected data after the JSON value") }
+                return .success(value)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     private func invalid(_ problem: String) -> CloudKitError {
         .badRequest("request body is not valid JSON: \(problem) at byte \(index)")
@@ -46,7 +53,7 @@ public struct JSONParser {
     private mutating func literal(_ word: StaticString) throws(CloudKitError) {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count,
-              word.withUTF8Buffer({ Array($0) }) == Array(bytes[index..<index + count]) else { throw invalid("unknown literal") }
+              word.withUTF8Buffer({ $0.elementsEqual(bytes[index..<index + count]) }) else { throw invalid("unknown literal") }
         index += count
     }
 
@@ -114,7 +121,7 @@ public struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                return try text(buffer[...])
+                return try text(buffer)
             case UInt8(ascii: "\\"):
                 index += 1
                 guard index < bytes.count else { throw invalid("unexpected end") }
@@ -139,7 +146,14 @@ public struct JSONParser {
         throw invalid("unterminated string")
     }
 
-    private func text(_ utf8: ArraySlice<UInt8>) throws(CloudKitError) -> String {
+    private func text(_ utf8: Slice<UnsafeBufferPointer<UInt8>>) throws(CloudKitError) -> String {
+        guard let text = String(validating: UnsafeBufferPointer(rebasing: utf8), as: UTF8.self) else {
+            throw invalid("string is not valid UTF-8")
+        }
+        return text
+    }
+
+    private func text(_ utf8: [UInt8]) throws(CloudKitError) -> String {
         guard let text = String(validating: utf8, as: UTF8.self) else { throw invalid("string is not valid UTF-8") }
         return text
     }
@@ -195,7 +209,7 @@ public struct JSONParser {
     }
 
     /// JSON's number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
-    private static func isJSONNumber(_ bytes: ArraySlice<UInt8>) -> Bool {
+    private static func isJSONNumber(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         var index = bytes.startIndex
         func digits() -> Int {
             let start = index

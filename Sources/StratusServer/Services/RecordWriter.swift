@@ -2,11 +2,47 @@ import Foundation
 import StratusCore
 
 /// Applies record operations to one zone inside a write transaction.
-struct RecordWriter {
+///
+/// The rows a batch names are read with one query up front; the writer keeps that view current
+/// as it writes, and restores it when a savepoint undoes an operation.
+final class RecordWriter {
     let transaction: any StorageTransaction
     let zone: StoredZone
     let context: WriteContext
     let maxRecordBytes: Int
+    /// Rows known in this transaction by name: a record, a tombstone, or nil for "no row".
+    private var known: [String: StoredRecord?] = [:]
+
+    init(transaction: any StorageTransaction, zone: StoredZone, context: WriteContext, maxRecordBytes: Int) {
+        self.transaction = transaction
+        self.zone = zone
+        self.context = context
+        self.maxRecordBytes = maxRecordBytes
+    }
+
+    /// Reads the rows of the named records with one query.
+    func prefetch(_ names: [String]) throws {
+        known.reserveCapacity(names.count)
+        for name in names { known[name] = .some(nil) }
+        for row in try transaction.records(zoneRowID: zone.rowID, recordNames: names) { known[row.recordName] = row }
+    }
+
+    /// The live record with this name, if any.
+    private func liveRecord(_ name: String) throws -> StoredRecord? {
+        let row: StoredRecord?
+        if let cached = known[name] {
+            row = cached
+        } else {
+            row = try transaction.record(zoneRowID: zone.rowID, recordName: name)
+            known[name] = row
+        }
+        return row.flatMap { $0.deleted ? nil : $0 }
+    }
+
+    private func store(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) throws {
+        try transaction.saveRecord(record, references: references, replacingReferences: replacingReferences)
+        known[record.recordName] = record
+    }
 
     /// Why one operation failed, with the server's record when it was a conflict.
     struct Failure: Error {
@@ -37,12 +73,15 @@ struct RecordWriter {
     func applyEach(_ operations: [PreparedOperation]) throws -> [Result<StoredRecord, Failure>] {
         try operations.map { operation in
             var result: Result<StoredRecord, Failure> = .failure(Failure(error: .init(.internalError, "not applied")))
+            let before = known
             do {
                 try transaction.withSavepoint {
                     result = try outcome(operation)
                     if case .failure = result { throw BatchFailed() }
                 }
-            } catch is BatchFailed {}
+            } catch is BatchFailed {
+                known = before
+            }
             return result
         }
     }
@@ -65,7 +104,7 @@ struct RecordWriter {
     private func apply(_ prepared: PreparedOperation) throws -> StoredRecord {
         let operation = prepared.operation
         let name = prepared.recordName
-        let existing = try transaction.record(zoneRowID: zone.rowID, recordName: name).flatMap { $0.deleted ? nil : $0 }
+        let existing = try liveRecord(name)
         let type = operation.operationType
 
         guard let existing else {
@@ -116,8 +155,7 @@ struct RecordWriter {
         var edges: [StoredReference] = []
         for (fieldName, value) in fields {
             for reference in value.references where reference.action == .deleteSelf || reference.action == .validate {
-                if reference.action == .validate, reference.recordName != name,
-                   try transaction.record(zoneRowID: zone.rowID, recordName: reference.recordName).map({ !$0.deleted }) != true {
+                if reference.action == .validate, reference.recordName != name, try liveRecord(reference.recordName) == nil {
                     throw CloudKitError(.validatingReferenceError, "field '\(fieldName)': VALIDATE reference target '\(reference.recordName)' does not exist")
                 }
                 edges.append(StoredReference(sourceName: name, targetName: reference.recordName, action: reference.action!))
@@ -128,7 +166,7 @@ struct RecordWriter {
             zoneRowID: zone.rowID, recordName: name, recordType: recordType, changeTag: RecordMapper.changeTag(for: sequence),
             fieldsJSON: fieldsJSON, created: existing?.created ?? context.stamp, modified: context.stamp,
             parent: parent, share: existing?.share, sequence: sequence, deleted: false)
-        try transaction.saveRecord(stored, references: edges, replacingReferences: existing != nil)
+        try store(stored, references: edges, replacingReferences: existing != nil)
         return stored
     }
 
@@ -151,10 +189,10 @@ struct RecordWriter {
             tombstone.sequence = sequence
             tombstone.changeTag = RecordMapper.changeTag(for: sequence)
             tombstone.modified = context.stamp
-            try transaction.saveRecord(tombstone, references: [], replacingReferences: true)
+            try store(tombstone, references: [], replacingReferences: true)
             if first == nil { first = tombstone }
             for edge in incoming where edge.action == .deleteSelf && !deleted.contains(edge.sourceName) {
-                if let source = try transaction.record(zoneRowID: zone.rowID, recordName: edge.sourceName), !source.deleted {
+                if let source = try liveRecord(edge.sourceName) {
                     pending.append(source)
                 }
             }

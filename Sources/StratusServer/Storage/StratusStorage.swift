@@ -49,6 +49,8 @@ package protocol StorageTransaction {
     // MARK: Records
     /// The record or its tombstone.
     func record(zoneRowID: Int64, recordName: String) throws -> StoredRecord?
+    /// The records (or tombstones) of the zone with these names; missing names are left out.
+    func records(zoneRowID: Int64, recordNames: [String]) throws -> [StoredRecord]
     /// Inserts or overwrites the record (or tombstone) and its outgoing reference edges; with
     /// `replacingReferences`, the edges it had before are removed first (a new record has none).
     func saveRecord(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) throws

@@ -181,15 +181,41 @@ final class SQLiteTransaction: StorageTransaction {
             """), arguments: [zoneRowID, recordName]).map(Self.record)
     }
 
+    func records(zoneRowID: Int64, recordNames: [String]) throws -> [StoredRecord] {
+        var rows: [StoredRecord] = []
+        for start in stride(from: 0, to: recordNames.count, by: 500) {
+            let names = recordNames[start..<min(start + 500, recordNames.count)]
+            let statement = try db.cachedStatement(sql: """
+                SELECT \(Self.recordColumns) FROM records WHERE zone_id = ? AND record_name IN (\(databaseQuestionMarks(count: names.count)))
+                """)
+            var arguments: StatementArguments = [zoneRowID]
+            arguments += StatementArguments(Array(names))
+            let cursor = try Row.fetchCursor(statement, arguments: arguments)
+            while let row = try cursor.next() { rows.append(Self.record(row)) }
+        }
+        return rows
+    }
+
     func saveRecord(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) throws {
-        try db.cachedStatement(sql: """
+        var row = DirectBinding(try db.cachedStatement(sql: """
             INSERT OR REPLACE INTO records (\(Self.recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                record.zoneRowID, record.recordName, record.recordType, record.changeTag, record.fieldsJSON,
-                record.created.timestamp, record.created.userRecordName, record.created.deviceID,
-                record.modified.timestamp, record.modified.userRecordName, record.modified.deviceID,
-                record.parent, record.share, record.sequence, record.deleted,
-            ])
+            """))
+        row.bind(record.zoneRowID)
+        row.bind(record.recordName)
+        row.bind(record.recordType)
+        row.bind(record.changeTag)
+        row.bind(Array(record.fieldsJSON))
+        row.bind(record.created.timestamp)
+        row.bind(record.created.userRecordName)
+        row.bind(record.created.deviceID)
+        row.bind(record.modified.timestamp)
+        row.bind(record.modified.userRecordName)
+        row.bind(record.modified.deviceID)
+        row.bind(record.parent)
+        row.bind(record.share)
+        row.bind(record.sequence)
+        row.bind(record.deleted)
+        try row.execute(in: db)
         if replacingReferences {
             try db.cachedStatement(sql: "DELETE FROM record_references WHERE zone_id = ? AND source_name = ?")
                 .execute(arguments: [record.zoneRowID, record.recordName])
@@ -220,7 +246,11 @@ final class SQLiteTransaction: StorageTransaction {
         }
         sql += " ORDER BY sequence LIMIT ?"
         arguments += [limit]
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(Self.record)
+        var rows: [StoredRecord] = []
+        rows.reserveCapacity(limit)
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+        while let row = try cursor.next() { rows.append(Self.record(row)) }
+        return rows
     }
 
     // MARK: Maintenance
