@@ -60,6 +60,7 @@ public struct JSONParser {
     private mutating func object(depth: Int) throws(CloudKitError) -> JSONValue {
         index += 1
         var members: [(key: String, value: JSONValue)] = []
+        members.reserveCapacity(8)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -104,15 +105,18 @@ public struct JSONParser {
     private mutating func string() throws(CloudKitError) -> String {
         index += 1
         let start = index
+        var ascii = true
         // Fast path: no escapes.
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 defer { index += 1 }
+                if ascii { return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) }
                 return try text(bytes[start..<index])
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw invalid("control character in a string") }
+            if byte >= 0x80 { ascii = false }
             index += 1
         }
         var buffer = Array(bytes[start..<index])
@@ -190,44 +194,53 @@ public struct JSONParser {
         return Array(String(Character(unicode)).utf8)
     }
 
+    /// JSON's number grammar, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`; integers that fit
+    /// are read as `Int64` without going through text.
     private mutating func number() throws(CloudKitError) -> JSONValue {
         let start = index
-        while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
-        guard index > start else { throw invalid("unexpected character") }
-        let literal = bytes[start..<index]
-        guard Self.isJSONNumber(literal) else { throw invalid("malformed number") }
-        let text = String(decoding: literal, as: UTF8.self)
-        let integral = !literal.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
-        if integral, let value = Int64(text) { return .integer(value) }
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        let digitsStart = index
+        var magnitude: UInt64 = 0
+        var overflow = false
+        while index < bytes.count, let digit = Self.digit(bytes[index]) {
+            let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(UInt64(digit))
+            magnitude = sum
+            overflow = overflow || o1 || o2
+            index += 1
+        }
+        let digitCount = index - digitsStart
+        guard digitCount > 0 else { throw invalid(negative ? "malformed number" : "unexpected character") }
+        guard digitCount == 1 || bytes[digitsStart] != UInt8(ascii: "0") else { throw invalid("malformed number") }
+        var fractional = false
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            fractional = true
+            index += 1
+            guard try skipDigits() > 0 else { throw invalid("malformed number") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            fractional = true
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard try skipDigits() > 0 else { throw invalid("malformed number") }
+        }
+        if !fractional, !overflow {
+            if !negative, magnitude <= UInt64(Int64.max) { return .integer(Int64(magnitude)) }
+            if negative, magnitude <= UInt64(Int64.max) + 1 { return .integer(Int64(bitPattern: 0 &- magnitude)) }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else { throw invalid("'\(text)' is out of range") }
         return .number(value)
     }
 
-    private static func isNumberByte(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e")
-            || byte == UInt8(ascii: "E") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+    private mutating func skipDigits() throws(CloudKitError) -> Int {
+        let start = index
+        while index < bytes.count, Self.digit(bytes[index]) != nil { index += 1 }
+        return index - start
     }
 
-    /// JSON's number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
-    private static func isJSONNumber(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        var index = bytes.startIndex
-        func digits() -> Int {
-            let start = index
-            while index < bytes.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-            return index - start
-        }
-        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "-") { index += 1 }
-        let leading = index
-        guard digits() > 0, !(bytes[leading] == UInt8(ascii: "0") && index - leading > 1) else { return false }
-        if index < bytes.endIndex, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            guard digits() > 0 else { return false }
-        }
-        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            index += 1
-            if index < bytes.endIndex, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard digits() > 0 else { return false }
-        }
-        return index == bytes.endIndex
+    private static func digit(_ byte: UInt8) -> UInt8? {
+        byte &- UInt8(ascii: "0") < 10 ? byte &- UInt8(ascii: "0") : nil
     }
 }

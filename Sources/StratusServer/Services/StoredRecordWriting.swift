@@ -7,7 +7,7 @@ extension WireWriter {
         if stored.deleted || desiredKeys != nil {
             record(try RecordMapper.record(from: stored, desiredKeys: desiredKeys))
         } else {
-            record(RecordMapper.systemFields(of: stored), encodedFields: Array(stored.fieldsJSON))
+            record(RecordMapper.systemFields(of: stored), encodedFields: stored.fieldsJSON)
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -42,7 +43,7 @@ struct DirectBinding {
         }
     }
 
-    mutating func bind(_ value: [UInt8]) {
+    mutating func bind(_ value: Data) {
         position += 1
         value.withUnsafeBytes { bytes in
             _ = sqlite3_bind_blob(handle, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), Self.transient)

@@ -204,7 +204,7 @@ final class SQLiteTransaction: StorageTransaction {
         row.bind(record.recordName)
         row.bind(record.recordType)
         row.bind(record.changeTag)
-        row.bind(Array(record.fieldsJSON))
+        row.bind(record.fieldsJSON)
         row.bind(record.created.timestamp)
         row.bind(record.created.userRecordName)
         row.bind(record.created.deviceID)

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import StratusCore
+
+@Suite struct JSONParserTests {
+    func parse(_ text: String) throws -> JSONValue { try JSONParser.parse(Array(text.utf8)) }
+
+    @Test(arguments: [
+        ("0", JSONValue.integer(0)), ("-0", .integer(0)), ("42", .integer(42)), ("-17", .integer(-17)),
+        ("9223372036854775807", .integer(Int64.max)), ("-9223372036854775808", .integer(Int64.min)),
+        ("9223372036854775808", .number(9_223_372_036_854_775_808)), ("1.5", .number(1.5)), ("-2.5e3", .number(-2500)),
+        ("1E-2", .number(0.01)), ("1e+2", .number(100)),
+    ])
+    func numbers(_ text: String, _ expected: JSONValue) throws {
+        #expect(try parse(text) == expected)
+    }
+
+    @Test(arguments: ["01", "-", "1.", ".5", "1e", "1e+", "+1", "1.2.3", "--1", "1e400", "NaN", "Infinity", "0x10"])
+    func malformedNumbersAreRejected(_ text: String) {
+        #expect(throws: CloudKitError.self) { try parse(text) }
+    }
+
+    @Test func stringsAndEscapes() throws {
+        #expect(try parse(#""plain""#) == .string("plain"))
+        #expect(try parse(#""a\"b\\c\/d\n\t\r\b\f""#) == .string("a\"b\\c/d\n\t\r\u{08}\u{0C}"))
+        #expect(try parse(#""caf\u00e9 \ud83d\ude00""#) == .string("café 😀"))
+        #expect(try parse("\"naïve 😀\"") == .string("naïve 😀"))
+    }
+
+    @Test(arguments: ["\"unterminated", #""bad \x escape""#, #""\ud83d alone""#, "\"tab\there\"", #""\u12""#])
+    func malformedStringsAreRejected(_ text: String) {
+        #expect(throws: CloudKitError.self) { try parse(text) }
+    }
+
+    @Test func invalidUTF8IsRejected() {
+        #expect(throws: CloudKitError.self) { try JSONParser.parse([0x22, 0xFF, 0xFE, 0x22]) }
+    }
+
+    @Test func structures() throws {
+        let value = try parse(#" { "a" : [1, true, null, {"b": "c"}], "d": {} , "e": [] } "#)
+        guard case .object(let object) = value else { Issue.record("not an object"); return }
+        #expect(object.members.map(\.key) == ["a", "d", "e"])
+        #expect(object["a"] == .array([.integer(1), .bool(true), .null, .object(JSONObject([("b", .string("c"))]))]))
+        #expect(object["d"] == .object(JSONObject()))
+        #expect(object["e"] == .array([]))
+    }
+
+    @Test(arguments: ["", " ", "{", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "{1:2}", "[1 2]", "tru", "nul", "{} {}", "[]x"])
+    func malformedDocumentsAreRejected(_ text: String) {
+        #expect(throws: CloudKitError.self) { try parse(text) }
+    }
+
+    @Test func depthIsLimited() throws {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect { try parse(deep) } throws: { ($0 as? CloudKitError)?.reason.contains("nested deeper") == true }
+        let fine = String(repeating: "[", count: 60) + String(repeating: "]", count: 60)
+        _ = try parse(fine)
+    }
+
+    @Test func fastPathAgreesWithCodable() throws {
+        let json = #"{"operations":[{"operationType":"create","record":{"recordName":"r1","recordType":"Note","fields":{"t":{"value":"x"},"n":{"value":[1,2.5]},"l":{"value":{"latitude":1,"longitude":2}}}}}],"zoneID":{"zoneName":"Z","ownerName":"_u"},"atomic":false}"#
+        let fast = try RecordsModifyRequest(json: try parse(json))
+        let codable = try JSONDecoder().decode(RecordsModifyRequest.self, from: Data(json.utf8))
+        #expect(fast == codable)
+        #expect(fast.zoneID?.ownerRecordName == "_u" && fast.atomic == false)
+        #expect(fast.operations[0].record.fields["n"] == .list(.double, [.double(1), .double(2.5)]))
+    }
+}
+
+@Suite struct WireWriterTests {
+    @Test(arguments: FieldValueCodingTests.samples)
+    func writtenFieldsDecodeBack(_ value: FieldValue) throws {
+        var writer = WireWriter()
+        writer.field(value)
+        #expect(try JSONDecoder().decode(RecordField.self, from: Data(writer.bytes)).value == value)
+    }
+
+    @Test func writtenRecordDecodesBack() throws {
+        let record = Record(
+            recordName: "quote\"back\\slash\ncontrol\u{01}", recordType: "Note", recordChangeTag: "7",
+            fields: ["title": .string("naïve 😀 \u{1F}"), "n": .int64(-3)],
+            created: RecordStamp(timestamp: 1, userRecordName: "_u", deviceID: "d"),
+            modified: RecordStamp(timestamp: 2, userRecordName: "_u", deviceID: "d"),
+            deleted: false, parent: RecordPointer(recordName: "p"), share: RecordPointer(recordName: "s"))
+        var writer = WireWriter()
+        writer.record(record)
+        #expect(try JSONDecoder().decode(Record.self, from: Data(writer.bytes)) == record)
+        #expect(try JSONParser.parse(writer.bytes) != .null)
+    }
+
+    @Test func encodedFieldsAreCopiedAsTheyAre() throws {
+        var fields = WireWriter()
+        fields.fields(["a": .int64(1)])
+        var writer = WireWriter()
+        writer.record(Record(recordName: "r", recordType: "T"), encodedFields: Data(fields.bytes))
+        let decoded = try JSONDecoder().decode(Record.self, from: Data(writer.bytes))
+        #expect(decoded.fields == ["a": .int64(1)])
+    }
+}
