@@ -81,11 +81,12 @@ public struct WireWriter: Sendable {
 
     // MARK: - CloudKit dictionaries
 
-    /// A fields dictionary: `{"name": {"value": …, "type": …}, …}`.
-    public mutating func fields(_ fields: [String: FieldValue]) {
+    /// A fields dictionary: `{"name": {"value": …, "type": …}, …}`; nil fields are left out.
+    public mutating func fields(_ fields: [String: FieldValue?]) {
         bytes.append(UInt8(ascii: "{"))
         var first = true
         for (name, value) in fields {
+            guard let value else { continue }
             key(dynamic: name, first: first)
             first = false
             field(value)
@@ -225,7 +226,7 @@ public struct WireWriter: Sendable {
             if let encodedFields {
                 raw(encodedFields)
             } else {
-                fields(record.fields.compactMapValues { $0 })
+                fields(record.fields)
             }
         }
         if let created = record.created {

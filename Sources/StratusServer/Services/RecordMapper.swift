@@ -3,7 +3,8 @@ import StratusCore
 
 /// Converts between stored rows and wire records, and fields to and from their stored JSON.
 enum RecordMapper {
-    static func encodeFields(_ fields: [String: FieldValue]) -> Data {
+    /// The fields' stored JSON; fields set to nil are left out.
+    static func encodeFields(_ fields: [String: FieldValue?]) -> Data {
         var writer = WireWriter(capacity: 256)
         writer.fields(fields)
         return Data(writer.bytes)

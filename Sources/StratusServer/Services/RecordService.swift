@@ -25,7 +25,7 @@ package struct RecordService: Sendable {
             let databaseID = try DatabaseDirectory.databaseID(key, in: transaction)
             let zone = try DatabaseDirectory.zone(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let writer = RecordWriter(transaction: transaction, zone: zone, context: context, maxRecordBytes: maxRecordBytes)
-            try writer.prefetch(prepared.filter { $0.invalid == nil }.map(\.recordName))
+            try writer.prefetch(prepared.filter { $0.invalid == nil && $0.operation.operationType != .create }.map(\.recordName))
             let atomic = (request.atomic ?? true) && !zone.isDefaultZone
             let outcomes = atomic ? try writer.applyAtomically(prepared) : try writer.applyEach(prepared)
             if outcomes.contains(where: { if case .success = $0 { true } else { false } }) {

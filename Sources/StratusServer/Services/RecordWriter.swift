@@ -20,7 +20,8 @@ final class RecordWriter {
         self.maxRecordBytes = maxRecordBytes
     }
 
-    /// Reads the rows of the named records with one query.
+    /// Reads the rows of the named records with one query. (Creates need no prefetch: their
+    /// insert finds out whether the name is taken.)
     func prefetch(_ names: [String]) throws {
         known.reserveCapacity(names.count)
         for name in names { known[name] = .some(nil) }
@@ -104,23 +105,23 @@ final class RecordWriter {
     private func apply(_ prepared: PreparedOperation) throws -> StoredRecord {
         let operation = prepared.operation
         let name = prepared.recordName
-        let existing = try liveRecord(name)
         let type = operation.operationType
-
-        guard let existing else {
+        if type == .create, known[name] == nil {
+            // The common case: a new name. The insert itself tells whether a row exists.
+            return try save(name: name, recordType: try newRecordType(operation), fields: operation.record.fields,
+                            parent: operation.record.parent?.recordName, created: nil, insertOnly: true)
+        }
+        guard let existing = try liveRecord(name) else {
             switch type {
             case .create, .forceUpdate, .forceReplace:
-                guard let recordType = operation.record.recordType else {
-                    throw CloudKitError.badRequest("\(type.rawValue) of a new record needs a recordType")
-                }
-                return try save(name: name, recordType: recordType, fields: operation.record.fields.compactMapValues { $0 },
-                                 parent: operation.record.parent?.recordName, created: nil)
+                return try save(name: name, recordType: try newRecordType(operation), fields: operation.record.fields,
+                                parent: operation.record.parent?.recordName, created: nil)
             case .update, .replace, .delete, .forceDelete:
                 throw CloudKitError.notFound("record '\(name)' does not exist")
             }
         }
         if type == .create {
-            throw CloudKitError(.exists, "record '\(name)' already exists")
+            throw Self.exists(name)
         }
         if type.requiresChangeTag && operation.record.recordChangeTag != existing.changeTag {
             throw Failure(error: CloudKitError(.conflict, "record '\(name)' was changed on the server; merge into serverRecord and retry with its recordChangeTag"),
@@ -135,26 +136,37 @@ final class RecordWriter {
         if let recordType = operation.record.recordType, recordType != existing.recordType {
             throw CloudKitError.badRequest("record '\(name)' is a '\(existing.recordType)', not a '\(recordType)'")
         }
-        var fields: [String: FieldValue]
-        switch type {
-        case .update, .forceUpdate:
-            fields = try RecordMapper.decodeFields(existing.fieldsJSON)
-            for (key, value) in operation.record.fields { fields[key] = value }
-        default:
-            fields = operation.record.fields.compactMapValues { $0 }
+        var fields = operation.record.fields
+        if type == .update || type == .forceUpdate {
+            fields = try RecordMapper.decodeFields(existing.fieldsJSON).mapValues(Optional.some)
+            for (key, value) in operation.record.fields { fields[key] = .some(value) }
         }
         let parent = operation.record.parent?.recordName ?? (type == .update || type == .forceUpdate ? existing.parent : nil)
         return try save(name: name, recordType: existing.recordType, fields: fields, parent: parent, created: existing)
     }
 
-    private func save(name: String, recordType: String, fields: [String: FieldValue], parent: String?, created existing: StoredRecord?) throws -> StoredRecord {
+    private func newRecordType(_ operation: RecordOperation) throws(CloudKitError) -> String {
+        guard let recordType = operation.record.recordType else {
+            throw .badRequest("\(operation.operationType.rawValue) of a new record needs a recordType")
+        }
+        return recordType
+    }
+
+    private static func exists(_ name: String) -> CloudKitError {
+        CloudKitError(.exists, "record '\(name)' already exists")
+    }
+
+    /// Writes the record. Fields set to nil are left out. With `insertOnly`, the row must not be
+    /// live already (`EXISTS`); a tombstone of the same name is replaced.
+    private func save(name: String, recordType: String, fields: [String: FieldValue?], parent: String?,
+                      created existing: StoredRecord?, insertOnly: Bool = false) throws -> StoredRecord {
         let fieldsJSON = RecordMapper.encodeFields(fields)
         if fieldsJSON.count > maxRecordBytes {
             throw CloudKitError.limitExceeded("record '\(name)' is \(fieldsJSON.count) bytes; the limit is \(maxRecordBytes)")
         }
         var edges: [StoredReference] = []
         for (fieldName, value) in fields {
-            for reference in value.references where reference.action == .deleteSelf || reference.action == .validate {
+            for reference in value?.references ?? [] where reference.action == .deleteSelf || reference.action == .validate {
                 if reference.action == .validate, reference.recordName != name, try liveRecord(reference.recordName) == nil {
                     throw CloudKitError(.validatingReferenceError, "field '\(fieldName)': VALIDATE reference target '\(reference.recordName)' does not exist")
                 }
@@ -166,6 +178,13 @@ final class RecordWriter {
             zoneRowID: zone.rowID, recordName: name, recordType: recordType, changeTag: RecordMapper.changeTag(for: sequence),
             fieldsJSON: fieldsJSON, created: existing?.created ?? context.stamp, modified: context.stamp,
             parent: parent, share: existing?.share, sequence: sequence, deleted: false)
+        if insertOnly {
+            if try transaction.insertRecord(stored, references: edges) {
+                known[name] = stored
+                return stored
+            }
+            if try liveRecord(name) != nil { throw Self.exists(name) }
+        }
         try store(stored, references: edges, replacingReferences: existing != nil)
         return stored
     }

@@ -54,6 +54,9 @@ package protocol StorageTransaction {
     /// Inserts or overwrites the record (or tombstone) and its outgoing reference edges; with
     /// `replacingReferences`, the edges it had before are removed first (a new record has none).
     func saveRecord(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) throws
+    /// Inserts a record whose name has no row in the zone yet, with its reference edges. Returns
+    /// false, writing nothing, when a row (record or tombstone) of that name exists.
+    func insertRecord(_ record: StoredRecord, references: [StoredReference]) throws -> Bool
     /// Edges pointing at `targetName` from live records of the zone.
     func references(zoneRowID: Int64, targetName: String) throws -> [StoredReference]
     /// Records and tombstones changed after `sequence`, oldest first.

@@ -197,8 +197,27 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func saveRecord(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) throws {
+        try write(record, verb: "INSERT OR REPLACE")
+        if replacingReferences {
+            try db.cachedStatement(sql: "DELETE FROM record_references WHERE zone_id = ? AND source_name = ?")
+                .execute(arguments: [record.zoneRowID, record.recordName])
+        }
+        try insert(references, zoneRowID: record.zoneRowID)
+    }
+
+    func insertRecord(_ record: StoredRecord, references: [StoredReference]) throws -> Bool {
+        do {
+            try write(record, verb: "INSERT")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            return false
+        }
+        try insert(references, zoneRowID: record.zoneRowID)
+        return true
+    }
+
+    private func write(_ record: StoredRecord, verb: StaticString) throws {
         var row = DirectBinding(try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO records (\(Self.recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            \(verb) INTO records (\(Self.recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """))
         row.bind(record.zoneRowID)
         row.bind(record.recordName)
@@ -216,16 +235,15 @@ final class SQLiteTransaction: StorageTransaction {
         row.bind(record.sequence)
         row.bind(record.deleted)
         try row.execute(in: db)
-        if replacingReferences {
-            try db.cachedStatement(sql: "DELETE FROM record_references WHERE zone_id = ? AND source_name = ?")
-                .execute(arguments: [record.zoneRowID, record.recordName])
-        }
+    }
+
+    private func insert(_ references: [StoredReference], zoneRowID: Int64) throws {
         guard !references.isEmpty else { return }
         let insert = try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO record_references (zone_id, target_name, source_name, action) VALUES (?, ?, ?, ?)
             """)
         for reference in references {
-            try insert.execute(arguments: [record.zoneRowID, reference.targetName, reference.sourceName, reference.action.rawValue])
+            try insert.execute(arguments: [zoneRowID, reference.targetName, reference.sourceName, reference.action.rawValue])
         }
     }
 
