@@ -71,6 +71,20 @@ public struct WireWriter: Sendable {
         raw("\":")
     }
 
+    /// `,"name":"text"` when there is a text.
+    public mutating func member(_ name: StaticString, _ text: String?) {
+        guard let text else { return }
+        key(name)
+        string(text)
+    }
+
+    /// `,"name":number` when there is a number.
+    public mutating func member(_ name: StaticString, _ number: Int64?) {
+        guard let number else { return }
+        key(name)
+        integer(number)
+    }
+
     private mutating func key(dynamic name: String, first: Bool) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         string(name)
@@ -129,10 +143,7 @@ public struct WireWriter: Sendable {
     public mutating func zoneID(_ zoneID: ZoneID) {
         raw("{\"zoneName\":")
         string(zoneID.zoneName)
-        if let owner = zoneID.ownerRecordName {
-            key("ownerRecordName")
-            string(owner)
-        }
+        member("ownerRecordName", zoneID.ownerRecordName)
         bytes.append(UInt8(ascii: "}"))
     }
 
@@ -143,10 +154,7 @@ public struct WireWriter: Sendable {
             key("zoneID")
             self.zoneID(zoneID)
         }
-        if let action = reference.action {
-            key("action")
-            string(action.rawValue)
-        }
+        member("action", reference.action?.rawValue)
         bytes.append(UInt8(ascii: "}"))
     }
 
@@ -160,10 +168,7 @@ public struct WireWriter: Sendable {
         optionalDouble("altitude", location.altitude)
         optionalDouble("speed", location.speed)
         optionalDouble("course", location.course)
-        if let timestamp = location.timestamp {
-            key("timestamp")
-            integer(timestamp)
-        }
+        member("timestamp", location.timestamp)
         bytes.append(UInt8(ascii: "}"))
     }
 
@@ -264,20 +269,10 @@ public struct WireWriter: Sendable {
     public mutating func recordError(_ error: RecordError) {
         raw("{\"serverErrorCode\":")
         string(error.serverErrorCode.rawValue)
-        key("reason")
-        string(error.reason)
-        if let name = error.recordName {
-            key("recordName")
-            string(name)
-        }
-        if let uuid = error.uuid {
-            key("uuid")
-            string(uuid)
-        }
-        if let retryAfter = error.retryAfter {
-            key("retryAfter")
-            integer(Int64(retryAfter))
-        }
+        member("reason", error.reason)
+        member("recordName", error.recordName)
+        member("uuid", error.uuid)
+        member("retryAfter", error.retryAfter.map(Int64.init))
         if let serverRecord = error.serverRecord {
             key("serverRecord")
             record(serverRecord)
@@ -289,14 +284,9 @@ public struct WireWriter: Sendable {
     public mutating func zoneError(_ error: ZoneError) {
         raw("{\"zoneID\":")
         zoneID(error.zoneID)
-        key("serverErrorCode")
-        string(error.serverErrorCode.rawValue)
-        key("reason")
-        string(error.reason)
-        if let uuid = error.uuid {
-            key("uuid")
-            string(uuid)
-        }
+        member("serverErrorCode", error.serverErrorCode.rawValue)
+        member("reason", error.reason)
+        member("uuid", error.uuid)
         bytes.append(UInt8(ascii: "}"))
     }
 }

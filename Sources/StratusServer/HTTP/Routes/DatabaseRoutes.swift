@@ -12,13 +12,13 @@ struct DatabaseRoutes {
         let database = router.group("database/1/:container/:environment/:database")
             .add(middleware: DatabaseAuthenticator(auth: services.auth))
 
-        postWriting(database, "records/modify", RecordsModifyRequest.self) { try await services.records.modify($0, $1) }
-        postWriting(database, "records/lookup", RecordsLookupRequest.self) { try await services.records.lookup($0, $1) }
-        postWriting(database, "records/changes", RecordsChangesRequest.self) { try await services.changes.recordChanges($0, $1) }
-        postWriting(database, "changes/zone", ZoneChangesRequest.self) { try await services.changes.zoneChanges($0, $1) }
-        post(database, "changes/database", DatabaseChangesRequest.self) { try await services.changes.databaseChanges($0, $1) }
-        post(database, "zones/lookup", ZonesLookupRequest.self) { try await services.zones.lookup($0, $1) }
-        post(database, "zones/modify", ZonesModifyRequest.self) { try await services.zones.modify($0, $1) }
+        post(database, "records/modify") { try JSONBody.response(writing: try await services.records.modify($0, $1)) }
+        post(database, "records/lookup") { try JSONBody.response(writing: try await services.records.lookup($0, $1)) }
+        post(database, "records/changes") { try JSONBody.response(writing: try await services.changes.recordChanges($0, $1)) }
+        post(database, "changes/zone") { try JSONBody.response(writing: try await services.changes.zoneChanges($0, $1)) }
+        post(database, "changes/database") { try JSONBody.response(try await services.changes.databaseChanges($0, $1)) }
+        post(database, "zones/lookup") { try JSONBody.response(try await services.zones.lookup($0, $1)) }
+        post(database, "zones/modify") { try JSONBody.response(try await services.zones.modify($0, $1)) }
         database.get("zones/list") { _, context in
             try JSONBody.response(try await services.zones.list(try context.requireAccess()))
         }
@@ -27,29 +27,15 @@ struct DatabaseRoutes {
         }
     }
 
-    /// A POST route whose answer writes itself (records and change pages).
-    private func postWriting<Body: Decodable & Sendable, Result: WireWritable>(
-        _ group: RouterGroup<StratusRequestContext>, _ path: RouterPath, _ body: Body.Type,
-        _ handle: @escaping @Sendable (Body, DatabaseAccess) async throws -> Result
+    /// A POST route: decodes the body as `Body`, then answers with `respond`.
+    private func post<Body: Decodable & Sendable>(
+        _ group: RouterGroup<StratusRequestContext>, _ path: RouterPath,
+        _ respond: @escaping @Sendable (Body, DatabaseAccess) async throws -> Response
     ) {
         let limit = maxRequestBytes
         group.post(path) { request, context in
             let access = try context.requireAccess()
-            let decoded = try await JSONBody.decode(Body.self, from: request, limit: limit)
-            return try JSONBody.response(writing: try await handle(decoded, access))
-        }
-    }
-
-    /// A POST route whose answer is encoded with `JSONEncoder`.
-    private func post<Body: Decodable & Sendable, Result: Encodable>(
-        _ group: RouterGroup<StratusRequestContext>, _ path: RouterPath, _ body: Body.Type,
-        _ handle: @escaping @Sendable (Body, DatabaseAccess) async throws -> Result
-    ) {
-        let limit = maxRequestBytes
-        group.post(path) { request, context in
-            let access = try context.requireAccess()
-            let decoded = try await JSONBody.decode(Body.self, from: request, limit: limit)
-            return try JSONBody.response(try await handle(decoded, access))
+            return try await respond(try await JSONBody.decode(Body.self, from: request, limit: limit), access)
         }
     }
 }
