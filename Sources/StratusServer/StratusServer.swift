@@ -32,6 +32,7 @@ public struct StratusServer: Sendable {
     /// The router with every Stratus route and the error middleware in front of them.
     func makeRouter() -> Router<StratusRequestContext> {
         let router = Router(context: StratusRequestContext.self)
+        router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: CloudKitErrorMiddleware())
         AuthRoutes(auth: services.auth, maxRequestBytes: configuration.maxRequestBytes).register(on: router)
         DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes).register(on: router)

@@ -2,10 +2,12 @@ import Logging
 import ServiceLifecycle
 
 /// Purges expired tombstones on a timer for as long as the server runs.
-struct TombstonePurger: Service {
+struct TombstonePurger: Service, CustomStringConvertible {
     let changes: ChangeService
     let interval: Duration
     let logger: Logger
+
+    var description: String { "TombstonePurger" }
 
     func run() async throws {
         try? await cancelWhenGracefulShutdown {
