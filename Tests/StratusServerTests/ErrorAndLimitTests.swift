@@ -86,7 +86,7 @@ import StratusCore
     }
 
     /// Garbage of every shape at every endpoint: a CloudKit error or a success, never a crash or a 500.
-    @Test func noInputGetsAnInternalError() async throws {
+    @Test func garbageNeverGetsAnInternalError() async throws {
         try await TestServer.with { server in
             let alice = try await server.signUp()
             let endpoints = ["records/modify", "records/lookup", "records/changes", "changes/zone", "changes/database",

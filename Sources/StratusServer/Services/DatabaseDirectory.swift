@@ -18,7 +18,9 @@ struct DatabaseDirectory: Sendable {
     /// The same, inside a write transaction.
     static func databaseID(_ key: DatabaseKey, in transaction: any StorageTransaction) throws -> Int64 {
         if let id = try transaction.databaseID(key, create: false) { return id }
-        let id = try transaction.databaseID(key, create: true)!
+        guard let id = try transaction.databaseID(key, create: true) else {
+            throw CloudKitError(.internalError, "database could not be created")
+        }
         if key.scope != .shared {
             _ = try transaction.insertZone(databaseID: id, zoneName: ZoneID.defaultZoneName, sequence: try transaction.nextChangeSequence())
         }

@@ -297,7 +297,8 @@ final class SQLiteTransaction: StorageTransaction {
             result = try body()
             return .commit
         }
-        return result!
+        guard let result else { throw CloudKitError(.internalError, "savepoint ended without a result") }
+        return result
     }
 
     private static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
