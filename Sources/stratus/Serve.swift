@@ -14,11 +14,16 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The port to listen on (0 picks a free one).") var port = 8080
     @Option(help: "The container created on first start.") var container = "iCloud.dev.stratus"
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+    @Option(help: "Days a signed-in session (ckWebAuthToken) stays valid.") var sessionDays = 14
+    @Option(help: "Days tombstones are kept; change tokens older than a purged tombstone expire.") var tombstoneDays = 90
 
     func run() async throws {
         var logger = Logger(label: "stratus")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), host: host, port: port)
+        guard sessionDays > 0, tombstoneDays > 0 else { throw ValidationError("--session-days and --tombstone-days must be positive") }
+        var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), host: host, port: port)
+        configuration.sessionLifetime = .seconds(sessionDays * 24 * 3600)
+        configuration.tombstoneRetention = .seconds(tombstoneDays * 24 * 3600)
         let server = try StratusServer(configuration: configuration, logger: logger)
         let apiToken = try await server.ensureContainer(container)
         let host = self.host
