@@ -10,39 +10,42 @@ struct ServerBenchmark: AsyncParsableCommand {
 
     @Option(help: "Number of records.") var records = 100_000
     @Option(help: "Records per transaction / request.") var batch = 400
-    @Option(help: "Runs of each measurement; the best (least disturbed) one counts.") var repeats = 3
+    @Option(help: "Repetitions; each measures (a), (b) and (c) back to back, and the median counts.") var repeats = 5
 
     func run() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let records = (0..<self.records).map(Self.record)
-        print("N = \(self.records) records of 5 fields, batches of \(batch), best of \(repeats) runs")
+        print("N = \(self.records) records of 5 fields, batches of \(batch), median of \(repeats) interleaved repetitions")
 
-        var sqliteSeconds = Double.infinity
+        var runs: [(sqlite: Double, modify: Double, changes: Double)] = []
         for run in 0..<repeats {
-            sqliteSeconds = min(sqliteSeconds, try await rawInsert(records, path: directory.appendingPathComponent("raw-\(run).sqlite").path))
-        }
-        let (modifySeconds, changesSeconds) = try await BenchmarkServer.with(directory: directory.appendingPathComponent("server")) { server in
-            var best = (modify: Double.infinity, changes: Double.infinity)
-            for run in 0..<repeats {
-                let (modify, changes, fetched) = try await Self.serverRun(server, zone: ZoneID(zoneName: "Bench-\(run)"), records: records, batch: batch)
-                guard fetched == records.count else { throw BenchmarkError("changes/zone returned \(fetched) records, expected \(records.count)") }
-                best = (min(best.modify, modify), min(best.changes, changes))
+            // Each repetition starts from empty files, for the baseline and the server alike.
+            let sqlite = try await rawInsert(records, path: directory.appendingPathComponent("raw-\(run).sqlite").path)
+            let (modify, changes, fetched) = try await BenchmarkServer.with(directory: directory.appendingPathComponent("server-\(run)")) { server in
+                try await Self.serverRun(server, zone: ZoneID(zoneName: "Bench"), records: records, batch: batch)
             }
-            return best
+            guard fetched == records.count else { throw BenchmarkError("changes/zone returned \(fetched) records, expected \(records.count)") }
+            let rates = (sqlite: Double(records.count) / sqlite, modify: Double(records.count) / modify, changes: Double(records.count) / changes)
+            print(String(format: "  run %d: (a) %.0f  (b) %.0f  (c) %.0f records/s   b/a %.2f  c/a %.2f",
+                         run + 1, rates.sqlite, rates.modify, rates.changes, rates.modify / rates.sqlite, rates.changes / rates.sqlite))
+            runs.append(rates)
         }
-        let sqliteRate = Double(records.count) / sqliteSeconds
-        let modifyRate = Double(records.count) / modifySeconds
-        let changesRate = Double(records.count) / changesSeconds
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        let sqliteRate = median(runs.map(\.sqlite))
+        let modifyRate = median(runs.map(\.modify))
+        let changesRate = median(runs.map(\.changes))
+        let modifyRatio = median(runs.map { $0.modify / $0.sqlite })
+        let changesRatio = median(runs.map { $0.changes / $0.sqlite })
         print(String(format: "(a) raw GRDB insert:        %9.0f records/s", sqliteRate))
-        print(String(format: "(b) records/modify (HTTP):  %9.0f records/s   b/a = %.2f", modifyRate, modifyRate / sqliteRate))
-        print(String(format: "(c) changes/zone (HTTP):    %9.0f records/s   c/a = %.2f", changesRate, changesRate / sqliteRate))
+        print(String(format: "(b) records/modify (HTTP):  %9.0f records/s   b/a = %.2f", modifyRate, modifyRatio))
+        print(String(format: "(c) changes/zone (HTTP):    %9.0f records/s   c/a = %.2f", changesRate, changesRatio))
         Report.figure("sqlite_insert_records_per_s", sqliteRate, decimals: 0)
         Report.figure("modify_records_per_s", modifyRate, decimals: 0)
         Report.figure("changes_records_per_s", changesRate, decimals: 0)
-        Report.figure("modify_vs_sqlite", modifyRate / sqliteRate)
-        Report.figure("changes_vs_sqlite", changesRate / sqliteRate)
+        Report.figure("modify_vs_sqlite", modifyRatio)
+        Report.figure("changes_vs_sqlite", changesRatio)
     }
 
     static func record(_ index: Int) -> StratusCore.Record {

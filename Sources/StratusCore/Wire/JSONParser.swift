@@ -60,7 +60,7 @@ public struct JSONParser {
     private mutating func object(depth: Int) throws(CloudKitError) -> JSONValue {
         index += 1
         var members: [(key: String, value: JSONValue)] = []
-        members.reserveCapacity(8)
+        members.reserveCapacity(4)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1

@@ -218,6 +218,7 @@ extension Record: WireReadable {
                   share: try object.optional("share").map { json throws(CloudKitError) in
                       RecordPointer(recordName: try json.object("share").required("recordName").string("share.recordName")) })
         guard let fields = try object.optional("fields")?.object("fields") else { return }
+        self.fields.reserveCapacity(fields.members.count)
         for (name, field) in fields.members {
             do throws(CloudKitError) {
                 self.fields[name] = try FieldValue.read(field: try field.object("field"))
@@ -242,8 +243,10 @@ extension RecordOperation: WireReadable {
 extension RecordsModifyRequest: WireReadable {
     public init(json: JSONValue) throws(CloudKitError) {
         let object = try json.object("the request body")
+        let list = try object.required("operations").array("operations")
         var operations: [RecordOperation] = []
-        for operation in try object.required("operations").array("operations") {
+        operations.reserveCapacity(list.count)
+        for operation in list {
             operations.append(try RecordOperation(json: operation))
         }
         self.init(operations: operations, zoneID: try object.optional("zoneID").map { json throws(CloudKitError) in try ZoneID(json: json, at: "zoneID") },

@@ -64,7 +64,7 @@ package struct RecordService: Sendable {
     /// Validates what can be checked without the database. A request-level mistake (one record
     /// named twice) fails the request; a bad operation fails only itself.
     private func prepare(_ request: RecordsModifyRequest) throws -> [PreparedOperation] {
-        var seen = Set<String>()
+        var seen = Set<String>(minimumCapacity: request.operations.count)
         let zoneName = (request.zoneID ?? .default).zoneName
         return try request.operations.map { operation in
             var prepared = PreparedOperation(operation: operation)

@@ -167,31 +167,41 @@ final class SQLiteTransaction: StorageTransaction {
         modified_at, modified_by, modified_device, parent, share, sequence, deleted
         """
 
-    private static func record(_ row: Row) -> StoredRecord {
+    private static func record(_ row: DirectStatement) -> StoredRecord {
         StoredRecord(
-            zoneRowID: row[0], recordName: row[1], recordType: row[2], changeTag: row[3], fieldsJSON: row[4],
-            created: RecordStamp(timestamp: row[5], userRecordName: row[6], deviceID: row[7]),
-            modified: RecordStamp(timestamp: row[8], userRecordName: row[9], deviceID: row[10]),
-            parent: row[11], share: row[12], sequence: row[13], deleted: row[14])
+            zoneRowID: row.int64(0), recordName: row.text(1), recordType: row.text(2), changeTag: row.text(3), fieldsJSON: row.data(4),
+            created: RecordStamp(timestamp: row.int64(5), userRecordName: row.text(6), deviceID: row.text(7)),
+            modified: RecordStamp(timestamp: row.int64(8), userRecordName: row.text(9), deviceID: row.text(10)),
+            parent: row.optionalText(11), share: row.optionalText(12), sequence: row.int64(13), deleted: row.bool(14))
+    }
+
+    /// Reads every row of a record query whose arguments `bind` sets.
+    private func fetchRecords(_ sql: String, capacity: Int = 0, bind: (inout DirectStatement) -> Void) throws -> [StoredRecord] {
+        var statement = DirectStatement(try db.cachedStatement(sql: sql))
+        bind(&statement)
+        var rows: [StoredRecord] = []
+        rows.reserveCapacity(capacity)
+        while try statement.next(in: db) { rows.append(Self.record(statement)) }
+        return rows
     }
 
     func record(zoneRowID: Int64, recordName: String) throws -> StoredRecord? {
-        try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT \(Self.recordColumns) FROM records WHERE zone_id = ? AND record_name = ?
-            """), arguments: [zoneRowID, recordName]).map(Self.record)
+        try fetchRecords("SELECT \(Self.recordColumns) FROM records WHERE zone_id = ? AND record_name = ?") {
+            $0.bind(zoneRowID)
+            $0.bind(recordName)
+        }.first
     }
 
     func records(zoneRowID: Int64, recordNames: [String]) throws -> [StoredRecord] {
         var rows: [StoredRecord] = []
         for start in stride(from: 0, to: recordNames.count, by: 500) {
             let names = recordNames[start..<min(start + 500, recordNames.count)]
-            let statement = try db.cachedStatement(sql: """
+            rows += try fetchRecords("""
                 SELECT \(Self.recordColumns) FROM records WHERE zone_id = ? AND record_name IN (\(databaseQuestionMarks(count: names.count)))
-                """)
-            var arguments: StatementArguments = [zoneRowID]
-            arguments += StatementArguments(Array(names))
-            let cursor = try Row.fetchCursor(statement, arguments: arguments)
-            while let row = try cursor.next() { rows.append(Self.record(row)) }
+                """, capacity: names.count) { statement in
+                statement.bind(zoneRowID)
+                for name in names { statement.bind(name) }
+            }
         }
         return rows
     }
@@ -216,7 +226,7 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     private func write(_ record: StoredRecord, verb: StaticString) throws {
-        var row = DirectBinding(try db.cachedStatement(sql: """
+        var row = DirectStatement(try db.cachedStatement(sql: """
             \(verb) INTO records (\(Self.recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """))
         row.bind(record.zoneRowID)
@@ -256,19 +266,16 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func recordChanges(zoneRowID: Int64, after sequence: Int64, limit: Int, recordTypes: [String]?) throws -> [StoredRecord] {
-        var sql = "SELECT \(Self.recordColumns) FROM records WHERE zone_id = ? AND sequence > ?"
-        var arguments: StatementArguments = [zoneRowID, sequence]
-        if let recordTypes, !recordTypes.isEmpty {
-            sql += " AND record_type IN (\(databaseQuestionMarks(count: recordTypes.count)))"
-            arguments += StatementArguments(recordTypes)
+        let types = recordTypes ?? []
+        let typeFilter = types.isEmpty ? "" : " AND record_type IN (\(databaseQuestionMarks(count: types.count)))"
+        return try fetchRecords("""
+            SELECT \(Self.recordColumns) FROM records WHERE zone_id = ? AND sequence > ?\(typeFilter) ORDER BY sequence LIMIT ?
+            """, capacity: limit) { statement in
+            statement.bind(zoneRowID)
+            statement.bind(sequence)
+            for type in types { statement.bind(type) }
+            statement.bind(Int64(limit))
         }
-        sql += " ORDER BY sequence LIMIT ?"
-        arguments += [limit]
-        var rows: [StoredRecord] = []
-        rows.reserveCapacity(limit)
-        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-        while let row = try cursor.next() { rows.append(Self.record(row)) }
-        return rows
     }
 
     // MARK: Maintenance

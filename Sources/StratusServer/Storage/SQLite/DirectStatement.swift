@@ -2,11 +2,12 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// Executes a cached GRDB statement with values bound straight through SQLite's C API.
+/// Runs a cached GRDB statement through SQLite's C API: values bound and columns read directly.
 ///
-/// GRDB's `StatementArguments` box every value; on the record-saving hot path (one insert per
-/// record) that boxing costs more than SQLite's own work, so the insert binds directly.
-struct DirectBinding {
+/// GRDB's `StatementArguments` and `Row` box every value; on the record hot paths (one insert per
+/// saved record, one row per record in a change page) that boxing costs more than SQLite's own
+/// work. The statement is reset before and after use, so GRDB can keep caching it.
+struct DirectStatement {
     private let statement: Statement
     private let handle: OpaquePointer
     private var position: Int32 = 0
@@ -57,6 +58,40 @@ struct DirectBinding {
         guard code == SQLITE_DONE else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
         }
+    }
+
+    /// Steps to the next row; false (and reset) when there is none.
+    func next(in db: Database) throws -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW:
+            return true
+        case SQLITE_DONE:
+            sqlite3_reset(handle)
+            return false
+        case let code:
+            sqlite3_reset(handle)
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
+        }
+    }
+
+    // MARK: Columns of the current row (0-based)
+
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    func bool(_ column: Int32) -> Bool { int64(column) != 0 }
+
+    func text(_ column: Int32) -> String {
+        guard let text = sqlite3_column_text(handle, column) else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
+    }
+
+    func optionalText(_ column: Int32) -> String? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : text(column)
+    }
+
+    func data(_ column: Int32) -> Data {
+        guard let blob = sqlite3_column_blob(handle, column) else { return Data() }
+        return Data(bytes: blob, count: Int(sqlite3_column_bytes(handle, column)))
     }
 
     /// SQLite copies the bytes before the call returns.
