@@ -92,7 +92,7 @@ import Testing
         var fields = WireWriter()
         fields.fields(["a": .int64(1)])
         var writer = WireWriter()
-        writer.record(Record(recordName: "r", recordType: "T"), encodedFields: Data(fields.bytes))
+        writer.record(Record(recordName: "r", recordType: "T"), encodedFields: fields.bytes)
         let decoded = try JSONDecoder().decode(Record.self, from: Data(writer.bytes))
         #expect(decoded.fields == ["a": .int64(1)])
     }

@@ -217,15 +217,23 @@ extension Record: WireReadable {
                       RecordPointer(recordName: try json.object("parent").required("recordName").string("parent.recordName")) },
                   share: try object.optional("share").map { json throws(CloudKitError) in
                       RecordPointer(recordName: try json.object("share").required("recordName").string("share.recordName")) })
-        guard let fields = try object.optional("fields")?.object("fields") else { return }
-        self.fields.reserveCapacity(fields.members.count)
-        for (name, field) in fields.members {
+        if let fields = object.optional("fields") { self.fields = try Self.readFields(fields) }
+    }
+
+    /// Reads a fields dictionary, `{"name": {"value": …, "type": …}, …}`; a field whose value is
+    /// `null` maps to nil (removal, for `update`). Errors name the field.
+    public static func readFields(_ json: JSONValue) throws(CloudKitError) -> [String: FieldValue?] {
+        let members = try json.object("fields").members
+        var fields: [String: FieldValue?] = [:]
+        fields.reserveCapacity(members.count)
+        for (name, field) in members {
             do throws(CloudKitError) {
-                self.fields[name] = try FieldValue.read(field: try field.object("field"))
+                fields[name] = .some(try FieldValue.read(field: try field.object("field")))
             } catch {
                 throw CloudKitError(error.code, "field '\(name)': \(error.reason)")
             }
         }
+        return fields
     }
 }
 

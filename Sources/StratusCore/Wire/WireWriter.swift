@@ -207,7 +207,7 @@ public struct WireWriter: Sendable {
 
     /// A Record Dictionary. `encodedFields`, when given, is the fields dictionary already in wire
     /// JSON and is copied as it is instead of `record.fields`.
-    public mutating func record(_ record: Record, encodedFields: Data? = nil) {
+    public mutating func record(_ record: Record, encodedFields: [UInt8]? = nil) {
         bytes.append(UInt8(ascii: "{"))
         var first = true
         if let name = record.recordName {

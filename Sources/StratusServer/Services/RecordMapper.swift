@@ -4,14 +4,14 @@ import StratusCore
 /// Converts between stored rows and wire records, and fields to and from their stored JSON.
 enum RecordMapper {
     /// The fields' stored JSON; fields set to nil are left out.
-    static func encodeFields(_ fields: [String: FieldValue?]) -> Data {
+    static func encodeFields(_ fields: [String: FieldValue?]) -> [UInt8] {
         var writer = WireWriter(capacity: 256)
         writer.fields(fields)
-        return Data(writer.bytes)
+        return writer.bytes
     }
 
-    static func decodeFields(_ data: Data) throws -> [String: FieldValue] {
-        try JSONDecoder().decode([String: RecordField].self, from: data).compactMapValues(\.value)
+    static func decodeFields(_ json: [UInt8]) throws -> [String: FieldValue] {
+        try Record.readFields(JSONParser.parse(json)).compactMapValues { $0 }
     }
 
     /// The wire record for a stored row: a tombstone (`deleted: true`) or the record with the

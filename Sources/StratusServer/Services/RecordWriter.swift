@@ -203,7 +203,7 @@ final class RecordWriter {
             }
             let sequence = try transaction.nextChangeSequence()
             var tombstone = target
-            tombstone.fieldsJSON = Data("{}".utf8)
+            tombstone.fieldsJSON = Array("{}".utf8)
             tombstone.deleted = true
             tombstone.sequence = sequence
             tombstone.changeTag = RecordMapper.changeTag(for: sequence)

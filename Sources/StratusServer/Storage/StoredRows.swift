@@ -57,7 +57,7 @@ package struct StoredRecord: Sendable, Equatable {
     package var recordType: String
     package var changeTag: String
     /// The record's fields in CloudKit's wire JSON (`{"name": {"value": …, "type": …}}`).
-    package var fieldsJSON: Data
+    package var fieldsJSON: [UInt8]
     package var created: RecordStamp
     package var modified: RecordStamp
     package var parent: String?

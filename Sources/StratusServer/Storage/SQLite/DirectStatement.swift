@@ -44,7 +44,7 @@ struct DirectStatement {
         }
     }
 
-    mutating func bind(_ value: Data) {
+    mutating func bind(_ value: [UInt8]) {
         position += 1
         value.withUnsafeBytes { bytes in
             _ = sqlite3_bind_blob(handle, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), Self.transient)
@@ -89,9 +89,9 @@ struct DirectStatement {
         sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : text(column)
     }
 
-    func data(_ column: Int32) -> Data {
-        guard let blob = sqlite3_column_blob(handle, column) else { return Data() }
-        return Data(bytes: blob, count: Int(sqlite3_column_bytes(handle, column)))
+    func bytes(_ column: Int32) -> [UInt8] {
+        guard let blob = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(handle, column))))
     }
 
     /// SQLite copies the bytes before the call returns.

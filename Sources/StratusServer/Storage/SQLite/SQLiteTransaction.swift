@@ -169,7 +169,7 @@ final class SQLiteTransaction: StorageTransaction {
 
     private static func record(_ row: DirectStatement) -> StoredRecord {
         StoredRecord(
-            zoneRowID: row.int64(0), recordName: row.text(1), recordType: row.text(2), changeTag: row.text(3), fieldsJSON: row.data(4),
+            zoneRowID: row.int64(0), recordName: row.text(1), recordType: row.text(2), changeTag: row.text(3), fieldsJSON: row.bytes(4),
             created: RecordStamp(timestamp: row.int64(5), userRecordName: row.text(6), deviceID: row.text(7)),
             modified: RecordStamp(timestamp: row.int64(8), userRecordName: row.text(9), deviceID: row.text(10)),
             parent: row.optionalText(11), share: row.optionalText(12), sequence: row.int64(13), deleted: row.bool(14))
