@@ -1,0 +1,98 @@
+/// The record types of one container environment: each type's fields, their types and indexes.
+///
+/// In `development` the schema grows as records are saved; in `production` it is deployed from
+/// development and records must fit it. Its text form is CloudKit's schema language
+/// (see ``SchemaText``), kept in the app's repository.
+public struct Schema: Sendable, Equatable {
+    public var recordTypes: [String: RecordTypeSchema]
+
+    public init(recordTypes: [String: RecordTypeSchema] = [:]) {
+        self.recordTypes = recordTypes
+    }
+
+    /// The changes that would turn `self` into `newer` without losing anything, or the reasons
+    /// it cannot: a removed type or field, or a field whose type changed.
+    public func additiveChanges(to newer: Schema) -> Result<[SchemaChange], SchemaConflict> {
+        var problems: [String] = []
+        var changes: [SchemaChange] = []
+        for (name, type) in recordTypes.sorted(by: { $0.key < $1.key }) {
+            guard let newType = newer.recordTypes[name] else {
+                problems.append("record type '\(name)' would be removed")
+                continue
+            }
+            for (fieldName, field) in type.fields.sorted(by: { $0.key < $1.key }) {
+                guard let newField = newType.fields[fieldName] else {
+                    problems.append("field '\(name).\(fieldName)' would be removed")
+                    continue
+                }
+                if newField.type != field.type {
+                    problems.append("field '\(name).\(fieldName)' would change type from \(field.type) to \(newField.type)")
+                } else if newField.indexes != field.indexes {
+                    changes.append(.setIndexes(recordType: name, field: newField))
+                }
+            }
+        }
+        for (name, newType) in newer.recordTypes.sorted(by: { $0.key < $1.key }) {
+            for (fieldName, field) in newType.fields.sorted(by: { $0.key < $1.key }) where recordTypes[name]?.fields[fieldName] == nil {
+                changes.append(.addField(recordType: name, field: field))
+            }
+            if newType.fields.isEmpty && recordTypes[name] == nil {
+                changes.append(.addRecordType(name))
+            }
+        }
+        return problems.isEmpty ? .success(changes) : .failure(SchemaConflict(problems: problems))
+    }
+}
+
+/// One record type: its fields by name.
+public struct RecordTypeSchema: Sendable, Equatable {
+    public var name: String
+    public var fields: [String: FieldSchema]
+
+    public init(name: String, fields: [String: FieldSchema] = [:]) {
+        self.name = name
+        self.fields = fields
+    }
+}
+
+/// One field of a record type.
+public struct FieldSchema: Sendable, Equatable {
+    public var name: String
+    public var type: FieldType
+    public var indexes: FieldIndexes
+
+    public init(name: String, type: FieldType, indexes: FieldIndexes = []) {
+        self.name = name
+        self.type = type
+        self.indexes = indexes
+    }
+}
+
+/// The indexes of a field, as CloudKit names them.
+public struct FieldIndexes: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Equality filters.
+    public static let queryable = FieldIndexes(rawValue: 1 << 0)
+    /// Range filters and sorting.
+    public static let sortable = FieldIndexes(rawValue: 1 << 1)
+    /// Tokenised text search.
+    public static let searchable = FieldIndexes(rawValue: 1 << 2)
+}
+
+/// One additive step from one schema to a newer one.
+public enum SchemaChange: Sendable, Equatable {
+    case addRecordType(String)
+    case addField(recordType: String, field: FieldSchema)
+    case setIndexes(recordType: String, field: FieldSchema)
+}
+
+/// Why a schema cannot replace another: what would be lost.
+public struct SchemaConflict: Error, Sendable, Equatable, CustomStringConvertible {
+    public var problems: [String]
+
+    public var description: String {
+        "the change is not additive: " + problems.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,202 @@
+/// CloudKit's text schema language, the "schema as code" file an app keeps in its repository:
+///
+/// ```
+/// DEFINE SCHEMA
+///
+///     RECORD TYPE Note (
+///         modified  TIMESTAMP QUERYABLE SORTABLE,
+///         tags      LIST<STRING> QUERYABLE,
+///         title     STRING QUERYABLE SEARCHABLE
+///     );
+/// ```
+///
+/// Reading accepts what cktool exports: system fields (`"___createTime"` …), `GRANT` lines and
+/// `CREATE ROLE` statements are read and left out (Stratus keeps CloudKit's default roles), and
+/// `//` and `--` start comments.
+public enum SchemaText {
+    /// Writes a schema, record types and fields in name order.
+    public static func format(_ schema: Schema) -> String {
+        var text = "DEFINE SCHEMA\n"
+        for type in schema.recordTypes.values.sorted(by: { $0.name < $1.name }) {
+            text += "\n    RECORD TYPE \(name(type.name)) ("
+            let fields = type.fields.values.sorted { $0.name < $1.name }
+            let width = fields.map { name($0.name).count }.max() ?? 0
+            for (index, field) in fields.enumerated() {
+                let quoted = name(field.name)
+                text += "\n        " + quoted + String(repeating: " ", count: width - quoted.count + 2) + typeName(field.type)
+                if field.indexes.contains(.queryable) { text += " QUERYABLE" }
+                if field.indexes.contains(.sortable) { text += " SORTABLE" }
+                if field.indexes.contains(.searchable) { text += " SEARCHABLE" }
+                if index < fields.count - 1 { text += "," }
+            }
+            text += fields.isEmpty ? ");\n" : "\n    );\n"
+        }
+        return text
+    }
+
+    /// Reads a schema; errors say what was expected and on which line.
+    public static func parse(_ text: String) throws(SchemaTextError) -> Schema {
+        var reader = Reader(tokens: try tokenize(text))
+        try reader.expectWord("DEFINE")
+        try reader.expectWord("SCHEMA")
+        var schema = Schema()
+        while let token = reader.peek() {
+            if token.isWord("CREATE") {
+                while let next = reader.next(), next.text != ";" {}
+                continue
+            }
+            try reader.expectWord("RECORD")
+            try reader.expectWord("TYPE")
+            let typeName = try reader.name("a record type name")
+            guard schema.recordTypes[typeName] == nil else { throw reader.error("record type '\(typeName)' is defined twice") }
+            var recordType = RecordTypeSchema(name: typeName)
+            try reader.expect("(")
+            if reader.peek()?.text != ")" {
+                repeat {
+                    if reader.peek()?.isWord("GRANT") == true {
+                        while let next = reader.peek(), next.text != ",", next.text != ")" { _ = reader.next() }
+                        continue
+                    }
+                    let fieldLine = reader.peek()?.line ?? 1
+                    let fieldName = try reader.name("a field name")
+                    let type = try reader.fieldType()
+                    var indexes: FieldIndexes = []
+                    while let flag = reader.peek(), flag.isWord("QUERYABLE") || flag.isWord("SORTABLE") || flag.isWord("SEARCHABLE") {
+                        _ = reader.next()
+                        indexes.insert(flag.isWord("QUERYABLE") ? .queryable : flag.isWord("SORTABLE") ? .sortable : .searchable)
+                    }
+                    if fieldName.hasPrefix("___") { continue }
+                    guard recordType.fields[fieldName] == nil else {
+                        throw SchemaTextError(line: fieldLine, message: "field '\(typeName).\(fieldName)' is defined twice")
+                    }
+                    recordType.fields[fieldName] = FieldSchema(name: fieldName, type: type, indexes: indexes)
+                } while reader.skip(",")
+            }
+            try reader.expect(")")
+            try reader.expect(";")
+            schema.recordTypes[typeName] = recordType
+        }
+        return schema
+    }
+
+    private static func typeName(_ type: FieldType) -> String {
+        switch type {
+        case .scalar(let scalar): scalar.rawValue
+        case .list(let scalar): "LIST<\(scalar.rawValue)>"
+        }
+    }
+
+    private static let keywords: Set<String> = ["DEFINE", "SCHEMA", "RECORD", "TYPE", "GRANT", "CREATE", "ROLE", "LIST",
+                                                "QUERYABLE", "SORTABLE", "SEARCHABLE", "TO", "READ", "WRITE"]
+
+    private static func name(_ name: String) -> String {
+        let plain = name.first.map { $0.isLetter && $0.isASCII } == true
+            && name.allSatisfy { ($0.isLetter || $0.isNumber || $0 == "_") && $0.isASCII }
+            && !keywords.contains(name.uppercased())
+        return plain ? name : "\"" + name + "\""
+    }
+
+    // MARK: - Reading
+
+    struct Token {
+        var text: String
+        var quoted: Bool
+        var line: Int
+
+        func isWord(_ word: String) -> Bool { !quoted && text.uppercased() == word }
+    }
+
+    private static func tokenize(_ text: String) throws(SchemaTextError) -> [Token] {
+        var tokens: [Token] = []
+        var line = 1
+        var characters = Array(text)[...]
+        while let character = characters.first {
+            if character == "\n" { line += 1 }
+            if character.isWhitespace {
+                characters = characters.dropFirst()
+            } else if characters.starts(with: ["/", "/"]) || characters.starts(with: ["-", "-"]) {
+                characters = characters.drop { $0 != "\n" }
+            } else if character == "\"" {
+                let body = characters.dropFirst().prefix { $0 != "\"" && $0 != "\n" }
+                guard characters.dropFirst(body.count + 1).first == "\"" else {
+                    throw SchemaTextError(line: line, message: "unterminated quoted name")
+                }
+                tokens.append(Token(text: String(body), quoted: true, line: line))
+                characters = characters.dropFirst(body.count + 2)
+            } else if "(),;<>".contains(character) {
+                tokens.append(Token(text: String(character), quoted: false, line: line))
+                characters = characters.dropFirst()
+            } else if character.isLetter || character.isNumber || character == "_" || character == "." {
+                let word = characters.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+                tokens.append(Token(text: String(word), quoted: false, line: line))
+                characters = characters.dropFirst(word.count)
+            } else {
+                throw SchemaTextError(line: line, message: "unexpected character '\(character)'")
+            }
+        }
+        return tokens
+    }
+
+    private struct Reader {
+        var tokens: [Token]
+        var position = 0
+
+        func peek() -> Token? { position < tokens.count ? tokens[position] : nil }
+
+        mutating func next() -> Token? {
+            defer { position += 1 }
+            return peek()
+        }
+
+        func error(_ message: String) -> SchemaTextError {
+            SchemaTextError(line: peek()?.line ?? tokens.last?.line ?? 1, message: message)
+        }
+
+        mutating func expectWord(_ word: String) throws(SchemaTextError) {
+            guard peek()?.isWord(word) == true else { throw error("expected \(word)") }
+            position += 1
+        }
+
+        mutating func expect(_ punctuation: String) throws(SchemaTextError) {
+            guard let token = peek(), !token.quoted, token.text == punctuation else { throw error("expected '\(punctuation)'") }
+            position += 1
+        }
+
+        mutating func skip(_ punctuation: String) -> Bool {
+            guard let token = peek(), !token.quoted, token.text == punctuation else { return false }
+            position += 1
+            return true
+        }
+
+        mutating func name(_ what: String) throws(SchemaTextError) -> String {
+            guard let token = peek(), token.quoted || token.text.first.map({ $0.isLetter || $0 == "_" }) == true else {
+                throw error("expected \(what)")
+            }
+            position += 1
+            return token.text
+        }
+
+        mutating func fieldType() throws(SchemaTextError) -> FieldType {
+            guard let token = next(), !token.quoted else { throw error("expected a field type") }
+            if token.isWord("LIST") {
+                try expect("<")
+                guard case .scalar(let element) = try fieldType() else { throw error("lists of lists are not a CloudKit type") }
+                try expect(">")
+                return .list(element)
+            }
+            guard let scalar = ScalarType(rawValue: token.text.uppercased()) else {
+                position -= 1
+                throw error("unknown field type '\(token.text)'")
+            }
+            return .scalar(scalar)
+        }
+    }
+}
+
+/// A schema file that does not read, with the line of the problem.
+public struct SchemaTextError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var line: Int
+    public var message: String
+
+    public var description: String { "line \(line): \(message)" }
+}
