@@ -29,6 +29,21 @@ public struct StratusServer: Sendable {
         try await services.containers.container(id: containerID)?.apiToken
     }
 
+    /// The environment's schema in CloudKit's text schema language.
+    public func exportSchema(container: String, environment: ContainerEnvironment) async throws -> String {
+        try await services.schema.export(containerID: container, environment: environment)
+    }
+
+    /// Replaces the development schema with a schema file's.
+    public func importSchema(_ text: String, container: String) async throws {
+        _ = try await services.schema.importIntoDevelopment(text, containerID: container)
+    }
+
+    /// Deploys development's schema to production if the change is additive; returns what changed.
+    public func deploySchema(container: String) async throws -> [SchemaChange] {
+        try await services.schema.deploy(containerID: container)
+    }
+
     /// The router with every Stratus route and the error middleware in front of them.
     func makeRouter() -> Router<StratusRequestContext> {
         let router = Router(context: StratusRequestContext.self)

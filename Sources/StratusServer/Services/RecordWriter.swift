@@ -12,12 +12,14 @@ final class RecordWriter {
     let maxRecordBytes: Int
     /// Rows known in this transaction by name: a record, a tombstone, or nil for "no row".
     private var known: [String: StoredRecord?] = [:]
+    private var schema: SchemaCheck
 
     init(transaction: any StorageTransaction, zone: StoredZone, context: WriteContext, maxRecordBytes: Int) {
         self.transaction = transaction
         self.zone = zone
         self.context = context
         self.maxRecordBytes = maxRecordBytes
+        schema = SchemaCheck(transaction: transaction, containerID: context.access.containerID, environment: context.access.environment)
     }
 
     /// Reads the rows of the named records with one query. (Creates need no prefetch: their
@@ -74,14 +76,15 @@ final class RecordWriter {
     func applyEach(_ operations: [PreparedOperation]) throws -> [Result<StoredRecord, Failure>] {
         try operations.map { operation in
             var result: Result<StoredRecord, Failure> = .failure(Failure(error: .init(.internalError, "not applied")))
-            let before = known
+            let before = (known, schema.recordTypes)
             do {
                 try transaction.withSavepoint {
                     result = try outcome(operation)
                     if case .failure = result { throw BatchFailed() }
                 }
             } catch is BatchFailed {
-                known = before
+                known = before.0
+                schema.restore(before.1)
             }
             return result
         }
@@ -160,6 +163,7 @@ final class RecordWriter {
     /// live already (`EXISTS`); a tombstone of the same name is replaced.
     private func save(name: String, recordType: String, fields: [String: FieldValue?], parent: String?,
                       created existing: StoredRecord?, insertOnly: Bool = false) throws -> StoredRecord {
+        let fields = try schema.check(recordType: recordType, fields: fields)
         let fieldsJSON = RecordMapper.encodeFields(fields)
         if fieldsJSON.count > maxRecordBytes {
             throw CloudKitError.limitExceeded("record '\(name)' is \(fieldsJSON.count) bytes; the limit is \(maxRecordBytes)")

@@ -6,6 +6,7 @@ package struct StratusServices: Sendable {
     package let zones: ZoneService
     package let records: RecordService
     package let changes: ChangeService
+    package let schema: SchemaService
 
     package init(storage: any StratusStorage, configuration: ServerConfiguration) {
         let directory = DatabaseDirectory(storage: storage)
@@ -16,6 +17,7 @@ package struct StratusServices: Sendable {
         zones = ZoneService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest)
         records = RecordService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest,
                                 maxRecordBytes: configuration.maxRecordBytes)
+        schema = SchemaService(storage: storage)
         changes = ChangeService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit,
                                 tombstoneRetention: configuration.tombstoneRetention)
     }

@@ -62,6 +62,16 @@ package protocol StorageTransaction {
     /// Records and tombstones changed after `sequence`, oldest first.
     func recordChanges(zoneRowID: Int64, after sequence: Int64, limit: Int, recordTypes: [String]?) throws -> [StoredRecord]
 
+    // MARK: Schema
+    /// One record type of an environment's schema, or nil if the type is unknown there.
+    func recordTypeSchema(containerID: String, environment: ContainerEnvironment, recordType: String) throws -> RecordTypeSchema?
+    /// An environment's whole schema.
+    func schema(containerID: String, environment: ContainerEnvironment) throws -> Schema
+    /// Applies additive changes to an environment's schema.
+    func applySchemaChanges(_ changes: [SchemaChange], containerID: String, environment: ContainerEnvironment) throws
+    /// Replaces an environment's schema.
+    func replaceSchema(_ schema: Schema, containerID: String, environment: ContainerEnvironment) throws
+
     // MARK: Maintenance
     /// Removes record and zone tombstones last changed before `time` (ms), advancing the purged
     /// sequences so older tokens expire. Returns how many tombstones went.

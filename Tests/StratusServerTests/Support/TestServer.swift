@@ -16,7 +16,9 @@ struct TestServer: Sendable {
 
     var apiToken: String { endpoint.apiToken }
     var anonymous: Caller { endpoint.anonymous }
-    func signUp(_ name: String = "user") async throws -> Caller { try await endpoint.signUp(name) }
+    func signUp(_ name: String = "user", environment: String = "development") async throws -> Caller {
+        try await endpoint.signUp(name, environment: environment)
+    }
 
     /// Starts a server (on `dataDirectory`, or a fresh temporary one), runs `body`, stops it.
     static func with<T: Sendable>(
@@ -66,11 +68,11 @@ struct ServerEndpoint: Sendable {
     var anonymous: Caller { Caller(server: self, webAuthToken: nil, userRecordName: nil) }
 
     /// Signs up a new user with a unique name and returns a caller acting as that user.
-    func signUp(_ name: String = "user") async throws -> Caller {
+    func signUp(_ name: String = "user", environment: String = "development") async throws -> Caller {
         let credentials = Credentials(username: "\(name)-\(UUID().uuidString.prefix(8))", password: "password-\(name)")
-        let response = try await anonymous.post("/auth/1/\(TestServer.containerID)/development/signup", credentials)
+        let response = try await anonymous.post("/auth/1/\(TestServer.containerID)/\(environment)/signup", credentials)
         let signIn = try response.decode(SignInResponse.self)
-        return Caller(server: self, webAuthToken: signIn.ckWebAuthToken, userRecordName: signIn.userRecordName)
+        return Caller(server: self, webAuthToken: signIn.ckWebAuthToken, userRecordName: signIn.userRecordName, environment: environment)
     }
 }
 

@@ -81,6 +81,25 @@ enum SQLiteSchema {
                 CREATE INDEX record_references_source ON record_references(zone_id, source_name);
                 """)
         }
+        migrator.registerMigration("v2-schema") { db in
+            try db.execute(sql: """
+                CREATE TABLE schema_record_types (
+                    container_id TEXT NOT NULL,
+                    environment TEXT NOT NULL,
+                    record_type TEXT NOT NULL,
+                    PRIMARY KEY (container_id, environment, record_type)
+                ) WITHOUT ROWID;
+                CREATE TABLE schema_fields (
+                    container_id TEXT NOT NULL,
+                    environment TEXT NOT NULL,
+                    record_type TEXT NOT NULL,
+                    field_name TEXT NOT NULL,
+                    field_type TEXT NOT NULL,
+                    indexes INTEGER NOT NULL,
+                    PRIMARY KEY (container_id, environment, record_type, field_name)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

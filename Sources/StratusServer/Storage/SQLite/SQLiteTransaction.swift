@@ -278,6 +278,75 @@ final class SQLiteTransaction: StorageTransaction {
         }
     }
 
+    // MARK: Schema
+
+    func recordTypeSchema(containerID: String, environment: ContainerEnvironment, recordType: String) throws -> RecordTypeSchema? {
+        let arguments: StatementArguments = [containerID, environment.rawValue, recordType]
+        guard try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT 1 FROM schema_record_types WHERE container_id = ? AND environment = ? AND record_type = ?
+            """), arguments: arguments) == true else { return nil }
+        var type = RecordTypeSchema(name: recordType)
+        for row in try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT field_name, field_type, indexes FROM schema_fields WHERE container_id = ? AND environment = ? AND record_type = ?
+            """), arguments: arguments) {
+            guard let fieldType = FieldType(wireName: row[1]) else { continue }
+            let name: String = row[0]
+            type.fields[name] = FieldSchema(name: name, type: fieldType, indexes: FieldIndexes(rawValue: row[2]))
+        }
+        return type
+    }
+
+    func schema(containerID: String, environment: ContainerEnvironment) throws -> Schema {
+        var schema = Schema()
+        for name in try String.fetchAll(db, sql: """
+            SELECT record_type FROM schema_record_types WHERE container_id = ? AND environment = ?
+            """, arguments: [containerID, environment.rawValue]) {
+            schema.recordTypes[name] = try recordTypeSchema(containerID: containerID, environment: environment, recordType: name)
+        }
+        return schema
+    }
+
+    func applySchemaChanges(_ changes: [SchemaChange], containerID: String, environment: ContainerEnvironment) throws {
+        for change in changes {
+            switch change {
+            case .addRecordType(let recordType):
+                try insertRecordType(recordType, containerID: containerID, environment: environment)
+            case .addField(let recordType, let field), .setIndexes(let recordType, let field):
+                try insertRecordType(recordType, containerID: containerID, environment: environment)
+                try db.cachedStatement(sql: """
+                    INSERT OR REPLACE INTO schema_fields (container_id, environment, record_type, field_name, field_type, indexes)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [containerID, environment.rawValue, recordType, field.name, Self.storedName(field.type), field.indexes.rawValue])
+            }
+        }
+    }
+
+    func replaceSchema(_ schema: Schema, containerID: String, environment: ContainerEnvironment) throws {
+        for table in ["schema_fields", "schema_record_types"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE container_id = ? AND environment = ?", arguments: [containerID, environment.rawValue])
+        }
+        var changes: [SchemaChange] = []
+        for type in schema.recordTypes.values {
+            changes.append(.addRecordType(type.name))
+            changes += type.fields.values.map { .addField(recordType: type.name, field: $0) }
+        }
+        try applySchemaChanges(changes, containerID: containerID, environment: environment)
+    }
+
+    private func insertRecordType(_ recordType: String, containerID: String, environment: ContainerEnvironment) throws {
+        try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO schema_record_types (container_id, environment, record_type) VALUES (?, ?, ?)
+            """).execute(arguments: [containerID, environment.rawValue, recordType])
+    }
+
+    /// The stored spelling of a field type (`ASSET`, not the `ASSETID` of responses).
+    private static func storedName(_ type: FieldType) -> String {
+        switch type {
+        case .scalar(let scalar): scalar.rawValue
+        case .list(let scalar): scalar.rawValue + "_LIST"
+        }
+    }
+
     // MARK: Maintenance
 
     func purgeTombstones(before time: Int64) throws -> Int {

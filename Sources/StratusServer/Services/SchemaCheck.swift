@@ -1,0 +1,84 @@
+import StratusCore
+
+/// Checks records against their environment's schema inside a write transaction.
+///
+/// In development an unknown record type or field is added to the schema (as CloudKit does); in
+/// production it is refused with `BAD_REQUEST` naming the type and field. In both, a value of
+/// another type than the field's is refused, except where the schema tells how to read an untyped
+/// value: an integer for a DOUBLE or TIMESTAMP field, an empty or integer list for a list field.
+struct SchemaCheck {
+    let transaction: any StorageTransaction
+    let containerID: String
+    let environment: ContainerEnvironment
+    /// Record types read in this transaction; nil for a type the schema lacks.
+    private(set) var recordTypes: [String: RecordTypeSchema?] = [:]
+
+    init(transaction: any StorageTransaction, containerID: String, environment: ContainerEnvironment) {
+        self.transaction = transaction
+        self.containerID = containerID
+        self.environment = environment
+    }
+
+    /// Returns the fields as the schema types them, growing the development schema if needed.
+    mutating func check(recordType: String, fields: [String: FieldValue?]) throws -> [String: FieldValue?] {
+        let known: RecordTypeSchema?
+        if let cached = recordTypes[recordType] {
+            known = cached
+        } else {
+            known = try transaction.recordTypeSchema(containerID: containerID, environment: environment, recordType: recordType)
+            recordTypes[recordType] = known
+        }
+        var changes: [SchemaChange] = []
+        var type = known ?? RecordTypeSchema(name: recordType)
+        if known == nil {
+            guard environment == .development else {
+                throw CloudKitError.badRequest("record type '\(recordType)' is not in the production schema; deploy it from development")
+            }
+            changes.append(.addRecordType(recordType))
+        }
+        var typed = fields
+        for (name, value) in fields {
+            guard let value else { continue }
+            if let field = type.fields[name] {
+                guard let coerced = Self.coerce(value, to: field.type) else {
+                    throw CloudKitError.badRequest("field '\(recordType).\(name)' is \(field.type), not \(value.type)")
+                }
+                if coerced != value { typed[name] = .some(coerced) }
+            } else {
+                guard environment == .development else {
+                    throw CloudKitError.badRequest("record type '\(recordType)' has no field '\(name)' in the production schema; deploy it from development")
+                }
+                let field = FieldSchema(name: name, type: value.type)
+                type.fields[name] = field
+                changes.append(.addField(recordType: recordType, field: field))
+            }
+        }
+        if !changes.isEmpty {
+            try transaction.applySchemaChanges(changes, containerID: containerID, environment: environment)
+            recordTypes[recordType] = type
+        }
+        return typed
+    }
+
+    /// Restores the view of the schema to an earlier one, after a savepoint undid changes.
+    mutating func restore(_ earlier: [String: RecordTypeSchema?]) {
+        recordTypes = earlier
+    }
+
+    /// The value as a value of `type`, or nil when it cannot be one.
+    static func coerce(_ value: FieldValue, to type: FieldType) -> FieldValue? {
+        if value.type == type { return value }
+        switch (value, type) {
+        case (.int64(let number), .scalar(.double)): return .double(Double(number))
+        case (.int64(let number), .scalar(.timestamp)): return .timestamp(number)
+        case (.list(_, let elements), .list(let element)):
+            var converted: [FieldValue] = []
+            for item in elements {
+                guard let item = coerce(item, to: .scalar(element)) else { return nil }
+                converted.append(item)
+            }
+            return .list(element, converted)
+        default: return nil
+        }
+    }
+}

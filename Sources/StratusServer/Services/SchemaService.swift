@@ -1,0 +1,45 @@
+import StratusCore
+
+/// Schema as code: export an environment's schema as text, import a file into development, and
+/// deploy development to production, where changes must be additive.
+package struct SchemaService: Sendable {
+    let storage: any StratusStorage
+
+    /// The environment's schema in CloudKit's text schema language.
+    package func export(containerID: String, environment: ContainerEnvironment) async throws -> String {
+        SchemaText.format(try await storage.read { try $0.schema(containerID: containerID, environment: environment) })
+    }
+
+    /// Replaces the development schema with the file's (development is the sandbox where a
+    /// schema takes shape; records keep their values). Returns the schema that was replaced.
+    package func importIntoDevelopment(_ text: String, containerID: String) async throws -> Schema {
+        let schema = try SchemaText.parse(text)
+        try validate(schema)
+        return try await storage.write { transaction in
+            let previous = try transaction.schema(containerID: containerID, environment: .development)
+            try transaction.replaceSchema(schema, containerID: containerID, environment: .development)
+            return previous
+        }
+    }
+
+    /// Makes production's schema development's, if that only adds: a record type or field that
+    /// production has and development lacks, or a field whose type differs, refuses the deploy.
+    /// Returns the changes applied.
+    package func deploy(containerID: String) async throws -> [SchemaChange] {
+        try await storage.write { transaction in
+            let development = try transaction.schema(containerID: containerID, environment: .development)
+            let production = try transaction.schema(containerID: containerID, environment: .production)
+            let changes = try production.additiveChanges(to: development).get()
+            try transaction.applySchemaChanges(changes, containerID: containerID, environment: .production)
+            return changes
+        }
+    }
+
+    /// Names in a schema file follow the same rules as in records.
+    private func validate(_ schema: Schema) throws(CloudKitError) {
+        for type in schema.recordTypes.values {
+            try NameRules.validateFieldName(type.name, kind: "record type")
+            for field in type.fields.values { try NameRules.validateFieldName(field.name) }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import StratusCore
+import StratusServer
+
+/// `stratus schema …`: the schema as a text file kept with the app ("schema as code").
+struct SchemaCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema", abstract: "Export, import and deploy record-type schemas.",
+        subcommands: [Export.self, Import.self, Deploy.self])
+
+    /// Where the data and which container; shared by the subcommands.
+    struct Location: ParsableArguments {
+        @Option(help: "The data directory.") var data = "./stratus-data"
+        @Option(help: "The container identifier.") var container = "iCloud.dev.stratus"
+
+        func server() throws -> StratusServer {
+            guard FileManager.default.fileExists(atPath: data) else { throw ValidationError("no data directory at \(data)") }
+            return try StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: data)))
+        }
+    }
+
+    /// `stratus schema export`: prints an environment's schema.
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print an environment's schema in CloudKit's schema language.")
+        @OptionGroup var location: Location
+        @Option(help: "development or production.") var environment = "development"
+
+        func run() async throws {
+            guard let environment = ContainerEnvironment(rawValue: environment) else {
+                throw ValidationError("environment must be development or production")
+            }
+            print(try await location.server().exportSchema(container: location.container, environment: environment), terminator: "")
+        }
+    }
+
+    /// `stratus schema import FILE`: makes a file the development schema.
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Replace the development schema with a schema file.")
+        @OptionGroup var location: Location
+        @Argument(help: "The schema file.") var file: String
+
+        func run() async throws {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            do {
+                try await location.server().importSchema(text, container: location.container)
+            } catch let error as SchemaTextError {
+                throw ValidationError("\(file): \(error)")
+            } catch let error as CloudKitError {
+                throw ValidationError("\(file): \(error.reason)")
+            }
+            print("imported \(file) into development")
+        }
+    }
+
+    /// `stratus schema deploy`: development → production, additive changes only.
+    struct Deploy: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Deploy the development schema to production (additive changes only).")
+        @OptionGroup var location: Location
+
+        func run() async throws {
+            let changes: [SchemaChange]
+            do {
+                changes = try await location.server().deploySchema(container: location.container)
+            } catch let conflict as SchemaConflict {
+                throw ValidationError("deploy refused, production would lose data: \(conflict.problems.joined(separator: "; "))")
+            }
+            if changes.isEmpty { print("production is up to date") }
+            for change in changes {
+                switch change {
+                case .addRecordType(let type): print("+ record type \(type)")
+                case .addField(let type, let field): print("+ field \(type).\(field.name) \(field.type)")
+                case .setIndexes(let type, let field): print("~ indexes of \(type).\(field.name)")
+                }
+            }
+        }
+    }
+}
