@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import StratusCore
 
@@ -32,6 +33,14 @@ import Testing
         #expect(note.fields["tags"]?.type == .list(.string))
         #expect(note.fields["title"]?.indexes == [.queryable, .sortable, .searchable])
         #expect(note.fields["text.body"]?.type == .scalar(.asset))
+    }
+
+    @Test func theExampleSchemaFileReads() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Examples/Schema/notes.ckdb").standardized
+        let schema = try SchemaText.parse(try String(contentsOf: file, encoding: .utf8))
+        #expect(schema.recordTypes["note"]?.fields["text"]?.type == .scalar(.asset))
+        #expect(schema.recordTypes["tag"]?.fields["notes"]?.type == .list(.reference))
     }
 
     @Test func formatReadsBackTheSame() throws {
