@@ -85,6 +85,13 @@ public struct WireWriter: Sendable {
         integer(number)
     }
 
+    /// `,"name":number` when there is a number.
+    public mutating func member(_ name: StaticString, _ number: Double?) {
+        guard let number else { return }
+        key(name)
+        double(number)
+    }
+
     private mutating func key(dynamic name: String, first: Bool) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         string(name)
@@ -163,19 +170,13 @@ public struct WireWriter: Sendable {
         double(location.latitude)
         key("longitude")
         double(location.longitude)
-        optionalDouble("horizontalAccuracy", location.horizontalAccuracy)
-        optionalDouble("verticalAccuracy", location.verticalAccuracy)
-        optionalDouble("altitude", location.altitude)
-        optionalDouble("speed", location.speed)
-        optionalDouble("course", location.course)
+        member("horizontalAccuracy", location.horizontalAccuracy)
+        member("verticalAccuracy", location.verticalAccuracy)
+        member("altitude", location.altitude)
+        member("speed", location.speed)
+        member("course", location.course)
         member("timestamp", location.timestamp)
         bytes.append(UInt8(ascii: "}"))
-    }
-
-    private mutating func optionalDouble(_ name: StaticString, _ value: Double?) {
-        guard let value else { return }
-        key(name)
-        double(value)
     }
 
     private mutating func asset(_ asset: Asset) {
