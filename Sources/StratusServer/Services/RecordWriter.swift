@@ -182,14 +182,17 @@ final class RecordWriter {
             zoneRowID: zone.rowID, recordName: name, recordType: recordType, changeTag: RecordMapper.changeTag(for: sequence),
             fieldsJSON: fieldsJSON, created: existing?.created ?? context.stamp, modified: context.stamp,
             parent: parent, share: existing?.share, sequence: sequence, deleted: false)
-        if insertOnly {
-            if try transaction.insertRecord(stored, references: edges) {
-                known[name] = stored
-                return stored
-            }
-            if try liveRecord(name) != nil { throw Self.exists(name) }
+        if insertOnly, try transaction.insertRecord(stored, references: edges) {
+            known[name] = stored
+        } else {
+            if insertOnly, try liveRecord(name) != nil { throw Self.exists(name) }
+            try store(stored, references: edges, replacingReferences: existing != nil)
         }
-        try store(stored, references: edges, replacingReferences: existing != nil)
+        let indexed = try schema.indexedFields(of: recordType)
+        if !indexed.isEmpty {
+            try transaction.replaceIndexEntries(zoneRowID: zone.rowID, recordType: recordType, recordName: name,
+                                                entries: QueryIndexing.entries(fields, indexed: indexed))
+        }
         return stored
     }
 
@@ -213,6 +216,10 @@ final class RecordWriter {
             tombstone.changeTag = RecordMapper.changeTag(for: sequence)
             tombstone.modified = context.stamp
             try store(tombstone, references: [], replacingReferences: true)
+            if try !schema.indexedFields(of: tombstone.recordType).isEmpty {
+                try transaction.replaceIndexEntries(zoneRowID: zone.rowID, recordType: tombstone.recordType,
+                                                    recordName: tombstone.recordName, entries: [])
+            }
             if first == nil { first = tombstone }
             for edge in incoming where edge.action == .deleteSelf && !deleted.contains(edge.sourceName) {
                 if let source = try liveRecord(edge.sourceName) {

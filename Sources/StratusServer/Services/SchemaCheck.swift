@@ -60,6 +60,14 @@ struct SchemaCheck {
         return typed
     }
 
+    /// The fields of a record type that have index rows.
+    mutating func indexedFields(of recordType: String) throws -> [FieldSchema] {
+        if let cached = recordTypes[recordType] { return QueryIndexing.indexedFields(cached) }
+        let type = try transaction.recordTypeSchema(containerID: containerID, environment: environment, recordType: recordType)
+        recordTypes[recordType] = type
+        return QueryIndexing.indexedFields(type)
+    }
+
     /// Restores the view of the schema to an earlier one, after a savepoint undid changes.
     mutating func restore(_ earlier: [String: RecordTypeSchema?]) {
         recordTypes = earlier

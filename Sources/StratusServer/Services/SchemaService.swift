@@ -18,6 +18,7 @@ package struct SchemaService: Sendable {
         return try await storage.write { transaction in
             let previous = try transaction.schema(containerID: containerID, environment: .development)
             try transaction.replaceSchema(schema, containerID: containerID, environment: .development)
+            try Self.rebuildIndexes(from: previous, to: schema, containerID: containerID, environment: .development, in: transaction)
             return previous
         }
     }
@@ -31,7 +32,22 @@ package struct SchemaService: Sendable {
             let production = try transaction.schema(containerID: containerID, environment: .production)
             let changes = try production.additiveChanges(to: development).get()
             try transaction.applySchemaChanges(changes, containerID: containerID, environment: .production)
+            let deployed = try transaction.schema(containerID: containerID, environment: .production)
+            try Self.rebuildIndexes(from: production, to: deployed, containerID: containerID, environment: .production, in: transaction)
             return changes
+        }
+    }
+
+    /// Rewrites the index rows of the record types whose indexed fields differ between two schemas.
+    private static func rebuildIndexes(from old: Schema, to new: Schema, containerID: String, environment: ContainerEnvironment,
+                                       in transaction: any StorageTransaction) throws {
+        for name in Set(old.recordTypes.keys).union(new.recordTypes.keys) {
+            let before = Set(QueryIndexing.indexedFields(old.recordTypes[name]).map(\.name))
+            let after = Set(QueryIndexing.indexedFields(new.recordTypes[name]).map(\.name))
+            if before != after {
+                try QueryIndexing.rebuild(recordType: name, schema: new.recordTypes[name], containerID: containerID,
+                                          environment: environment, in: transaction)
+            }
         }
     }
 

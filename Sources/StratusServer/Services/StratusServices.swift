@@ -7,6 +7,7 @@ package struct StratusServices: Sendable {
     package let records: RecordService
     package let changes: ChangeService
     package let schema: SchemaService
+    package let query: QueryService
 
     package init(storage: any StratusStorage, configuration: ServerConfiguration) {
         let directory = DatabaseDirectory(storage: storage)
@@ -18,6 +19,7 @@ package struct StratusServices: Sendable {
         records = RecordService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest,
                                 maxRecordBytes: configuration.maxRecordBytes)
         schema = SchemaService(storage: storage)
+        query = QueryService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit)
         changes = ChangeService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit,
                                 tombstoneRetention: configuration.tombstoneRetention)
     }

@@ -62,6 +62,14 @@ package protocol StorageTransaction {
     /// Records and tombstones changed after `sequence`, oldest first.
     func recordChanges(zoneRowID: Int64, after sequence: Int64, limit: Int, recordTypes: [String]?) throws -> [StoredRecord]
 
+    // MARK: Queries
+    /// Replaces a record's index rows (none are written for fields that are not indexed).
+    func replaceIndexEntries(zoneRowID: Int64, recordType: String, recordName: String, entries: [IndexEntry]) throws
+    /// Runs a query over index rows; at most `limit` rows, in the sort order.
+    func query(_ query: RecordQuery) throws -> QueryPage
+    /// Every live record of a type in the container environment's zones, for rebuilding indexes.
+    func liveRecords(containerID: String, environment: ContainerEnvironment, recordType: String) throws -> [StoredRecord]
+
     // MARK: Schema
     /// One record type of an environment's schema, or nil if the type is unknown there.
     func recordTypeSchema(containerID: String, environment: ContainerEnvironment, recordType: String) throws -> RecordTypeSchema?

@@ -13,6 +13,7 @@ struct DatabaseRoutes {
             .add(middleware: DatabaseAuthenticator(auth: services.auth))
 
         post(database, "records/modify") { try JSONBody.response(writing: try await services.records.modify($0, $1)) }
+        post(database, "records/query") { try JSONBody.response(writing: try await services.query.query($0, $1)) }
         post(database, "records/lookup") { try JSONBody.response(writing: try await services.records.lookup($0, $1)) }
         post(database, "records/changes") { try JSONBody.response(writing: try await services.changes.recordChanges($0, $1)) }
         post(database, "changes/zone") { try JSONBody.response(writing: try await services.changes.zoneChanges($0, $1)) }

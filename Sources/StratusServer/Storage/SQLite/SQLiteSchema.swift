@@ -100,6 +100,19 @@ enum SQLiteSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v3-record-index") { db in
+            try db.execute(sql: """
+                CREATE TABLE record_index (
+                    zone_id INTEGER NOT NULL,
+                    record_type TEXT NOT NULL,
+                    field_name TEXT NOT NULL,
+                    value NOT NULL,
+                    record_name TEXT NOT NULL,
+                    PRIMARY KEY (zone_id, record_type, field_name, value, record_name)
+                ) WITHOUT ROWID;
+                CREATE INDEX record_index_record ON record_index(zone_id, record_name);
+                """)
+        }
         return migrator
     }
 }

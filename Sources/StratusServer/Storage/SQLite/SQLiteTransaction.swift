@@ -7,7 +7,7 @@ import StratusCore
 /// The change sequence is read once and handed out from memory; ``storeChangeSequence()`` writes
 /// it back before the transaction commits.
 final class SQLiteTransaction: StorageTransaction {
-    private let db: Database
+    let db: Database
     private var sequence: (stored: Int64, current: Int64)?
 
     init(db: Database) {
@@ -144,6 +144,7 @@ final class SQLiteTransaction: StorageTransaction {
     func deleteZone(rowID: Int64, sequence: Int64) throws {
         try db.execute(sql: "DELETE FROM records WHERE zone_id = ?", arguments: [rowID])
         try db.execute(sql: "DELETE FROM record_references WHERE zone_id = ?", arguments: [rowID])
+        try db.execute(sql: "DELETE FROM record_index WHERE zone_id = ?", arguments: [rowID])
         try db.execute(sql: """
             UPDATE zones SET deleted = 1, change_sequence = ?, deleted_at = ? WHERE id = ?
             """, arguments: [sequence, Self.now(), rowID])
@@ -162,7 +163,7 @@ final class SQLiteTransaction: StorageTransaction {
 
     // MARK: Records
 
-    private static let recordColumns = """
+    static let recordColumns = """
         zone_id, record_name, record_type, change_tag, fields, created_at, created_by, created_device,
         modified_at, modified_by, modified_device, parent, share, sequence, deleted
         """
@@ -176,7 +177,7 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     /// Reads every row of a record query whose arguments `bind` sets.
-    private func fetchRecords(_ sql: String, capacity: Int = 0, bind: (inout DirectStatement) -> Void) throws -> [StoredRecord] {
+    func fetchRecords(_ sql: String, capacity: Int = 0, bind: (inout DirectStatement) -> Void) throws -> [StoredRecord] {
         var statement = DirectStatement(try db.cachedStatement(sql: sql))
         bind(&statement)
         var rows: [StoredRecord] = []

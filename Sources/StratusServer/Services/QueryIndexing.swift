@@ -1,0 +1,40 @@
+import StratusCore
+
+/// Which values of a record go into index rows: every value of the fields its schema marks
+/// `QUERYABLE` or `SORTABLE` (a list field gives one row per element).
+enum QueryIndexing {
+    /// The fields of a record type that have index rows.
+    static func indexedFields(_ type: RecordTypeSchema?) -> [FieldSchema] {
+        type?.fields.values.filter { !$0.indexes.isDisjoint(with: [.queryable, .sortable]) } ?? []
+    }
+
+    /// The index rows of a record's fields.
+    static func entries(_ fields: [String: FieldValue?], indexed: [FieldSchema]) -> [IndexEntry] {
+        indexed.flatMap { field in
+            (fields[field.name] ?? nil).map { values($0).map { IndexEntry(field: field.name, value: $0) } } ?? []
+        }
+    }
+
+    /// A value as index rows hold it; types without an order (bytes, assets, locations) have none.
+    static func values(_ value: FieldValue) -> [IndexValue] {
+        switch value {
+        case .string(let text): [.text(text)]
+        case .int64(let number), .timestamp(let number): [.integer(number)]
+        case .double(let number): [.real(number)]
+        case .reference(let reference): [.text(reference.recordName)]
+        case .list(_, let elements): elements.flatMap(values)
+        case .bytes, .location, .asset: []
+        }
+    }
+
+    /// Rewrites the index rows of every record of a type after its indexed fields changed.
+    static func rebuild(recordType: String, schema: RecordTypeSchema?, containerID: String, environment: ContainerEnvironment,
+                        in transaction: any StorageTransaction) throws {
+        let indexed = indexedFields(schema)
+        for record in try transaction.liveRecords(containerID: containerID, environment: environment, recordType: recordType) {
+            let fields = indexed.isEmpty ? [:] : try RecordMapper.decodeFields(record.fieldsJSON).mapValues(Optional.some)
+            try transaction.replaceIndexEntries(zoneRowID: record.zoneRowID, recordType: recordType, recordName: record.recordName,
+                                                entries: entries(fields, indexed: indexed))
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import StratusCore
+
+/// A value as index rows hold it; SQLite orders integers and reals together, then text.
+package enum IndexValue: Sendable, Hashable {
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    /// Sorts after every value: stands for "no value" in sort keys.
+    case missing
+}
+
+/// One index row's content: a field and one of its values (a list field has one per element).
+package struct IndexEntry: Sendable, Hashable {
+    package var field: String
+    package var value: IndexValue
+}
+
+/// A query as storage runs it: conditions over index rows or system columns, sort keys, and the
+/// keyset of the last row already returned.
+package struct RecordQuery: Sendable {
+    /// What a condition or sort key reads.
+    package enum Source: Sendable, Hashable {
+        /// A field's index rows.
+        case field(String)
+        /// A system column of the records table.
+        case column(SystemColumn)
+    }
+
+    /// The records table's queryable system columns.
+    package enum SystemColumn: String, Sendable {
+        case recordName = "record_name", createdAt = "created_at", modifiedAt = "modified_at"
+        case createdBy = "created_by", modifiedBy = "modified_by"
+    }
+
+    /// How a condition compares.
+    package enum Test: Sendable, Hashable {
+        case equals(IndexValue)
+        case less(IndexValue, orEqual: Bool)
+        case greater(IndexValue, orEqual: Bool)
+        case oneOf([IndexValue])
+        case prefix(String)
+        /// Every one of the values is present (list fields).
+        case containsAll([IndexValue])
+    }
+
+    /// Matches records with a value passing the test (or, negated, records with none).
+    package struct Condition: Sendable, Hashable {
+        package var source: Source
+        package var test: Test
+        package var negated: Bool
+    }
+
+    package struct SortKey: Sendable, Hashable {
+        package var source: Source
+        package var ascending: Bool
+    }
+
+    package var zoneRowID: Int64
+    package var recordType: String
+    package var conditions: [Condition]
+    package var sort: [SortKey]
+    /// The sort values and record name of the last row returned, to continue after it.
+    package var after: (values: [IndexValue], recordName: String)?
+    package var limit: Int
+}
+
+/// A page of query results: rows with the sort values of each (for continuation markers).
+package struct QueryPage: Sendable {
+    package var rows: [(record: StoredRecord, sortValues: [IndexValue])]
+}

@@ -1,0 +1,141 @@
+import Foundation
+import GRDB
+import StratusCore
+
+extension IndexValue: DatabaseValueConvertible {
+    package var databaseValue: DatabaseValue {
+        switch self {
+        case .integer(let number): number.databaseValue
+        case .real(let number): number.databaseValue
+        case .text(let text): text.databaseValue
+        case .missing: Data().databaseValue
+        }
+    }
+
+    package static func fromDatabaseValue(_ value: DatabaseValue) -> IndexValue? {
+        switch value.storage {
+        case .int64(let number): .integer(number)
+        case .double(let number): .real(number)
+        case .string(let text): .text(text)
+        case .blob: .missing
+        case .null: nil
+        }
+    }
+}
+
+/// Index rows and the SQL that queries them.
+///
+/// Each condition on a field becomes `record_name IN (SELECT record_name FROM record_index …)`,
+/// so the index drives the query through the records table's primary key and the zone is not
+/// scanned. Sort keys read the field's smallest value (a sentinel blob, which sorts after every
+/// value, stands for a missing one); the continuation is a keyset comparison on them.
+extension SQLiteTransaction {
+    func replaceIndexEntries(zoneRowID: Int64, recordType: String, recordName: String, entries: [IndexEntry]) throws {
+        try db.cachedStatement(sql: "DELETE FROM record_index WHERE zone_id = ? AND record_name = ?")
+            .execute(arguments: [zoneRowID, recordName])
+        guard !entries.isEmpty else { return }
+        let insert = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO record_index (zone_id, record_type, field_name, value, record_name) VALUES (?, ?, ?, ?, ?)
+            """)
+        for entry in entries {
+            try insert.execute(arguments: [zoneRowID, recordType, entry.field, entry.value, recordName])
+        }
+    }
+
+    func liveRecords(containerID: String, environment: ContainerEnvironment, recordType: String) throws -> [StoredRecord] {
+        try fetchRecords("""
+            SELECT \(Self.recordColumns) FROM records WHERE record_type = ? AND deleted = 0 AND zone_id IN (
+                SELECT zones.id FROM zones JOIN databases ON databases.id = zones.database_id
+                WHERE databases.container_id = ? AND databases.environment = ? AND zones.deleted = 0)
+            """) { statement in
+            statement.bind(recordType)
+            statement.bind(containerID)
+            statement.bind(environment.rawValue)
+        }
+    }
+
+    func query(_ query: RecordQuery) throws -> QueryPage {
+        var arguments = StatementArguments()
+        var clauses = ["zone_id = ?", "record_type = ?", "deleted = 0"]
+        arguments += [query.zoneRowID, query.recordType]
+        for condition in query.conditions {
+            let (test, values) = Self.sql(condition.test, on: "value")
+            switch condition.source {
+            case .field(let field):
+                var all = ""
+                if case .containsAll(let required) = condition.test {
+                    all = " GROUP BY record_name HAVING COUNT(DISTINCT value) = \(Set(required).count)"
+                }
+                clauses.append("record_name \(condition.negated ? "NOT IN" : "IN") (SELECT record_name FROM record_index "
+                               + "WHERE zone_id = ? AND record_type = ? AND field_name = ? AND \(test)\(all))")
+                arguments += [query.zoneRowID, query.recordType, field]
+            case .column(let column):
+                let (columnTest, _) = Self.sql(condition.test, on: column.rawValue)
+                clauses.append(condition.negated ? "NOT (\(columnTest))" : columnTest)
+            }
+            arguments += StatementArguments(values)
+        }
+        let sortExpressions = query.sort.map { key -> String in
+            switch key.source {
+            case .column(let column): column.rawValue
+            case .field(let field):
+                "COALESCE((SELECT MIN(value) FROM record_index i WHERE i.zone_id = records.zone_id AND i.record_type = records.record_type "
+                    + "AND i.field_name = \(Self.literal(field)) AND i.record_name = records.record_name), x'')"
+            }
+        }
+        if let after = query.after, after.values.count == query.sort.count {
+            // (k1, …, kn, record_name) strictly after the last row, each key in its own direction.
+            var alternatives: [String] = []
+            for position in 0...query.sort.count {
+                var parts: [String] = []
+                for earlier in 0..<position {
+                    parts.append("\(sortExpressions[earlier]) = ?")
+                    arguments += [after.values[earlier]]
+                }
+                if position < query.sort.count {
+                    parts.append("\(sortExpressions[position]) \(query.sort[position].ascending ? ">" : "<") ?")
+                    arguments += [after.values[position]]
+                } else {
+                    parts.append("record_name > ?")
+                    arguments += [after.recordName]
+                }
+                alternatives.append("(" + parts.joined(separator: " AND ") + ")")
+            }
+            clauses.append("(" + alternatives.joined(separator: " OR ") + ")")
+        }
+        let order = zip(sortExpressions, query.sort).map { "\($0) \($1.ascending ? "ASC" : "DESC")" } + ["record_name ASC"]
+        let selected = ([Self.recordColumns] + sortExpressions).joined(separator: ", ")
+        let sql = "SELECT \(selected) FROM records WHERE \(clauses.joined(separator: " AND ")) ORDER BY \(order.joined(separator: ", ")) LIMIT ?"
+        arguments += [query.limit]
+
+        var page = QueryPage(rows: [])
+        let statement = try db.cachedStatement(sql: sql)
+        let cursor = try Row.fetchCursor(statement, arguments: arguments)
+        while let row = try cursor.next() {
+            let record = StoredRecord(
+                zoneRowID: row[0], recordName: row[1], recordType: row[2], changeTag: row[3], fieldsJSON: (row[4] as Data?).map(Array.init) ?? [],
+                created: RecordStamp(timestamp: row[5], userRecordName: row[6], deviceID: row[7]),
+                modified: RecordStamp(timestamp: row[8], userRecordName: row[9], deviceID: row[10]),
+                parent: row[11], share: row[12], sequence: row[13], deleted: row[14])
+            let sortValues = (0..<query.sort.count).map { IndexValue.fromDatabaseValue(row[15 + $0]) ?? .missing }
+            page.rows.append((record, sortValues))
+        }
+        return page
+    }
+
+    /// A test as SQL on `column`, with its arguments.
+    private static func sql(_ test: RecordQuery.Test, on column: String) -> (String, [IndexValue]) {
+        switch test {
+        case .equals(let value): ("\(column) = ?", [value])
+        case .less(let value, let orEqual): ("\(column) \(orEqual ? "<=" : "<") ?", [value])
+        case .greater(let value, let orEqual): ("\(column) \(orEqual ? ">=" : ">") ?", [value])
+        case .oneOf(let values), .containsAll(let values):
+            ("\(column) IN (\(databaseQuestionMarks(count: max(values.count, 1))))", values.isEmpty ? [.missing] : values)
+        case .prefix(let prefix): ("(\(column) >= ? AND \(column) < ?)", [.text(prefix), .text(prefix + "\u{10FFFF}")])
+        }
+    }
+
+    private static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}
