@@ -13,15 +13,18 @@ import StratusCore
                 owner  REFERENCE QUERYABLE,
                 tags   LIST<STRING> QUERYABLE,
                 nums   LIST<INT64> QUERYABLE,
-                note   STRING
+                note   STRING SEARCHABLE
             );
         """
+
+    static let notes = ["apple": "Crisp, red apple.", "apricot": "Soft orange fruit", "bread": "Fresh loaf; RED crust",
+                        "cherry": "small red cherries", "dates": "Dried fruit, very sweet"]
 
     static func item(_ name: String, qty: Int64, price: Double, tags: [String], nums: [Int64], owner: String) -> RecordOperation {
         .create(name, type: "Item", [
             "name": .string(name), "qty": .int64(qty), "price": .double(price), "at": .timestamp(1000 + qty),
             "owner": .reference(Reference(recordName: owner)), "tags": .list(.string, tags.map(FieldValue.string)),
-            "nums": .list(.int64, nums.map(FieldValue.int64)), "note": .string("n"),
+            "nums": .list(.int64, nums.map(FieldValue.int64)), "note": .string(notes[name] ?? "plain"),
         ])
     }
 
@@ -66,6 +69,9 @@ import StratusCore
         (QueryFilter(.listContainsAll, fieldName: "nums", .list(.int64, [.int64(1), .int64(2)])), ["apple"]),
         (QueryFilter(.equals, systemFieldName: "recordName", .string("dates")), ["dates"]),
         (QueryFilter(.beginsWith, fieldName: "___recordID", .string("c")), ["cherry"]),
+        (QueryFilter(.containsAnyTokens, fieldName: "note", .string("red orange")), ["apple", "apricot", "bread", "cherry"]),
+        (QueryFilter(.containsAllTokens, fieldName: "note", .string("Red, APPLE")), ["apple"]),
+        (QueryFilter(.containsAllTokens, fieldName: "note", .string("fruit")), ["apricot", "dates"]),
     ])
     func comparators(_ filter: QueryFilter, _ expected: [String]) async throws {
         try await TestServer.with { server in
@@ -122,6 +128,9 @@ import StratusCore
             _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: "a"))])
             #expect(try await Self.names(alice, [QueryFilter(.beginsWith, fieldName: "name", .string(""))]) == ["b"])
 
+            try await server.server.importSchema("DEFINE SCHEMA RECORD TYPE Item (name STRING QUERYABLE SORTABLE SEARCHABLE);", container: TestServer.containerID)
+            #expect(try await Self.names(alice, [QueryFilter(.containsAnyTokens, fieldName: "name", .string("KEEP"))]) == ["b"],
+                    "adding SEARCHABLE to an indexed field builds its words")
             try await server.server.importSchema("DEFINE SCHEMA RECORD TYPE Item (name STRING);", container: TestServer.containerID)
             let unindexed = try await alice.post(alice.path(.private, "records/query"),
                                                  RecordsQueryRequest(query: Query(recordType: "Item", filterBy: [QueryFilter(.equals, fieldName: "name", .string("keep"))])))
@@ -138,7 +147,9 @@ import StratusCore
         (#"{"query":{"recordType":"Item","filterBy":[{"comparator":"LIST_CONTAINS","fieldName":"name","fieldValue":{"value":"x"}}]}}"#, "does not apply"),
         (#"{"query":{"recordType":"Item","filterBy":[{"comparator":"IN","fieldName":"qty","fieldValue":{"value":3}}]}}"#, "does not apply"),
         (#"{"query":{"recordType":"Item","filterBy":[{"comparator":"SIMILAR","fieldName":"qty","fieldValue":{"value":3}}]}}"#, "comparator"),
-        (#"{"query":{"recordType":"Item","filterBy":[{"comparator":"CONTAINS_ANY_TOKENS","fieldName":"name","fieldValue":{"value":"a"}}]}}"#, "not supported"),
+        (#"{"query":{"recordType":"Item","filterBy":[{"comparator":"CONTAINS_ANY_TOKENS","fieldName":"name","fieldValue":{"value":"a"}}]}}"#, "not marked SEARCHABLE"),
+        (#"{"query":{"recordType":"Item","filterBy":[{"comparator":"CONTAINS_ANY_TOKENS","fieldName":"note","fieldValue":{"value":" ,. "}}]}}"#, "at least one word"),
+        (#"{"query":{"recordType":"Item","filterBy":[{"comparator":"NEAR","fieldName":"qty","fieldValue":{"value":1}}]}}"#, "not supported"),
         (#"{"query":{"recordType":"Item","sortBy":[{"fieldName":"tags"}]}}"#, "not marked SORTABLE"),
         (#"{"query":{"recordType":"Item"},"continuationMarker":"garbage"}"#, "continuationMarker"),
     ])

@@ -1,18 +1,36 @@
 import StratusCore
 
 /// Which values of a record go into index rows: every value of the fields its schema marks
-/// `QUERYABLE` or `SORTABLE` (a list field gives one row per element).
+/// `QUERYABLE` or `SORTABLE` (a list field gives one row per element), and the words of the
+/// string fields it marks `SEARCHABLE`.
 enum QueryIndexing {
     /// The fields of a record type that have index rows.
     static func indexedFields(_ type: RecordTypeSchema?) -> [FieldSchema] {
-        type?.fields.values.filter { !$0.indexes.isDisjoint(with: [.queryable, .sortable]) } ?? []
+        type?.fields.values.filter { !$0.indexes.isEmpty } ?? []
     }
 
     /// The index rows of a record's fields.
     static func entries(_ fields: [String: FieldValue?], indexed: [FieldSchema]) -> [IndexEntry] {
-        indexed.flatMap { field in
-            (fields[field.name] ?? nil).map { values($0).map { IndexEntry(field: field.name, value: $0) } } ?? []
+        indexed.flatMap { field -> [IndexEntry] in
+            guard let value = fields[field.name] ?? nil else { return [] }
+            var entries: [IndexEntry] = []
+            if !field.indexes.isDisjoint(with: [.queryable, .sortable]) {
+                entries += values(value).map { IndexEntry(field: field.name, value: $0) }
+            }
+            if field.indexes.contains(.searchable), case .string(let text) = value {
+                entries += Set(tokens(text)).map { IndexEntry(field: tokenKey(field.name), value: .text($0)) }
+            }
+            return entries
         }
+    }
+
+    /// Where a field's words are kept among the index rows: a key no field name can take
+    /// (field names are printable ASCII).
+    static func tokenKey(_ field: String) -> String { "\u{1}tokens:" + field }
+
+    /// The words of a text for `CONTAINS_*_TOKENS`: runs of letters and digits, lowercased.
+    static func tokens(_ text: String) -> [String] {
+        text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 
     /// A value as index rows hold it; types without an order (bytes, assets, locations) have none.

@@ -13,6 +13,9 @@ enum QueryTranslation {
     ]
 
     static func conditions(for filter: QueryFilter, in schema: RecordTypeSchema) throws(CloudKitError) -> [RecordQuery.Condition] {
+        if filter.comparator == .containsAllTokens || filter.comparator == .containsAnyTokens {
+            return try tokenConditions(for: filter, in: schema)
+        }
         let (source, type, name) = try resolve(filter.fieldName, filter.systemFieldName, in: schema, needing: .queryable)
         guard let value = filter.fieldValue.value else { throw .badRequest("filter on '\(name)' needs a fieldValue") }
         let comparator = filter.comparator
@@ -63,11 +66,24 @@ enum QueryTranslation {
             return condition(.containsAll(try list(element)), negated: comparator == .notListContainsAll)
         case (.listMemberBeginsWith, .list(.string)), (.notListMemberBeginsWith, .list(.string)):
             return condition(.prefix(try prefix()), negated: comparator == .notListMemberBeginsWith)
-        case (.containsAllTokens, _), (.containsAnyTokens, _), (.near, _):
+        case (.near, _):
             throw .badRequest("\(comparator.rawValue) is not supported by this server yet")
         default:
             throw mismatch()
         }
+    }
+
+    /// `CONTAINS_ALL_TOKENS` / `CONTAINS_ANY_TOKENS` on a `SEARCHABLE` string field: every (or
+    /// any) word of the value among the field's words, ignoring case.
+    private static func tokenConditions(for filter: QueryFilter, in schema: RecordTypeSchema) throws(CloudKitError) -> [RecordQuery.Condition] {
+        let (_, type, name) = try resolve(filter.fieldName, nil, in: schema, needing: .searchable)
+        guard type == .scalar(.string), case .string(let text)? = filter.fieldValue.value else {
+            throw .badRequest("\(filter.comparator.rawValue) applies to STRING fields with a STRING value; '\(name)' is \(type)")
+        }
+        let words = Array(Set(QueryIndexing.tokens(text))).map(IndexValue.text)
+        guard !words.isEmpty else { throw .badRequest("\(filter.comparator.rawValue) needs at least one word") }
+        let test: RecordQuery.Test = filter.comparator == .containsAllTokens ? .containsAll(words) : .oneOf(words)
+        return [RecordQuery.Condition(source: .field(QueryIndexing.tokenKey(name)), test: test, negated: false)]
     }
 
     static func sortKey(for sort: QuerySort, in schema: RecordTypeSchema) throws(CloudKitError) -> RecordQuery.SortKey {
@@ -93,7 +109,8 @@ enum QueryTranslation {
             throw .badRequest("record type '\(schema.name)' has no field '\(name)'")
         }
         guard field.indexes.contains(index) else {
-            throw .badRequest("field '\(schema.name).\(name)' is not marked \(index == .sortable ? "SORTABLE" : "QUERYABLE")")
+            let flag = index == .sortable ? "SORTABLE" : index == .searchable ? "SEARCHABLE" : "QUERYABLE"
+            throw .badRequest("field '\(schema.name).\(name)' is not marked \(flag)")
         }
         return (.field(name), field.type, name)
     }

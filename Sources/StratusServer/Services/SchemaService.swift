@@ -42,8 +42,8 @@ package struct SchemaService: Sendable {
     private static func rebuildIndexes(from old: Schema, to new: Schema, containerID: String, environment: ContainerEnvironment,
                                        in transaction: any StorageTransaction) throws {
         for name in Set(old.recordTypes.keys).union(new.recordTypes.keys) {
-            let before = Set(QueryIndexing.indexedFields(old.recordTypes[name]).map(\.name))
-            let after = Set(QueryIndexing.indexedFields(new.recordTypes[name]).map(\.name))
+            let before = Set(QueryIndexing.indexedFields(old.recordTypes[name]).map { "\($0.name) \($0.indexes.rawValue)" })
+            let after = Set(QueryIndexing.indexedFields(new.recordTypes[name]).map { "\($0.name) \($0.indexes.rawValue)" })
             if before != after {
                 try QueryIndexing.rebuild(recordType: name, schema: new.recordTypes[name], containerID: containerID,
                                           environment: environment, in: transaction)
