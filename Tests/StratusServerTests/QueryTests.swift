@@ -149,7 +149,7 @@ import StratusCore
         (#"{"query":{"recordType":"Item","filterBy":[{"comparator":"SIMILAR","fieldName":"qty","fieldValue":{"value":3}}]}}"#, "comparator"),
         (#"{"query":{"recordType":"Item","filterBy":[{"comparator":"CONTAINS_ANY_TOKENS","fieldName":"name","fieldValue":{"value":"a"}}]}}"#, "not marked SEARCHABLE"),
         (#"{"query":{"recordType":"Item","filterBy":[{"comparator":"CONTAINS_ANY_TOKENS","fieldName":"note","fieldValue":{"value":" ,. "}}]}}"#, "at least one word"),
-        (#"{"query":{"recordType":"Item","filterBy":[{"comparator":"NEAR","fieldName":"qty","fieldValue":{"value":1}}]}}"#, "not supported"),
+        (#"{"query":{"recordType":"Item","filterBy":[{"comparator":"NEAR","fieldName":"qty","fieldValue":{"value":1}}]}}"#, "does not apply"),
         (#"{"query":{"recordType":"Item","sortBy":[{"fieldName":"tags"}]}}"#, "not marked SORTABLE"),
         (#"{"query":{"recordType":"Item"},"continuationMarker":"garbage"}"#, "continuationMarker"),
     ])

@@ -17,6 +17,10 @@ enum QueryIndexing {
             if !field.indexes.isDisjoint(with: [.queryable, .sortable]) {
                 entries += values(value).map { IndexEntry(field: field.name, value: $0) }
             }
+            if !field.indexes.isDisjoint(with: [.queryable, .sortable]), case .location(let location) = value {
+                entries.append(IndexEntry(field: latitudeKey(field.name), value: .real(location.latitude)))
+                entries.append(IndexEntry(field: longitudeKey(field.name), value: .real(location.longitude)))
+            }
             if field.indexes.contains(.searchable), case .string(let text) = value {
                 entries += Set(tokens(text)).map { IndexEntry(field: tokenKey(field.name), value: .text($0)) }
             }
@@ -27,6 +31,10 @@ enum QueryIndexing {
     /// Where a field's words are kept among the index rows: a key no field name can take
     /// (field names are printable ASCII).
     static func tokenKey(_ field: String) -> String { "\u{1}tokens:" + field }
+
+    /// Where a LOCATION field's latitude and longitude are kept among the index rows.
+    static func latitudeKey(_ field: String) -> String { "\u{2}latitude:" + field }
+    static func longitudeKey(_ field: String) -> String { "\u{2}longitude:" + field }
 
     /// The words of a text for `CONTAINS_*_TOKENS`: runs of letters and digits, lowercased.
     static func tokens(_ text: String) -> [String] {

@@ -66,8 +66,11 @@ enum QueryTranslation {
             return condition(.containsAll(try list(element)), negated: comparator == .notListContainsAll)
         case (.listMemberBeginsWith, .list(.string)), (.notListMemberBeginsWith, .list(.string)):
             return condition(.prefix(try prefix()), negated: comparator == .notListMemberBeginsWith)
-        case (.near, _):
-            throw .badRequest("\(comparator.rawValue) is not supported by this server yet")
+        case (.near, .scalar(.location)):
+            guard case .location(let point) = value, case .field(let field) = source else { throw mismatch() }
+            guard let meters = filter.distance, meters >= 0, meters.isFinite else { throw .badRequest("NEAR needs a distance in meters") }
+            return [RecordQuery.Condition(source: .distance(field: field, latitude: point.latitude, longitude: point.longitude),
+                                          test: .less(.real(meters), orEqual: true), negated: false)]
         default:
             throw mismatch()
         }
@@ -87,8 +90,14 @@ enum QueryTranslation {
     }
 
     static func sortKey(for sort: QuerySort, in schema: RecordTypeSchema) throws(CloudKitError) -> RecordQuery.SortKey {
-        guard sort.relativeLocation == nil else { throw .badRequest("sorting by distance is not supported by this server yet") }
         let (source, type, name) = try resolve(sort.fieldName, sort.systemFieldName, in: schema, needing: .sortable)
+        if let relative = sort.relativeLocation {
+            guard type == .scalar(.location), case .location(let point)? = relative.value, case .field(let field) = source else {
+                throw .badRequest("relativeLocation sorts a LOCATION field by distance from a LOCATION value")
+            }
+            return RecordQuery.SortKey(source: .distance(field: field, latitude: point.latitude, longitude: point.longitude),
+                                       ascending: sort.ascending ?? true)
+        }
         switch type {
         case .scalar(.string), .scalar(.int64), .scalar(.double), .scalar(.timestamp), .scalar(.reference): break
         default: throw .badRequest("field '\(name)' of type \(type) cannot be sorted")

@@ -24,6 +24,8 @@ package struct RecordQuery: Sendable {
         case field(String)
         /// A system column of the records table.
         case column(SystemColumn)
+        /// The distance in meters from a point to a LOCATION field's value.
+        case distance(field: String, latitude: Double, longitude: Double)
     }
 
     /// The records table's queryable system columns.

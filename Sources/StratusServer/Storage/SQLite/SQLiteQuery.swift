@@ -72,12 +72,31 @@ extension SQLiteTransaction {
             case .column(let column):
                 let (columnTest, _) = Self.sql(condition.test, on: column.rawValue)
                 clauses.append(condition.negated ? "NOT (\(columnTest))" : columnTest)
+            case .distance(let field, let latitude, let longitude):
+                // Only "within": a latitude band through the index, then the exact distance.
+                guard case .less(.real(let meters), _) = condition.test else { continue }
+                let band = meters / 111_000
+                clauses.append("""
+                    record_name IN (SELECT a.record_name FROM record_index a JOIN record_index b
+                    ON b.zone_id = a.zone_id AND b.record_type = a.record_type AND b.record_name = a.record_name AND b.field_name = ?
+                    WHERE a.zone_id = ? AND a.record_type = ? AND a.field_name = ? AND a.value BETWEEN ? AND ?
+                    AND stratus_distance(a.value, b.value, ?, ?) <= ?)
+                    """)
+                arguments += [QueryIndexing.longitudeKey(field), query.zoneRowID, query.recordType, QueryIndexing.latitudeKey(field),
+                              latitude - band, latitude + band, latitude, longitude, meters]
+                continue
             }
             arguments += StatementArguments(values)
         }
         let sortExpressions = query.sort.map { key -> String in
             switch key.source {
             case .column(let column): column.rawValue
+            case .distance(let field, let latitude, let longitude):
+                "COALESCE((SELECT stratus_distance(a.value, b.value, \(latitude), \(longitude)) FROM record_index a JOIN record_index b "
+                    + "ON b.zone_id = a.zone_id AND b.record_type = a.record_type AND b.record_name = a.record_name "
+                    + "AND b.field_name = \(Self.literal(QueryIndexing.longitudeKey(field))) WHERE a.zone_id = records.zone_id "
+                    + "AND a.record_type = records.record_type AND a.record_name = records.record_name "
+                    + "AND a.field_name = \(Self.literal(QueryIndexing.latitudeKey(field)))), x'')"
             case .field(let field):
                 "COALESCE((SELECT MIN(value) FROM record_index i WHERE i.zone_id = records.zone_id AND i.record_type = records.record_type "
                     + "AND i.field_name = \(Self.literal(field)) AND i.record_name = records.record_name), x'')"
@@ -121,6 +140,22 @@ extension SQLiteTransaction {
             page.rows.append((record, sortValues))
         }
         return page
+    }
+
+    /// `stratus_distance(lat1, lon1, lat2, lon2)`: great-circle meters between two points.
+    static let distanceFunction = DatabaseFunction("stratus_distance", argumentCount: 4, pure: true) { values in
+        let numbers = values.compactMap { Double.fromDatabaseValue($0) }
+        guard numbers.count == 4 else { return nil }
+        return greatCircleMeters(numbers[0], numbers[1], numbers[2], numbers[3])
+    }
+
+    static func greatCircleMeters(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
+        let radians = Double.pi / 180
+        let dLatitude = (latitude2 - latitude1) * radians
+        let dLongitude = (longitude2 - longitude1) * radians
+        let a = sin(dLatitude / 2) * sin(dLatitude / 2)
+            + cos(latitude1 * radians) * cos(latitude2 * radians) * sin(dLongitude / 2) * sin(dLongitude / 2)
+        return 6_371_000 * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
     }
 
     /// A test as SQL on `column`, with its arguments.

@@ -13,6 +13,7 @@ package final class SQLiteStorage: StratusStorage {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            db.add(function: SQLiteTransaction.distanceFunction)
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         try SQLiteSchema.migrator.migrate(pool)
