@@ -12,6 +12,7 @@ struct BenchmarkServer {
     static let containerID = "iCloud.bench.stratus"
     let baseURL: String
     let apiToken: String
+    let server: StratusServer
     var webAuthToken = ""
 
     /// Runs a server over `directory` for the duration of `body`.
@@ -26,7 +27,7 @@ struct BenchmarkServer {
             tasks.addTask { try await group.run() }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next() else { throw BenchmarkError("server did not start") }
-            var client = BenchmarkServer(baseURL: "http://127.0.0.1:\(port)", apiToken: apiToken)
+            var client = BenchmarkServer(baseURL: "http://127.0.0.1:\(port)", apiToken: apiToken, server: server)
             let signUp = try await client.post("/auth/1/\(containerID)/development/signup",
                                                body: try JSONEncoder().encode(Credentials(username: "bench", password: "bench-password")))
             client.webAuthToken = try JSONDecoder().decode(SignInResponse.self, from: signUp).ckWebAuthToken
@@ -35,6 +36,11 @@ struct BenchmarkServer {
             try await tasks.waitForAll()
             return result
         }
+    }
+
+    /// Makes a schema file the development schema.
+    func importSchema(_ text: String) async throws {
+        try await server.importSchema(text, container: Self.containerID)
     }
 
     func databasePath(_ endpoint: String) -> String {
