@@ -74,10 +74,8 @@ package struct AuthService: Sendable {
     }
 
     private func makeSession(token: String, user: String, containerID: String, environment: ContainerEnvironment) -> StoredSession {
-        let lifetime = sessionLifetime.components
-        let lifetimeMilliseconds = lifetime.seconds * 1000 + lifetime.attoseconds / 1_000_000_000_000_000
-        return StoredSession(tokenHash: SecretGenerator.digest(token), userRecordName: user, containerID: containerID,
-                             environment: environment, expiresAt: Self.now() + lifetimeMilliseconds)
+        StoredSession(tokenHash: SecretGenerator.digest(token), userRecordName: user, containerID: containerID,
+                      environment: environment, expiresAt: Self.now() + sessionLifetime.milliseconds)
     }
 
     private static func validate(_ credentials: Credentials) throws(CloudKitError) {

@@ -75,8 +75,7 @@ package struct ChangeService: Sendable {
     /// Purges tombstones older than the retention; tokens that predate them then expire.
     @discardableResult
     package func purgeTombstones(now: Int64 = AuthService.now()) async throws -> Int {
-        let retention = tombstoneRetention.components
-        let cutoff = now - (retention.seconds * 1000 + retention.attoseconds / 1_000_000_000_000_000)
+        let cutoff = now - tombstoneRetention.milliseconds
         return try await storage.write { try $0.purgeTombstones(before: cutoff) }
     }
 
@@ -96,9 +95,7 @@ package struct ChangeService: Sendable {
     }
 
     private func resultsLimit(_ requested: Int?) throws(CloudKitError) -> Int {
-        guard let requested, requested != 0 else { return maxResultsLimit }
-        guard requested > 0 else { throw .badRequest("resultsLimit must be positive") }
-        return min(requested, maxResultsLimit)
+        try ResultsLimit.resolve(requested, maximum: maxResultsLimit)
     }
 
     private func changes(of zoneID: ZoneID, after tokenText: String?, limit requestedLimit: Int?, desiredKeys: [String]?,

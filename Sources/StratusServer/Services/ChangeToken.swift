@@ -17,16 +17,12 @@ struct ChangeToken: Equatable {
     var sequence: Int64
 
     var encoded: String {
-        Data("1.\(kind.rawValue).\(ownerID).\(sequence)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(Data("1.\(kind.rawValue).\(ownerID).\(sequence)".utf8))
     }
 
     /// Parses a token of the given kind, or throws `BAD_REQUEST`.
     init(decoding text: String, as kind: Kind) throws(CloudKitError) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let plain = String(data: data, encoding: .utf8) else {
+        guard let data = Base64URL.decode(text), let plain = String(data: data, encoding: .utf8) else {
             throw .badRequest("syncToken is not a valid token")
         }
         let parts = plain.split(separator: ".")

@@ -15,15 +15,11 @@ struct ContinuationMarker: Codable {
     }
 
     var encoded: String {
-        let data = (try? JSONEncoder().encode(self)) ?? Data()
-        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Base64URL.encode((try? JSONEncoder().encode(self)) ?? Data())
     }
 
     init(decoding text: String) throws(CloudKitError) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let marker = try? JSONDecoder().decode(Self.self, from: data) else {
+        guard let data = Base64URL.decode(text), let marker = try? JSONDecoder().decode(Self.self, from: data) else {
             throw .badRequest("continuationMarker is not valid")
         }
         self = marker

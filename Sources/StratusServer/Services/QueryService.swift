@@ -14,8 +14,7 @@ package struct QueryService: Sendable {
 
     package func query(_ request: RecordsQueryRequest, _ access: DatabaseAccess) async throws -> QueryResults {
         guard access.scope != .shared else { throw CloudKitError.zoneNotFound((request.zoneID ?? .default).zoneName) }
-        let limit = min(request.resultsLimit.flatMap { $0 > 0 ? $0 : nil } ?? maxResultsLimit, maxResultsLimit)
-        if let requested = request.resultsLimit, requested < 0 { throw CloudKitError.badRequest("resultsLimit must be positive") }
+        let limit = try ResultsLimit.resolve(request.resultsLimit, maximum: maxResultsLimit)
         let databaseID = try await directory.databaseID(for: access)
         let fingerprint = try Self.fingerprint(request)
         return try await storage.read { transaction in
@@ -57,7 +56,7 @@ package struct QueryService: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let data = try encoder.encode(QueryIdentity(zoneID: request.zoneID ?? .default, query: request.query))
-        return SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
+        return SecretGenerator.hex(SHA256.hash(data: data).prefix(12))
     }
 
     private struct QueryIdentity: Encodable {

@@ -23,7 +23,7 @@ enum SecretGenerator {
         return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 
-    private static func hex(_ bytes: some Sequence<UInt8>) -> String {
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
         bytes.map { byte in
             let text = String(byte, radix: 16)
             return byte < 16 ? "0" + text : text

@@ -19,6 +19,12 @@ struct DirectStatement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Steps a statement whose arguments GRDB has already bound.
+    init(bound statement: Statement) {
+        self.statement = statement
+        handle = statement.sqliteStatement
+    }
+
     mutating func bind(_ value: Int64) {
         position += 1
         sqlite3_bind_int64(handle, position, value)
@@ -87,6 +93,16 @@ struct DirectStatement {
 
     func optionalText(_ column: Int32) -> String? {
         sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : text(column)
+    }
+
+    /// A column as an index value; a blob (or null) reads as `.missing`.
+    func indexValue(_ column: Int32) -> IndexValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: .integer(int64(column))
+        case SQLITE_FLOAT: .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT: .text(text(column))
+        default: .missing
+        }
     }
 
     func bytes(_ column: Int32) -> [UInt8] {

@@ -74,7 +74,9 @@ extension SQLiteTransaction {
                 clauses.append(condition.negated ? "NOT (\(columnTest))" : columnTest)
             case .distance(let field, let latitude, let longitude):
                 // Only "within": a latitude band through the index, then the exact distance.
-                guard case .less(.real(let meters), _) = condition.test else { continue }
+                guard case .less(.real(let meters), _) = condition.test else {
+                    throw CloudKitError(.internalError, "a distance condition must bound the distance from above")
+                }
                 let band = meters / 111_000
                 clauses.append("""
                     record_name IN (SELECT a.record_name FROM record_index a JOIN record_index b
@@ -129,15 +131,11 @@ extension SQLiteTransaction {
 
         var page = QueryPage(rows: [])
         let statement = try db.cachedStatement(sql: sql)
-        let cursor = try Row.fetchCursor(statement, arguments: arguments)
-        while let row = try cursor.next() {
-            let record = StoredRecord(
-                zoneRowID: row[0], recordName: row[1], recordType: row[2], changeTag: row[3], fieldsJSON: (row[4] as Data?).map(Array.init) ?? [],
-                created: RecordStamp(timestamp: row[5], userRecordName: row[6], deviceID: row[7]),
-                modified: RecordStamp(timestamp: row[8], userRecordName: row[9], deviceID: row[10]),
-                parent: row[11], share: row[12], sequence: row[13], deleted: row[14])
-            let sortValues = (0..<query.sort.count).map { IndexValue.fromDatabaseValue(row[15 + $0]) ?? .missing }
-            page.rows.append((record, sortValues))
+        try statement.setArguments(arguments)
+        let rows = DirectStatement(bound: statement)
+        while try rows.next(in: db) {
+            let sortValues = (0..<query.sort.count).map { rows.indexValue(Int32(15 + $0)) }
+            page.rows.append((Self.record(rows), sortValues))
         }
         return page
     }

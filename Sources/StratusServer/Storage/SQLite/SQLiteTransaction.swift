@@ -168,7 +168,7 @@ final class SQLiteTransaction: StorageTransaction {
         modified_at, modified_by, modified_device, parent, share, sequence, deleted
         """
 
-    private static func record(_ row: DirectStatement) -> StoredRecord {
+    static func record(_ row: DirectStatement) -> StoredRecord {
         StoredRecord(
             zoneRowID: row.int64(0), recordName: row.text(1), recordType: row.text(2), changeTag: row.text(3), fieldsJSON: row.bytes(4),
             created: RecordStamp(timestamp: row.int64(5), userRecordName: row.text(6), deviceID: row.text(7)),
