@@ -16,7 +16,10 @@ public struct StratusServer: Sendable {
         try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
         self.configuration = configuration
         self.logger = logger
-        services = StratusServices(storage: try SQLiteStorage(path: configuration.databasePath), configuration: configuration)
+        services = StratusServices(
+            storage: try SQLiteStorage(path: configuration.databasePath), blobs: try BlobStore(directory: configuration.blobDirectory),
+            signer: try AssetURLSigner(keyFile: configuration.assetKeyPath, urlLifetime: configuration.assetURLLifetime),
+            configuration: configuration)
     }
 
     /// Creates the container on first use and returns its API token.
@@ -50,7 +53,8 @@ public struct StratusServer: Sendable {
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: CloudKitErrorMiddleware())
         AuthRoutes(auth: services.auth, maxRequestBytes: configuration.maxRequestBytes).register(on: router)
-        DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes).register(on: router)
+        DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes, publicURL: configuration.publicURL).register(on: router)
+        AssetRoutes(assets: services.assets).register(on: router)
         return router
     }
 
@@ -61,7 +65,7 @@ public struct StratusServer: Sendable {
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Stratus"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
-        application.addServices(TombstonePurger(changes: services.changes, interval: configuration.maintenanceInterval, logger: logger))
+        application.addServices(Maintenance(services: services, interval: configuration.maintenanceInterval, logger: logger))
         return application
     }
 }

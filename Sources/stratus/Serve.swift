@@ -16,14 +16,21 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
     @Option(help: "Days a signed-in session (ckWebAuthToken) stays valid.") var sessionDays = 14
     @Option(help: "Days tombstones are kept; change tokens older than a purged tombstone expire.") var tombstoneDays = 90
+    @Option(help: "Largest asset file accepted, in MB.") var assetLimitMb = 50
+    @Option(help: "The URL clients reach the server at, used in asset upload and download URLs (default: http:// and the request's Host).")
+    var publicUrl: String?
 
     func run() async throws {
         var logger = Logger(label: "stratus")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        guard sessionDays > 0, tombstoneDays > 0 else { throw ValidationError("--session-days and --tombstone-days must be positive") }
+        guard sessionDays > 0, tombstoneDays > 0, assetLimitMb > 0 else {
+            throw ValidationError("--session-days, --tombstone-days and --asset-limit-mb must be positive")
+        }
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), host: host, port: port)
         configuration.sessionLifetime = .seconds(sessionDays * 24 * 3600)
         configuration.tombstoneRetention = .seconds(tombstoneDays * 24 * 3600)
+        configuration.maxAssetBytes = Int64(assetLimitMb) * 1024 * 1024
+        configuration.publicURL = publicUrl
         let server = try StratusServer(configuration: configuration, logger: logger)
         let apiToken = try await server.ensureContainer(container)
         let host = self.host

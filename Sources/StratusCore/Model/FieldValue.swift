@@ -40,4 +40,22 @@ public enum FieldValue: Sendable, Hashable {
         default: []
         }
     }
+
+    /// The assets this value holds: the value itself, or an asset list's elements.
+    public var assets: [Asset] {
+        switch self {
+        case .asset(let asset): [asset]
+        case .list(.asset, let elements): elements.flatMap(\.assets)
+        default: []
+        }
+    }
+
+    /// The value with each asset it holds replaced by `transform`'s result.
+    public func mappingAssets(_ transform: (Asset) throws -> Asset) rethrows -> FieldValue {
+        switch self {
+        case .asset(let asset): .asset(try transform(asset))
+        case .list(.asset, let elements): .list(.asset, try elements.map { try $0.mappingAssets(transform) })
+        default: self
+        }
+    }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Everything a Stratus server can be told. The defaults are CloudKit's documented limits and
 /// need no configuration file.
 public struct ServerConfiguration: Sendable {
-    /// Where the database file (and later, assets) live.
+    /// Where the database file, the asset files (`blobs/`) and the URL signing key live.
     public var dataDirectory: URL
     public var host: String
     /// 0 picks a free port (the bound one is reported once the server runs).
@@ -23,6 +23,15 @@ public struct ServerConfiguration: Sendable {
     public var tombstoneRetention: Duration = .seconds(90 * 24 * 3600)
     /// How often the tombstone purge runs.
     public var maintenanceInterval: Duration = .seconds(3600)
+    /// Largest asset file accepted, in bytes (CloudKit documents 50 MB).
+    public var maxAssetBytes: Int64 = 50 * 1024 * 1024
+    /// How long asset upload and download URLs stay valid (15 minutes, as CloudKit's).
+    public var assetURLLifetime: Duration = .seconds(15 * 60)
+    /// How long an uploaded file may wait for a record to take it up before it is collected.
+    public var assetUploadGracePeriod: Duration = .seconds(24 * 3600)
+    /// The URL clients reach this server at (`https://sync.example.com`), used in asset URLs;
+    /// nil uses `http://` and the request's `Host`.
+    public var publicURL: String?
     /// scrypt cost (N = 2^log2Cost) for new password hashes.
     public var passwordHashLog2Cost = 15
 
@@ -34,4 +43,8 @@ public struct ServerConfiguration: Sendable {
 
     /// The SQLite database file inside the data directory.
     public var databasePath: String { dataDirectory.appendingPathComponent("stratus.sqlite").path }
+    /// Where asset files are kept, by checksum.
+    var blobDirectory: URL { dataDirectory.appendingPathComponent("blobs") }
+    /// The key asset URLs are signed with.
+    var assetKeyPath: String { dataDirectory.appendingPathComponent("asset-url.key").path }
 }

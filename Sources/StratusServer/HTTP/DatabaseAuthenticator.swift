@@ -8,6 +8,8 @@ import StratusCore
 struct DatabaseAuthenticator: RouterMiddleware {
     typealias Context = StratusRequestContext
     let auth: AuthService
+    /// The configured public URL of the server; nil derives it from the request's `Host`.
+    let publicURL: String?
 
     /// *Extension*: the header a client names its device in, recorded in `created`/`modified`.
     static let deviceIDHeader = HTTPField.Name("X-Stratus-Device-ID")!
@@ -28,8 +30,14 @@ struct DatabaseAuthenticator: RouterMiddleware {
         if deviceID.isEmpty || deviceID.utf8.count > 255 { deviceID = Self.defaultDeviceID }
         var context = context
         context.access = DatabaseAccess(containerID: containerID, environment: environment, scope: scope,
-                                        userRecordName: userRecordName, deviceID: deviceID)
+                                        userRecordName: userRecordName, deviceID: deviceID, origin: origin(of: request))
         return try await next(request, context)
+    }
+
+    /// Where the caller reached the server: the scheme and authority asset URLs start with.
+    private func origin(of request: Request) -> String {
+        if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
+        return "http://" + (request.head.authority ?? "127.0.0.1")
     }
 
     static func containerAndEnvironment(_ context: Context) throws(CloudKitError) -> (String, ContainerEnvironment) {

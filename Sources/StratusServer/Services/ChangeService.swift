@@ -10,6 +10,7 @@ package struct ChangeService: Sendable {
     let directory: DatabaseDirectory
     let maxResultsLimit: Int
     let tombstoneRetention: Duration
+    let signer: AssetURLSigner
 
     /// Changes of each requested zone; a zone that fails gets an error entry of its own.
     package func zoneChanges(_ request: ZoneChangesRequest, _ access: DatabaseAccess) async throws -> ZoneChangesPages {
@@ -127,6 +128,7 @@ package struct ChangeService: Sendable {
         return ZoneChangesPage(
             zoneID: ZoneID(zoneName: zone.zoneName, ownerRecordName: access.zoneOwnerName),
             syncToken: ChangeToken(kind: .zone, ownerID: zone.rowID, sequence: sequence).encoded,
-            moreComing: moreComing, records: Array(page), desiredKeys: desiredKeys)
+            moreComing: moreComing, records: Array(page), desiredKeys: desiredKeys,
+            links: AssetLinks(signer: signer, access: access))
     }
 }

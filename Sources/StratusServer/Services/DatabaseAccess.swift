@@ -9,6 +9,8 @@ package struct DatabaseAccess: Sendable {
     package var userRecordName: String?
     /// The device that made the change, recorded in `created`/`modified`.
     package var deviceID: String
+    /// Where the caller reached the server (`http://host:port`), for the asset URLs it is given.
+    package var origin: String
 
     /// The signed-in user, or `AUTHENTICATION_REQUIRED`.
     package func requireUser() throws(CloudKitError) -> String {

@@ -11,12 +11,14 @@ package struct QueryService: Sendable {
     let storage: any StratusStorage
     let directory: DatabaseDirectory
     let maxResultsLimit: Int
+    let signer: AssetURLSigner
 
     package func query(_ request: RecordsQueryRequest, _ access: DatabaseAccess) async throws -> QueryResults {
         guard access.scope != .shared else { throw CloudKitError.zoneNotFound((request.zoneID ?? .default).zoneName) }
         let limit = try ResultsLimit.resolve(request.resultsLimit, maximum: maxResultsLimit)
         let databaseID = try await directory.databaseID(for: access)
         let fingerprint = try Self.fingerprint(request)
+        let links = AssetLinks(signer: signer, access: access)
         return try await storage.read { transaction in
             let zone = try DatabaseDirectory.zone(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let recordType = request.query.recordType
@@ -25,7 +27,7 @@ package struct QueryService: Sendable {
                 if access.environment == .production {
                     throw CloudKitError.badRequest("record type '\(recordType)' is not in the production schema")
                 }
-                return QueryResults(rows: [], desiredKeys: request.desiredKeys, continuationMarker: nil)
+                return QueryResults(rows: [], desiredKeys: request.desiredKeys, continuationMarker: nil, links: links)
             }
             var query = RecordQuery(zoneRowID: zone.rowID, recordType: recordType, conditions: [], sort: [], after: nil, limit: limit + 1)
             for filter in request.query.filterBy ?? [] {
@@ -47,7 +49,7 @@ package struct QueryService: Sendable {
             if page.rows.count > limit, let last = rows.last {
                 marker = ContinuationMarker(fingerprint: fingerprint, values: last.sortValues, recordName: last.record.recordName).encoded
             }
-            return QueryResults(rows: rows.map(\.record), desiredKeys: request.desiredKeys, continuationMarker: marker)
+            return QueryResults(rows: rows.map(\.record), desiredKeys: request.desiredKeys, continuationMarker: marker, links: links)
         }
     }
 
@@ -70,10 +72,11 @@ package struct QueryResults: WireWritable {
     var rows: [StoredRecord]
     var desiredKeys: [String]?
     var continuationMarker: String?
+    var links: AssetLinks
 
     package func write(to writer: inout WireWriter) throws {
         writer.raw("{\"records\":")
-        try writer.records(rows, desiredKeys: desiredKeys)
+        try writer.records(rows, desiredKeys: desiredKeys, links: links)
         writer.member("continuationMarker", continuationMarker)
         writer.raw("}")
     }

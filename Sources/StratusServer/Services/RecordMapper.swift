@@ -37,6 +37,26 @@ enum RecordMapper {
                parent: stored.parent.map(RecordPointer.init), share: stored.share.map(RecordPointer.init))
     }
 
+    /// Whether stored fields JSON holds an asset (`ASSETID` or `ASSETID_LIST`), without parsing it.
+    /// The marker cannot occur inside a string value: a string's quotes are escaped.
+    static func hasAssets(_ fieldsJSON: [UInt8]) -> Bool {
+        let marker = assetMarker
+        guard fieldsJSON.count >= marker.count else { return false }
+        return fieldsJSON.withUnsafeBufferPointer { bytes in
+            marker.withUnsafeBufferPointer { needle in
+                var index = 0
+                let last = bytes.count - needle.count
+                while index <= last {
+                    if bytes[index] == needle[0], memcmp(bytes.baseAddress! + index, needle.baseAddress!, needle.count) == 0 { return true }
+                    index += 1
+                }
+                return false
+            }
+        }
+    }
+
+    private static let assetMarker = Array(#""type":"ASSETID"#.utf8)
+
     /// A change tag for a change sequence number: short, opaque and new on every write.
     static func changeTag(for sequence: Int64) -> String { String(sequence, radix: 36) }
 }

@@ -8,6 +8,7 @@ package struct RecordService: Sendable {
     let directory: DatabaseDirectory
     let maxOperations: Int
     let maxRecordBytes: Int
+    let signer: AssetURLSigner
 
     /// Applies a batch in order, in one transaction. In a custom zone with `atomic` (the default)
     /// one failure fails them all: the failing operations report their own error and the others
@@ -37,7 +38,7 @@ package struct RecordService: Sendable {
                 case .failure(let failure): .failure(RecordError(recordName: operation.recordName, error: failure.error,
                                                                  uuid: UUID().uuidString, serverRecord: failure.serverRecord))
                 }
-            })
+            }, links: AssetLinks(signer: signer, access: access))
         }
     }
 
@@ -55,7 +56,7 @@ package struct RecordService: Sendable {
                     return .failure(RecordError(recordName: item.recordName, error: .notFound("record '\(item.recordName)' does not exist")))
                 }
                 return .stored(stored, desiredKeys: item.desiredKeys ?? request.desiredKeys)
-            })
+            }, links: AssetLinks(signer: signer, access: access))
         }
     }
 

@@ -163,7 +163,11 @@ final class RecordWriter {
     /// live already (`EXISTS`); a tombstone of the same name is replaced.
     private func save(name: String, recordType: String, fields: [String: FieldValue?], parent: String?,
                       created existing: StoredRecord?, insertOnly: Bool = false) throws -> StoredRecord {
-        let fields = try schema.check(recordType: recordType, fields: fields)
+        var fields = try schema.check(recordType: recordType, fields: fields)
+        var assetChecksums = Set<String>()
+        if fields.values.contains(where: { !($0?.assets.isEmpty ?? true) }) {
+            (fields, assetChecksums) = try AssetAttachment(transaction: transaction, zone: zone, user: context.user).resolve(fields)
+        }
         let fieldsJSON = RecordMapper.encodeFields(fields)
         if fieldsJSON.count > maxRecordBytes {
             throw CloudKitError.limitExceeded("record '\(name)' is \(fieldsJSON.count) bytes; the limit is \(maxRecordBytes)")
@@ -187,6 +191,9 @@ final class RecordWriter {
         } else {
             if insertOnly, try liveRecord(name) != nil { throw Self.exists(name) }
             try store(stored, references: edges, replacingReferences: existing != nil)
+        }
+        if !assetChecksums.isEmpty || existing.map({ RecordMapper.hasAssets($0.fieldsJSON) }) == true {
+            try transaction.replaceAssetReferences(zoneRowID: zone.rowID, recordName: name, checksums: assetChecksums)
         }
         let indexed = try schema.indexedFields(of: recordType)
         if !indexed.isEmpty {
@@ -216,6 +223,9 @@ final class RecordWriter {
             tombstone.changeTag = RecordMapper.changeTag(for: sequence)
             tombstone.modified = context.stamp
             try store(tombstone, references: [], replacingReferences: true)
+            if RecordMapper.hasAssets(target.fieldsJSON) {
+                try transaction.replaceAssetReferences(zoneRowID: zone.rowID, recordName: target.recordName, checksums: [])
+            }
             if try !schema.indexedFields(of: tombstone.recordType).isEmpty {
                 try transaction.replaceIndexEntries(zoneRowID: zone.rowID, recordType: tombstone.recordType,
                                                     recordName: tombstone.recordName, entries: [])

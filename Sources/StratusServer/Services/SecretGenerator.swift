@@ -12,6 +12,9 @@ enum SecretGenerator {
     /// An API token in CloudKit's shape: 64 hexadecimal characters.
     static func apiToken() -> String { hex(randomBytes(32)) }
 
+    /// An asset upload receipt: 64 hexadecimal characters, stored only as its digest.
+    static func receipt() -> String { hex(randomBytes(32)) }
+
     /// A user record name in CloudKit's shape: `_` and 32 hexadecimal characters.
     static func userRecordName() -> String { "_" + hex(randomBytes(16)) }
 

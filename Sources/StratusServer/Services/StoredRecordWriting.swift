@@ -1,22 +1,26 @@
 import StratusCore
 
 extension WireWriter {
-    /// Writes a stored row as a Record Dictionary. Without `desiredKeys` the stored fields JSON is
-    /// copied as it is; with them, the fields are decoded and filtered.
-    mutating func record(_ stored: StoredRecord, desiredKeys: [String]?) throws {
-        if stored.deleted || desiredKeys != nil {
-            record(try RecordMapper.record(from: stored, desiredKeys: desiredKeys))
+    /// Writes a stored row as a Record Dictionary. Without `desiredKeys` or assets, the stored
+    /// fields JSON is copied as it is; otherwise the fields are decoded, filtered, and their assets
+    /// given download URLs.
+    mutating func record(_ stored: StoredRecord, desiredKeys: [String]?, links: AssetLinks) throws {
+        let hasAssets = !stored.deleted && RecordMapper.hasAssets(stored.fieldsJSON)
+        if stored.deleted || desiredKeys != nil || hasAssets {
+            var wire = try RecordMapper.record(from: stored, desiredKeys: desiredKeys)
+            if hasAssets { try links.attach(to: &wire, zoneRowID: stored.zoneRowID) }
+            record(wire)
         } else {
             record(RecordMapper.systemFields(of: stored), encodedFields: stored.fieldsJSON)
         }
     }
 
     /// Writes `[record, …]` from stored rows.
-    mutating func records(_ rows: [StoredRecord], desiredKeys: [String]?) throws {
+    mutating func records(_ rows: [StoredRecord], desiredKeys: [String]?, links: AssetLinks) throws {
         raw("[")
         for (index, stored) in rows.enumerated() {
             if index > 0 { raw(",") }
-            try record(stored, desiredKeys: desiredKeys)
+            try record(stored, desiredKeys: desiredKeys, links: links)
         }
         raw("]")
     }
@@ -31,13 +35,14 @@ package struct RecordResults: WireWritable {
     }
 
     package var results: [Outcome]
+    var links: AssetLinks
 
     package func write(to writer: inout WireWriter) throws {
         writer.raw("{\"records\":[")
         for (index, result) in results.enumerated() {
             if index > 0 { writer.raw(",") }
             switch result {
-            case .stored(let stored, let desiredKeys): try writer.record(stored, desiredKeys: desiredKeys)
+            case .stored(let stored, let desiredKeys): try writer.record(stored, desiredKeys: desiredKeys, links: links)
             case .failure(let error): writer.recordError(error)
             }
         }

@@ -8,8 +8,9 @@ package struct StratusServices: Sendable {
     package let changes: ChangeService
     package let schema: SchemaService
     package let query: QueryService
+    package let assets: AssetService
 
-    package init(storage: any StratusStorage, configuration: ServerConfiguration) {
+    init(storage: any StratusStorage, blobs: BlobStore, signer: AssetURLSigner, configuration: ServerConfiguration) {
         let directory = DatabaseDirectory(storage: storage)
         self.storage = storage
         auth = AuthService(storage: storage, hasher: PasswordHasher(log2Cost: configuration.passwordHashLog2Cost),
@@ -17,10 +18,13 @@ package struct StratusServices: Sendable {
         containers = ContainerService(storage: storage)
         zones = ZoneService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest)
         records = RecordService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest,
-                                maxRecordBytes: configuration.maxRecordBytes)
+                                maxRecordBytes: configuration.maxRecordBytes, signer: signer)
         schema = SchemaService(storage: storage)
-        query = QueryService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit)
+        query = QueryService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit, signer: signer)
         changes = ChangeService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit,
-                                tombstoneRetention: configuration.tombstoneRetention)
+                                tombstoneRetention: configuration.tombstoneRetention, signer: signer)
+        assets = AssetService(storage: storage, directory: directory, auth: auth, blobs: blobs, signer: signer,
+                              maxAssetBytes: configuration.maxAssetBytes, maxTokens: configuration.maxResultsLimit,
+                              uploadGracePeriod: configuration.assetUploadGracePeriod)
     }
 }

@@ -9,6 +9,7 @@ package struct ZoneChangesPage: Sendable {
     package var records: [StoredRecord]
     /// Fields to keep; nil keeps all (and lets the stored JSON be copied as it is).
     package var desiredKeys: [String]?
+    var links: AssetLinks
 }
 
 /// The response of `changes/zone`: one page or one error per requested zone.
@@ -28,7 +29,7 @@ package struct ZoneChangesPages: WireWritable {
                 writer.key("moreComing")
                 writer.bool(page.moreComing)
                 writer.key("records")
-                try writer.records(page.records, desiredKeys: page.desiredKeys)
+                try writer.records(page.records, desiredKeys: page.desiredKeys, links: page.links)
                 writer.raw("}")
             case .failure(let error):
                 writer.zoneError(error)
@@ -44,7 +45,7 @@ package struct RecordChangesPage: WireWritable {
 
     package func write(to writer: inout WireWriter) throws {
         writer.raw("{\"records\":")
-        try writer.records(page.records, desiredKeys: page.desiredKeys)
+        try writer.records(page.records, desiredKeys: page.desiredKeys, links: page.links)
         writer.key("syncToken")
         writer.string(page.syncToken)
         writer.key("moreComing")

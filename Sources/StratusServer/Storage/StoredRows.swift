@@ -73,3 +73,19 @@ package struct StoredReference: Sendable, Hashable {
     package var targetName: String
     package var action: Reference.Action
 }
+
+/// A file uploaded through an upload URL and waiting to be put in a record field. The receipt
+/// the uploader got back names it; only the receipt's SHA-256 is stored.
+package struct StoredAssetUpload: Sendable, Equatable {
+    package var receiptHash: String
+    /// The database and zone the upload URL was issued for.
+    package var databaseID: Int64
+    package var zoneName: String
+    package var recordName: String
+    package var fieldName: String
+    package var uploadedBy: String
+    /// Base64 SHA-256 of the file: its `fileChecksum` and its name in the ``BlobStore``.
+    package var checksum: String
+    package var size: Int64
+    package var uploadedAt: Int64
+}

@@ -80,6 +80,21 @@ package protocol StorageTransaction {
     /// Replaces an environment's schema.
     func replaceSchema(_ schema: Schema, containerID: String, environment: ContainerEnvironment) throws
 
+    // MARK: Assets
+    /// Records an uploaded file: its blob (once per checksum) and the upload awaiting a record.
+    func insertAssetUpload(_ upload: StoredAssetUpload) throws
+    func assetUpload(receiptHash: String) throws -> StoredAssetUpload?
+    /// The size of the file with this checksum if a record of the zone refers to it, else nil.
+    func referencedAssetSize(zoneRowID: Int64, checksum: String) throws -> Int64?
+    /// Whether the record refers to the file with this checksum.
+    func recordReferencesAsset(zoneRowID: Int64, recordName: String, checksum: String) throws -> Bool
+    /// Replaces the set of files a record refers to.
+    func replaceAssetReferences(zoneRowID: Int64, recordName: String, checksums: Set<String>) throws
+    /// Removes uploads made before `time` (ms); returns how many went.
+    func deleteAssetUploads(before time: Int64) throws -> Int
+    /// Removes the blobs no record and no upload refers to; returns their checksums.
+    func deleteUnreferencedAssetBlobs() throws -> [String]
+
     // MARK: Maintenance
     /// Removes record and zone tombstones last changed before `time` (ms), advancing the purged
     /// sequences so older tokens expire. Returns how many tombstones went.

@@ -7,10 +7,11 @@ import StratusCore
 struct DatabaseRoutes {
     let services: StratusServices
     let maxRequestBytes: Int
+    let publicURL: String?
 
     func register(on router: Router<StratusRequestContext>) {
         let database = router.group("database/1/:container/:environment/:database")
-            .add(middleware: DatabaseAuthenticator(auth: services.auth))
+            .add(middleware: DatabaseAuthenticator(auth: services.auth, publicURL: publicURL))
 
         post(database, "records/modify") { try JSONBody.response(writing: try await services.records.modify($0, $1)) }
         post(database, "records/query") { try JSONBody.response(writing: try await services.query.query($0, $1)) }
@@ -18,6 +19,8 @@ struct DatabaseRoutes {
         post(database, "records/changes") { try JSONBody.response(writing: try await services.changes.recordChanges($0, $1)) }
         post(database, "changes/zone") { try JSONBody.response(writing: try await services.changes.zoneChanges($0, $1)) }
         post(database, "changes/database") { try JSONBody.response(try await services.changes.databaseChanges($0, $1)) }
+        post(database, "assets/upload") { try JSONBody.response(try await services.assets.uploadURLs($0, $1)) }
+        post(database, "assets/rereference") { try JSONBody.response(try await services.assets.rereference($0, $1)) }
         post(database, "zones/lookup") { try JSONBody.response(try await services.zones.lookup($0, $1)) }
         post(database, "zones/modify") { try JSONBody.response(try await services.zones.modify($0, $1)) }
         database.get("zones/list") { _, context in

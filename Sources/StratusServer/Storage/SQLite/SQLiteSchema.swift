@@ -113,6 +113,35 @@ enum SQLiteSchema {
                 CREATE INDEX record_index_record ON record_index(zone_id, record_name);
                 """)
         }
+        migrator.registerMigration("v4-assets") { db in
+            try db.execute(sql: """
+                CREATE TABLE asset_blobs (
+                    checksum TEXT PRIMARY KEY NOT NULL,
+                    size INTEGER NOT NULL,
+                    created_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE asset_uploads (
+                    receipt_hash TEXT PRIMARY KEY NOT NULL,
+                    database_id INTEGER NOT NULL,
+                    zone_name TEXT NOT NULL,
+                    record_name TEXT NOT NULL,
+                    field_name TEXT NOT NULL,
+                    uploaded_by TEXT NOT NULL,
+                    checksum TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    uploaded_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX asset_uploads_checksum ON asset_uploads(checksum);
+                CREATE INDEX asset_uploads_age ON asset_uploads(uploaded_at);
+                CREATE TABLE asset_references (
+                    zone_id INTEGER NOT NULL,
+                    record_name TEXT NOT NULL,
+                    checksum TEXT NOT NULL,
+                    PRIMARY KEY (zone_id, record_name, checksum)
+                ) WITHOUT ROWID;
+                CREATE INDEX asset_references_checksum ON asset_references(checksum, zone_id);
+                """)
+        }
         return migrator
     }
 }

@@ -145,6 +145,7 @@ final class SQLiteTransaction: StorageTransaction {
         try db.execute(sql: "DELETE FROM records WHERE zone_id = ?", arguments: [rowID])
         try db.execute(sql: "DELETE FROM record_references WHERE zone_id = ?", arguments: [rowID])
         try db.execute(sql: "DELETE FROM record_index WHERE zone_id = ?", arguments: [rowID])
+        try db.execute(sql: "DELETE FROM asset_references WHERE zone_id = ?", arguments: [rowID])
         try db.execute(sql: """
             UPDATE zones SET deleted = 1, change_sequence = ?, deleted_at = ? WHERE id = ?
             """, arguments: [sequence, Self.now(), rowID])
@@ -378,5 +379,5 @@ final class SQLiteTransaction: StorageTransaction {
         return result
     }
 
-    private static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+    static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 }

@@ -1,0 +1,42 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import StratusCore
+
+/// Where the signed asset URLs point: a POST of a file's bytes to an upload URL, a GET of a
+/// download URL. *Extension paths*: CloudKit serves these from its own content hosts, and
+/// clients use the URLs as given.
+struct AssetRoutes {
+    static let uploadPath = "/assets/1/upload/"
+    static let downloadPath = "/assets/1/download/"
+    /// RFC 9530's header, with which a client may declare the SHA-256 of what it uploads.
+    static let contentDigest = HTTPField.Name("Content-Digest")!
+
+    let assets: AssetService
+
+    func register(on router: Router<StratusRequestContext>) {
+        router.post("assets/1/upload/:token") { request, context in
+            let receipt = try await assets.receive(
+                uploadToken: try context.parameters.require("token"), body: request.body,
+                declaredSize: request.headers[.contentLength].flatMap { Int64($0) },
+                declaredChecksum: request.headers[Self.contentDigest].flatMap(Self.sha256))
+            return try JSONBody.response(receipt)
+        }
+        router.get("assets/1/download/:token") { request, context in
+            let file = try await assets.download(token: try context.parameters.require("token"),
+                                                 webAuthToken: DatabaseAuthenticator.webAuthToken(request))
+            let body = try await FileIO().loadFile(path: file.path, context: context, chunkLength: 256 * 1024)
+            return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: body)
+        }
+    }
+
+    /// The base64 SHA-256 of a `Content-Digest` value such as `sha-256=:X48E9q…=:`.
+    static func sha256(_ contentDigest: String) -> String? {
+        for member in contentDigest.split(separator: ",") {
+            let parts = member.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "sha-256" else { continue }
+            return parts[1].trimmingCharacters(in: CharacterSet(charactersIn: ":"))
+        }
+        return nil
+    }
+}

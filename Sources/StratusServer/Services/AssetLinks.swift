@@ -1,0 +1,41 @@
+import Foundation
+import StratusCore
+
+/// Download URLs for the assets of the records answered to one caller: each is signed, names the
+/// record and file, is bound to the caller (for private data) and expires with the grant.
+struct AssetLinks: Sendable {
+    let signer: AssetURLSigner
+    let origin: String
+    /// The grant every link starts from: who may download, and until when.
+    private let template: AssetGrant
+
+    init(signer: AssetURLSigner, access: DatabaseAccess, now: Int64 = AuthService.now()) {
+        self.signer = signer
+        origin = access.origin
+        template = AssetGrant(kind: .download, containerID: access.containerID, environment: access.environment,
+                              user: access.scope == .public ? nil : access.userRecordName,
+                              expires: now + signer.urlLifetime.milliseconds, recordName: "")
+    }
+
+    /// Sets the `downloadURL` of every asset of a record read from `zoneRowID`.
+    func attach(to record: inout Record, zoneRowID: Int64) throws {
+        for (name, value) in record.fields {
+            guard let value, !value.assets.isEmpty else { continue }
+            record.fields[name] = try value.mappingAssets { asset in
+                var linked = asset
+                if let checksum = asset.fileChecksum {
+                    linked.downloadURL = try url(zoneRowID: zoneRowID, recordName: record.recordName ?? "", checksum: checksum)
+                }
+                return linked
+            }
+        }
+    }
+
+    private func url(zoneRowID: Int64, recordName: String, checksum: String) throws -> String {
+        var grant = template
+        grant.zoneRowID = zoneRowID
+        grant.recordName = recordName
+        grant.checksum = checksum
+        return origin + AssetRoutes.downloadPath + (try signer.token(for: grant))
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import NIOCore
+import StratusCore
+
+/// Assets with CloudKit Web Services' flow: `assets/upload` hands out signed upload URLs; a POST
+/// of the bytes to one returns the asset dictionary (with a receipt) that a record's field then
+/// carries; fetched records carry signed download URLs (see ``AssetLinks``).
+///
+/// Files are kept once per checksum in the ``BlobStore``. An upload no record took up is collected
+/// after a grace period, and a file is removed once no record and no pending upload refers to it.
+package struct AssetService: Sendable {
+    let storage: any StratusStorage
+    let directory: DatabaseDirectory
+    let auth: AuthService
+    let blobs: BlobStore
+    let signer: AssetURLSigner
+    let maxAssetBytes: Int64
+    let maxTokens: Int
+    let uploadGracePeriod: Duration
+
+    /// `assets/upload`: one signed upload URL per requested record field.
+    package func uploadURLs(_ request: AssetUploadRequest, _ access: DatabaseAccess) async throws -> AssetUploadResponse {
+        let user = try access.requireUser()
+        guard access.scope != .shared else { throw CloudKitError.zoneNotFound((request.zoneID ?? .default).zoneName) }
+        guard request.tokens.count <= maxTokens else {
+            throw CloudKitError.limitExceeded("at most \(maxTokens) tokens per assets/upload request")
+        }
+        for token in request.tokens {
+            try NameRules.validateFieldName(token.fieldName)
+            if let recordName = token.recordName { try NameRules.validateRecordName(recordName) }
+        }
+        let databaseID = try await directory.databaseID(for: access)
+        let zone = try await storage.read { transaction in
+            try DatabaseDirectory.zone(request.zoneID, databaseID: databaseID, access: access, in: transaction)
+        }
+        let expires = AuthService.now() + signer.urlLifetime.milliseconds
+        return AssetUploadResponse(tokens: try request.tokens.map { token in
+            let recordName = token.recordName ?? UUID().uuidString
+            let grant = AssetGrant(kind: .upload, containerID: access.containerID, environment: access.environment, user: user,
+                                   expires: expires, databaseID: databaseID, zoneName: zone.zoneName,
+                                   recordName: recordName, fieldName: token.fieldName)
+            return .init(recordName: recordName, fieldName: token.fieldName,
+                         url: access.origin + AssetRoutes.uploadPath + (try signer.token(for: grant)))
+        })
+    }
+
+    /// The bytes sent to an upload URL: checked against the URL's grant, the size limit and the
+    /// checksum the client declared (if any), stored, and answered with the asset dictionary.
+    /// On any failure nothing is kept.
+    package func receive<Body: AsyncSequence>(
+        uploadToken: String, body: Body, declaredSize: Int64?, declaredChecksum: String?
+    ) async throws -> AssetUploadReceipt where Body.Element == ByteBuffer {
+        let grant = try signer.grant(from: uploadToken, kind: .upload, now: AuthService.now())
+        guard let databaseID = grant.databaseID, let zoneName = grant.zoneName, let fieldName = grant.fieldName,
+              let user = grant.user else {
+            throw CloudKitError.accessDenied("this asset upload URL is not valid")
+        }
+        if let declaredSize, declaredSize > maxAssetBytes { throw BlobStore.tooLarge(maxAssetBytes) }
+        let file = try await blobs.receive(body, limit: maxAssetBytes)
+        let receipt = SecretGenerator.receipt()
+        let upload = StoredAssetUpload(
+            receiptHash: SecretGenerator.digest(receipt), databaseID: databaseID, zoneName: zoneName, recordName: grant.recordName,
+            fieldName: fieldName, uploadedBy: user, checksum: file.checksum, size: file.size, uploadedAt: AuthService.now())
+        do {
+            if let declaredChecksum, declaredChecksum != file.checksum {
+                throw CloudKitError.badRequest("checksum mismatch: the received file's SHA-256 is \(file.checksum), not \(declaredChecksum)")
+            }
+            let blobs = self.blobs
+            try await storage.write { transaction in
+                try transaction.insertAssetUpload(upload)
+                try blobs.store(file)
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: file.temporaryPath)
+            throw error
+        }
+        return AssetUploadReceipt(singleFile: Asset(fileChecksum: file.checksum, size: file.size, receipt: receipt))
+    }
+
+    /// `assets/rereference`: the asset of each named record field with a fresh receipt, so the same
+    /// file can go into another record without being uploaded again.
+    package func rereference(_ request: AssetRereferenceRequest, _ access: DatabaseAccess) async throws -> AssetRereferenceResponse {
+        let user = try access.requireUser()
+        guard access.scope != .shared else { throw CloudKitError.zoneNotFound((request.zoneID ?? .default).zoneName) }
+        guard request.assets.count <= maxTokens else {
+            throw CloudKitError.limitExceeded("at most \(maxTokens) assets per assets/rereference request")
+        }
+        let databaseID = try await directory.databaseID(for: access)
+        let now = AuthService.now()
+        return try await storage.write { transaction in
+            let zone = try DatabaseDirectory.zone(request.zoneID, databaseID: databaseID, access: access, in: transaction)
+            return AssetRereferenceResponse(assets: try request.assets.map { item in
+                guard let stored = try transaction.record(zoneRowID: zone.rowID, recordName: item.recordName), !stored.deleted else {
+                    throw CloudKitError.notFound("record '\(item.recordName)' does not exist")
+                }
+                guard case .asset(let asset)? = try RecordMapper.decodeFields(stored.fieldsJSON)[item.fieldName],
+                      let checksum = asset.fileChecksum, let size = asset.size else {
+                    throw CloudKitError.badRequest("field '\(item.fieldName)' of record '\(item.recordName)' is not an ASSET")
+                }
+                let receipt = SecretGenerator.receipt()
+                try transaction.insertAssetUpload(StoredAssetUpload(
+                    receiptHash: SecretGenerator.digest(receipt), databaseID: databaseID, zoneName: zone.zoneName,
+                    recordName: item.recordName, fieldName: item.fieldName, uploadedBy: user, checksum: checksum, size: size, uploadedAt: now))
+                return Asset(fileChecksum: checksum, size: size, receipt: receipt)
+            })
+        }
+    }
+
+    /// The file a download URL names, once the URL's grant and the caller are checked: a grant
+    /// issued for a user needs that user's `ckWebAuthToken`, and the record must still hold the file.
+    package func download(token: String, webAuthToken: String?) async throws -> (path: String, size: Int64) {
+        let grant = try signer.grant(from: token, kind: .download, now: AuthService.now())
+        if let user = grant.user {
+            guard let webAuthToken else { throw AuthService.authenticationRequired }
+            let caller = try await auth.user(webAuthToken: webAuthToken, containerID: grant.containerID, environment: grant.environment)
+            guard caller == user else { throw CloudKitError.accessDenied("this download URL was issued to another user") }
+        }
+        guard let checksum = grant.checksum, let zoneRowID = grant.zoneRowID,
+              try await storage.read({ try $0.recordReferencesAsset(zoneRowID: zoneRowID, recordName: grant.recordName, checksum: checksum) }),
+              let path = blobs.path(forChecksum: checksum),
+              let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let size = (attributes[.size] as? NSNumber)?.int64Value else {
+            throw CloudKitError.notFound("the asset no longer exists")
+        }
+        return (path, size)
+    }
+
+    /// Removes uploads older than the grace period, then every file nothing refers to any more.
+    /// Returns how many uploads and files went.
+    package func collectGarbage(now: Int64 = AuthService.now()) async throws -> (uploads: Int, files: Int) {
+        let cutoff = now - uploadGracePeriod.milliseconds
+        let blobs = self.blobs
+        return try await storage.write { transaction in
+            let uploads = try transaction.deleteAssetUploads(before: cutoff)
+            let orphans = try transaction.deleteUnreferencedAssetBlobs()
+            for checksum in orphans { blobs.remove(checksum: checksum) }
+            return (uploads, orphans.count)
+        }
+    }
+}

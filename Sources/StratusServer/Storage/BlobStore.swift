@@ -1,0 +1,97 @@
+import Crypto
+import Foundation
+import NIOCore
+import StratusCore
+import _NIOFileSystem
+
+/// Asset files, content-addressed under `blobs/` in the data directory: a file's name is the hex
+/// SHA-256 of its bytes, so identical uploads share one file.
+///
+/// Files stream in and out in chunks: an upload is hashed and written as it arrives (never held
+/// whole in memory), fsynced, and only then moved into place.
+package struct BlobStore: Sendable {
+    let directory: URL
+    private var incoming: URL { directory.appendingPathComponent("incoming") }
+
+    /// Opens the store, creating its directories and removing uploads a crash left half-written.
+    init(directory: URL) throws {
+        self.directory = directory
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent("incoming"))
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("incoming"), withIntermediateDirectories: true)
+    }
+
+    /// A file that has fully arrived but is not in the store yet.
+    struct ReceivedFile: Sendable {
+        var temporaryPath: String
+        /// Base64 SHA-256 of the bytes: the asset's `fileChecksum`.
+        var checksum: String
+        var size: Int64
+    }
+
+    /// Writes a request body to a temporary file, hashing it on the way. More than `limit` bytes
+    /// is `LIMIT_EXCEEDED`; nothing is left behind on any failure.
+    func receive<Body: AsyncSequence>(_ body: Body, limit: Int64) async throws -> ReceivedFile where Body.Element == ByteBuffer {
+        let path = incoming.appendingPathComponent(UUID().uuidString).path
+        do {
+            let (digest, size) = try await FileSystem.shared.withFileHandle(forWritingAt: FilePath(path)) { handle in
+                var hasher = SHA256()
+                var size: Int64 = 0
+                try await handle.withBufferedWriter(capacity: .mebibytes(1)) { writer in
+                    for try await chunk in body {
+                        size += Int64(chunk.readableBytes)
+                        if size > limit { throw Self.tooLarge(limit) }
+                        chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+                        _ = try await writer.write(contentsOf: chunk)
+                    }
+                }
+                try await handle.synchronize()
+                return (hasher.finalize(), size)
+            }
+            return ReceivedFile(temporaryPath: path, checksum: Data(digest).base64EncodedString(), size: size)
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        }
+    }
+
+    static func tooLarge(_ limit: Int64) -> CloudKitError {
+        .limitExceeded("the asset is larger than the \(limit)-byte limit")
+    }
+
+    /// Moves a received file into place, or drops it when the store already has those bytes.
+    /// Call it inside the write transaction that records the file, so it cannot race a collection.
+    func store(_ file: ReceivedFile) throws {
+        guard let path = path(forChecksum: file.checksum) else { throw CloudKitError(.internalError, "bad checksum") }
+        if FileManager.default.fileExists(atPath: path) {
+            try? FileManager.default.removeItem(atPath: file.temporaryPath)
+            return
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        guard rename(file.temporaryPath, path) == 0 else {
+            throw CloudKitError(.internalError, "cannot move the upload into the blob store (errno \(errno))")
+        }
+        Self.synchronizeDirectory(folder)
+    }
+
+    /// Deletes the file with this checksum, if there is one.
+    func remove(checksum: String) {
+        guard let path = path(forChecksum: checksum) else { return }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Where the file with this checksum lives: `blobs/<first two hex digits>/<hex>`.
+    func path(forChecksum checksum: String) -> String? {
+        guard let digest = Data(base64Encoded: checksum), digest.count == SHA256.byteCount else { return nil }
+        let hex = SecretGenerator.hex(digest)
+        return directory.appendingPathComponent(String(hex.prefix(2))).appendingPathComponent(hex).path
+    }
+
+    /// Makes a rename in `folder` durable.
+    private static func synchronizeDirectory(_ folder: String) {
+        let descriptor = open(folder, O_RDONLY)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+}
