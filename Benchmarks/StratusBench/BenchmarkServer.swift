@@ -6,31 +6,30 @@ import ServiceLifecycle
 import StratusCore
 import StratusServer
 
-/// A release-built Stratus server running in this process on a loopback port, and an HTTP
-/// caller for it.
+/// A release-built Stratus server on a loopback port — in this process, or in a child process
+/// when its memory is to be measured on its own — and an HTTP caller for it, signed in.
 struct BenchmarkServer {
     static let containerID = "iCloud.bench.stratus"
     let baseURL: String
     let apiToken: String
-    let server: StratusServer
+    let dataDirectory: URL
+    /// The child process the server runs in; nil when it runs in this process.
+    var processID: Int32?
+    private var local: StratusServer?
     var webAuthToken = ""
 
-    /// Runs a server over `directory` for the duration of `body`.
+    /// Runs a server in this process over `directory` for the duration of `body`.
     static func with<T: Sendable>(directory: URL, _ body: @Sendable (BenchmarkServer) async throws -> T) async throws -> T {
-        var logger = Logger(label: "stratus-bench")
-        logger.logLevel = .error
-        let server = try StratusServer(configuration: ServerConfiguration(dataDirectory: directory, port: 0), logger: logger)
+        let server = try StratusServer(configuration: ServerConfiguration(dataDirectory: directory, port: 0), logger: quietLogger)
         let apiToken = try await server.ensureContainer(containerID)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let group = ServiceGroup(configuration: .init(services: [server.makeApplication { continuation.yield($0) }], logger: logger))
+        let group = ServiceGroup(configuration: .init(services: [server.makeApplication { continuation.yield($0) }], logger: quietLogger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next() else { throw BenchmarkError("server did not start") }
-            var client = BenchmarkServer(baseURL: "http://127.0.0.1:\(port)", apiToken: apiToken, server: server)
-            let signUp = try await client.post("/auth/1/\(containerID)/development/signup",
-                                               body: try JSONEncoder().encode(Credentials(username: "bench", password: "bench-password")))
-            client.webAuthToken = try JSONDecoder().decode(SignInResponse.self, from: signUp).ckWebAuthToken
+            let client = try await BenchmarkServer(baseURL: "http://127.0.0.1:\(port)", apiToken: apiToken, dataDirectory: directory,
+                                                   local: server).signedIn()
             let result = try await body(client)
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
@@ -38,9 +37,50 @@ struct BenchmarkServer {
         }
     }
 
-    /// Makes a schema file the development schema.
+    /// Runs a server in a child process (this executable's `child-server` command) over `directory`.
+    static func inChildProcess<T: Sendable>(directory: URL, _ body: @Sendable (BenchmarkServer) async throws -> T) async throws -> T {
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        process.arguments = ["child-server", "--data", directory.path]
+        process.standardOutput = output
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        var banner = ""
+        while !banner.hasSuffix("\n") {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw BenchmarkError("child server exited: \(banner)") }
+            banner += String(decoding: chunk, as: UTF8.self)
+        }
+        let words = banner.split(whereSeparator: \.isWhitespace)
+        guard words.count == 2 else { throw BenchmarkError("unexpected banner: \(banner)") }
+        var client = BenchmarkServer(baseURL: "http://127.0.0.1:\(words[0])", apiToken: String(words[1]), dataDirectory: directory)
+        client.processID = process.processIdentifier
+        return try await body(try await client.signedIn())
+    }
+
+    static var quietLogger: Logger {
+        var logger = Logger(label: "stratus-bench")
+        logger.logLevel = .error
+        return logger
+    }
+
+    /// The same caller, signed up as a new user.
+    private func signedIn() async throws -> BenchmarkServer {
+        var client = self
+        let signUp = try await post("/auth/1/\(Self.containerID)/development/signup",
+                                    body: try JSONEncoder().encode(Credentials(username: "bench", password: "bench-password")))
+        client.webAuthToken = try JSONDecoder().decode(SignInResponse.self, from: signUp).ckWebAuthToken
+        return client
+    }
+
+    /// Makes a schema file the development schema (in-process servers only).
     func importSchema(_ text: String) async throws {
-        try await server.importSchema(text, container: Self.containerID)
+        guard let local else { throw BenchmarkError("importSchema needs an in-process server") }
+        try await local.importSchema(text, container: Self.containerID)
     }
 
     func databasePath(_ endpoint: String) -> String {

@@ -61,18 +61,15 @@ package struct AssetService: Sendable {
         let upload = StoredAssetUpload(
             receiptHash: SecretGenerator.digest(receipt), databaseID: databaseID, zoneName: zoneName, recordName: grant.recordName,
             fieldName: fieldName, uploadedBy: user, checksum: file.checksum, size: file.size, uploadedAt: AuthService.now())
-        do {
-            if let declaredChecksum, declaredChecksum != file.checksum {
-                throw CloudKitError.badRequest("checksum mismatch: the received file's SHA-256 is \(file.checksum), not \(declaredChecksum)")
-            }
-            let blobs = self.blobs
-            try await storage.write { transaction in
-                try transaction.insertAssetUpload(upload)
-                try blobs.store(file)
-            }
-        } catch {
-            try? FileManager.default.removeItem(atPath: file.temporaryPath)
-            throw error
+        var stored = false
+        defer { if !stored { try? FileManager.default.removeItem(atPath: file.temporaryPath) } }
+        if let declaredChecksum, declaredChecksum != file.checksum {
+            throw CloudKitError.badRequest("checksum mismatch: the received file's SHA-256 is \(file.checksum), not \(declaredChecksum)")
+        }
+        let blobs = self.blobs
+        stored = try await storage.write { transaction in
+            try transaction.insertAssetUpload(upload)
+            return try blobs.store(file)
         }
         return AssetUploadReceipt(singleFile: Asset(fileChecksum: file.checksum, size: file.size, receipt: receipt))
     }

@@ -30,22 +30,50 @@ package struct BlobStore: Sendable {
 
     /// Writes a request body to a temporary file, hashing it on the way. More than `limit` bytes
     /// is `LIMIT_EXCEEDED`; nothing is left behind on any failure.
+    ///
+    /// Arriving bytes are gathered into blocks that are written while the next ones arrive and are
+    /// hashed, with at most ``blocksInFlight`` blocks pending: memory stays bounded whatever the
+    /// size. An fsync every ``blocksPerSync`` blocks overlaps the disk's writeback with the transfer.
     func receive<Body: AsyncSequence>(_ body: Body, limit: Int64) async throws -> ReceivedFile where Body.Element == ByteBuffer {
         let path = incoming.appendingPathComponent(UUID().uuidString).path
         do {
             let (digest, size) = try await FileSystem.shared.withFileHandle(forWritingAt: FilePath(path)) { handle in
-                var hasher = SHA256()
-                var size: Int64 = 0
-                try await handle.withBufferedWriter(capacity: .mebibytes(1)) { writer in
+                let result = try await withThrowingTaskGroup(of: Void.self) { writes in
+                    var hasher = SHA256()
+                    var size: Int64 = 0
+                    var block = ByteBuffer()
+                    var pending = 0
+                    var blocks = 0
+                    func flush() async throws {
+                        guard block.readableBytes > 0 else { return }
+                        if pending == Self.blocksInFlight {
+                            try await writes.next()
+                            pending -= 1
+                        }
+                        let (bytes, offset) = (block, size - Int64(block.readableBytes))
+                        blocks += 1
+                        let synchronize = blocks % Self.blocksPerSync == 0
+                        writes.addTask {
+                            _ = try await handle.write(contentsOf: bytes, toAbsoluteOffset: offset)
+                            if synchronize { try await handle.synchronize() }
+                        }
+                        pending += 1
+                        block = ByteBuffer()
+                    }
                     for try await chunk in body {
                         size += Int64(chunk.readableBytes)
                         if size > limit { throw Self.tooLarge(limit) }
                         chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
-                        _ = try await writer.write(contentsOf: chunk)
+                        if block.readableBytes == 0 { block.reserveCapacity(Self.blockSize) }
+                        block.writeImmutableBuffer(chunk)
+                        if block.readableBytes >= Self.blockSize { try await flush() }
                     }
+                    try await flush()
+                    try await writes.waitForAll()
+                    return (hasher.finalize(), size)
                 }
                 try await handle.synchronize()
-                return (hasher.finalize(), size)
+                return result
             }
             return ReceivedFile(temporaryPath: path, checksum: Data(digest).base64EncodedString(), size: size)
         } catch {
@@ -54,24 +82,29 @@ package struct BlobStore: Sendable {
         }
     }
 
+    /// Bytes gathered before a write, and writes allowed to be pending at once.
+    static let blockSize = 1024 * 1024
+    static let blocksInFlight = 2
+    /// Blocks between fsyncs while the file arrives, so the final fsync has little left to do.
+    static let blocksPerSync = 8
+
     static func tooLarge(_ limit: Int64) -> CloudKitError {
         .limitExceeded("the asset is larger than the \(limit)-byte limit")
     }
 
-    /// Moves a received file into place, or drops it when the store already has those bytes.
-    /// Call it inside the write transaction that records the file, so it cannot race a collection.
-    func store(_ file: ReceivedFile) throws {
+    /// Moves a received file into place; returns false, leaving it, when the store already has
+    /// those bytes (the caller then deletes it, outside any transaction). Call it inside the write
+    /// transaction that records the file, so it cannot race a collection.
+    func store(_ file: ReceivedFile) throws -> Bool {
         guard let path = path(forChecksum: file.checksum) else { throw CloudKitError(.internalError, "bad checksum") }
-        if FileManager.default.fileExists(atPath: path) {
-            try? FileManager.default.removeItem(atPath: file.temporaryPath)
-            return
-        }
+        if FileManager.default.fileExists(atPath: path) { return false }
         let folder = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         guard rename(file.temporaryPath, path) == 0 else {
             throw CloudKitError(.internalError, "cannot move the upload into the blob store (errno \(errno))")
         }
         Self.synchronizeDirectory(folder)
+        return true
     }
 
     /// Deletes the file with this checksum, if there is one.

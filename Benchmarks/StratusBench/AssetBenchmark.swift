@@ -1,0 +1,203 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import StratusCore
+import _NIOFileSystem
+
+/// `stratus-bench assets`: a 50 MB file uploaded through an upload URL and downloaded through a
+/// download URL over loopback HTTP, against a raw disk write (with fsync, as the server does) and
+/// a raw disk read of the same file in the same run. Reads start cold: the file is dropped from
+/// the page cache first, for the baseline and for the server alike. The server runs in a child
+/// process, whose peak resident memory growth during each transfer is reported.
+struct AssetBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "assets", abstract: "Asset upload and download vs raw disk.")
+
+    @Option(help: "File size in MB.") var megabytes = 50
+    @Option(help: "Repetitions; the median is reported.") var repetitions = 5
+
+    func run() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let size = megabytes * 1024 * 1024
+        let source = directory.appendingPathComponent("source.bin").path
+        try Self.writeRandomFile(source, size: size)
+        print("\(megabytes) MB file, median of \(repetitions); reads start with the file out of the page cache")
+
+        let figures = try await BenchmarkServer.inChildProcess(directory: directory.appendingPathComponent("server")) { server in
+            guard let serverProcess = server.processID else { throw BenchmarkError("no server process") }
+            var diskWrite: [Double] = [], diskRead: [Double] = [], upload: [Double] = [], download: [Double] = []
+            var rssGrowth = 0
+            for repetition in 0..<repetitions {
+                try Self.stamp(source, with: repetition) // a new file each time: no upload is a duplicate
+                let copy = directory.appendingPathComponent("copy-\(repetition).bin").path
+                diskWrite.append(try await Stopwatch.seconds { try Self.copyWithFsync(source, to: copy) })
+                try Self.dropFromPageCache(copy)
+                diskRead.append(try await Stopwatch.seconds { guard try Self.readAll(copy) == size else { throw BenchmarkError("short read") } })
+                try FileManager.default.removeItem(atPath: copy)
+
+                let peak = PeakMemory(processID: serverProcess)
+                var asset = Asset()
+                upload.append(try await Stopwatch.seconds { asset = try await Self.upload(source, size: size, to: server) })
+                rssGrowth = max(rssGrowth, peak.growth())
+                let url = try await Self.downloadURL(for: asset, record: "file-\(repetition)", server: server)
+                try Self.dropFromPageCache(try Self.blobPath(asset, server: server))
+                let downloadPeak = PeakMemory(processID: serverProcess)
+                download.append(try await Stopwatch.seconds {
+                    guard try await Self.download(url, server: server) == size else { throw BenchmarkError("short download") }
+                })
+                rssGrowth = max(rssGrowth, downloadPeak.growth())
+            }
+            return (median(diskWrite), median(diskRead), median(upload), median(download), rssGrowth)
+        }
+        let (diskWrite, diskRead, upload, download, rssGrowth) = figures
+        let megabytes = Double(megabytes)
+        print(String(format: "raw disk write+fsync  %7.1f MB/s", megabytes / diskWrite))
+        print(String(format: "asset upload          %7.1f MB/s   ratio %.2f (target ≥ 0.5)", megabytes / upload, diskWrite / upload))
+        print(String(format: "raw disk read (cold)  %7.1f MB/s", megabytes / diskRead))
+        print(String(format: "asset download (cold) %7.1f MB/s   ratio %.2f (target ≥ 0.5)", megabytes / download, diskRead / download))
+        print(String(format: "server peak RSS growth during a transfer: %.1f MB (target < 20)", Double(rssGrowth) / 1_048_576))
+        Report.figure("asset_upload_vs_disk", diskWrite / upload)
+        Report.figure("asset_download_vs_disk", diskRead / download)
+        Report.figure("asset_rss_growth_mb", Double(rssGrowth) / 1_048_576, decimals: 1)
+    }
+
+    // MARK: - Through the server
+
+    /// Asks for an upload URL and streams the file to it from disk.
+    private static func upload(_ path: String, size: Int, to server: BenchmarkServer) async throws -> Asset {
+        let tokens = try JSONDecoder().decode(AssetUploadResponse.self, from: try await server.post(
+            server.databasePath("assets/upload"),
+            body: try JSONEncoder().encode(AssetUploadRequest(tokens: [.init(recordType: "File", fieldName: "data")]))))
+        guard let url = tokens.tokens.first?.url else { throw BenchmarkError("no upload URL") }
+        return try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(path)) { handle in
+            var request = HTTPClientRequest(url: url)
+            request.method = .POST
+            request.body = .stream(handle.readChunks(chunkLength: .kibibytes(256)), length: .known(Int64(size)))
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
+            let body = try await response.body.collect(upTo: 1024 * 1024)
+            guard response.status == .ok else { throw BenchmarkError("upload: HTTP \(response.status.code) \(String(buffer: body))") }
+            return try JSONDecoder().decode(AssetUploadReceipt.self, from: Data(buffer: body)).singleFile
+        }
+    }
+
+    /// Saves a record holding the asset and returns the download URL its fetch carries.
+    private static func downloadURL(for asset: Asset, record: String, server: BenchmarkServer) async throws -> String {
+        let save = RecordsModifyRequest(operations: [RecordOperation(.create, Record(recordName: record, recordType: "File", fields: ["data": .asset(asset)]))])
+        let saved = try JSONDecoder().decode(RecordsResponse.self, from: try await server.post(server.databasePath("records/modify"),
+                                                                                            body: try JSONEncoder().encode(save)))
+        guard case .asset(let stored)?? = saved.records.first?.record?.fields["data"], let url = stored.downloadURL else {
+            throw BenchmarkError("saved record has no downloadURL")
+        }
+        return url
+    }
+
+    /// Streams a download and returns how many bytes arrived.
+    private static func download(_ url: String, server: BenchmarkServer) async throws -> Int {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "Authorization", value: "Bearer \(server.webAuthToken)")
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
+        guard response.status == .ok else { throw BenchmarkError("download: HTTP \(response.status.code)") }
+        var received = 0
+        for try await chunk in response.body { received += chunk.readableBytes }
+        return received
+    }
+
+    private static func blobPath(_ asset: Asset, server: BenchmarkServer) throws -> String {
+        guard let checksum = asset.fileChecksum, let digest = Data(base64Encoded: checksum) else { throw BenchmarkError("no checksum") }
+        let hex = digest.map { String(format: "%02x", $0) }.joined()
+        return server.dataDirectory.appendingPathComponent("blobs/\(hex.prefix(2))/\(hex)").path
+    }
+
+    // MARK: - Raw disk
+
+    private static let chunk = 1024 * 1024
+
+    private static func writeRandomFile(_ path: String, size: Int) throws {
+        var generator = SystemRandomNumberGenerator()
+        let block = (0..<chunk).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard descriptor >= 0 else { throw BenchmarkError("cannot create \(path)") }
+        defer { close(descriptor) }
+        for index in 0..<(size / chunk) {
+            var bytes = block
+            bytes[0] = UInt8(truncatingIfNeeded: index)
+            guard write(descriptor, bytes, bytes.count) == bytes.count else { throw BenchmarkError("short write") }
+        }
+        fsync(descriptor)
+    }
+
+    /// Overwrites the file's first bytes with a number, making its content new.
+    private static func stamp(_ path: String, with number: Int) throws {
+        let descriptor = open(path, O_WRONLY)
+        guard descriptor >= 0 else { throw BenchmarkError("cannot open \(path)") }
+        defer { close(descriptor) }
+        var value = UInt64(number) &+ 0x5354_5241_5455_5300
+        guard pwrite(descriptor, &value, 8, 0) == 8 else { throw BenchmarkError("short write") }
+    }
+
+    /// Reads `source` in 1 MB chunks into a new file and fsyncs it: what an upload has to do.
+    private static func copyWithFsync(_ source: String, to target: String) throws {
+        let input = open(source, O_RDONLY)
+        let output = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer { close(input); close(output) }
+        guard input >= 0, output >= 0 else { throw BenchmarkError("cannot open files") }
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        while true {
+            let count = read(input, &buffer, chunk)
+            if count <= 0 { break }
+            guard write(output, buffer, count) == count else { throw BenchmarkError("short write") }
+        }
+        fsync(output)
+    }
+
+    /// Reads a file in 1 MB chunks; returns its size.
+    private static func readAll(_ path: String) throws -> Int {
+        let input = open(path, O_RDONLY)
+        guard input >= 0 else { throw BenchmarkError("cannot open \(path)") }
+        defer { close(input) }
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        var total = 0
+        while true {
+            let count = read(input, &buffer, chunk)
+            if count <= 0 { return total }
+            total += count
+        }
+    }
+
+    /// Asks the kernel to forget a file's (clean) cached pages, so the next read comes from disk.
+    private static func dropFromPageCache(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw BenchmarkError("cannot open \(path)") }
+        defer { close(descriptor) }
+        fdatasync(descriptor)
+        _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_DONTNEED))
+    }
+}
+
+/// The growth of a process's peak resident set from the moment this is made (Linux: resets
+/// `VmHWM` through `/proc/PID/clear_refs`, then reads it back).
+struct PeakMemory {
+    private let processID: Int32
+    private let start: Int
+
+    init(processID: Int32) {
+        self.processID = processID
+        try? "5".write(toFile: "/proc/\(processID)/clear_refs", atomically: false, encoding: .utf8)
+        start = Self.status("VmRSS", of: processID)
+    }
+
+    /// Bytes the peak resident set grew by since `init`.
+    func growth() -> Int { max(0, Self.status("VmHWM", of: processID) - start) }
+
+    private static func status(_ key: String, of processID: Int32) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/\(processID)/status", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
+            return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+        }
+        return 0
+    }
+}
+
+private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }

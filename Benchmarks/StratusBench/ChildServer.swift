@@ -1,0 +1,22 @@
+import ArgumentParser
+import Foundation
+import ServiceLifecycle
+import StratusServer
+
+/// `stratus-bench child-server`: the server a benchmark runs in a process of its own, so that its
+/// memory can be measured apart from the client's. Prints `PORT API-TOKEN`, runs until SIGTERM.
+struct ChildServer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "child-server", shouldDisplay: false)
+
+    @Option var data: String
+
+    func run() async throws {
+        let logger = BenchmarkServer.quietLogger
+        let server = try StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), port: 0), logger: logger)
+        let apiToken = try await server.ensureContainer(BenchmarkServer.containerID)
+        let application = server.makeApplication { port in
+            FileHandle.standardOutput.write(Data("\(port) \(apiToken)\n".utf8))
+        }
+        try await ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm], logger: logger)).run()
+    }
+}
