@@ -19,7 +19,7 @@ sed -n '/<!-- quickstart -->/,/<!-- \/quickstart -->/p' README.md | sed '1,2d;$d
 (cd "$work" && bash -e -o pipefail quickstart.sh) > "$work/out.txt" 2>&1 || { cat "$work/out.txt"; echo "quickstart failed"; exit 1; }
 [ -z "${VERBOSE:-}" ] || cat "$work/out.txt"
 
-for expected in '"zoneName":"Notes"' '"recordName":"note-1"' '"moreComing":false' '"serverErrorCode":"CONFLICT"' '"serverRecord"'; do
+for expected in '"zoneName":"Notes"' '"recordName":"note-1"' '"moreComing":false' '"serverErrorCode":"CONFLICT"' '"serverRecord"' '"type":"ASSETID"' 'download matches'; do
   grep -q "$expected" "$work/out.txt" || { cat "$work/out.txt"; echo "quickstart output lacks $expected"; exit 1; }
 done
 echo "README quickstart: ok"
