@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "StratusCore", targets: ["StratusCore"]),
         .library(name: "StratusServer", targets: ["StratusServer"]),
+        .library(name: "StratusClient", targets: ["StratusClient"]),
+        .library(name: "StratusTesting", targets: ["StratusTesting"]),
         .executable(name: "stratus", targets: ["stratus"]),
         .executable(name: "stratus-bench", targets: ["StratusBench"]),
     ],
@@ -27,6 +29,17 @@ let package = Package(
             dependencies: []
         ),
         .target(
+            name: "StratusClient",
+            dependencies: [
+                "StratusCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
+            ]
+        ),
+        .target(
             name: "StratusServer",
             dependencies: [
                 "StratusCore",
@@ -41,6 +54,15 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .target(
+            name: "StratusTesting",
+            dependencies: [
+                "StratusServer",
+                "StratusClient",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
@@ -67,6 +89,10 @@ let package = Package(
         .testTarget(
             name: "StratusCoreTests",
             dependencies: ["StratusCore"]
+        ),
+        .testTarget(
+            name: "StratusClientTests",
+            dependencies: ["StratusTesting", "StratusClient"]
         ),
         .testTarget(
             name: "StratusServerTests",

@@ -1,0 +1,120 @@
+import Foundation
+
+/// A record as an app works with it (CloudKit's `CKRecord`): an ID, a type, typed fields, and —
+/// once the server has seen it — its system fields.
+///
+/// A value type: copies are independent. Setting a field marks its key as changed, so a save
+/// can send only what changed. Assets are attached from files with ``setAsset(fileURL:forKey:)``
+/// and uploaded when the record is saved; fetched assets can be downloaded to files.
+public struct CloudRecord: Sendable, Hashable {
+    public let recordID: RecordID
+    public let recordType: String
+    /// The record's fields; nil-valued keys are absent.
+    public private(set) var fields: [String: FieldValue]
+    /// The server's view of this record, or nil for a record the server has not seen yet.
+    public internal(set) var systemFields: RecordSystemFields?
+    /// Keys set since the record was made, fetched or last saved.
+    public private(set) var changedKeys: Set<String> = []
+    /// The fields as the server last had them: the base of a three-way merge.
+    public internal(set) var serverFields: [String: FieldValue]?
+    /// Local files of asset fields: set by ``setAsset(fileURL:forKey:)`` to upload, or by a fetch
+    /// that downloads assets.
+    public internal(set) var assetFiles: [String: URL] = [:]
+
+    /// A new record, unknown to the server.
+    public init(recordType: String, recordID: RecordID, fields: [String: FieldValue] = [:]) {
+        self.recordID = recordID
+        self.recordType = recordType
+        self.fields = fields
+        changedKeys = Set(fields.keys)
+    }
+
+    /// A record based on archived system fields: saving it carries their change tag.
+    public init(systemFields: RecordSystemFields, fields: [String: FieldValue] = [:]) {
+        self.recordID = systemFields.recordID
+        self.recordType = systemFields.recordType
+        self.systemFields = systemFields
+        self.fields = fields
+        changedKeys = Set(fields.keys)
+    }
+
+    /// A field's value; setting nil removes the field.
+    public subscript(key: String) -> FieldValue? {
+        get { fields[key] }
+        set {
+            fields[key] = newValue
+            changedKeys.insert(key)
+            if newValue.flatMap({ $0.assets.isEmpty ? nil : $0 }) == nil { assetFiles[key] = nil }
+        }
+    }
+
+    /// Attaches a file to an asset field; it is uploaded when the record is saved.
+    public mutating func setAsset(fileURL: URL, forKey key: String) {
+        fields[key] = .asset(Asset())
+        changedKeys.insert(key)
+        assetFiles[key] = fileURL
+    }
+
+    /// The server's change tag of the version this record is based on.
+    public var changeTag: String? { systemFields?.changeTag }
+    /// When the record was last saved on the server (ms since 1970).
+    public var modificationTimestamp: Int64? { systemFields?.modified?.timestamp }
+
+    /// Puts an upload's asset dictionary (with its receipt) in a field whose file was attached.
+    mutating func setUploadedAsset(_ asset: Asset, forKey key: String) {
+        fields[key] = .asset(asset)
+    }
+
+    /// Forgets which keys changed: the record now matches what the server has.
+    mutating func markSaved() {
+        changedKeys = []
+        serverFields = fields
+    }
+
+    // MARK: Typed access
+
+    public func string(_ key: String) -> String? { if case .string(let value)? = fields[key] { value } else { nil } }
+    public func int64(_ key: String) -> Int64? { if case .int64(let value)? = fields[key] { value } else { nil } }
+    public func double(_ key: String) -> Double? {
+        switch fields[key] {
+        case .double(let value)?: value
+        case .int64(let value)?: Double(value)
+        default: nil
+        }
+    }
+    /// A TIMESTAMP field as a date.
+    public func date(_ key: String) -> Date? {
+        if case .timestamp(let milliseconds)? = fields[key] { Date(timeIntervalSince1970: Double(milliseconds) / 1000) } else { nil }
+    }
+    public func bytes(_ key: String) -> Data? { if case .bytes(let value)? = fields[key] { value } else { nil } }
+    public func reference(_ key: String) -> Reference? { if case .reference(let value)? = fields[key] { value } else { nil } }
+    public func location(_ key: String) -> Location? { if case .location(let value)? = fields[key] { value } else { nil } }
+    public func asset(_ key: String) -> Asset? { if case .asset(let value)? = fields[key] { value } else { nil } }
+    public func strings(_ key: String) -> [String]? {
+        guard case .list(.string, let values)? = fields[key] else { return nil }
+        return values.compactMap { if case .string(let value) = $0 { value } else { nil } }
+    }
+}
+
+extension CloudRecord {
+    /// The record a server response describes, in `zoneID`.
+    init(wire record: Record, zoneID: ZoneID) throws(CloudError) {
+        guard let name = record.recordName, let type = record.recordType, let tag = record.recordChangeTag else {
+            throw CloudError(.internalError, "the server sent a record without name, type or change tag")
+        }
+        let id = RecordID(recordName: name, zoneID: zoneID)
+        self.init(systemFields: RecordSystemFields(recordID: id, recordType: type, changeTag: tag, created: record.created,
+                                                   modified: record.modified, parent: record.parent?.recordName,
+                                                   share: record.share?.recordName),
+                  fields: record.fields.compactMapValues { $0 })
+        markSaved()
+    }
+
+    /// The wire record to send, with only `keys` among its fields (all when nil).
+    func wire(keys: Set<String>?) -> Record {
+        var sent: [String: FieldValue?] = [:]
+        for key in keys ?? Set(fields.keys) { sent[key] = .some(fields[key]) }
+        return Record(recordName: recordID.recordName, recordType: recordType, recordChangeTag: changeTag, fields: sent,
+                      parent: systemFields?.parent.map(RecordPointer.init))
+    }
+}

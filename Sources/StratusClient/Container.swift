@@ -1,0 +1,120 @@
+import Foundation
+
+/// A Stratus container as an app sees it (CloudKit's `CKContainer`): where the server is, which
+/// container and environment, the app's API token, and the signed-in user's session.
+///
+/// Its three databases are values that send through the container, so they all see the current
+/// session. Sign-in, sign-up and sign-out are Stratus extensions; a web auth token kept from an
+/// earlier run can be handed back with ``restoreSession(webAuthToken:)``.
+public actor Container {
+    /// The server's base URL, such as `http://127.0.0.1:8080`.
+    public nonisolated let baseURL: String
+    public nonisolated let containerIdentifier: String
+    public nonisolated let environment: ContainerEnvironment
+    public nonisolated let apiToken: String
+    public nonisolated let transport: any Transport
+    /// Recorded by the server as the `deviceID` of this client's writes.
+    public nonisolated let deviceID: String?
+    /// Where fetched assets are downloaded (one file per checksum); nil leaves them on the server
+    /// until ``Database/downloadAsset(_:to:)`` is called.
+    public nonisolated let assetCacheDirectory: URL?
+
+    /// The signed-in user's `ckWebAuthToken`, if any.
+    public private(set) var webAuthToken: String?
+    /// The signed-in user's record name, once known.
+    public private(set) var userRecordName: String?
+
+    public init(baseURL: String, containerIdentifier: String, environment: ContainerEnvironment = .development, apiToken: String,
+                transport: any Transport = HTTPTransport(), deviceID: String? = nil, assetCacheDirectory: URL? = nil) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.containerIdentifier = containerIdentifier
+        self.environment = environment
+        self.apiToken = apiToken
+        self.transport = transport
+        self.deviceID = deviceID
+        self.assetCacheDirectory = assetCacheDirectory
+    }
+
+    public nonisolated var privateCloudDatabase: Database { Database(container: self, scope: .private) }
+    public nonisolated var publicCloudDatabase: Database { Database(container: self, scope: .public) }
+    public nonisolated var sharedCloudDatabase: Database { Database(container: self, scope: .shared) }
+
+    // MARK: Session
+
+    /// Creates an account and signs in as it; returns the user's record name.
+    @discardableResult
+    public func signUp(username: String, password: String) async throws -> String {
+        try await authenticate("signup", username: username, password: password)
+    }
+
+    /// Signs in; returns the user's record name.
+    @discardableResult
+    public func signIn(username: String, password: String) async throws -> String {
+        try await authenticate("signin", username: username, password: password)
+    }
+
+    /// Revokes the session on the server and forgets it.
+    public func signOut() async throws {
+        if webAuthToken != nil { _ = try await send(path: authPath("signout"), body: .bytes([])) }
+        webAuthToken = nil
+        userRecordName = nil
+    }
+
+    /// Uses a web auth token kept from an earlier sign-in.
+    public func restoreSession(webAuthToken: String) {
+        self.webAuthToken = webAuthToken
+        userRecordName = nil
+    }
+
+    /// The signed-in user's record name (CloudKit's `userRecordID`), asked of the server once.
+    public func currentUserRecordName() async throws -> String {
+        if let userRecordName { return userRecordName }
+        let body = try await send(path: "/database/1/\(containerIdentifier)/\(environment.rawValue)/private/users/current", body: .none)
+        let name = try Self.decode(CurrentUserResponse.self, from: body).userRecordName
+        userRecordName = name
+        return name
+    }
+
+    private func authenticate(_ action: String, username: String, password: String) async throws -> String {
+        let body = try await send(path: authPath(action), body: .bytes(Array(try JSONEncoder().encode(Credentials(username: username, password: password)))))
+        let response = try Self.decode(SignInResponse.self, from: body)
+        webAuthToken = response.ckWebAuthToken
+        userRecordName = response.userRecordName
+        return response.userRecordName
+    }
+
+    private func authPath(_ action: String) -> String {
+        "/auth/1/\(containerIdentifier)/\(environment.rawValue)/\(action)"
+    }
+
+    // MARK: Sending
+
+    /// Sends a request to a server path with the API token, the session and the device ID; returns
+    /// the body of a 200 answer and throws any other as a ``CloudError``.
+    func send(path: String, body: TransportRequest.Body) async throws -> [UInt8] {
+        let response = try await transport.send(TransportRequest(
+            method: body.isNone ? .get : .post, url: "\(baseURL)\(path)?ckAPIToken=\(apiToken)", headers: headers, body: body))
+        guard response.status == 200 else { throw CloudError(status: response.status, body: response.body) }
+        return response.body
+    }
+
+    /// The headers every request carries: the session and the device.
+    var headers: [(String, String)] {
+        var headers: [(String, String)] = [("Content-Type", "application/json")]
+        if let webAuthToken { headers.append(("Authorization", "Bearer \(webAuthToken)")) }
+        if let deviceID { headers.append(("X-Stratus-Device-ID", deviceID)) }
+        return headers
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8]) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(body))
+        } catch {
+            throw CloudError(.internalError, "unexpected response from the server: \(error)")
+        }
+    }
+}
+
+extension TransportRequest.Body {
+    var isNone: Bool { if case .none = self { true } else { false } }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// The outcome of ``Database/modifyRecords(saving:deleting:savePolicy:atomically:)``.
+public struct ModifyRecordsResult: Sendable {
+    /// Each saved record as the server now has it, or why it was not saved.
+    public var saveResults: ItemResults<RecordID, CloudRecord>
+    /// Each deletion's outcome.
+    public var deleteResults: ItemResults<RecordID, Void>
+}
+
+extension Database {
+    /// Saves and deletes records (CloudKit's `modifyRecords(saving:deleting:…)`). Pending asset
+    /// files are uploaded first. Records are sent one request per zone; in a custom zone with
+    /// `atomically`, one failure fails the zone's whole batch (the others report
+    /// ``CloudError/Code-swift.enum/batchRequestFailed``). A request-level failure throws; item
+    /// failures are in the results, conflicts with the client, server and ancestor records.
+    public func modifyRecords(saving records: [CloudRecord], deleting deletions: [RecordID] = [],
+                              savePolicy: SavePolicy = .ifServerRecordUnchanged, atomically: Bool = true) async throws -> ModifyRecordsResult {
+        var result = ModifyRecordsResult(saveResults: [:], deleteResults: [:])
+        let uploaded = try await uploadingAssets(of: records)
+        var zones: [ZoneID] = []
+        var byZone: [ZoneID: (saves: [CloudRecord], deletions: [RecordID])] = [:]
+        for record in uploaded {
+            if byZone[record.recordID.zoneID] == nil { zones.append(record.recordID.zoneID) }
+            byZone[record.recordID.zoneID, default: ([], [])].saves.append(record)
+        }
+        for id in deletions {
+            if byZone[id.zoneID] == nil { zones.append(id.zoneID) }
+            byZone[id.zoneID, default: ([], [])].deletions.append(id)
+        }
+        for zoneID in zones {
+            let (saves, deletes) = byZone[zoneID]!
+            var operations = saves.map { record in
+                let (type, keys) = savePolicy.operation(for: record)
+                return RecordOperation(type, record.wire(keys: keys))
+            }
+            operations += deletes.map { RecordOperation(.forceDelete, Record(recordName: $0.recordName)) }
+            let request = RecordsModifyRequest(operations: operations, zoneID: zoneID, atomic: atomically)
+            let answers = try await post("records/modify", request, as: RecordsResponse.self).records
+            guard answers.count == operations.count else {
+                throw CloudError(.internalError, "records/modify answered \(answers.count) results for \(operations.count) operations")
+            }
+            for (index, answer) in answers.enumerated() {
+                if index < saves.count {
+                    result.saveResults[saves[index].recordID] = saveOutcome(answer, sent: saves[index])
+                } else {
+                    let id = deletes[index - saves.count]
+                    result.deleteResults[id] = answer.error.map { .failure(CloudError($0)) } ?? .success(())
+                }
+            }
+        }
+        return result
+    }
+
+    private func saveOutcome(_ answer: RecordResult, sent: CloudRecord) -> Result<CloudRecord, CloudError> {
+        if let record = answer.record {
+            do {
+                var saved = try CloudRecord(wire: record, zoneID: sent.recordID.zoneID)
+                saved.assetFiles = sent.assetFiles
+                return .success(saved)
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard let failure = answer.error else { return .failure(CloudError(.internalError, "empty result")) }
+        var error = CloudError(failure)
+        if error.code == .serverRecordChanged {
+            error.clientRecord = sent
+            error.serverRecord = failure.serverRecord.flatMap { try? CloudRecord(wire: $0, zoneID: sent.recordID.zoneID) }
+            if let systemFields = sent.systemFields, let serverFields = sent.serverFields {
+                var ancestor = CloudRecord(systemFields: systemFields, fields: serverFields)
+                ancestor.markSaved()
+                error.ancestorRecord = ancestor
+            }
+        }
+        return .failure(error)
+    }
+
+    /// Saves one record and returns it as the server now has it; its failure is thrown.
+    public func save(_ record: CloudRecord, savePolicy: SavePolicy = .ifServerRecordUnchanged) async throws -> CloudRecord {
+        let result = try await modifyRecords(saving: [record], savePolicy: savePolicy, atomically: false)
+        guard let outcome = result.saveResults[record.recordID] else { throw CloudError(.internalError, "no result for \(record.recordID)") }
+        return try outcome.get()
+    }
+
+    /// Deletes one record, whatever its change tag; a missing record is ``CloudError/Code-swift.enum/unknownItem``.
+    public func deleteRecord(withID id: RecordID) async throws {
+        let result = try await modifyRecords(saving: [], deleting: [id], atomically: false)
+        try result.deleteResults[id]?.get()
+    }
+
+    /// Fetches records by ID, with only `desiredKeys` among their fields (all when nil). Assets
+    /// are downloaded when the container has an asset cache.
+    public func records(for ids: [RecordID], desiredKeys: [String]? = nil) async throws -> ItemResults<RecordID, CloudRecord> {
+        var results: ItemResults<RecordID, CloudRecord> = [:]
+        for (zoneID, zoneIDs) in Dictionary(grouping: ids, by: \.zoneID) {
+            let request = RecordsLookupRequest(records: zoneIDs.map { .init(recordName: $0.recordName) }, zoneID: zoneID, desiredKeys: desiredKeys)
+            let answers = try await post("records/lookup", request, as: RecordsResponse.self).records
+            for (id, answer) in zip(zoneIDs, answers) {
+                if let record = answer.record {
+                    results[id] = .success(try await downloadingAssets(of: try CloudRecord(wire: record, zoneID: zoneID)))
+                } else {
+                    results[id] = .failure(answer.error.map(CloudError.init) ?? CloudError(.internalError, "empty result"))
+                }
+            }
+        }
+        return results
+    }
+
+    /// Fetches one record; its absence is ``CloudError/Code-swift.enum/unknownItem``.
+    public func record(for id: RecordID, desiredKeys: [String]? = nil) async throws -> CloudRecord {
+        guard let outcome = try await records(for: [id], desiredKeys: desiredKeys)[id] else {
+            throw CloudError(.internalError, "no result for \(id)")
+        }
+        return try outcome.get()
+    }
+}

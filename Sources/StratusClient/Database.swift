@@ -1,0 +1,33 @@
+import Foundation
+
+/// One of a container's databases — private, public or shared — with CloudKit's operations as
+/// async methods (CloudKit's `CKDatabase`). A value: cheap to copy, sending through its container.
+public struct Database: Sendable {
+    public let container: Container
+    public let scope: DatabaseScope
+
+    /// POSTs a JSON body to an endpoint of this database and decodes the answer.
+    func post<Response: Decodable>(_ endpoint: String, _ body: some Encodable, as type: Response.Type) async throws -> Response {
+        let bytes = try await container.send(path: path(endpoint), body: .bytes(Array(try JSONEncoder().encode(body))))
+        return try Container.decode(Response.self, from: bytes)
+    }
+
+    /// GETs an endpoint of this database and decodes the answer.
+    func get<Response: Decodable>(_ endpoint: String, as type: Response.Type) async throws -> Response {
+        try Container.decode(Response.self, from: try await container.send(path: path(endpoint), body: .none))
+    }
+
+    private func path(_ endpoint: String) -> String {
+        "/database/1/\(container.containerIdentifier)/\(container.environment.rawValue)/\(scope.rawValue)/\(endpoint)"
+    }
+}
+
+/// Per-item outcomes keyed by ID, as CloudKit's batch operations report them.
+public typealias ItemResults<ID: Hashable, Value> = [ID: Result<Value, CloudError>]
+
+extension CloudError {
+    /// The client error of one failed item.
+    init(_ error: RecordError) {
+        self.init(server: error.serverErrorCode, reason: error.reason, retryAfter: error.retryAfter)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// One HTTP exchange as the client sees it. The default ``HTTPTransport`` sends it over the
+/// network; tests wrap a transport to drop, delay or fail exchanges.
+public struct TransportRequest: Sendable {
+    public enum Method: String, Sendable { case get = "GET", post = "POST" }
+
+    /// What the request sends.
+    public enum Body: Sendable {
+        case none
+        case bytes([UInt8])
+        /// A file, streamed from disk.
+        case file(URL)
+    }
+
+    public var method: Method
+    /// An absolute URL.
+    public var url: String
+    public var headers: [(String, String)]
+    public var body: Body
+    /// Where to stream a successful response body; nil collects it in memory.
+    public var downloadDestination: URL?
+
+    public init(method: Method, url: String, headers: [(String, String)] = [], body: Body = .none, downloadDestination: URL? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.downloadDestination = downloadDestination
+    }
+}
+
+/// The answer to a ``TransportRequest``: the status and, unless it was streamed to a file, the body.
+public struct TransportResponse: Sendable {
+    public var status: Int
+    public var body: [UInt8]
+
+    public init(status: Int, body: [UInt8]) {
+        self.status = status
+        self.body = body
+    }
+}
+
+/// Carries requests to the server. Failures to reach it or to finish an exchange are thrown as
+/// ``CloudError`` with ``CloudError/Code-swift.enum/networkUnavailable`` or
+/// ``CloudError/Code-swift.enum/networkFailure``; any HTTP answer is returned, whatever its status.
+public protocol Transport: Sendable {
+    func send(_ request: TransportRequest) async throws -> TransportResponse
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import StratusClient
+import StratusServer
+
+/// The real Stratus server in this process, on an ephemeral loopback port over a temporary data
+/// directory, for tests: users, devices, and switches to restart the server or break the network.
+///
+/// ```swift
+/// try await TestCloud.with { cloud in
+///     let alice = try await cloud.signUp("alice")
+///     let note = try await alice.privateCloudDatabase.save(CloudRecord(recordType: "Note", recordID: RecordID(recordName: "n")))
+/// }
+/// ```
+public actor TestCloud {
+    public static let containerID = "iCloud.test.stratus"
+
+    /// The server's data directory; it survives ``restartServer()``.
+    public nonisolated let dataDirectory: URL
+    private let configure: @Sendable (inout ServerConfiguration) -> Void
+    private let logger: Logger
+    private var running: RunningServer?
+    /// Where the server answers; it stays the same across restarts.
+    public private(set) var baseURL = ""
+    public private(set) var apiToken = ""
+    private var port = 0
+
+    /// Starts a cloud, runs `body`, and shuts the server down and removes its data, whatever happens.
+    public static func with<T: Sendable>(configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
+                                         _ body: (TestCloud) async throws -> T) async throws -> T {
+        let cloud = TestCloud(configure: configure)
+        do {
+            try await cloud.startServer()
+            let result = try await body(cloud)
+            await cloud.shutdown()
+            return result
+        } catch {
+            await cloud.shutdown()
+            throw error
+        }
+    }
+
+    public init(configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }) {
+        dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-testcloud-\(UUID().uuidString)")
+        self.configure = configure
+        var logger = Logger(label: "stratus-testcloud")
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
+        self.logger = logger
+    }
+
+    /// Starts the server (on the port it had before, after a restart).
+    public func startServer() async throws {
+        guard running == nil else { return }
+        var configuration = ServerConfiguration(dataDirectory: dataDirectory, host: "127.0.0.1", port: port)
+        configuration.passwordHashLog2Cost = 10
+        configure(&configuration)
+        let server = try StratusServer(configuration: configuration, logger: logger)
+        apiToken = try await server.ensureContainer(Self.containerID)
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let group = ServiceGroup(configuration: .init(services: [server.makeApplication { continuation.yield($0) }], logger: logger))
+        let task = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let bound = await iterator.next() else { throw CloudError(.internalError, "the test server did not start") }
+        port = bound
+        baseURL = "http://127.0.0.1:\(bound)"
+        running = RunningServer(server: server, group: group, task: task)
+    }
+
+    /// Stops the server gracefully; requests fail with `networkUnavailable` until it starts again.
+    public func stopServer() async {
+        guard let running else { return }
+        self.running = nil
+        await running.group.triggerGracefulShutdown()
+        _ = try? await running.task.value
+    }
+
+    /// Stops and starts the server on the same data directory and port.
+    public func restartServer() async throws {
+        await stopServer()
+        try await startServer()
+    }
+
+    /// The running server, for what tests reach past HTTP for (schema, maintenance).
+    public var server: StratusServer? { running?.server }
+
+    /// Stops the server and deletes its data directory.
+    public func shutdown() async {
+        await stopServer()
+        try? FileManager.default.removeItem(at: dataDirectory)
+    }
+
+    /// A container for this cloud, not signed in. `transport` lets a test put faults in its way.
+    public func container(deviceID: String = "device", transport: any Transport = HTTPTransport(), assetCacheDirectory: URL? = nil) -> Container {
+        Container(baseURL: baseURL, containerIdentifier: Self.containerID, apiToken: apiToken, transport: transport,
+                  deviceID: deviceID, assetCacheDirectory: assetCacheDirectory)
+    }
+
+    /// A new user (a unique username from `name`), signed in on a new container.
+    public func signUp(_ name: String, deviceID: String = "device", transport: any Transport = HTTPTransport(),
+                       assetCacheDirectory: URL? = nil) async throws -> Container {
+        let container = container(deviceID: deviceID, transport: transport, assetCacheDirectory: assetCacheDirectory)
+        try await container.signUp(username: "\(name)-\(UUID().uuidString.prefix(8))", password: "password-\(name)")
+        return container
+    }
+
+    private struct RunningServer {
+        var server: StratusServer
+        var group: ServiceGroup
+        var task: Task<Void, any Error>
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import Testing
+import StratusClient
+import StratusTesting
+
+@Suite struct DatabaseTests {
+    static let zone = ZoneID(zoneName: "Notes")
+
+    static func note(_ name: String, _ title: String) -> CloudRecord {
+        CloudRecord(recordType: "Note", recordID: RecordID(recordName: name, zoneID: zone), fields: ["title": .string(title)])
+    }
+
+    @Test func saveFetchAndConflict() async throws {
+        try await TestCloud.with { cloud in
+            let alice = try await cloud.signUp("alice")
+            let database = alice.privateCloudDatabase
+            try await database.save(zone: Self.zone)
+            var saved = try await database.save(Self.note("n1", "Hello"))
+            #expect(saved.changeTag != nil && saved.changedKeys.isEmpty)
+
+            let fetched = try await database.record(for: saved.recordID)
+            #expect(fetched.string("title") == "Hello")
+
+            saved["title"] = .string("Hello, world")
+            saved["pinned"] = .int64(1)
+            let updated = try await database.save(saved)
+            #expect(updated.string("title") == "Hello, world" && updated.int64("pinned") == 1)
+
+            // The fetched copy is now stale: saving it is a conflict carrying all three records.
+            var stale = fetched
+            stale["title"] = .string("Stale")
+            let error = try await #require(throws: CloudError.self) { try await database.save(stale) }
+            #expect(error.code == .serverRecordChanged)
+            #expect(error.serverRecord?.string("title") == "Hello, world")
+            #expect(error.clientRecord?.string("title") == "Stale")
+            #expect(error.ancestorRecord?.string("title") == "Hello")
+
+            // A new record whose name is taken is a conflict too.
+            let taken = try await #require(throws: CloudError.self) { try await database.save(Self.note("n1", "again")) }
+            #expect(taken.code == .serverRecordChanged)
+        }
+    }
+
+    @Test func savePolicies() async throws {
+        try await TestCloud.with { cloud in
+            let database = try await cloud.signUp("alice").privateCloudDatabase
+            try await database.save(zone: Self.zone)
+            var first = try await database.save(Self.note("n", "one"))
+            first["extra"] = .string("kept?")
+            _ = try await database.save(first)
+
+            // changedKeys: only the changed key is sent, whatever the tag.
+            var changed = CloudRecord(systemFields: try #require(first.systemFields))
+            changed["title"] = .string("two")
+            let afterChanged = try await database.save(changed, savePolicy: .changedKeys)
+            #expect(afterChanged.string("title") == "two" && afterChanged.string("extra") == "kept?")
+
+            // allKeys: the record replaces the server's, fields it lacks are gone.
+            let replacing = CloudRecord(systemFields: try #require(first.systemFields), fields: ["title": .string("three")])
+            let afterAll = try await database.save(replacing, savePolicy: .allKeys)
+            #expect(afterAll.string("title") == "three" && afterAll["extra"] == nil)
+        }
+    }
+
+    @Test func batchesAtomicAndPartial() async throws {
+        try await TestCloud.with { cloud in
+            let database = try await cloud.signUp("alice").privateCloudDatabase
+            try await database.save(zone: Self.zone)
+            let bad = CloudRecord(recordType: "Note", recordID: RecordID(recordName: "_bad", zoneID: Self.zone))
+            let atomic = try await database.modifyRecords(saving: [Self.note("a", "A"), bad])
+            #expect(try #require(atomic.saveResults[RecordID(recordName: "a", zoneID: Self.zone)]).error?.code == .batchRequestFailed)
+            #expect(try #require(atomic.saveResults[bad.recordID]).error?.code == .invalidArguments)
+
+            let partial = try await database.modifyRecords(saving: [Self.note("a", "A"), bad], atomically: false)
+            #expect((try? partial.saveResults[RecordID(recordName: "a", zoneID: Self.zone)]?.get()) != nil)
+            #expect(try #require(partial.saveResults[bad.recordID]).error?.code == .invalidArguments)
+
+            let deleted = try await database.modifyRecords(saving: [], deleting: [RecordID(recordName: "a", zoneID: Self.zone)])
+            #expect((try? deleted.deleteResults[RecordID(recordName: "a", zoneID: Self.zone)]?.get()) != nil)
+            let missing = try await #require(throws: CloudError.self) {
+                try await database.record(for: RecordID(recordName: "a", zoneID: Self.zone))
+            }
+            #expect(missing.code == .unknownItem)
+        }
+    }
+
+    @Test func zonesAndChangeFeeds() async throws {
+        try await TestCloud.with { cloud in
+            let database = try await cloud.signUp("alice").privateCloudDatabase
+            let missing = try await #require(throws: CloudError.self) { try await database.save(Self.note("x", "x")) }
+            #expect(missing.code == .zoneNotFound)
+
+            try await database.save(zone: Self.zone)
+            try await database.save(zone: ZoneID(zoneName: "Other"))
+            #expect(Set(try await database.allRecordZones().map(\.zoneID.zoneName)).isSuperset(of: ["Notes", "Other"]))
+            let zones = try await database.databaseChanges(since: nil)
+            #expect(zones.modifications.map(\.zoneName).contains("Notes"))
+
+            _ = try await database.modifyRecords(saving: (0..<5).map { Self.note("n\($0)", "\($0)") })
+            var token: ServerChangeToken?
+            var seen: [String] = []
+            var pages = 0
+            repeat {
+                let page = try await database.recordZoneChanges(inZoneWith: Self.zone, since: token, resultsLimit: 2)
+                seen += page.modifications.map(\.recordID.recordName)
+                token = page.changeToken
+                pages += 1
+                if !page.moreComing { break }
+            } while true
+            #expect(seen == ["n0", "n1", "n2", "n3", "n4"] && pages == 3)
+
+            try await database.deleteRecord(withID: RecordID(recordName: "n2", zoneID: Self.zone))
+            let after = try await database.recordZoneChanges(inZoneWith: Self.zone, since: token)
+            #expect(after.deletions.map(\.recordID.recordName) == ["n2"] && after.modifications.isEmpty)
+
+            try await database.deleteRecordZone(withID: ZoneID(zoneName: "Other"))
+            let zoneChanges = try await database.databaseChanges(since: zones.changeToken)
+            #expect(zoneChanges.deletions.map(\.zoneName) == ["Other"])
+        }
+    }
+
+    @Test func queriesPage() async throws {
+        try await TestCloud.with { cloud in
+            try await cloud.server?.importSchema("DEFINE SCHEMA RECORD TYPE Item (rank INT64 QUERYABLE SORTABLE, kind STRING QUERYABLE);",
+                                                 container: TestCloud.containerID)
+            let database = try await cloud.signUp("alice").privateCloudDatabase
+            try await database.save(zone: Self.zone)
+            _ = try await database.modifyRecords(saving: (0..<7).map {
+                CloudRecord(recordType: "Item", recordID: RecordID(recordName: "i\($0)", zoneID: Self.zone),
+                            fields: ["rank": .int64(Int64($0)), "kind": .string($0 % 2 == 0 ? "even" : "odd")])
+            })
+            let query = Query(recordType: "Item", filterBy: [QueryFilter(.equals, fieldName: "kind", .string("even"))],
+                              sortBy: [QuerySort(fieldName: "rank", ascending: false)])
+            var (records, cursor) = try await database.records(matching: query, inZoneWith: Self.zone, resultsLimit: 3)
+            var names = records.map(\.recordID.recordName)
+            while let next = cursor {
+                (records, cursor) = try await database.records(continuingMatchFrom: next, resultsLimit: 3)
+                names += records.map(\.recordID.recordName)
+            }
+            #expect(names == ["i6", "i4", "i2", "i0"])
+        }
+    }
+
+    @Test func assetsUploadOnSaveAndDownloadOnFetch() async throws {
+        try await TestCloud.with { cloud in
+            let files = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-client-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: files) }
+            try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+            let source = files.appendingPathComponent("text.txt")
+            let text = String(repeating: "A note kept as an asset. ", count: 20_000)
+            try Data(text.utf8).write(to: source)
+
+            let alice = try await cloud.signUp("alice", assetCacheDirectory: files.appendingPathComponent("cache"))
+            let database = alice.privateCloudDatabase
+            try await database.save(zone: Self.zone)
+            var note = Self.note("with-file", "File")
+            note.setAsset(fileURL: source, forKey: "text")
+            let saved = try await database.save(note)
+            #expect(saved.asset("text")?.size == Int64(text.utf8.count))
+
+            let fetched = try await database.record(for: note.recordID)
+            let file = try #require(fetched.assetFiles["text"])
+            #expect(try String(contentsOf: file, encoding: .utf8) == text)
+        }
+    }
+
+    @Test func archivedSystemFieldsKeepTheChangeTag() async throws {
+        try await TestCloud.with { cloud in
+            let database = try await cloud.signUp("alice").privateCloudDatabase
+            try await database.save(zone: Self.zone)
+            let saved = try await database.save(Self.note("n", "v1"))
+            let archive = try #require(saved.systemFields).archived()
+
+            var restored = CloudRecord(systemFields: try RecordSystemFields(archived: archive))
+            restored["title"] = .string("v2")
+            #expect(try await database.save(restored).string("title") == "v2")
+            // The same archive is now stale.
+            var again = CloudRecord(systemFields: try RecordSystemFields(archived: archive))
+            again["title"] = .string("v3")
+            await #expect(throws: CloudError.self) { try await database.save(again) }
+        }
+    }
+
+    @Test func errorsAreTyped() async throws {
+        try await TestCloud.with { cloud in
+            let anonymous = await cloud.container()
+            let notSignedIn = try await #require(throws: CloudError.self) { try await anonymous.privateCloudDatabase.allRecordZones() }
+            #expect(notSignedIn.code == .notAuthenticated)
+
+            let alice = try await cloud.signUp("alice")
+            await cloud.stopServer()
+            let offline = try await #require(throws: CloudError.self) { try await alice.privateCloudDatabase.allRecordZones() }
+            #expect(offline.code == .networkUnavailable)
+            try await cloud.startServer()
+            #expect(try await alice.privateCloudDatabase.allRecordZones().contains { $0.zoneID.isDefaultZone })
+        }
+    }
+}
+
+extension Result {
+    var error: Failure? { if case .failure(let error) = self { error } else { nil } }
+}
