@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "StratusCore", targets: ["StratusCore"]),
         .library(name: "StratusServer", targets: ["StratusServer"]),
         .library(name: "StratusClient", targets: ["StratusClient"]),
+        .library(name: "StratusSync", targets: ["StratusSync"]),
         .library(name: "StratusTesting", targets: ["StratusTesting"]),
         .executable(name: "stratus", targets: ["stratus"]),
         .executable(name: "stratus-bench", targets: ["StratusBench"]),
@@ -57,10 +58,18 @@ let package = Package(
             ]
         ),
         .target(
+            name: "StratusSync",
+            dependencies: [
+                "StratusClient",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
             name: "StratusTesting",
             dependencies: [
                 "StratusServer",
                 "StratusClient",
+                "StratusSync",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -92,7 +101,11 @@ let package = Package(
         ),
         .testTarget(
             name: "StratusClientTests",
-            dependencies: ["StratusTesting", "StratusClient"]
+            dependencies: ["StratusTesting", "StratusClient", "StratusSync"]
+        ),
+        .testTarget(
+            name: "StratusSyncTests",
+            dependencies: ["StratusTesting", "StratusClient", "StratusSync", "StratusServer"]
         ),
         .testTarget(
             name: "StratusServerTests",

@@ -48,6 +48,21 @@ public struct CloudRecord: Sendable, Hashable {
         }
     }
 
+    /// This record's fields as an edit of a server version: saving the result carries that
+    /// version's change tag and sends the keys whose values differ from `serverFields` (every key
+    /// when they are unknown), removing the keys the server has and this record lacks.
+    public func edit(of systemFields: RecordSystemFields?, serverFields: [String: FieldValue]?) -> CloudRecord {
+        var record = systemFields.map { CloudRecord(systemFields: $0, fields: fields) }
+            ?? CloudRecord(recordType: recordType, recordID: recordID, fields: fields)
+        record.assetFiles = assetFiles
+        if let serverFields, systemFields != nil {
+            record.serverFields = serverFields
+            record.changedKeys = Set(fields.keys.filter { fields[$0] != serverFields[$0] || assetFiles[$0] != nil })
+                .union(serverFields.keys.filter { fields[$0] == nil })
+        }
+        return record
+    }
+
     /// Attaches a file to an asset field; it is uploaded when the record is saved.
     public mutating func setAsset(fileURL: URL, forKey key: String) {
         fields[key] = .asset(Asset())

@@ -16,6 +16,11 @@ public struct RecordZoneChanges: Sendable {
     public struct Deletion: Sendable, Hashable {
         public var recordID: RecordID
         public var recordType: String
+
+        public init(recordID: RecordID, recordType: String) {
+            self.recordID = recordID
+            self.recordType = recordType
+        }
     }
 
     public var zoneID: ZoneID
@@ -34,8 +39,8 @@ extension Database {
     public func databaseChanges(since token: ServerChangeToken?, resultsLimit: Int? = nil) async throws -> DatabaseChanges {
         let response = try await post("changes/database", DatabaseChangesRequest(syncToken: token?.rawValue, resultsLimit: resultsLimit),
                                       as: DatabaseChangesResponse.self)
-        return DatabaseChanges(modifications: response.zones.filter { $0.deleted != true }.map(\.zoneID),
-                               deletions: response.zones.filter { $0.deleted == true }.map(\.zoneID),
+        return DatabaseChanges(modifications: response.zones.filter { $0.deleted != true }.map { normalized($0.zoneID) },
+                               deletions: response.zones.filter { $0.deleted == true }.map { normalized($0.zoneID) },
                                changeToken: ServerChangeToken(rawValue: response.syncToken), moreComing: response.moreComing)
     }
 
@@ -43,6 +48,7 @@ extension Database {
     /// first. Assets are downloaded when the container has an asset cache.
     public func recordZoneChanges(inZoneWith zoneID: ZoneID, since token: ServerChangeToken?, desiredKeys: [String]? = nil,
                                   resultsLimit: Int? = nil) async throws -> RecordZoneChanges {
+        let zoneID = normalized(zoneID)
         let request = ZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: token?.rawValue, resultsLimit: resultsLimit, desiredKeys: desiredKeys)])
         guard let answer = try await post("changes/zone", request, as: ZoneChangesResponse.self).zones.first else {
             throw CloudError(.internalError, "changes/zone answered no zone")

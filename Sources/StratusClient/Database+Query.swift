@@ -23,7 +23,7 @@ extension Database {
     }
 
     private func page(_ request: RecordsQueryRequest) async throws -> (matchResults: [CloudRecord], queryCursor: QueryCursor?) {
-        let zoneID = request.zoneID ?? .default
+        let zoneID = normalized(request.zoneID ?? .default)
         let response = try await post("records/query", request, as: RecordsQueryResponse.self)
         var records: [CloudRecord] = []
         for record in response.records {

@@ -55,7 +55,7 @@ extension Database {
     private func saveOutcome(_ answer: RecordResult, sent: CloudRecord) -> Result<CloudRecord, CloudError> {
         if let record = answer.record {
             do {
-                var saved = try CloudRecord(wire: record, zoneID: sent.recordID.zoneID)
+                var saved = try CloudRecord(wire: record, zoneID: normalized(sent.recordID.zoneID))
                 saved.assetFiles = sent.assetFiles
                 return .success(saved)
             } catch {
@@ -66,7 +66,7 @@ extension Database {
         var error = CloudError(failure)
         if error.code == .serverRecordChanged {
             error.clientRecord = sent
-            error.serverRecord = failure.serverRecord.flatMap { try? CloudRecord(wire: $0, zoneID: sent.recordID.zoneID) }
+            error.serverRecord = failure.serverRecord.flatMap { try? CloudRecord(wire: $0, zoneID: normalized(sent.recordID.zoneID)) }
             if let systemFields = sent.systemFields, let serverFields = sent.serverFields {
                 var ancestor = CloudRecord(systemFields: systemFields, fields: serverFields)
                 ancestor.markSaved()
@@ -98,7 +98,7 @@ extension Database {
             let answers = try await post("records/lookup", request, as: RecordsResponse.self).records
             for (id, answer) in zip(zoneIDs, answers) {
                 if let record = answer.record {
-                    results[id] = .success(try await downloadingAssets(of: try CloudRecord(wire: record, zoneID: zoneID)))
+                    results[id] = .success(try await downloadingAssets(of: try CloudRecord(wire: record, zoneID: normalized(zoneID))))
                 } else {
                     results[id] = .failure(answer.error.map(CloudError.init) ?? CloudError(.internalError, "empty result"))
                 }

@@ -34,7 +34,11 @@ extension Database {
 
     /// Every zone of the database.
     public func allRecordZones() async throws -> [Zone] {
-        try await get("zones/list", as: ZonesResponse.self).zones.compactMap(\.zone)
+        try await get("zones/list", as: ZonesResponse.self).zones.compactMap(\.zone).map { zone in
+            var zone = zone
+            zone.zoneID = normalized(zone.zoneID)
+            return zone
+        }
     }
 
     static func zoneError(_ error: ZoneError?) -> CloudError {

@@ -17,6 +17,13 @@ public struct Database: Sendable {
         try Container.decode(Response.self, from: try await container.send(path: path(endpoint), body: .none))
     }
 
+    /// A zone ID as this client names it. In the private database every zone is the signed-in
+    /// user's, so the owner is left out (as CloudKit's default owner): a zone the server names and
+    /// the same zone the app names are equal.
+    func normalized(_ zoneID: ZoneID) -> ZoneID {
+        scope == .private ? ZoneID(zoneName: zoneID.zoneName) : zoneID
+    }
+
     private func path(_ endpoint: String) -> String {
         "/database/1/\(container.containerIdentifier)/\(container.environment.rawValue)/\(scope.rawValue)/\(endpoint)"
     }

@@ -16,8 +16,10 @@ import StratusServer
 public actor TestCloud {
     public static let containerID = "iCloud.test.stratus"
 
+    /// Everything of this cloud lives under it: the server's data and the devices' state.
+    public nonisolated let root: URL
     /// The server's data directory; it survives ``restartServer()``.
-    public nonisolated let dataDirectory: URL
+    public nonisolated var dataDirectory: URL { root.appendingPathComponent("server") }
     private let configure: @Sendable (inout ServerConfiguration) -> Void
     private let logger: Logger
     private var running: RunningServer?
@@ -42,7 +44,7 @@ public actor TestCloud {
     }
 
     public init(configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }) {
-        dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-testcloud-\(UUID().uuidString)")
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-testcloud-\(UUID().uuidString)")
         self.configure = configure
         var logger = Logger(label: "stratus-testcloud")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .critical
@@ -84,10 +86,10 @@ public actor TestCloud {
     /// The running server, for what tests reach past HTTP for (schema, maintenance).
     public var server: StratusServer? { running?.server }
 
-    /// Stops the server and deletes its data directory.
+    /// Stops the server and deletes its data and the devices' state.
     public func shutdown() async {
         await stopServer()
-        try? FileManager.default.removeItem(at: dataDirectory)
+        try? FileManager.default.removeItem(at: root)
     }
 
     /// A container for this cloud, not signed in. `transport` lets a test put faults in its way.

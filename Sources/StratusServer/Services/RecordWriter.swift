@@ -124,7 +124,7 @@ final class RecordWriter {
             }
         }
         if type == .create {
-            throw Self.exists(name)
+            throw try Self.exists(existing)
         }
         if type.requiresChangeTag && operation.record.recordChangeTag != existing.changeTag {
             throw Failure(error: CloudKitError(.conflict, "record '\(name)' was changed on the server; merge into serverRecord and retry with its recordChangeTag"),
@@ -155,8 +155,11 @@ final class RecordWriter {
         return recordType
     }
 
-    private static func exists(_ name: String) -> CloudKitError {
-        CloudKitError(.exists, "record '\(name)' already exists")
+    /// `EXISTS` for a create of a live record, with the server's record so a client can tell a
+    /// resent create (same content) from a real clash.
+    private static func exists(_ record: StoredRecord) throws -> Failure {
+        Failure(error: CloudKitError(.exists, "record '\(record.recordName)' already exists"),
+                serverRecord: try RecordMapper.record(from: record, desiredKeys: nil))
     }
 
     /// Writes the record. Fields set to nil are left out. With `insertOnly`, the row must not be
@@ -189,7 +192,7 @@ final class RecordWriter {
         if insertOnly, try transaction.insertRecord(stored, references: edges) {
             known[name] = stored
         } else {
-            if insertOnly, try liveRecord(name) != nil { throw Self.exists(name) }
+            if insertOnly, let live = try liveRecord(name) { throw try Self.exists(live) }
             try store(stored, references: edges, replacingReferences: existing != nil)
         }
         if !assetChecksums.isEmpty || existing.map({ RecordMapper.hasAssets($0.fieldsJSON) }) == true {

@@ -1,0 +1,257 @@
+import Foundation
+import StratusClient
+
+/// Keeps one database of one account in sync, offline first (CloudKit's `CKSyncEngine`, with its
+/// state durable on its own).
+///
+/// The app queues the IDs of what it changed with ``add(pendingRecordZoneChanges:)``; the call
+/// returns once the change is in the engine's SQLite file, so it survives a crash. When it sends,
+/// the engine asks the app for each record's current body, saves in batches, resolves conflicts,
+/// retries what can be retried and sets aside what the server refuses. It fetches the changes
+/// made elsewhere by change token. Everything it does is reported in order on ``events``.
+///
+/// Work runs one operation at a time: account, then zones, then records, then fetching.
+public actor SyncEngine {
+    public let configuration: Configuration
+    /// What the engine did, in order. Consume it for as long as the engine runs.
+    public nonisolated let events: AsyncStream<SyncEvent>
+    let eventSink: AsyncStream<SyncEvent>.Continuation
+    let state: SyncStateStore
+    var database: Database { configuration.database }
+
+    var status: SyncEngineSnapshot.Status = .idle
+    var recentEvents: [String] = []
+    /// How many events the engine has emitted; a consumer that counts what it handled can tell
+    /// when it has caught up.
+    public private(set) var emittedEventCount = 0
+    var accountChecked = false
+    /// The batch size in use; halved while the server answers `limitExceeded`.
+    var batchSize: Int
+
+    private var busy = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var scheduledSend: Task<Void, Never>?
+    private var poller: Task<Void, Never>?
+    private var started = false
+
+    /// Opens (or creates) the engine's state file.
+    public init(configuration: Configuration) throws {
+        self.configuration = configuration
+        state = try SyncStateStore(path: configuration.stateURL.path)
+        batchSize = max(1, configuration.batchSize)
+        (events, eventSink) = AsyncStream.makeStream(of: SyncEvent.self)
+        if let halted = try state.meta("halted") { status = .halted(CloudError(.notAuthenticated, halted)) }
+    }
+
+    // MARK: Queuing
+
+    /// Queues record changes to send. Durable when it returns; a later change of the same record
+    /// replaces an earlier one still waiting.
+    public func add(pendingRecordZoneChanges changes: [PendingRecordZoneChange]) throws {
+        try state.addPending(changes)
+        emit(.stateUpdate)
+        scheduleSend()
+    }
+
+    /// Queues zone changes to send. Deleting a zone drops the zone's queued record changes.
+    public func add(pendingDatabaseChanges changes: [PendingDatabaseChange]) throws {
+        try state.addPending(changes)
+        emit(.stateUpdate)
+        scheduleSend()
+    }
+
+    // MARK: Running
+
+    /// With automatic sync: fetches now, then sends soon after each change and polls.
+    public func start() {
+        guard configuration.automaticallySync, !started else { return }
+        started = true
+        Task { await self.runAutomatically { try await $0.fetchOnce() } }
+        scheduleSend(after: .zero)
+        if let interval = configuration.pollInterval {
+            poller = Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    await self?.runAutomatically { try await $0.fetchOnce() }
+                }
+            }
+        }
+    }
+
+    /// Stops automatic syncing; queued changes stay queued.
+    public func stop() {
+        started = false
+        scheduledSend?.cancel()
+        scheduledSend = nil
+        poller?.cancel()
+        poller = nil
+    }
+
+    /// Sends every queued change, retrying transient failures (up to the retry policy's attempts).
+    public func sendChanges() async throws {
+        try await withRetries { try await $0.sendOnce() }
+    }
+
+    /// Fetches every change made elsewhere, retrying transient failures.
+    public func fetchChanges() async throws {
+        try await withRetries { try await $0.fetchOnce() }
+    }
+
+    /// Sends, then fetches: Shopping UK's "Sync now".
+    public func syncNow() async throws {
+        try await sendChanges()
+        try await fetchChanges()
+    }
+
+    /// Clears a halt (after the app signed in again or freed quota) and syncs again.
+    public func resume() throws {
+        try state.setMeta("halted", nil)
+        status = .idle
+        accountChecked = false
+        emit(.stateUpdate)
+        scheduleSend(after: .zero)
+    }
+
+    // MARK: Diagnostics
+
+    /// What the engine is doing and holding, for a diagnostics screen.
+    public func snapshot() throws -> SyncEngineSnapshot {
+        SyncEngineSnapshot(
+            status: status, pendingRecordChanges: try state.pendingRecordChanges(),
+            pendingDatabaseChanges: try state.pendingDatabaseChanges(),
+            setAsideChanges: try state.setAsideChanges().map { .init(change: $0.0, reason: $0.1) },
+            tokens: try state.allTokens(),
+            lastSuccessfulSync: try state.meta("lastSync").flatMap(Double.init).map(Date.init(timeIntervalSince1970:)),
+            recentEvents: recentEvents)
+    }
+
+    // MARK: Internals
+
+    func emit(_ event: SyncEvent) {
+        emittedEventCount += 1
+        eventSink.yield(event)
+        recentEvents.append("\(Date()) \(Self.summary(event))")
+        if recentEvents.count > 50 { recentEvents.removeFirst(recentEvents.count - 50) }
+    }
+
+    /// Runs one operation at a time.
+    func exclusively<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
+        while busy { await withCheckedContinuation { waiters.append($0) } }
+        busy = true
+        defer {
+            busy = false
+            if !waiters.isEmpty { waiters.removeFirst().resume() }
+        }
+        return try await body()
+    }
+
+    /// Runs an operation, waiting and retrying while it fails transiently; a halt is thrown at once.
+    private func withRetries(_ operation: (isolated SyncEngine) async throws -> Void) async throws {
+        var attempt = 0
+        while true {
+            do {
+                try checkNotHalted()
+                try await exclusively { try await operation(self) }
+                status = .idle
+                return
+            } catch let error as CloudError where error.isTransient && attempt + 1 < configuration.retry.maximumAttempts {
+                let delay = configuration.retry.delay(attempt: attempt, error: error)
+                status = .waitingToRetry(until: Date().addingTimeInterval(delay.seconds), error: error)
+                attempt += 1
+                try await Task.sleep(for: delay)
+            } catch let error as CloudError {
+                try handleFatal(error)
+                throw error
+            }
+        }
+    }
+
+    /// Runs an operation for automatic sync: a transient failure schedules a retry, a halt stops.
+    private func runAutomatically(attempt: Int = 0, _ operation: @escaping @Sendable (isolated SyncEngine) async throws -> Void) async {
+        guard started, (try? checkNotHalted()) != nil else { return }
+        do {
+            try await exclusively { try await operation(self) }
+            status = .idle
+        } catch let error as CloudError where error.isTransient {
+            let delay = configuration.retry.delay(attempt: attempt, error: error)
+            status = .waitingToRetry(until: Date().addingTimeInterval(delay.seconds), error: error)
+            Task { [weak self] in
+                try? await Task.sleep(for: delay)
+                await self?.runAutomatically(attempt: attempt + 1, operation)
+            }
+        } catch let error as CloudError {
+            try? handleFatal(error)
+        } catch {
+            status = .halted(CloudError(.internalError, "\(error)"))
+        }
+    }
+
+    /// Sends after the send delay, once, however many changes arrive meanwhile.
+    private func scheduleSend(after delay: Duration? = nil) {
+        guard started, scheduledSend == nil else { return }
+        let delay = delay ?? configuration.sendDelay
+        scheduledSend = Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            await self?.runScheduledSend()
+        }
+    }
+
+    private func runScheduledSend() async {
+        scheduledSend = nil
+        await runAutomatically { try await $0.sendOnce() }
+    }
+
+    /// Errors that need the app: authentication and quota halt the engine until ``resume()``.
+    private func handleFatal(_ error: CloudError) throws {
+        guard error.code == .notAuthenticated || error.code == .quotaExceeded else {
+            status = .idle
+            return
+        }
+        status = .halted(error)
+        try state.setMeta("halted", error.reason)
+        emit(.halted(error))
+    }
+
+    func checkNotHalted() throws {
+        if case .halted(let error) = status { throw error }
+    }
+
+    /// Checks once per engine life that the signed-in user is the one the state belongs to.
+    func ensureAccount() async throws {
+        guard !accountChecked else { return }
+        let user = try await database.container.currentUserRecordName()
+        let known = try state.meta("user")
+        if known != user {
+            if known != nil { try state.resetForNewAccount() }
+            try state.setMeta("user", user)
+            emit(.accountChange(userRecordName: user))
+        }
+        accountChecked = true
+    }
+
+    func markSynced() throws {
+        try state.setMeta("lastSync", String(Date().timeIntervalSince1970))
+    }
+
+    private static func summary(_ event: SyncEvent) -> String {
+        switch event {
+        case .accountChange(let user): "account \(user)"
+        case .stateUpdate: "state update"
+        case .willFetchChanges: "will fetch"
+        case .fetchedDatabaseChanges(let modified, let deleted): "fetched zones: \(modified.count) changed, \(deleted.count) deleted"
+        case .fetchedRecordZoneChanges(let modified, let deleted): "fetched records: \(modified.count) changed, \(deleted.count) deleted"
+        case .changeTokenExpired(let zone): "change token expired (\(zone?.zoneName ?? "database"))"
+        case .didFetchChanges: "did fetch"
+        case .willSendChanges: "will send"
+        case .sentDatabaseChanges(let saved, let deleted, let failed): "sent zones: \(saved.count) saved, \(deleted.count) deleted, \(failed.count) failed"
+        case .sentRecordZoneChanges(let sent):
+            "sent records: \(sent.savedRecords.count) saved, \(sent.deletedRecordIDs.count) deleted, \(sent.failedRecordSaves.count + sent.failedRecordDeletes.count) failed"
+        case .didSendChanges: "did send"
+        case .halted(let error): "halted: \(error)"
+        }
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import StratusClient
+
+/// What the engine reports, in order, through ``SyncEngine/events`` (CKSyncEngine's events).
+///
+/// Apply every record of ``fetchedRecordZoneChanges(modifications:deletions:)`` and the saved
+/// records of ``sentRecordZoneChanges(_:)`` to local data: they are what the server now has,
+/// including the outcome of a resolved conflict.
+public enum SyncEvent: Sendable {
+    /// The signed-in user became known or changed; local data of another account should go.
+    case accountChange(userRecordName: String)
+    /// The engine's persisted state changed (outbox, tokens); see ``SyncEngine/snapshot()``.
+    case stateUpdate
+    case willFetchChanges
+    /// Zones changed or deleted on the server. Local data of deleted zones should go; the engine
+    /// has already forgotten them.
+    case fetchedDatabaseChanges(modifications: [ZoneID], deletions: [ZoneID])
+    /// One page of a zone's changes made elsewhere.
+    case fetchedRecordZoneChanges(modifications: [CloudRecord], deletions: [RecordZoneChanges.Deletion])
+    /// A zone's change token expired; the engine fetches the zone again from scratch.
+    case changeTokenExpired(ZoneID?)
+    case didFetchChanges
+    case willSendChanges
+    /// Zones created or deleted, or why not.
+    case sentDatabaseChanges(saved: [ZoneID], deleted: [ZoneID], failed: [ZoneID: CloudError])
+    /// One batch's outcome.
+    case sentRecordZoneChanges(SentRecordZoneChanges)
+    case didSendChanges
+    /// The engine stopped on an error that needs the app (authentication, quota) until ``SyncEngine/resume()``.
+    case halted(CloudError)
+}
+
+/// The outcome of one sent batch.
+public struct SentRecordZoneChanges: Sendable {
+    /// Records saved, as the server now has them.
+    public var savedRecords: [CloudRecord] = []
+    public var deletedRecordIDs: [RecordID] = []
+    /// Changes the server refused for their content: set aside, not retried until queued again.
+    public var failedRecordSaves: [RecordID: CloudError] = [:]
+    public var failedRecordDeletes: [RecordID: CloudError] = [:]
+    /// Every change the batch carried.
+    public var batch: [PendingRecordZoneChange] = []
+}

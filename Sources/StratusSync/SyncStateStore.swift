@@ -1,0 +1,378 @@
+import Foundation
+import GRDB
+import StratusClient
+
+/// The engine's state in its own SQLite file: the outbox of pending changes, change tokens, and
+/// the last known server version (system fields and fields) of every record. Every write is a
+/// transaction that is durable when it returns (WAL, `synchronous = FULL`).
+final class SyncStateStore: Sendable {
+    private let database: DatabaseQueue
+
+    init(path: String) throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        database = try DatabaseQueue(path: path, configuration: configuration)
+        try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        try Self.migrator.migrate(database)
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE pending_records (
+                    zone_name TEXT NOT NULL, owner TEXT NOT NULL, record_name TEXT NOT NULL,
+                    change TEXT NOT NULL, version INTEGER NOT NULL,
+                    PRIMARY KEY (zone_name, owner, record_name)
+                ) WITHOUT ROWID;
+                CREATE INDEX pending_records_order ON pending_records(version);
+                CREATE TABLE pending_zones (
+                    zone_name TEXT NOT NULL, owner TEXT NOT NULL, change TEXT NOT NULL, version INTEGER NOT NULL,
+                    PRIMARY KEY (zone_name, owner)
+                ) WITHOUT ROWID;
+                CREATE TABLE tokens (scope TEXT PRIMARY KEY NOT NULL, token TEXT NOT NULL) WITHOUT ROWID;
+                CREATE TABLE records (
+                    zone_name TEXT NOT NULL, owner TEXT NOT NULL, record_name TEXT NOT NULL,
+                    record_type TEXT NOT NULL, change_tag TEXT NOT NULL,
+                    created_at INTEGER, created_by TEXT, created_device TEXT,
+                    modified_at INTEGER, modified_by TEXT, modified_device TEXT,
+                    parent TEXT, share TEXT, fields BLOB,
+                    PRIMARY KEY (zone_name, owner, record_name)
+                ) WITHOUT ROWID;
+                CREATE TABLE set_aside (
+                    zone_name TEXT NOT NULL, owner TEXT NOT NULL, record_name TEXT NOT NULL,
+                    change TEXT NOT NULL, error TEXT NOT NULL, at REAL NOT NULL,
+                    PRIMARY KEY (zone_name, owner, record_name)
+                ) WITHOUT ROWID;
+                CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+
+    // MARK: Outbox
+
+    /// A queued record change and the version it was queued at (newer queuing replaces it).
+    struct QueuedRecordChange: Sendable, Hashable {
+        var change: PendingRecordZoneChange
+        var version: Int64
+    }
+
+    func addPending(_ changes: [PendingRecordZoneChange]) throws {
+        try database.write { db in
+            var version = try Self.nextVersion(db, count: changes.count)
+            let statement = try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO pending_records (zone_name, owner, record_name, change, version) VALUES (?, ?, ?, ?, ?)
+                """)
+            for change in changes {
+                let id = change.recordID
+                let kind = if case .saveRecord = change { "save" } else { "delete" }
+                try statement.execute(arguments: [id.zoneID.zoneName, id.zoneID.ownerRecordName ?? "", id.recordName, kind, version])
+                try db.execute(sql: "DELETE FROM set_aside WHERE zone_name = ? AND owner = ? AND record_name = ?",
+                               arguments: [id.zoneID.zoneName, id.zoneID.ownerRecordName ?? "", id.recordName])
+                version += 1
+            }
+        }
+    }
+
+    func addPending(_ changes: [PendingDatabaseChange]) throws {
+        try database.write { db in
+            var version = try Self.nextVersion(db, count: changes.count)
+            for change in changes {
+                let kind = if case .saveZone = change { "save" } else { "delete" }
+                try db.execute(sql: "INSERT OR REPLACE INTO pending_zones (zone_name, owner, change, version) VALUES (?, ?, ?, ?)",
+                               arguments: [change.zoneID.zoneName, change.zoneID.ownerRecordName ?? "", kind, version])
+                if case .deleteZone(let zoneID) = change {
+                    try Self.forgetZone(zoneID, in: db, keepingPendingZone: true)
+                }
+                version += 1
+            }
+        }
+    }
+
+    /// The oldest pending record changes of one zone (the zone of the oldest change), at most `limit`.
+    func nextPendingBatch(limit: Int) throws -> [QueuedRecordChange] {
+        try database.read { db in
+            guard let first = try Row.fetchOne(db, sql: "SELECT zone_name, owner FROM pending_records ORDER BY version LIMIT 1") else { return [] }
+            let zoneName: String = first[0]
+            let owner: String = first[1]
+            return try Row.fetchAll(db, sql: """
+                SELECT record_name, change, version FROM pending_records WHERE zone_name = ? AND owner = ? ORDER BY version LIMIT ?
+                """, arguments: [zoneName, owner, limit]).map { row in
+                let id = RecordID(recordName: row[0], zoneID: Self.zoneID(zoneName, owner))
+                let kind: String = row[1]
+                return QueuedRecordChange(change: kind == "save" ? .saveRecord(id) : .deleteRecord(id), version: row[2])
+            }
+        }
+    }
+
+    func pendingRecordChanges() throws -> [PendingRecordZoneChange] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT zone_name, owner, record_name, change FROM pending_records ORDER BY version").map { row in
+                let id = RecordID(recordName: row[2], zoneID: Self.zoneID(row[0], row[1]))
+                let kind: String = row[3]
+                return kind == "save" ? .saveRecord(id) : .deleteRecord(id)
+            }
+        }
+    }
+
+    func pendingRecordCount() throws -> Int {
+        try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pending_records") ?? 0 }
+    }
+
+    func pendingDatabaseChanges() throws -> [PendingDatabaseChange] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT zone_name, owner, change FROM pending_zones ORDER BY version").map { row in
+                let zoneID = Self.zoneID(row[0], row[1])
+                let kind: String = row[2]
+                return kind == "save" ? .saveZone(zoneID) : .deleteZone(zoneID)
+            }
+        }
+    }
+
+    /// Whether a record has a change waiting to be sent.
+    func isPending(_ ids: [RecordID]) throws -> Set<RecordID> {
+        guard !ids.isEmpty else { return [] }
+        return try database.read { db in
+            var pending = Set<RecordID>()
+            let statement = try db.cachedStatement(sql: "SELECT 1 FROM pending_records WHERE zone_name = ? AND owner = ? AND record_name = ?")
+            for id in ids where try Bool.fetchOne(statement, arguments: [id.zoneID.zoneName, id.zoneID.ownerRecordName ?? "", id.recordName]) == true {
+                pending.insert(id)
+            }
+            return pending
+        }
+    }
+
+    // MARK: Outcomes of a send
+
+    /// What one sent batch changed in the state, applied in one transaction.
+    struct SendOutcome: Sendable {
+        /// Records the server now has (saved, or found already there): remembered, and their pending
+        /// change removed if it was not queued again meanwhile.
+        var saved: [(record: CloudRecord, version: Int64)] = []
+        var deleted: [(id: RecordID, version: Int64)] = []
+        /// Records whose change failed for good: moved out of the outbox with their error.
+        var setAside: [(change: QueuedRecordChange, error: String)] = []
+        /// Records whose server version became known (a conflict): remembered, change kept pending.
+        var rebased: [CloudRecord] = []
+        /// Records to forget (saved again as new: the server lost them).
+        var forgotten: [RecordID] = []
+        /// Pending saves of records the app no longer has: dropped.
+        var dropped: [(id: RecordID, version: Int64)] = []
+    }
+
+    /// Applies a send's outcome; returns the saved records whose change was queued again meanwhile
+    /// (the app holds a newer version, which stays pending).
+    @discardableResult
+    func apply(_ outcome: SendOutcome) throws -> Set<RecordID> {
+        try database.write { db in
+            var requeued = Set<RecordID>()
+            let removePending = try db.cachedStatement(sql: """
+                DELETE FROM pending_records WHERE zone_name = ? AND owner = ? AND record_name = ? AND version = ?
+                """)
+            for record in outcome.rebased { try Self.remember(record, in: db) }
+            for id in outcome.forgotten { try Self.forget(id, in: db) }
+            for (record, version) in outcome.saved {
+                try Self.remember(record, in: db)
+                try removePending.execute(arguments: Self.key(record.recordID) + [version])
+                if db.changesCount == 0 { requeued.insert(record.recordID) }
+            }
+            for (id, version) in outcome.deleted {
+                try Self.forget(id, in: db)
+                try removePending.execute(arguments: Self.key(id) + [version])
+            }
+            for (id, version) in outcome.dropped { try removePending.execute(arguments: Self.key(id) + [version]) }
+            for (queued, error) in outcome.setAside {
+                let id = queued.change.recordID
+                try removePending.execute(arguments: Self.key(id) + [queued.version])
+                let kind = if case .saveRecord = queued.change { "save" } else { "delete" }
+                try db.execute(sql: "INSERT OR REPLACE INTO set_aside (zone_name, owner, record_name, change, error, at) VALUES (?, ?, ?, ?, ?, ?)",
+                               arguments: Self.key(id) + [kind, error, Date().timeIntervalSince1970])
+            }
+            return requeued
+        }
+    }
+
+    func removePendingZone(_ change: PendingDatabaseChange) throws {
+        try database.write { db in
+            let kind = if case .saveZone = change { "save" } else { "delete" }
+            try db.execute(sql: "DELETE FROM pending_zones WHERE zone_name = ? AND owner = ? AND change = ?",
+                           arguments: [change.zoneID.zoneName, change.zoneID.ownerRecordName ?? "", kind])
+        }
+    }
+
+    /// Changes set aside because the server refused them for their content, with the reason.
+    func setAsideChanges() throws -> [(PendingRecordZoneChange, String)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT zone_name, owner, record_name, change, error FROM set_aside ORDER BY at").map { row in
+                let id = RecordID(recordName: row[2], zoneID: Self.zoneID(row[0], row[1]))
+                let kind: String = row[3]
+                return (kind == "save" ? .saveRecord(id) : .deleteRecord(id), row[4])
+            }
+        }
+    }
+
+    // MARK: Known server records
+
+    /// The last known server version of records: system fields and fields.
+    func serverVersions(_ ids: [RecordID]) throws -> [RecordID: CloudRecord] {
+        try database.read { db in
+            var found: [RecordID: CloudRecord] = [:]
+            let statement = try db.cachedStatement(sql: """
+                SELECT record_type, change_tag, created_at, created_by, created_device, modified_at, modified_by, modified_device,
+                       parent, share, fields FROM records WHERE zone_name = ? AND owner = ? AND record_name = ?
+                """)
+            for id in ids {
+                guard let row = try Row.fetchOne(statement, arguments: Self.key(id)) else { continue }
+                found[id] = try Self.record(id, row)
+            }
+            return found
+        }
+    }
+
+    /// The records of a zone the engine knows the server has, with their types.
+    func knownRecords(in zoneID: ZoneID) throws -> [RecordID: String] {
+        try database.read { db in
+            var known: [RecordID: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT record_name, record_type FROM records WHERE zone_name = ? AND owner = ?",
+                                        arguments: [zoneID.zoneName, zoneID.ownerRecordName ?? ""]) {
+                known[RecordID(recordName: row[0], zoneID: zoneID)] = row[1]
+            }
+            return known
+        }
+    }
+
+    /// Forgets records the server no longer has.
+    func forget(_ ids: [RecordID]) throws {
+        try database.write { db in
+            for id in ids { try Self.forget(id, in: db) }
+        }
+    }
+
+    /// A fetched page: remembers its records, forgets its deletions, and stores the zone's token,
+    /// in one transaction.
+    func applyFetched(_ page: RecordZoneChanges) throws {
+        try database.write { db in
+            for record in page.modifications { try Self.remember(record, in: db) }
+            for deletion in page.deletions { try Self.forget(deletion.recordID, in: db) }
+            try Self.setToken(page.changeToken.rawValue, scope: Self.zoneScope(page.zoneID), in: db)
+        }
+    }
+
+    /// Forgets everything about zones the server no longer has, and stores the database token.
+    func applyDatabaseChanges(deletedZones: [ZoneID], token: ServerChangeToken?) throws {
+        try database.write { db in
+            for zoneID in deletedZones { try Self.forgetZone(zoneID, in: db, keepingPendingZone: false) }
+            if let token { try Self.setToken(token.rawValue, scope: "database", in: db) } else {
+                try db.execute(sql: "DELETE FROM tokens WHERE scope = 'database'")
+            }
+        }
+    }
+
+    // MARK: Tokens and meta
+
+    func databaseToken() throws -> ServerChangeToken? { try token(scope: "database") }
+    func zoneToken(_ zoneID: ZoneID) throws -> ServerChangeToken? { try token(scope: Self.zoneScope(zoneID)) }
+
+    func resetZoneToken(_ zoneID: ZoneID) throws {
+        try database.write { db in try db.execute(sql: "DELETE FROM tokens WHERE scope = ?", arguments: [Self.zoneScope(zoneID)]) }
+    }
+
+    /// Every token, by scope (`database`, `zone:<owner>:<name>`), for diagnostics.
+    func allTokens() throws -> [String: String] {
+        try database.read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT scope, token FROM tokens").map { ($0[0], $0[1]) })
+        }
+    }
+
+    private func token(scope: String) throws -> ServerChangeToken? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT token FROM tokens WHERE scope = ?", arguments: [scope]).map(ServerChangeToken.init)
+        }
+    }
+
+    func meta(_ key: String) throws -> String? {
+        try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
+    }
+
+    func setMeta(_ key: String, _ value: String?) throws {
+        try database.write { db in
+            if let value {
+                try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key, value])
+            } else {
+                try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])
+            }
+        }
+    }
+
+    /// Forgets the account's data: tokens and known records (after the user changed).
+    func resetForNewAccount() throws {
+        try database.write { db in
+            for table in ["tokens", "records", "set_aside"] { try db.execute(sql: "DELETE FROM \(table)") }
+        }
+    }
+
+    // MARK: Rows
+
+    private static func nextVersion(_ db: GRDB.Database, count: Int) throws -> Int64 {
+        let current = Int64(try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'version'") ?? "0") ?? 0
+        try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?)", arguments: [String(current + Int64(count))])
+        return current + 1
+    }
+
+    static func zoneID(_ name: String, _ owner: String) -> ZoneID {
+        ZoneID(zoneName: name, ownerRecordName: owner.isEmpty ? nil : owner)
+    }
+
+    private static func key(_ id: RecordID) -> StatementArguments {
+        [id.zoneID.zoneName, id.zoneID.ownerRecordName ?? "", id.recordName]
+    }
+
+    private static func zoneScope(_ zoneID: ZoneID) -> String { "zone:\(zoneID.ownerRecordName ?? ""):\(zoneID.zoneName)" }
+
+    private static func setToken(_ token: String, scope: String, in db: GRDB.Database) throws {
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO tokens (scope, token) VALUES (?, ?)").execute(arguments: [scope, token])
+    }
+
+    private static func remember(_ record: CloudRecord, in db: GRDB.Database) throws {
+        guard let system = record.systemFields else { return }
+        var writer = WireWriter(capacity: 256)
+        writer.fields(record.fields.mapValues(Optional.some))
+        try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO records (zone_name, owner, record_name, record_type, change_tag, created_at, created_by, created_device,
+                                            modified_at, modified_by, modified_device, parent, share, fields)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: key(record.recordID) + [
+                system.recordType, system.changeTag, system.created?.timestamp, system.created?.userRecordName, system.created?.deviceID,
+                system.modified?.timestamp, system.modified?.userRecordName, system.modified?.deviceID, system.parent, system.share,
+                Data(writer.bytes),
+            ])
+    }
+
+    private static func forget(_ id: RecordID, in db: GRDB.Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM records WHERE zone_name = ? AND owner = ? AND record_name = ?").execute(arguments: key(id))
+    }
+
+    private static func forgetZone(_ zoneID: ZoneID, in db: GRDB.Database, keepingPendingZone: Bool) throws {
+        let arguments: StatementArguments = [zoneID.zoneName, zoneID.ownerRecordName ?? ""]
+        for table in ["records", "pending_records", "set_aside"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE zone_name = ? AND owner = ?", arguments: arguments)
+        }
+        if !keepingPendingZone { try db.execute(sql: "DELETE FROM pending_zones WHERE zone_name = ? AND owner = ?", arguments: arguments) }
+        try db.execute(sql: "DELETE FROM tokens WHERE scope = ?", arguments: [zoneScope(zoneID)])
+    }
+
+    private static func record(_ id: RecordID, _ row: Row) throws -> CloudRecord {
+        func stamp(_ at: Int64?, _ by: String?, _ device: String?) -> RecordStamp? {
+            guard let at, let by, let device else { return nil }
+            return RecordStamp(timestamp: at, userRecordName: by, deviceID: device)
+        }
+        let system = RecordSystemFields(recordID: id, recordType: row[0], changeTag: row[1], created: stamp(row[2], row[3], row[4]),
+                                        modified: stamp(row[5], row[6], row[7]), parent: row[8], share: row[9])
+        var fields: [String: FieldValue] = [:]
+        if let data: Data = row[10] {
+            fields = try Record.readFields(JSONParser.parse(Array(data))).compactMapValues { $0 }
+        }
+        return CloudRecord(systemFields: system, fields: fields).edit(of: system, serverFields: fields)
+    }
+}

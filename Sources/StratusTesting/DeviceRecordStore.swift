@@ -1,0 +1,65 @@
+import Foundation
+import StratusClient
+import StratusSync
+
+/// A device's local data in tests: records by ID, kept in a file so it survives a device restart,
+/// changed by the app and by the engine's events as an app would.
+public actor DeviceRecordStore {
+    private let file: URL
+    public private(set) var records: [RecordID: CloudRecord] = [:]
+    /// How many engine events have been applied.
+    private(set) var appliedEvents = 0
+
+    init(file: URL) {
+        self.file = file
+        if let data = try? Data(contentsOf: file), let stored = try? JSONDecoder().decode([StoredRecord].self, from: data) {
+            for entry in stored {
+                records[entry.id] = CloudRecord(recordType: entry.type, recordID: entry.id, fields: entry.fields.compactMapValues { $0.value })
+            }
+        }
+    }
+
+    public func record(_ id: RecordID) -> CloudRecord? { records[id] }
+
+    func put(_ record: CloudRecord) {
+        records[record.recordID] = record
+        persist()
+    }
+
+    func remove(_ id: RecordID) {
+        records[id] = nil
+        persist()
+    }
+
+    /// Applies what the engine reports: fetched and saved records replace local ones; deletions
+    /// and deleted zones remove them.
+    func apply(_ event: SyncEvent) {
+        appliedEvents += 1
+        switch event {
+        case .fetchedRecordZoneChanges(let modifications, let deletions):
+            for record in modifications { records[record.recordID] = record }
+            for deletion in deletions { records[deletion.recordID] = nil }
+        case .sentRecordZoneChanges(let sent):
+            for record in sent.savedRecords { records[record.recordID] = record }
+        case .fetchedDatabaseChanges(_, let deletions):
+            let zones = Set(deletions)
+            records = records.filter { !zones.contains($0.key.zoneID) }
+        case .accountChange:
+            break
+        default:
+            return
+        }
+        persist()
+    }
+
+    private func persist() {
+        let stored = records.values.map { StoredRecord(id: $0.recordID, type: $0.recordType, fields: $0.fields.mapValues(RecordField.init)) }
+        try? JSONEncoder().encode(stored).write(to: file, options: .atomic)
+    }
+
+    private struct StoredRecord: Codable {
+        var id: RecordID
+        var type: String
+        var fields: [String: RecordField]
+    }
+}

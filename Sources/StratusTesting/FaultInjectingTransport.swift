@@ -1,0 +1,70 @@
+import Foundation
+import StratusClient
+import Synchronization
+
+/// A transport that stands between a device and the server and breaks the exchange on demand:
+/// offline, a dropped request, a response lost after the server applied the request, a delay, or
+/// a chosen CloudKit error.
+public final class FaultInjectingTransport: Transport {
+    /// What to do to one upcoming request.
+    public enum Fault: Sendable {
+        /// The request never reaches the server (`networkFailure`).
+        case dropRequest
+        /// The server applies the request, but its answer is lost (`networkFailure`).
+        case dropResponse
+        /// The exchange is delayed, then happens.
+        case delay(Duration)
+        /// The server seems to answer with this error code (and `retryAfter`), without being asked.
+        case fail(ServerErrorCode, retryAfter: Int? = nil)
+    }
+
+    private let base: any Transport
+    private let state = Mutex<(offline: Bool, faults: [Fault], sent: Int)>((false, [], 0))
+
+    public init(base: any Transport = HTTPTransport()) {
+        self.base = base
+    }
+
+    /// While offline, every request fails with `networkUnavailable`.
+    public func setOffline(_ offline: Bool) {
+        state.withLock { $0.offline = offline }
+    }
+
+    public var isOffline: Bool { state.withLock { $0.offline } }
+
+    /// Queues faults for the next requests, in order.
+    public func inject(_ faults: Fault...) {
+        state.withLock { $0.faults += faults }
+    }
+
+    /// How many requests reached the server.
+    public var requestsSent: Int { state.withLock { $0.sent } }
+
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let (offline, fault) = state.withLock { state -> (Bool, Fault?) in
+            if state.offline { return (true, nil) }
+            return (false, state.faults.isEmpty ? nil : state.faults.removeFirst())
+        }
+        if offline { throw CloudError(.networkUnavailable, "the device is offline") }
+        switch fault {
+        case .dropRequest?:
+            throw CloudError(.networkFailure, "injected fault: the request was dropped")
+        case .dropResponse?:
+            _ = try await forward(request)
+            throw CloudError(.networkFailure, "injected fault: the response was dropped")
+        case .delay(let duration)?:
+            try await Task.sleep(for: duration)
+            return try await forward(request)
+        case .fail(let code, let retryAfter)?:
+            let body = ErrorDictionary(uuid: UUID().uuidString, serverErrorCode: code, reason: "injected fault", retryAfter: retryAfter)
+            return TransportResponse(status: code.httpStatus, body: Array(try JSONEncoder().encode(body)))
+        case nil:
+            return try await forward(request)
+        }
+    }
+
+    private func forward(_ request: TransportRequest) async throws -> TransportResponse {
+        state.withLock { $0.sent += 1 }
+        return try await base.send(request)
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import StratusClient
+import StratusSync
+
+/// One device of a test user: its own container session, a fault-injecting transport, a sync
+/// engine with its own state file, and local data that follows the engine's events.
+public actor TestDevice {
+    public nonisolated let name: String
+    public nonisolated let directory: URL
+    public nonisolated let container: Container
+    public nonisolated let transport: FaultInjectingTransport
+    public private(set) var store: DeviceRecordStore
+    public private(set) var engine: SyncEngine
+    private let configure: @Sendable (inout SyncEngine.Configuration) -> Void
+    private var listener: Task<Void, Never>?
+
+    init(name: String, directory: URL, container: Container, transport: FaultInjectingTransport,
+         configure: @escaping @Sendable (inout SyncEngine.Configuration) -> Void) throws {
+        self.name = name
+        self.directory = directory
+        self.container = container
+        self.transport = transport
+        self.configure = configure
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        (store, engine) = try Self.open(directory: directory, container: container, configure: configure)
+        listener = Self.listen(engine, store)
+    }
+
+    private static func open(directory: URL, container: Container, configure: @Sendable (inout SyncEngine.Configuration) -> Void) throws
+        -> (DeviceRecordStore, SyncEngine) {
+        let store = DeviceRecordStore(file: directory.appendingPathComponent("records.json"))
+        var configuration = SyncEngine.Configuration(database: container.privateCloudDatabase,
+                                                     stateURL: directory.appendingPathComponent("sync-state.sqlite")) { id in
+            await store.record(id)
+        }
+        configuration.automaticallySync = false
+        configure(&configuration)
+        return (store, try SyncEngine(configuration: configuration))
+    }
+
+    private static func listen(_ engine: SyncEngine, _ store: DeviceRecordStore) -> Task<Void, Never> {
+        Task {
+            for await event in engine.events { await store.apply(event) }
+        }
+    }
+
+    /// Saves a record locally and queues it: what an app does on an edit.
+    public func save(_ record: CloudRecord) async throws {
+        await store.put(record)
+        try await engine.add(pendingRecordZoneChanges: [.saveRecord(record.recordID)])
+    }
+
+    /// Deletes a record locally and queues the deletion.
+    public func delete(_ id: RecordID) async throws {
+        await store.remove(id)
+        try await engine.add(pendingRecordZoneChanges: [.deleteRecord(id)])
+    }
+
+    /// The local copy of a record.
+    public func record(_ id: RecordID) async -> CloudRecord? { await store.record(id) }
+
+    /// Every local record.
+    public func records() async -> [RecordID: CloudRecord] { await store.records }
+
+    /// Sends then fetches, and waits until the engine's events are applied locally.
+    public func sync() async throws {
+        try await engine.syncNow()
+        await settle()
+    }
+
+    /// Waits until the events emitted so far are applied to the local data.
+    public func settle() async {
+        let emitted = await engine.emittedEventCount
+        while await store.appliedEvents < emitted { try? await Task.sleep(for: .milliseconds(1)) }
+    }
+
+    public func setOffline(_ offline: Bool) { transport.setOffline(offline) }
+
+    /// Simulates the app being killed and launched again: the engine is dropped without any
+    /// shutdown and reopened on the same state file, local data is read back from disk.
+    public func restart() throws {
+        listener?.cancel()
+        (store, engine) = try Self.open(directory: directory, container: container, configure: configure)
+        listener = Self.listen(engine, store)
+    }
+}
+
+extension TestCloud {
+    /// A new device for a signed-in user's container: its own directory, transport and engine.
+    public func device(_ name: String, of user: String, configure: @escaping @Sendable (inout SyncEngine.Configuration) -> Void = { _ in })
+        async throws -> TestDevice {
+        let transport = FaultInjectingTransport()
+        let container = container(deviceID: name, transport: transport)
+        try await container.signIn(username: user, password: "password-\(user)")
+        return try TestDevice(name: name, directory: root.appendingPathComponent("devices/\(name)"),
+                              container: container, transport: transport, configure: configure)
+    }
+
+    /// Creates an account (username `name`, password `password-<name>`) and returns its username.
+    public func createUser(_ name: String) async throws -> String {
+        let username = "\(name)-\(UUID().uuidString.prefix(8))"
+        try await container().signUp(username: username, password: "password-\(username)")
+        return username
+    }
+}

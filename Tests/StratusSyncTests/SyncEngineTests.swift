@@ -1,0 +1,249 @@
+import Foundation
+import Testing
+import StratusClient
+import StratusSync
+import StratusTesting
+@testable import StratusServer
+
+@Suite struct SyncEngineTests {
+    static let zone = ZoneID(zoneName: "note-zone")
+    static let noteID = RecordID(recordName: "note", zoneID: zone)
+
+    static func note(_ text: String, at modified: Int64, id: RecordID = noteID) -> CloudRecord {
+        CloudRecord(recordType: "note", recordID: id, fields: ["title": .string(text), "modified": .timestamp(modified)])
+    }
+
+    static func latestWins(_ configuration: inout SyncEngine.Configuration) {
+        configuration.conflictResolver = .latestModified(field: "modified")
+        configuration.retry.initialDelay = .milliseconds(10)
+    }
+
+    @Test func aChangeReachesAnotherDevice() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user)
+            let laptop = try await cloud.device("laptop", of: user)
+            try await phone.save(Self.note("Hello", at: 1))
+            try await phone.sync()
+            try await laptop.sync()
+            #expect(await laptop.record(Self.noteID)?.string("title") == "Hello")
+            let snapshot = try await phone.engine.snapshot()
+            #expect(snapshot.pendingRecordChanges.isEmpty && snapshot.lastSuccessfulSync != nil)
+        }
+    }
+
+    @Test func offlineEditsResolveByLatestModification() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user, configure: Self.latestWins)
+            let laptop = try await cloud.device("laptop", of: user, configure: Self.latestWins)
+            try await phone.save(Self.note("first", at: 1))
+            try await phone.sync()
+            try await laptop.sync()
+
+            await phone.setOffline(true)
+            await laptop.setOffline(true)
+            try await phone.save(Self.note("phone edit", at: 10))
+            try await laptop.save(Self.note("laptop edit, later", at: 20))
+            // Offline, syncing fails but nothing is lost.
+            await #expect(throws: CloudError.self) { try await phone.engine.sendChanges() }
+            #expect(try await phone.engine.snapshot().pendingRecordChanges.count == 1)
+
+            // The later edit reaches the server second, and still wins everywhere.
+            await laptop.setOffline(false)
+            try await laptop.sync()
+            await phone.setOffline(false)
+            try await phone.sync()
+            try await laptop.sync()
+            #expect(await phone.record(Self.noteID)?.string("title") == "laptop edit, later")
+            #expect(await laptop.record(Self.noteID)?.string("title") == "laptop edit, later")
+
+            // And the other way round: the earlier edit sent last loses.
+            await phone.setOffline(true)
+            try await laptop.save(Self.note("laptop again", at: 30))
+            try await phone.save(Self.note("phone, latest", at: 40))
+            try await laptop.sync()
+            await phone.setOffline(false)
+            try await phone.sync()
+            try await laptop.sync()
+            #expect(await phone.record(Self.noteID)?.string("title") == "phone, latest")
+            #expect(await laptop.record(Self.noteID)?.string("title") == "phone, latest")
+        }
+    }
+
+    @Test func aChangeQueuedBeforeAKillIsSentAfterRelaunch() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user)
+            try await phone.save(Self.note("queued", at: 1))
+            try await phone.restart()
+            try await phone.sync()
+            let laptop = try await cloud.device("laptop", of: user)
+            try await laptop.sync()
+            #expect(await laptop.record(Self.noteID)?.string("title") == "queued")
+        }
+    }
+
+    @Test func aLostResponseIsNotSentTwice() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user) { $0.retry.maximumAttempts = 1 }
+            try await phone.sync()
+            let other = RecordID(recordName: "other", zoneID: Self.zone)
+            try await phone.save(Self.note("one", at: 1))
+            try await phone.sync()
+
+            // The server applies the batch; the answer is lost; the app is killed.
+            try await phone.save(Self.note("two", at: 2))
+            try await phone.save(Self.note("new", at: 3, id: other))
+            phone.transport.inject(.dropResponse)
+            await #expect(throws: CloudError.self) { try await phone.engine.sendChanges() }
+            try await phone.restart()
+            try await phone.sync()
+
+            let snapshot = try await phone.engine.snapshot()
+            #expect(snapshot.pendingRecordChanges.isEmpty && snapshot.setAsideChanges.isEmpty)
+            let laptop = try await cloud.device("laptop", of: user)
+            try await laptop.sync()
+            #expect(await laptop.record(Self.noteID)?.string("title") == "two")
+            #expect(await laptop.record(other)?.string("title") == "new")
+            let changes = try await laptop.container.privateCloudDatabase.recordZoneChanges(inZoneWith: Self.zone, since: nil)
+            #expect(changes.modifications.count == 2)
+        }
+    }
+
+    @Test func theServerRestartingMidSyncLosesNothing() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user) { $0.retry.initialDelay = .milliseconds(50) }
+            try await phone.sync()
+            for index in 0..<20 {
+                try await phone.save(Self.note("note \(index)", at: Int64(index), id: RecordID(recordName: "n\(index)", zoneID: Self.zone)))
+            }
+            phone.transport.inject(.delay(.milliseconds(300)))
+            async let syncing: Void = phone.sync()
+            try await Task.sleep(for: .milliseconds(100))
+            try await cloud.restartServer()
+            try await syncing
+            #expect(try await phone.engine.snapshot().pendingRecordChanges.isEmpty)
+            let laptop = try await cloud.device("laptop", of: user)
+            try await laptop.sync()
+            #expect(await laptop.records().count == 20)
+        }
+    }
+
+    @Test func aSmallRequestLimitSplitsBatches() async throws {
+        try await TestCloud.with(configure: { $0.maxRequestBytes = 16 * 1024 }) { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user)
+            let body = String(repeating: "x", count: 400)
+            for index in 0..<150 {
+                try await phone.save(Self.note("\(index) \(body)", at: Int64(index), id: RecordID(recordName: "n\(index)", zoneID: Self.zone)))
+            }
+            try await phone.sync()
+            let snapshot = try await phone.engine.snapshot()
+            #expect(snapshot.pendingRecordChanges.isEmpty && snapshot.setAsideChanges.isEmpty)
+            let laptop = try await cloud.device("laptop", of: user)
+            try await laptop.sync()
+            #expect(await laptop.records().count == 150)
+        }
+    }
+
+    @Test func throttlingHonoursRetryAfter() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user)
+            try await phone.sync()
+            try await phone.save(Self.note("throttled", at: 1))
+            phone.transport.inject(.fail(.throttled, retryAfter: 1))
+            let start = ContinuousClock.now
+            try await phone.sync()
+            #expect(ContinuousClock.now - start >= .seconds(1))
+            #expect(try await phone.engine.snapshot().pendingRecordChanges.isEmpty)
+        }
+    }
+
+    @Test func anExpiredTokenRefetchesEverything() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user)
+            let laptop = try await cloud.device("laptop", of: user)
+            let gone = RecordID(recordName: "gone", zoneID: Self.zone)
+            try await phone.save(Self.note("stays", at: 1))
+            try await phone.save(Self.note("goes", at: 1, id: gone))
+            try await phone.sync()
+            try await laptop.sync()
+            #expect(await laptop.records().count == 2)
+
+            try await phone.delete(gone)
+            try await phone.save(Self.note("changed", at: 2))
+            try await phone.sync()
+            // Tombstones are purged: the laptop's token now predates what it would need.
+            let purged = try await cloud.server?.services.changes.purgeTombstones(now: AuthService.now() + 1_000 * 3600 * 24 * 365)
+            #expect(purged ?? 0 > 0)
+
+            try await laptop.sync()
+            let laptopRecords = await laptop.records()
+            #expect(laptopRecords.count == 1 && laptopRecords[Self.noteID]?.string("title") == "changed")
+            #expect(try await laptop.engine.snapshot().recentEvents.contains { $0.contains("change token expired") })
+        }
+    }
+
+    @Test func threeDevicesConvergeAfterRandomEditsAndOutages() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            var devices: [TestDevice] = []
+            for name in ["phone", "tablet", "laptop"] {
+                devices.append(try await cloud.device(name, of: user) { configuration in
+                    Self.latestWins(&configuration)
+                    configuration.retry.maximumAttempts = 2
+                })
+            }
+            var generator = SplitMix(seed: 42)
+            var clock: Int64 = 0
+            let ids = (0..<12).map { RecordID(recordName: "r\($0)", zoneID: Self.zone) }
+            var latest: [RecordID: Int64] = [:]
+            for _ in 0..<500 {
+                for device in devices {
+                    clock += 1
+                    let roll = generator.next() % 100
+                    if roll < 8 {
+                        await device.setOffline(!device.transport.isOffline)
+                    } else if roll < 20 {
+                        try? await device.sync()
+                    } else {
+                        let id = ids[Int(generator.next() % UInt64(ids.count))]
+                        try await device.save(Self.note("\(device.name) \(clock)", at: clock, id: id))
+                        latest[id] = clock
+                    }
+                }
+            }
+            for device in devices { await device.setOffline(false) }
+            for _ in 0..<2 {
+                for device in devices { try await device.sync() }
+            }
+            // Every device holds, for every record, its latest edit — as the server does.
+            let server = try await devices[0].container.privateCloudDatabase
+                .recordZoneChanges(inZoneWith: Self.zone, since: nil, resultsLimit: 200).modifications
+            let serverFields = Dictionary(uniqueKeysWithValues: server.map { ($0.recordID, $0.fields) })
+            #expect(serverFields.count == ids.count)
+            for (id, clock) in latest { #expect(serverFields[id]?["modified"] == .timestamp(clock), "\(id)") }
+            for device in devices {
+                #expect(await device.records().mapValues(\.fields) == serverFields, "\(device.name) differs from the server")
+            }
+        }
+    }
+}
+
+/// A small deterministic random generator, so a failing run can be replayed.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
