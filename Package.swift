@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "StratusTesting", targets: ["StratusTesting"]),
         .executable(name: "stratus", targets: ["stratus"]),
         .executable(name: "stratus-bench", targets: ["StratusBench"]),
+        .executable(name: "notes", targets: ["Notes"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -80,6 +81,15 @@ let package = Package(
                 "StratusServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .executableTarget(
+            name: "Notes",
+            dependencies: [
+                "StratusClient",
+                "StratusSync",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/Notes"
         ),
         .executableTarget(
             name: "StratusBench",

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Builds everything and runs the whole test suite, then checks the README's curl quickstart
-# against a real server.
+# Builds everything and runs the whole test suite, then checks the README's curl quickstart and
+# its Notes walkthrough against real servers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build --build-tests
 swift test --skip-build
 scripts/check-quickstart.sh
+scripts/check-notes.sh

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import StratusClient
+
+/// `notes`: the seed article's one-note app on Stratus, as a command-line program. Each device
+/// keeps its settings, note and sync state in its own directory (`--device`).
+@main
+struct Notes: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "One note, synced between devices through Stratus, offline first.",
+        subcommands: [Setup.self, Show.self, Edit.self, Sync.self])
+
+    struct DeviceOption: ParsableArguments {
+        @Option(help: "The device's directory (settings, note, sync state).") var device: String
+
+        var url: URL { URL(fileURLWithPath: device) }
+
+        func open() async throws -> NoteDevice {
+            let device = try NoteDevice(directory: url)
+            try await device.open()
+            return device
+        }
+    }
+
+    struct Setup: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Sign a device in (or up) to a Stratus server.")
+        @OptionGroup var device: DeviceOption
+        @Option(help: "The server's base URL.") var server = "http://127.0.0.1:8080"
+        @Option(help: "The container.") var container = "iCloud.dev.stratus"
+        @Option(help: "The container's API token.") var apiToken: String
+        @Option(help: "Username.") var user: String
+        @Option(help: "Password.") var password: String
+        @Flag(help: "Create the account.") var signUp = false
+
+        func run() async throws {
+            try await NoteDevice.setup(directory: device.url, server: server, container: container, apiToken: apiToken,
+                                       username: user, password: password, signUp: signUp)
+            print("device ready: \(device.url.path)")
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the note as this device has it.")
+        @OptionGroup var device: DeviceOption
+
+        func run() async throws {
+            let device = try await device.open()
+            let pending = try await device.engine.snapshot().pendingRecordChanges.count
+            if let refusal = await device.refusal { print("refused: \(refusal)") }
+            guard let note = await device.note() else {
+                print("(no note yet)")
+                return
+            }
+            print(note.text)
+            if pending > 0 { print("(not synced yet)") }
+        }
+    }
+
+    struct Edit: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Replace the note's text; it syncs now, or later if offline.")
+        @OptionGroup var device: DeviceOption
+        @Argument(help: "The new text.") var text: String
+
+        func run() async throws {
+            let device = try await device.open()
+            try await device.edit(text)
+            do {
+                try await device.engine.sendChanges()
+                await device.settle()
+                print("saved and synced")
+            } catch let error as CloudError where error.code == .networkUnavailable || error.code == .networkFailure {
+                print("saved on this device; it will sync when the server is reachable (`notes sync`)")
+            }
+        }
+    }
+
+    struct Sync: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Send this device's edits and fetch the others'.")
+        @OptionGroup var device: DeviceOption
+
+        func run() async throws {
+            let device = try await device.open()
+            try await device.sync()
+            if let refusal = await device.refusal {
+                print("refused: \(refusal)")
+                throw ExitCode(2)
+            }
+            print(await device.note()?.text ?? "(no note yet)")
+        }
+    }
+}

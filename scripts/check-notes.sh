@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Follows the README's Notes walkthrough against a fresh server: two devices, an offline conflict
+# resolved by the latest edit on both, and a note from a newer app version refused.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+stratus="$PWD/.build/debug/stratus"
+notes="$PWD/.build/debug/notes"
+{ [ -x "$stratus" ] && [ -x "$notes" ]; } || { swift build --product stratus && swift build --product notes; }
+
+work=$(mktemp -d)
+server=""
+trap '[ -z "$server" ] || kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null || echo 18081)
+start_server() {
+  "$stratus" serve --data "$work/data" --port "$port" --log-level error > "$work/server.log" 2>&1 &
+  server=$!
+  for _ in $(seq 1 50); do grep -q ckAPIToken "$work/server.log" && return; sleep 0.2; done
+  echo "server did not start"; cat "$work/server.log"; exit 1
+}
+stop_server() { kill "$server"; wait "$server" 2>/dev/null || true; server=""; }
+expect() { # expect "what" "output"
+  grep -qF -- "$1" <<< "$2" || { echo "expected '$1' in: $2"; exit 1; }
+}
+
+start_server
+API=$("$stratus" container token --data "$work/data" | tail -n 1)
+URL=http://127.0.0.1:$port
+"$notes" setup --device "$work/phone" --server "$URL" --api-token "$API" --user alice --password "correct horse" --sign-up > /dev/null
+"$notes" setup --device "$work/laptop" --server "$URL" --api-token "$API" --user alice --password "correct horse" > /dev/null
+
+expect "saved and synced" "$("$notes" edit --device "$work/phone" "Buy milk")"
+expect "Buy milk" "$("$notes" sync --device "$work/laptop")"
+
+stop_server   # both devices are offline now
+expect "will sync" "$("$notes" edit --device "$work/phone" "Buy milk and eggs")"
+sleep 0.05
+expect "will sync" "$("$notes" edit --device "$work/laptop" "Buy oat milk")"
+expect "not synced yet" "$("$notes" show --device "$work/phone")"
+
+start_server
+expect "Buy milk and eggs" "$("$notes" sync --device "$work/phone")"
+expect "Buy oat milk" "$("$notes" sync --device "$work/laptop")"     # the later edit wins...
+expect "Buy oat milk" "$("$notes" sync --device "$work/phone")"      # ...on every device
+
+# A newer app version writes the note: this version refuses it instead of overwriting it.
+TOKEN=$(sed -n 's/.*"webAuthToken":"\([^"]*\)".*/\1/p' "$work/phone/settings.json" | sed 's#\\/#/#g')
+TAG=$(curl -s -X POST "$URL/database/1/iCloud.dev.stratus/development/private/records/lookup?ckAPIToken=$API" \
+  -H "Authorization: Bearer $TOKEN" -d '{"zoneID":{"zoneName":"note-zone"},"records":[{"recordName":"note"}]}' \
+  | sed -n 's/.*"recordChangeTag":"\([^"]*\)".*/\1/p')
+curl -s -X POST "$URL/database/1/iCloud.dev.stratus/development/private/records/modify?ckAPIToken=$API" \
+  -H "Authorization: Bearer $TOKEN" -d '{"zoneID":{"zoneName":"note-zone"},"operations":[{"operationType":"update",
+  "record":{"recordName":"note","recordChangeTag":"'"$TAG"'","fields":{"version":{"value":2,"type":"INT64"}}}}]}' > /dev/null
+set +e
+refused=$("$notes" sync --device "$work/laptop"); status=$?
+set -e
+[ "$status" -eq 2 ] || { echo "expected exit status 2, got $status: $refused"; exit 1; }
+expect "newer version of Notes" "$refused"
+expect "not saved" "$("$notes" edit --device "$work/laptop" "overwrite?" 2>&1 || true)"
+echo "Notes walkthrough: ok"
