@@ -108,6 +108,9 @@ public actor Container {
 
     static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8]) throws -> T {
         do {
+            if let readable = T.self as? any WireReadable.Type, let value = try readable.init(json: JSONParser.parse(body)) as? T {
+                return value
+            }
             return try JSONDecoder().decode(T.self, from: Data(body))
         } catch {
             throw CloudError(.internalError, "unexpected response from the server: \(error)")

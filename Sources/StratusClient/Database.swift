@@ -8,8 +8,15 @@ public struct Database: Sendable {
 
     /// POSTs a JSON body to an endpoint of this database and decodes the answer.
     func post<Response: Decodable>(_ endpoint: String, _ body: some Encodable, as type: Response.Type) async throws -> Response {
-        let bytes = try await container.send(path: path(endpoint), body: .bytes(Array(try JSONEncoder().encode(body))))
-        return try Container.decode(Response.self, from: bytes)
+        let encoded: [UInt8]
+        if let writable = body as? any WireWritable {
+            var writer = WireWriter(capacity: 16 * 1024)
+            try writable.write(to: &writer)
+            encoded = writer.bytes
+        } else {
+            encoded = Array(try JSONEncoder().encode(body))
+        }
+        return try Container.decode(Response.self, from: try await container.send(path: path(endpoint), body: .bytes(encoded)))
     }
 
     /// GETs an endpoint of this database and decodes the answer.

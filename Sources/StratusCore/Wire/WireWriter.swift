@@ -102,12 +102,20 @@ public struct WireWriter: Sendable {
 
     // MARK: - CloudKit dictionaries
 
-    /// A fields dictionary: `{"name": {"value": …, "type": …}, …}`; nil fields are left out.
-    public mutating func fields(_ fields: [String: FieldValue?]) {
+    /// A fields dictionary: `{"name": {"value": …, "type": …}, …}`. Nil fields are left out, or
+    /// with `writingRemovals` written as `{"value": null}` (a request's "remove this field").
+    public mutating func fields(_ fields: [String: FieldValue?], writingRemovals: Bool = false) {
         bytes.append(UInt8(ascii: "{"))
         var first = true
         for (name, value) in fields {
-            guard let value else { continue }
+            guard let value else {
+                if writingRemovals {
+                    key(dynamic: name, first: first)
+                    first = false
+                    raw("{\"value\":null}")
+                }
+                continue
+            }
             key(dynamic: name, first: first)
             first = false
             field(value)
@@ -208,7 +216,7 @@ public struct WireWriter: Sendable {
 
     /// A Record Dictionary. `encodedFields`, when given, is the fields dictionary already in wire
     /// JSON and is copied as it is instead of `record.fields`.
-    public mutating func record(_ record: Record, encodedFields: [UInt8]? = nil) {
+    public mutating func record(_ record: Record, encodedFields: [UInt8]? = nil, writingRemovals: Bool = false) {
         bytes.append(UInt8(ascii: "{"))
         var first = true
         if let name = record.recordName {
@@ -232,7 +240,7 @@ public struct WireWriter: Sendable {
             if let encodedFields {
                 raw(encodedFields)
             } else {
-                fields(record.fields)
+                fields(record.fields, writingRemovals: writingRemovals)
             }
         }
         if let created = record.created {
