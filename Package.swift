@@ -95,6 +95,8 @@ let package = Package(
             name: "StratusBench",
             dependencies: [
                 "StratusServer",
+                "StratusClient",
+                "StratusSync",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -118,11 +118,12 @@ extension CloudRecord {
             throw CloudError(.internalError, "the server sent a record without name, type or change tag")
         }
         let id = RecordID(recordName: name, zoneID: zoneID)
-        self.init(systemFields: RecordSystemFields(recordID: id, recordType: type, changeTag: tag, created: record.created,
-                                                   modified: record.modified, parent: record.parent?.recordName,
-                                                   share: record.share?.recordName),
-                  fields: record.fields.compactMapValues { $0 })
-        markSaved()
+        recordID = id
+        recordType = type
+        systemFields = RecordSystemFields(recordID: id, recordType: type, changeTag: tag, created: record.created,
+                                          modified: record.modified, parent: record.parent?.recordName, share: record.share?.recordName)
+        fields = record.fields.compactMapValues { $0 }
+        serverFields = fields
     }
 
     /// The wire record to send, with only `keys` among its fields (all when nil).

@@ -13,6 +13,7 @@ extension Database {
     /// The records with their attached files uploaded: each asset field whose file is pending
     /// gets the asset dictionary (and receipt) its upload returned.
     func uploadingAssets(of records: [CloudRecord]) async throws -> [CloudRecord] {
+        guard records.contains(where: { !$0.assetFiles.isEmpty }) else { return records }
         var records = records
         let pending = records.indices.flatMap { index in
             records[index].assetFiles.keys.sorted().compactMap { key -> (Int, String)? in
@@ -40,7 +41,7 @@ extension Database {
     /// The record with its asset fields downloaded into the container's asset cache (one file per
     /// checksum, so a file already there is not fetched again); unchanged without a cache.
     func downloadingAssets(of record: CloudRecord) async throws -> CloudRecord {
-        guard let cache = container.assetCacheDirectory else { return record }
+        guard let cache = container.assetCacheDirectory, record.fields.values.contains(where: { !$0.assets.isEmpty }) else { return record }
         var record = record
         for (key, value) in record.fields {
             guard case .asset(let asset) = value, let checksum = asset.fileChecksum, asset.downloadURL != nil else { continue }

@@ -59,11 +59,13 @@ extension Database {
         }
         var page = RecordZoneChanges(zoneID: zoneID, modifications: [], deletions: [],
                                      changeToken: ServerChangeToken(rawValue: changes.syncToken), moreComing: changes.moreComing)
+        page.modifications.reserveCapacity(changes.records.count)
         for record in changes.records {
             if record.deleted == true, let name = record.recordName {
                 page.deletions.append(.init(recordID: RecordID(recordName: name, zoneID: zoneID), recordType: record.recordType ?? ""))
             } else {
-                page.modifications.append(try await downloadingAssets(of: try CloudRecord(wire: record, zoneID: zoneID)))
+                let fetched = try CloudRecord(wire: record, zoneID: zoneID)
+                page.modifications.append(container.assetCacheDirectory == nil ? fetched : try await downloadingAssets(of: fetched))
             }
         }
         return page

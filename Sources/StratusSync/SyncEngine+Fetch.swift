@@ -37,42 +37,48 @@ extension SyncEngine {
         emit(.didFetchChanges)
     }
 
+    /// Fetches one zone's pages in order. The next page is requested as soon as a page arrives,
+    /// so the network works while the page is persisted and reported.
     private func fetchZone(_ zoneID: ZoneID) async throws {
         var token = try state.zoneToken(zoneID)
         /// After an expired token: the records known before, to find those deleted meanwhile.
         var unseen: [RecordID: String]?
+        var request = requestPage(of: zoneID, since: token)
+        defer { request.cancel() }
         while true {
             let page: RecordZoneChanges
             do {
-                page = try await database.recordZoneChanges(inZoneWith: zoneID, since: token, resultsLimit: configuration.fetchPageSize)
+                page = try await request.value
             } catch let error as CloudError where error.code == .changeTokenExpired && token != nil {
                 emit(.changeTokenExpired(zoneID))
                 try state.resetZoneToken(zoneID)
                 unseen = try state.knownRecords(in: zoneID)
                 token = nil
+                request = requestPage(of: zoneID, since: nil)
                 continue
             } catch let error as CloudError where error.code == .zoneNotFound {
                 try state.applyDatabaseChanges(deletedZones: [zoneID], token: try state.databaseToken())
                 emit(.fetchedDatabaseChanges(modifications: [], deletions: [zoneID]))
                 return
             }
-            let pending = try state.isPending(page.modifications.map(\.recordID) + page.deletions.map(\.recordID))
-            var settled = page
-            settled.modifications = page.modifications.filter { !pending.contains($0.recordID) }
-            settled.deletions = page.deletions.filter { !pending.contains($0.recordID) }
-            let known = try state.serverVersions(settled.modifications.map(\.recordID))
-            try state.applyFetched(settled)
-            for record in page.modifications { unseen?[record.recordID] = nil }
-            let news = settled.modifications.filter { known[$0.recordID]?.changeTag != $0.changeTag }
-            if !news.isEmpty || !settled.deletions.isEmpty {
-                emit(.fetchedRecordZoneChanges(modifications: news, deletions: settled.deletions))
-            }
             token = page.changeToken
+            if page.moreComing { request = requestPage(of: zoneID, since: token) }
+            let (news, deletions) = try state.applyFetched(page)
+            for record in page.modifications { unseen?[record.recordID] = nil }
+            if !news.isEmpty || !deletions.isEmpty {
+                emit(.fetchedRecordZoneChanges(modifications: news, deletions: deletions))
+            }
             if !page.moreComing { break }
         }
         if let unseen, !unseen.isEmpty {
             try state.forget(Array(unseen.keys))
             emit(.fetchedRecordZoneChanges(modifications: [], deletions: unseen.map { .init(recordID: $0.key, recordType: $0.value) }))
         }
+    }
+
+    private func requestPage(of zoneID: ZoneID, since token: ServerChangeToken?) -> Task<RecordZoneChanges, any Error> {
+        let database = self.database
+        let limit = configuration.fetchPageSize
+        return Task { try await database.recordZoneChanges(inZoneWith: zoneID, since: token, resultsLimit: limit) }
     }
 }

@@ -2,6 +2,9 @@ import StratusClient
 
 extension SyncEngine {
     /// Sends queued zone changes, then queued record changes batch by batch until none is left.
+    ///
+    /// Batches are pipelined two deep: while one request is with the server, the next batch is
+    /// built (the app asked for its records) and sent, and the previous outcome is recorded.
     func sendOnce() async throws {
         try await ensureAccount()
         let zoneChanges = try state.pendingDatabaseChanges()
@@ -11,15 +14,36 @@ extension SyncEngine {
         emit(.willSendChanges)
         if !zoneChanges.isEmpty { try await sendZoneChanges(zoneChanges) }
         var stalled = 0
+        var cursor: Int64 = 0
+        var inFlight: (PreparedBatch, Task<ModifyRecordsResult, any Error>)?
         while true {
-            let batch = try state.nextPendingBatch(limit: batchSize)
-            if batch.isEmpty { break }
-            if try await sendBatch(batch) {
-                stalled = 0
-            } else {
-                stalled += 1
-                if stalled >= 3 { throw CloudError(.serviceUnavailable, "records keep conflicting; will try again later") }
+            var next: (PreparedBatch, Task<ModifyRecordsResult, any Error>)?
+            let batch = try state.nextPendingBatch(limit: batchSize, after: cursor)
+            if let last = batch.last {
+                cursor = last.version
+                let prepared = try await prepare(batch)
+                next = (prepared, transmit(prepared))
             }
+            if let (prepared, request) = inFlight {
+                switch try await settle(prepared, await request.result) {
+                case .progressed: stalled = 0
+                case .stalled:
+                    stalled += 1
+                    if stalled >= 3 { throw CloudError(.serviceUnavailable, "records keep conflicting; will try again later") }
+                case .retryFromStart:
+                    cursor = 0
+                }
+            }
+            guard let next else {
+                // The end of a pass. Changes kept pending by it (conflicts, a recreated record)
+                // are older than the cursor: another pass from the start sends them.
+                if cursor == 0 && inFlight == nil { break }
+                if try state.pendingRecordCount() == 0 { break }
+                cursor = 0
+                inFlight = nil
+                continue
+            }
+            inFlight = next
         }
         try markSynced()
         emit(.didSendChanges)
@@ -47,31 +71,65 @@ extension SyncEngine {
         emit(.sentDatabaseChanges(saved: saving.filter { failed[$0] == nil }, deleted: deleting.filter { failed[$0] == nil }, failed: failed))
     }
 
-    /// Sends one batch (one zone) and records its outcome; returns whether anything was settled.
-    private func sendBatch(_ batch: [SyncStateStore.QueuedRecordChange]) async throws -> Bool {
-        let zoneID = batch[0].change.recordID.zoneID
-        let known = try state.serverVersions(batch.map(\.change.recordID))
-        var outcome = SyncStateStore.SendOutcome()
-        var sent = SentRecordZoneChanges(batch: batch.map(\.change))
+    /// A batch ready to send: the app's current records as edits of their known server versions.
+    struct PreparedBatch: Sendable {
+        var batch: [SyncStateStore.QueuedRecordChange]
+        var zoneID: ZoneID
         var saves: [(SyncStateStore.QueuedRecordChange, CloudRecord)] = []
         var deletes: [SyncStateStore.QueuedRecordChange] = []
+        /// Pending saves of records the app no longer has.
+        var dropped: [(id: RecordID, version: Int64)] = []
+    }
+
+    enum BatchOutcome {
+        case progressed
+        case stalled
+        /// The batch must be sent again from the oldest pending change (split, zone created).
+        case retryFromStart
+    }
+
+    private func prepare(_ batch: [SyncStateStore.QueuedRecordChange]) async throws -> PreparedBatch {
+        let known = try state.serverVersions(batch.map(\.change.recordID))
+        var prepared = PreparedBatch(batch: batch, zoneID: batch[0].change.recordID.zoneID)
         for queued in batch {
             let id = queued.change.recordID
-            guard case .saveRecord = queued.change else { deletes.append(queued); continue }
+            guard case .saveRecord = queued.change else { prepared.deletes.append(queued); continue }
             guard let local = await configuration.recordProvider(id) else {
-                outcome.dropped.append((id, queued.version))
+                prepared.dropped.append((id, queued.version))
                 continue
             }
-            saves.append((queued, local.edit(of: known[id]?.systemFields, serverFields: known[id]?.fields)))
+            prepared.saves.append((queued, local.edit(of: known[id]?.systemFields, serverFields: known[id]?.fields)))
         }
+        return prepared
+    }
 
+    private func transmit(_ prepared: PreparedBatch) -> Task<ModifyRecordsResult, any Error> {
+        let database = self.database
+        let saves = prepared.saves.map(\.1)
+        let deletes = prepared.deletes.map(\.change.recordID)
+        return Task {
+            try await database.modifyRecords(saving: saves, deleting: deletes, atomically: false, echoingFields: false)
+        }
+    }
+
+    /// Records a sent batch's outcome — resolving conflicts and sending their resolutions — and
+    /// reports it.
+    private func settle(_ prepared: PreparedBatch, _ first: Result<ModifyRecordsResult, any Error>) async throws -> BatchOutcome {
+        let zoneID = prepared.zoneID
+        var outcome = SyncStateStore.SendOutcome()
+        outcome.dropped = prepared.dropped
+        var sent = SentRecordZoneChanges(batch: prepared.batch.map(\.change))
+        var saves = prepared.saves
+        var deletes = prepared.deletes
         var deferredError: CloudError?
         for round in 0..<4 where !saves.isEmpty || !deletes.isEmpty {
             let result: ModifyRecordsResult
             do {
-                result = try await database.modifyRecords(saving: saves.map(\.1), deleting: deletes.map(\.change.recordID), atomically: false)
+                result = round == 0 ? try first.get()
+                    : try await database.modifyRecords(saving: saves.map(\.1), deleting: deletes.map(\.change.recordID),
+                                                       atomically: false, echoingFields: false)
             } catch let error as CloudError where round == 0 {
-                return try await recover(from: error, batch: batch, zoneID: zoneID, outcome: &outcome, sent: &sent)
+                return try await recover(from: error, batch: prepared.batch, zoneID: zoneID, outcome: &outcome, sent: &sent)
             }
             var again: [(SyncStateStore.QueuedRecordChange, CloudRecord)] = []
             for (queued, record) in saves {
@@ -129,27 +187,28 @@ extension SyncEngine {
         sent.savedRecords.removeAll { requeued.contains($0.recordID) }
         emit(.sentRecordZoneChanges(sent))
         if let deferredError { throw deferredError }
-        return !(outcome.saved.isEmpty && outcome.deleted.isEmpty && outcome.setAside.isEmpty && outcome.dropped.isEmpty
-                 && outcome.forgotten.isEmpty)
+        let progressed = !(outcome.saved.isEmpty && outcome.deleted.isEmpty && outcome.setAside.isEmpty && outcome.dropped.isEmpty
+                           && outcome.forgotten.isEmpty)
+        return progressed ? .progressed : .stalled
     }
 
     /// The error table for a batch the server refused as a whole.
     private func recover(from error: CloudError, batch: [SyncStateStore.QueuedRecordChange], zoneID: ZoneID,
-                         outcome: inout SyncStateStore.SendOutcome, sent: inout SentRecordZoneChanges) async throws -> Bool {
+                         outcome: inout SyncStateStore.SendOutcome, sent: inout SentRecordZoneChanges) async throws -> BatchOutcome {
         switch error.code {
         case .limitExceeded where batch.count > 1, .invalidArguments where batch.count > 1:
             batchSize = max(1, batch.count / 2)
-            return true
+            return .retryFromStart
         case .limitExceeded, .invalidArguments:
             let queued = batch[0]
             outcome.setAside.append((queued, error.description))
             if case .saveRecord(let id) = queued.change { sent.failedRecordSaves[id] = error } else { sent.failedRecordDeletes[queued.change.recordID] = error }
             try state.apply(outcome)
             emit(.sentRecordZoneChanges(sent))
-            return true
+            return .retryFromStart
         case .zoneNotFound:
             try await database.save(zone: zoneID)
-            return true
+            return .retryFromStart
         default:
             try state.apply(outcome)
             throw error

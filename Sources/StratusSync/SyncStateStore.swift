@@ -3,8 +3,12 @@ import GRDB
 import StratusClient
 
 /// The engine's state in its own SQLite file: the outbox of pending changes, change tokens, and
-/// the last known server version (system fields and fields) of every record. Every write is a
-/// transaction that is durable when it returns (WAL, `synchronous = FULL`).
+/// the last known server version (system fields and fields) of every record.
+///
+/// Every write is one transaction. Queuing is durable when it returns (WAL, `synchronous = FULL`).
+/// What the server told the engine (fetched pages with their token, a send's outcome) is written
+/// with `synchronous = NORMAL`: a power cut may roll it back, never tear it, and the engine then
+/// fetches those pages again or resends what is still queued — which the server recognises.
 final class SyncStateStore: Sendable {
     private let database: DatabaseQueue
 
@@ -90,15 +94,19 @@ final class SyncStateStore: Sendable {
         }
     }
 
-    /// The oldest pending record changes of one zone (the zone of the oldest change), at most `limit`.
-    func nextPendingBatch(limit: Int) throws -> [QueuedRecordChange] {
+    /// The oldest pending record changes queued after `version`, of one zone (the zone of the
+    /// oldest of them), at most `limit`.
+    func nextPendingBatch(limit: Int, after version: Int64) throws -> [QueuedRecordChange] {
         try database.read { db in
-            guard let first = try Row.fetchOne(db, sql: "SELECT zone_name, owner FROM pending_records ORDER BY version LIMIT 1") else { return [] }
+            guard let first = try Row.fetchOne(db, sql: """
+                SELECT zone_name, owner FROM pending_records WHERE version > ? ORDER BY version LIMIT 1
+                """, arguments: [version]) else { return [] }
             let zoneName: String = first[0]
             let owner: String = first[1]
             return try Row.fetchAll(db, sql: """
-                SELECT record_name, change, version FROM pending_records WHERE zone_name = ? AND owner = ? ORDER BY version LIMIT ?
-                """, arguments: [zoneName, owner, limit]).map { row in
+                SELECT record_name, change, version FROM pending_records
+                WHERE zone_name = ? AND owner = ? AND version > ? ORDER BY version LIMIT ?
+                """, arguments: [zoneName, owner, version, limit]).map { row in
                 let id = RecordID(recordName: row[0], zoneID: Self.zoneID(zoneName, owner))
                 let kind: String = row[1]
                 return QueuedRecordChange(change: kind == "save" ? .saveRecord(id) : .deleteRecord(id), version: row[2])
@@ -130,19 +138,6 @@ final class SyncStateStore: Sendable {
         }
     }
 
-    /// Whether a record has a change waiting to be sent.
-    func isPending(_ ids: [RecordID]) throws -> Set<RecordID> {
-        guard !ids.isEmpty else { return [] }
-        return try database.read { db in
-            var pending = Set<RecordID>()
-            let statement = try db.cachedStatement(sql: "SELECT 1 FROM pending_records WHERE zone_name = ? AND owner = ? AND record_name = ?")
-            for id in ids where try Bool.fetchOne(statement, arguments: [id.zoneID.zoneName, id.zoneID.ownerRecordName ?? "", id.recordName]) == true {
-                pending.insert(id)
-            }
-            return pending
-        }
-    }
-
     // MARK: Outcomes of a send
 
     /// What one sent batch changed in the state, applied in one transaction.
@@ -165,7 +160,7 @@ final class SyncStateStore: Sendable {
     /// (the app holds a newer version, which stays pending).
     @discardableResult
     func apply(_ outcome: SendOutcome) throws -> Set<RecordID> {
-        try database.write { db in
+        try writeRecoverable { db in
             var requeued = Set<RecordID>()
             let removePending = try db.cachedStatement(sql: """
                 DELETE FROM pending_records WHERE zone_name = ? AND owner = ? AND record_name = ? AND version = ?
@@ -249,13 +244,31 @@ final class SyncStateStore: Sendable {
         }
     }
 
-    /// A fetched page: remembers its records, forgets its deletions, and stores the zone's token,
-    /// in one transaction.
-    func applyFetched(_ page: RecordZoneChanges) throws {
-        try database.write { db in
-            for record in page.modifications { try Self.remember(record, in: db) }
-            for deletion in page.deletions { try Self.forget(deletion.recordID, in: db) }
+    /// A fetched page, in one transaction: records with a change still pending are left alone
+    /// (the send will meet the server's version as a conflict); the others are remembered or
+    /// forgotten, and the zone's token is stored. Returns what the app has not seen yet: the
+    /// settled modifications whose change tag the engine did not know, and the settled deletions.
+    func applyFetched(_ page: RecordZoneChanges) throws -> (modifications: [CloudRecord], deletions: [RecordZoneChanges.Deletion]) {
+        try writeRecoverable { db in
+            let anyPending = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM pending_records)") ?? false
+            let pendingStatement = try db.cachedStatement(sql: "SELECT 1 FROM pending_records WHERE zone_name = ? AND owner = ? AND record_name = ?")
+            let tagStatement = try db.cachedStatement(sql: "SELECT change_tag FROM records WHERE zone_name = ? AND owner = ? AND record_name = ?")
+            func isPending(_ id: RecordID) throws -> Bool {
+                try anyPending && Bool.fetchOne(pendingStatement, arguments: Self.key(id)) == true
+            }
+            var news: [CloudRecord] = []
+            news.reserveCapacity(page.modifications.count)
+            for record in page.modifications where try !isPending(record.recordID) {
+                if try String.fetchOne(tagStatement, arguments: Self.key(record.recordID)) != record.changeTag { news.append(record) }
+                try Self.remember(record, in: db)
+            }
+            var deletions: [RecordZoneChanges.Deletion] = []
+            for deletion in page.deletions where try !isPending(deletion.recordID) {
+                try Self.forget(deletion.recordID, in: db)
+                deletions.append(deletion)
+            }
             try Self.setToken(page.changeToken.rawValue, scope: Self.zoneScope(page.zoneID), in: db)
+            return (news, deletions)
         }
     }
 
@@ -309,6 +322,20 @@ final class SyncStateStore: Sendable {
     func resetForNewAccount() throws {
         try database.write { db in
             for table in ["tokens", "records", "set_aside"] { try db.execute(sql: "DELETE FROM \(table)") }
+        }
+    }
+
+    /// A transaction whose loss in a power cut the engine recovers from (see the type's comment).
+    private func writeRecoverable<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+        try database.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+            var result: T?
+            try db.inTransaction {
+                result = try body(db)
+                return .commit
+            }
+            return result!
         }
     }
 

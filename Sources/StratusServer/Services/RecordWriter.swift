@@ -12,6 +12,9 @@ final class RecordWriter {
     let maxRecordBytes: Int
     /// Rows known in this transaction by name: a record, a tombstone, or nil for "no row".
     private var known: [String: StoredRecord?] = [:]
+    /// While one operation of a non-atomic batch runs: what `known` held before it touched a name
+    /// (nil: the name was not known), to undo if the operation fails.
+    private var undo: [String: StoredRecord??]?
     private var schema: SchemaCheck
 
     init(transaction: any StorageTransaction, zone: StoredZone, context: WriteContext, maxRecordBytes: Int) {
@@ -37,14 +40,20 @@ final class RecordWriter {
             row = cached
         } else {
             row = try transaction.record(zoneRowID: zone.rowID, recordName: name)
-            known[name] = row
+            remember(name, row)
         }
         return row.flatMap { $0.deleted ? nil : $0 }
     }
 
     private func store(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) throws {
         try transaction.saveRecord(record, references: references, replacingReferences: replacingReferences)
-        known[record.recordName] = record
+        remember(record.recordName, record)
+    }
+
+    /// Updates the view of a row, journaling the old entry while an operation can still be undone.
+    private func remember(_ name: String, _ row: StoredRecord?) {
+        if undo != nil, undo?[name] == nil { undo?[name] = .some(known[name]) }
+        known[name] = row
     }
 
     /// Why one operation failed, with the server's record when it was a conflict.
@@ -76,15 +85,17 @@ final class RecordWriter {
     func applyEach(_ operations: [PreparedOperation]) throws -> [Result<StoredRecord, Failure>] {
         try operations.map { operation in
             var result: Result<StoredRecord, Failure> = .failure(Failure(error: .init(.internalError, "not applied")))
-            let before = (known, schema.recordTypes)
+            let schemaBefore = schema.recordTypes
+            undo = [:]
+            defer { undo = nil }
             do {
                 try transaction.withSavepoint {
                     result = try outcome(operation)
                     if case .failure = result { throw BatchFailed() }
                 }
             } catch is BatchFailed {
-                known = before.0
-                schema.restore(before.1)
+                for (name, entry) in undo ?? [:] { known[name] = entry }
+                schema.restore(schemaBefore)
             }
             return result
         }
@@ -190,7 +201,7 @@ final class RecordWriter {
             fieldsJSON: fieldsJSON, created: existing?.created ?? context.stamp, modified: context.stamp,
             parent: parent, share: existing?.share, sequence: sequence, deleted: false)
         if insertOnly, try transaction.insertRecord(stored, references: edges) {
-            known[name] = stored
+            remember(name, stored)
         } else {
             if insertOnly, let live = try liveRecord(name) { throw try Self.exists(live) }
             try store(stored, references: edges, replacingReferences: existing != nil)
