@@ -67,7 +67,8 @@ public actor SyncEngine {
         guard configuration.automaticallySync, !started else { return }
         started = true
         Task { await self.runAutomatically { try await $0.fetchOnce() } }
-        scheduleSend(after: .zero)
+        let queued = ((try? state.pendingRecordCount()) ?? 0) + ((try? state.pendingDatabaseChanges().count) ?? 0)
+        if queued > 0 { scheduleSend(after: .zero) }
         if let interval = configuration.pollInterval {
             poller = Task { [weak self] in
                 while !Task.isCancelled {

@@ -19,7 +19,7 @@ public final class FaultInjectingTransport: Transport {
     }
 
     private let base: any Transport
-    private let state = Mutex<(offline: Bool, faults: [Fault], sent: Int)>((false, [], 0))
+    private let state = Mutex<(offline: Bool, faults: [Fault], sent: [String])>((false, [], []))
 
     public init(base: any Transport = HTTPTransport()) {
         self.base = base
@@ -38,7 +38,12 @@ public final class FaultInjectingTransport: Transport {
     }
 
     /// How many requests reached the server.
-    public var requestsSent: Int { state.withLock { $0.sent } }
+    public var requestsSent: Int { state.withLock { $0.sent.count } }
+
+    /// How many requests reached the server at a path ending with `endpoint` (such as `records/modify`).
+    public func requestsSent(to endpoint: String) -> Int {
+        state.withLock { $0.sent.filter { $0.hasSuffix(endpoint) }.count }
+    }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let (offline, fault) = state.withLock { state -> (Bool, Fault?) in
@@ -64,7 +69,8 @@ public final class FaultInjectingTransport: Transport {
     }
 
     private func forward(_ request: TransportRequest) async throws -> TransportResponse {
-        state.withLock { $0.sent += 1 }
+        let path = String(request.url.split(separator: "?").first ?? "")
+        state.withLock { $0.sent.append(path) }
         return try await base.send(request)
     }
 }

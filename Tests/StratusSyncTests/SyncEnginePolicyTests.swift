@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import StratusClient
+import StratusSync
+import StratusTesting
+
+@Suite struct SyncEnginePolicyTests {
+    static let zone = ZoneID(zoneName: "note-zone")
+
+    static func item(_ name: String, _ fields: [String: FieldValue]) -> CloudRecord {
+        CloudRecord(recordType: "item", recordID: RecordID(recordName: name, zoneID: zone), fields: fields)
+    }
+
+    /// Polls until `condition` holds (or fails the test after a generous wait).
+    static func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
+        for _ in 0..<500 {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("never happened: \(what)")
+    }
+
+    @Test func automaticSyncCoalescesKeystrokes() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user) { configuration in
+                configuration.automaticallySync = true
+                configuration.sendDelay = .milliseconds(200)
+                configuration.pollInterval = nil
+            }
+            try await phone.container.privateCloudDatabase.save(zone: Self.zone)
+            try await phone.sync()
+            await phone.engine.start()
+            for index in 0..<10 {
+                try await phone.save(Self.item("note", ["text": .string(String(repeating: "a", count: index + 1))]))
+            }
+            try await Self.eventually("the keystrokes are sent") { try await phone.engine.snapshot().pendingRecordChanges.isEmpty }
+            // Ten edits within the send delay went out in one records/modify.
+            #expect(phone.transport.requestsSent(to: "records/modify") == 1)
+            let laptop = try await cloud.device("laptop", of: user)
+            try await laptop.sync()
+            #expect(await laptop.record(RecordID(recordName: "note", zoneID: Self.zone))?.string("text") == String(repeating: "a", count: 10))
+            await phone.engine.stop()
+        }
+    }
+
+    @Test func aRejectedRecordIsSetAsideWithoutBlockingTheRest() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user)
+            try await phone.save(Self.item("good", ["text": .string("fine")]))
+            try await phone.save(Self.item("too-big", ["text": .string(String(repeating: "x", count: 1_100_000))]))
+            try await phone.save(Self.item("also-good", ["text": .string("fine too")]))
+            try await phone.sync()
+            let snapshot = try await phone.engine.snapshot()
+            #expect(snapshot.pendingRecordChanges.isEmpty)
+            #expect(snapshot.setAsideChanges.map(\.change.recordID.recordName) == ["too-big"])
+            #expect(snapshot.setAsideChanges.first?.reason.contains("limitExceeded") == true)
+            let laptop = try await cloud.device("laptop", of: user)
+            try await laptop.sync()
+            #expect(Set(await laptop.records().keys.map(\.recordName)) == ["good", "also-good"])
+        }
+    }
+
+    @Test func signingOutHaltsUntilResumed() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user)
+            try await phone.sync()
+            let token = try #require(await phone.container.webAuthToken)
+            try await phone.container.signOut()
+            try await phone.save(Self.item("n", ["text": .string("kept")]))
+            let error = try await #require(throws: CloudError.self) { try await phone.engine.syncNow() }
+            #expect(error.code == .notAuthenticated)
+            guard case .halted = try await phone.engine.snapshot().status else {
+                Issue.record("the engine should be halted")
+                return
+            }
+            // Still halted: nothing is sent until the app resumes after signing in again.
+            await #expect(throws: CloudError.self) { try await phone.engine.syncNow() }
+            try await phone.container.signIn(username: user, password: "password-\(user)")
+            #expect(await phone.container.webAuthToken != token)
+            try await phone.engine.resume()
+            try await phone.sync()
+            #expect(try await phone.engine.snapshot().pendingRecordChanges.isEmpty)
+        }
+    }
+
+    @Test func aZoneDeletedElsewhereDisappearsLocally() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user)
+            let laptop = try await cloud.device("laptop", of: user)
+            try await phone.save(Self.item("a", ["text": .string("a")]))
+            try await phone.sync()
+            try await laptop.sync()
+            #expect(await laptop.records().count == 1)
+            try await phone.engine.add(pendingDatabaseChanges: [.deleteZone(Self.zone)])
+            try await phone.sync()
+            try await laptop.sync()
+            #expect(await laptop.records().isEmpty)
+            #expect(try await laptop.engine.snapshot().tokens.keys.allSatisfy { !$0.contains("note-zone") })
+        }
+    }
+
+    @Test func fieldMergeKeepsEditsOfDifferentFields() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let merge: @Sendable (inout SyncEngine.Configuration) -> Void = { $0.conflictResolvers["item"] = .mergeFields }
+            let phone = try await cloud.device("phone", of: user, configure: merge)
+            let laptop = try await cloud.device("laptop", of: user, configure: merge)
+            let id = RecordID(recordName: "card", zoneID: Self.zone)
+            try await phone.save(Self.item("card", ["title": .string("Card"), "color": .string("red")]))
+            try await phone.sync()
+            try await laptop.sync()
+
+            try await phone.save(Self.item("card", ["title": .string("Renamed"), "color": .string("red")]))
+            try await laptop.save(Self.item("card", ["title": .string("Card"), "color": .string("blue")]))
+            try await phone.sync()
+            try await laptop.sync()
+            try await phone.sync()
+            for device in [phone, laptop] {
+                let card = await device.record(id)
+                #expect(card?.string("title") == "Renamed" && card?.string("color") == "blue", "\(device.name)")
+            }
+        }
+    }
+}
