@@ -188,14 +188,15 @@ struct PeakMemory {
     init(processID: Int32) {
         self.processID = processID
         try? "5".write(toFile: "/proc/\(processID)/clear_refs", atomically: false, encoding: .utf8)
-        start = Self.status("VmRSS", of: processID)
+        start = Self.status("VmRSS", of: "\(processID)")
     }
 
     /// Bytes the peak resident set grew by since `init`.
-    func growth() -> Int { max(0, Self.status("VmHWM", of: processID) - start) }
+    func growth() -> Int { max(0, Self.status("VmHWM", of: "\(processID)") - start) }
 
-    private static func status(_ key: String, of processID: Int32) -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/\(processID)/status", encoding: .utf8) else { return 0 }
+    /// A memory figure of `/proc/<process>/status` (`VmRSS`, `VmHWM`, …) in bytes; `self` for this process.
+    static func status(_ key: String, of process: String) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8) else { return 0 }
         for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
             return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
         }

@@ -87,7 +87,7 @@ struct SyncBenchmark: AsyncParsableCommand {
         }
         let (modifySeconds, changesSeconds, syncSeconds, sendSeconds) = figures
         let rate = { (seconds: Double) in Double(count) / seconds }
-        let peak = Double(Self.peakResidentBytes()) / 1_048_576
+        let peak = Double(PeakMemory.status("VmHWM", of: "self")) / 1_048_576
         print(String(format: "server only: changes/zone read  %8.0f records/s", rate(changesSeconds)))
         print(String(format: "initial sync (SyncEngine)       %8.0f records/s   ratio %.2f (target ≥ 0.5)", rate(syncSeconds), changesSeconds / syncSeconds))
         print(String(format: "server only: records/modify     %8.0f records/s", rate(modifySeconds)))
@@ -116,13 +116,5 @@ struct SyncBenchmark: AsyncParsableCommand {
         var configuration = SyncEngine.Configuration(database: database, stateURL: state, recordProvider: provider)
         configuration.automaticallySync = false
         return configuration
-    }
-
-    static func peakResidentBytes() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
-        }
-        return 0
     }
 }
