@@ -75,6 +75,15 @@ public actor Container {
         return name
     }
 
+    /// CloudKit's `tokens/create`: a token and the `webcourierURL` to long-poll for the signed-in
+    /// user's notifications (each GET answers with one notification, or empty after a while).
+    /// ``PushConnection`` is the persistent alternative.
+    public func createPushToken(apnsEnvironment: String? = nil) async throws -> TokenCreateResponse {
+        let body = try await send(path: "/device/1/\(containerIdentifier)/\(environment.rawValue)/tokens/create",
+                                  body: .bytes(Array(try JSONEncoder().encode(TokenCreateRequest(apnsEnvironment: apnsEnvironment)))))
+        return try Self.decode(TokenCreateResponse.self, from: body)
+    }
+
     private func authenticate(_ action: String, username: String, password: String) async throws -> String {
         let body = try await send(path: authPath(action), body: .bytes(Array(try JSONEncoder().encode(Credentials(username: username, password: password)))))
         let response = try Self.decode(SignInResponse.self, from: body)

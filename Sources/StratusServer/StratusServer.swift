@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import StratusCore
@@ -19,7 +20,7 @@ public struct StratusServer: Sendable {
         services = StratusServices(
             storage: try SQLiteStorage(path: configuration.databasePath), blobs: try BlobStore(directory: configuration.blobDirectory),
             signer: try AssetURLSigner(keyFile: configuration.assetKeyPath, urlLifetime: configuration.assetURLLifetime),
-            configuration: configuration)
+            configuration: configuration, logger: logger)
     }
 
     /// Creates the container on first use and returns its API token.
@@ -55,13 +56,16 @@ public struct StratusServer: Sendable {
         AuthRoutes(auth: services.auth, maxRequestBytes: configuration.maxRequestBytes).register(on: router)
         DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes, publicURL: configuration.publicURL).register(on: router)
         AssetRoutes(assets: services.assets).register(on: router)
+        PushRoutes(push: services.push, publicURL: configuration.publicURL).register(on: router)
         return router
     }
 
     /// The Hummingbird application serving this server; `onServerRunning` receives the bound port.
     public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        let push = PushRoutes(push: services.push, publicURL: configuration.publicURL)
         var application = Application(
             router: makeRouter(),
+            server: .http1WebSocketUpgrade { request, _, _ in try await push.shouldUpgrade(request) },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Stratus"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)

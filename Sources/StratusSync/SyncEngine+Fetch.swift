@@ -5,6 +5,7 @@ extension SyncEngine {
     /// since its token, persisting each page with its token before reporting it.
     func fetchOnce() async throws {
         try await ensureAccount()
+        try await ensureSubscription()
         status = .fetching
         emit(.willFetchChanges)
         var token = try state.databaseToken()

@@ -7,6 +7,7 @@ extension SyncEngine {
     /// built (the app asked for its records) and sent, and the previous outcome is recorded.
     func sendOnce() async throws {
         try await ensureAccount()
+        try await ensureSubscription()
         let zoneChanges = try state.pendingDatabaseChanges()
         let pendingRecords = try state.pendingRecordCount()
         guard !zoneChanges.isEmpty || pendingRecords > 0 else { return }

@@ -33,6 +33,8 @@ public actor SyncEngine {
     private var scheduledSend: Task<Void, Never>?
     private var poller: Task<Void, Never>?
     private var started = false
+    private var pushListener: Task<Void, Never>?
+    private var fetchRequested = false
 
     /// Opens (or creates) the engine's state file.
     public init(configuration: Configuration) throws {
@@ -168,8 +170,9 @@ public actor SyncEngine {
     }
 
     /// Runs an operation for automatic sync: a transient failure schedules a retry, a halt stops.
-    private func runAutomatically(attempt: Int = 0, _ operation: @escaping @Sendable (isolated SyncEngine) async throws -> Void) async {
-        guard started, (try? checkNotHalted()) != nil else { return }
+    private func runAutomatically(attempt: Int = 0, evenWhenStopped: Bool = false,
+                                  _ operation: @escaping @Sendable (isolated SyncEngine) async throws -> Void) async {
+        guard started || evenWhenStopped, (try? checkNotHalted()) != nil else { return }
         do {
             try await exclusively { try await operation(self) }
             status = .idle
@@ -178,7 +181,7 @@ public actor SyncEngine {
             status = .waitingToRetry(until: Date().addingTimeInterval(delay.seconds), error: error)
             Task { [weak self] in
                 try? await Task.sleep(for: delay)
-                await self?.runAutomatically(attempt: attempt + 1, operation)
+                await self?.runAutomatically(attempt: attempt + 1, evenWhenStopped: evenWhenStopped, operation)
             }
         } catch let error as CloudError {
             try? handleFatal(error)
@@ -228,6 +231,41 @@ public actor SyncEngine {
             emit(.accountChange(userRecordName: user))
         }
         accountChecked = true
+    }
+
+    /// Creates the engine's database subscription once per account; the state remembers it.
+    func ensureSubscription() async throws {
+        guard let id = configuration.subscriptionID, database.scope != .public, try state.meta("subscription") != id else { return }
+        let subscription = Subscription(subscriptionID: id, subscriptionType: .database,
+                                        notificationInfo: NotificationInfo(shouldSendContentAvailable: true))
+        try await database.save(subscription: subscription)
+        try state.setMeta("subscription", id)
+    }
+
+    // MARK: Push
+
+    /// Fetches when a notification arrives on `push` (and after each reconnection, which the
+    /// server announces with a notification). Notifications that arrive during a fetch cause one
+    /// more fetch, not one each.
+    public func listen(to push: PushConnection) {
+        let notifications = push.notifications
+        pushListener?.cancel()
+        pushListener = Task { [weak self] in
+            for await _ in notifications {
+                await self?.fetchForNotification()
+            }
+        }
+    }
+
+    private func fetchForNotification() {
+        guard !fetchRequested else { return }
+        fetchRequested = true
+        Task {
+            await self.runAutomatically(evenWhenStopped: true) { engine in
+                engine.fetchRequested = false
+                try await engine.fetchOnce()
+            }
+        }
     }
 
     func markSynced() throws {

@@ -22,6 +22,9 @@ extension SyncEngine {
         public var pollInterval: Duration? = .seconds(60)
         /// Whether the engine schedules sends and fetches itself after ``SyncEngine/start()``.
         public var automaticallySync = true
+        /// The database subscription the engine creates (once) so that the server notifies its
+        /// devices of changes; nil creates none. The public database takes none.
+        public var subscriptionID: String? = "stratus-sync-engine"
         /// Records per `records/modify` request (halved while the server answers `limitExceeded`).
         public var batchSize = 400
         /// Records per `changes/zone` page.

@@ -13,6 +13,8 @@ public actor TestDevice {
     public private(set) var engine: SyncEngine
     private let configure: @Sendable (inout SyncEngine.Configuration) -> Void
     private var listener: Task<Void, Never>?
+    /// The device's push connection, once ``connectPush()`` opened it.
+    public private(set) var push: PushConnection?
 
     init(name: String, directory: URL, container: Container, transport: FaultInjectingTransport,
          configure: @escaping @Sendable (inout SyncEngine.Configuration) -> Void) throws {
@@ -76,12 +78,23 @@ public actor TestDevice {
 
     public func setOffline(_ offline: Bool) { transport.setOffline(offline) }
 
+    /// Opens the device's push connection; the engine fetches on each notification.
+    @discardableResult
+    public func connectPush() async -> PushConnection {
+        let push = self.push ?? PushConnection(container: container, minimumBackoff: .milliseconds(50), maximumBackoff: .milliseconds(500))
+        self.push = push
+        await push.start()
+        await engine.listen(to: push)
+        return push
+    }
+
     /// Simulates the app being killed and launched again: the engine is dropped without any
     /// shutdown and reopened on the same state file, local data is read back from disk.
     public func restart() throws {
         listener?.cancel()
         (store, engine) = try Self.open(directory: directory, container: container, configure: configure)
         listener = Self.listen(engine, store)
+        if let push { Task { await engine.listen(to: push) } }
     }
 }
 

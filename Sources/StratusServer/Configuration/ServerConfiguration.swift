@@ -32,6 +32,10 @@ public struct ServerConfiguration: Sendable {
     /// The URL clients reach this server at (`https://sync.example.com`), used in asset URLs;
     /// nil uses `http://` and the request's `Host`.
     public var publicURL: String?
+    /// Notifications kept for a slow device before they collapse into one "fetch to catch up".
+    public var pushMailboxCapacity = 64
+    /// How long a long-poll on a `webcourierURL` waits for a notification before answering empty.
+    public var courierWait: Duration = .seconds(30)
     /// scrypt cost (N = 2^log2Cost) for new password hashes.
     public var passwordHashLog2Cost = 15
 

@@ -10,6 +10,8 @@ struct DatabaseAuthenticator: RouterMiddleware {
     let auth: AuthService
     /// The configured public URL of the server; nil derives it from the request's `Host`.
     let publicURL: String?
+    /// The database of routes whose path names none (`/device/1/…`); nil reads the path's.
+    var scope: DatabaseScope?
 
     /// *Extension*: the header a client names its device in, recorded in `created`/`modified`.
     static let deviceIDHeader = HTTPField.Name("X-Stratus-Device-ID")!
@@ -18,7 +20,7 @@ struct DatabaseAuthenticator: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let (containerID, environment) = try Self.containerAndEnvironment(context)
         let databaseName = context.parameters.get("database") ?? ""
-        guard let scope = DatabaseScope(rawValue: databaseName) else {
+        guard let scope = self.scope ?? DatabaseScope(rawValue: databaseName) else {
             throw CloudKitError.badRequest("unknown database '\(databaseName)'; use public, private or shared")
         }
         _ = try await auth.checkAPIToken(Self.apiToken(request), containerID: containerID)

@@ -9,13 +9,14 @@ import StratusCore
 /// `text/plain`). A body over the limit is `LIMIT_EXCEEDED`; one that does not parse, or does not
 /// have the expected shape, is `BAD_REQUEST` naming the problem.
 enum JSONBody {
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
-        let buffer: ByteBuffer
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int, allowingEmpty: Bool = false) async throws -> T {
+        var buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw CloudKitError.limitExceeded("request body is larger than \(limit) bytes")
         }
+        if buffer.readableBytes == 0 && allowingEmpty { buffer = ByteBuffer(string: "{}") }
         guard buffer.readableBytes > 0 else { throw CloudKitError.badRequest("request body is empty; expected JSON") }
         if let readable = T.self as? any WireReadable.Type {
             let json = try JSONParser.parse(Array(buffer.readableBytesView))

@@ -9,6 +9,7 @@ package struct RecordService: Sendable {
     let maxOperations: Int
     let maxRecordBytes: Int
     let signer: AssetURLSigner
+    let hub: NotificationHub
 
     /// Applies a batch in order, in one transaction. In a custom zone with `atomic` (the default)
     /// one failure fails them all: the failing operations report their own error and the others
@@ -22,7 +23,7 @@ package struct RecordService: Sendable {
         let prepared = try prepare(request)
         let key = try access.databaseKey()
         let context = WriteContext(access: access, user: user, now: AuthService.now())
-        return try await storage.write { transaction in
+        let (results, changes) = try await storage.write { transaction in
             let databaseID = try DatabaseDirectory.databaseID(key, in: transaction)
             let zone = try DatabaseDirectory.zone(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let writer = RecordWriter(transaction: transaction, zone: zone, context: context, maxRecordBytes: maxRecordBytes)
@@ -32,14 +33,17 @@ package struct RecordService: Sendable {
             if outcomes.contains(where: { if case .success = $0 { true } else { false } }) {
                 try transaction.setZoneChangeSequence(rowID: zone.rowID, sequence: try transaction.currentChangeSequence())
             }
-            return RecordResults(results: zip(prepared, outcomes).map { operation, outcome in
+            let results = RecordResults(results: zip(prepared, outcomes).map { operation, outcome in
                 switch outcome {
                 case .success(let stored): .stored(stored, desiredKeys: operation.desiredKeys ?? request.desiredKeys)
                 case .failure(let failure): .failure(RecordError(recordName: operation.recordName, error: failure.error,
                                                                  uuid: UUID().uuidString, serverRecord: failure.serverRecord))
                 }
             }, links: AssetLinks(signer: signer, access: access))
+            return (results, CommittedChanges(database: key, databaseID: databaseID, zoneName: zone.zoneName, records: writer.changeLog))
         }
+        if !changes.records.isEmpty { await hub.publish(changes) }
+        return results
     }
 
     /// Fetches records by name; a missing or deleted one gets `NOT_FOUND` in its place.

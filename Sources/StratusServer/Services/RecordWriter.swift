@@ -15,6 +15,8 @@ final class RecordWriter {
     /// While one operation of a non-atomic batch runs: what `known` held before it touched a name
     /// (nil: the name was not known), to undo if the operation fails.
     private var undo: [String: StoredRecord??]?
+    /// Every record change written and not undone, in order, for the notification hub.
+    private(set) var changeLog: [RecordChange] = []
     private var schema: SchemaCheck
 
     init(transaction: any StorageTransaction, zone: StoredZone, context: WriteContext, maxRecordBytes: Int) {
@@ -73,6 +75,7 @@ final class RecordWriter {
             }
             return outcomes
         } catch is BatchFailed {
+            changeLog.removeAll()
             let atomicError = CloudKitError(.atomicError, "another operation of this atomic batch failed")
             return outcomes.map { outcome in
                 if case .failure = outcome { return outcome }
@@ -86,6 +89,7 @@ final class RecordWriter {
         try operations.map { operation in
             var result: Result<StoredRecord, Failure> = .failure(Failure(error: .init(.internalError, "not applied")))
             let schemaBefore = schema.recordTypes
+            let loggedBefore = changeLog.count
             undo = [:]
             defer { undo = nil }
             do {
@@ -96,6 +100,7 @@ final class RecordWriter {
             } catch is BatchFailed {
                 for (name, entry) in undo ?? [:] { known[name] = entry }
                 schema.restore(schemaBefore)
+                changeLog.removeLast(changeLog.count - loggedBefore)
             }
             return result
         }
@@ -206,6 +211,8 @@ final class RecordWriter {
             if insertOnly, let live = try liveRecord(name) { throw try Self.exists(live) }
             try store(stored, references: edges, replacingReferences: existing != nil)
         }
+        changeLog.append(RecordChange(recordName: name, recordType: recordType, trigger: existing == nil ? .create : .update,
+                                      fieldsJSON: fieldsJSON))
         if !assetChecksums.isEmpty || existing.map({ RecordMapper.hasAssets($0.fieldsJSON) }) == true {
             try transaction.replaceAssetReferences(zoneRowID: zone.rowID, recordName: name, checksums: assetChecksums)
         }
@@ -237,6 +244,8 @@ final class RecordWriter {
             tombstone.changeTag = RecordMapper.changeTag(for: sequence)
             tombstone.modified = context.stamp
             try store(tombstone, references: [], replacingReferences: true)
+            changeLog.append(RecordChange(recordName: target.recordName, recordType: target.recordType, trigger: .delete,
+                                          fieldsJSON: target.fieldsJSON))
             if RecordMapper.hasAssets(target.fieldsJSON) {
                 try transaction.replaceAssetReferences(zoneRowID: zone.rowID, recordName: target.recordName, checksums: [])
             }

@@ -1,3 +1,5 @@
+import Logging
+
 /// The services of one server, sharing one storage.
 package struct StratusServices: Sendable {
     package let storage: any StratusStorage
@@ -9,16 +11,21 @@ package struct StratusServices: Sendable {
     package let schema: SchemaService
     package let query: QueryService
     package let assets: AssetService
+    package let subscriptions: SubscriptionService
+    package let hub: NotificationHub
+    package let push: PushService
 
-    init(storage: any StratusStorage, blobs: BlobStore, signer: AssetURLSigner, configuration: ServerConfiguration) {
+    init(storage: any StratusStorage, blobs: BlobStore, signer: AssetURLSigner, configuration: ServerConfiguration, logger: Logger) {
         let directory = DatabaseDirectory(storage: storage)
+        let hub = NotificationHub(storage: storage, mailboxCapacity: configuration.pushMailboxCapacity, logger: logger)
         self.storage = storage
+        self.hub = hub
         auth = AuthService(storage: storage, hasher: PasswordHasher(log2Cost: configuration.passwordHashLog2Cost),
                            sessionLifetime: configuration.sessionLifetime)
         containers = ContainerService(storage: storage)
-        zones = ZoneService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest)
+        zones = ZoneService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest, hub: hub)
         records = RecordService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest,
-                                maxRecordBytes: configuration.maxRecordBytes, signer: signer)
+                                maxRecordBytes: configuration.maxRecordBytes, signer: signer, hub: hub)
         schema = SchemaService(storage: storage)
         query = QueryService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit, signer: signer)
         changes = ChangeService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit,
@@ -26,5 +33,7 @@ package struct StratusServices: Sendable {
         assets = AssetService(storage: storage, directory: directory, auth: auth, blobs: blobs, signer: signer,
                               maxAssetBytes: configuration.maxAssetBytes, maxTokens: configuration.maxResultsLimit,
                               uploadGracePeriod: configuration.assetUploadGracePeriod)
+        subscriptions = SubscriptionService(storage: storage, directory: directory, hub: hub, maxOperations: configuration.maxOperationsPerRequest)
+        push = PushService(auth: auth, hub: hub, courierWait: configuration.courierWait)
     }
 }

@@ -5,6 +5,7 @@ package struct ZoneService: Sendable {
     let storage: any StratusStorage
     let directory: DatabaseDirectory
     let maxOperations: Int
+    let hub: NotificationHub
 
     package func list(_ access: DatabaseAccess) async throws -> ZonesResponse {
         if access.scope == .shared { return ZonesResponse(zones: []) }
@@ -43,19 +44,27 @@ package struct ZoneService: Sendable {
             throw CloudKitError.limitExceeded("at most \(maxOperations) zone operations per request")
         }
         let key = try access.databaseKey()
-        return try await storage.write { transaction in
+        let (response, deleted) = try await storage.write { transaction in
             let databaseID = try DatabaseDirectory.databaseID(key, in: transaction)
-            return ZonesResponse(zones: try request.operations.map { operation in
+            var deleted: [CommittedChanges] = []
+            let response = ZonesResponse(zones: try request.operations.map { operation in
                 let zoneID = operation.zone.zoneID
                 do {
-                    return .success(try transaction.withSavepoint {
+                    let zone = try transaction.withSavepoint {
                         try Self.apply(operation.operationType, zoneID, databaseID: databaseID, access: access, in: transaction)
-                    })
+                    }
+                    if zone.deleted == true {
+                        deleted.append(CommittedChanges(database: key, databaseID: databaseID, zoneName: zoneID.zoneName, zoneDeleted: true))
+                    }
+                    return .success(zone)
                 } catch let error as CloudKitError {
                     return .failure(ZoneError(zoneID: zoneID, error: error))
                 }
             })
+            return (response, deleted)
         }
+        for changes in deleted { await hub.publish(changes) }
+        return response
     }
 
     private static func apply(_ type: ZonesModifyRequest.Operation.OperationType, _ zoneID: ZoneID, databaseID: Int64,

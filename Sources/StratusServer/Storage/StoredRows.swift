@@ -89,3 +89,11 @@ package struct StoredAssetUpload: Sendable, Equatable {
     package var size: Int64
     package var uploadedAt: Int64
 }
+
+/// A subscription as stored: who owns it, where it looks, and its dictionary as the client sent it.
+package struct StoredSubscription: Sendable, Equatable {
+    package var databaseID: Int64
+    /// The user it notifies.
+    package var owner: String
+    package var subscription: Subscription
+}

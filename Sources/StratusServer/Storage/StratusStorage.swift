@@ -95,6 +95,14 @@ package protocol StorageTransaction {
     /// Removes the blobs no record and no upload refers to; returns their checksums.
     func deleteUnreferencedAssetBlobs() throws -> [String]
 
+    // MARK: Subscriptions
+    /// Subscriptions of a database, all of them or one user's.
+    func subscriptions(databaseID: Int64, owner: String?) throws -> [StoredSubscription]
+    /// Creates or replaces a subscription.
+    func saveSubscription(_ subscription: StoredSubscription) throws
+    /// Deletes a subscription; false if there was none.
+    func deleteSubscription(databaseID: Int64, owner: String, subscriptionID: String) throws -> Bool
+
     // MARK: Maintenance
     /// Removes record and zone tombstones last changed before `time` (ms), advancing the purged
     /// sequences so older tokens expire. Returns how many tombstones went.

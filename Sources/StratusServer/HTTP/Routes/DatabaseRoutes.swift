@@ -21,6 +21,11 @@ struct DatabaseRoutes {
         post(database, "changes/database") { try JSONBody.response(try await services.changes.databaseChanges($0, $1)) }
         post(database, "assets/upload") { try JSONBody.response(try await services.assets.uploadURLs($0, $1)) }
         post(database, "assets/rereference") { try JSONBody.response(try await services.assets.rereference($0, $1)) }
+        post(database, "subscriptions/lookup") { try JSONBody.response(try await services.subscriptions.lookup($0, $1)) }
+        post(database, "subscriptions/modify") { try JSONBody.response(try await services.subscriptions.modify($0, $1)) }
+        database.get("subscriptions/list") { _, context in
+            try JSONBody.response(try await services.subscriptions.list(try context.requireAccess()))
+        }
         post(database, "zones/lookup") { try JSONBody.response(try await services.zones.lookup($0, $1)) }
         post(database, "zones/modify") { try JSONBody.response(try await services.zones.modify($0, $1)) }
         database.get("zones/list") { _, context in

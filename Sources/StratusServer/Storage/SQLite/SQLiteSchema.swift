@@ -142,6 +142,17 @@ enum SQLiteSchema {
                 CREATE INDEX asset_references_checksum ON asset_references(checksum, zone_id);
                 """)
         }
+        migrator.registerMigration("v5-subscriptions") { db in
+            try db.execute(sql: """
+                CREATE TABLE subscriptions (
+                    database_id INTEGER NOT NULL,
+                    owner TEXT NOT NULL,
+                    subscription_id TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    PRIMARY KEY (database_id, owner, subscription_id)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

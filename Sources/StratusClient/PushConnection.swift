@@ -1,0 +1,82 @@
+import Foundation
+import HummingbirdWSClient
+import Logging
+
+/// A device's persistent connection for notifications: a WebSocket to the server's push endpoint
+/// that reconnects by itself with backoff. Each notification arrives on ``notifications``; right
+/// after every (re)connection the server sends one telling the device to fetch, since it may have
+/// missed some while away.
+///
+/// Notifications are hints: react by fetching changes (``SyncEngine`` does), never by trusting
+/// their content alone.
+public actor PushConnection {
+    public let container: Container
+    /// Every notification, in the order received.
+    public nonisolated let notifications: AsyncStream<PushNotification>
+    private let sink: AsyncStream<PushNotification>.Continuation
+    private let minimumBackoff: Duration
+    private let maximumBackoff: Duration
+    private var runner: Task<Void, Never>?
+    /// Whether the WebSocket is open now.
+    public private(set) var isConnected = false
+    /// How many times a connection was opened.
+    public private(set) var connectionCount = 0
+
+    public init(container: Container, minimumBackoff: Duration = .milliseconds(250), maximumBackoff: Duration = .seconds(30)) {
+        self.container = container
+        self.minimumBackoff = minimumBackoff
+        self.maximumBackoff = maximumBackoff
+        (notifications, sink) = AsyncStream.makeStream(of: PushNotification.self)
+    }
+
+    /// Connects, and keeps reconnecting until ``stop()``.
+    public func start() {
+        guard runner == nil else { return }
+        runner = Task { [weak self] in await self?.run() }
+    }
+
+    /// Closes the connection for good and ends ``notifications``.
+    public func stop() {
+        runner?.cancel()
+        runner = nil
+        sink.finish()
+    }
+
+    private func run() async {
+        var backoff = minimumBackoff
+        var logger = Logger(label: "stratus-push")
+        logger.logLevel = .critical
+        while !Task.isCancelled {
+            do {
+                let url = try await webSocketURL()
+                let sink = self.sink
+                try await WebSocketClient.connect(url: url, logger: logger) { inbound, _, _ in
+                    await self.connected()
+                    for try await message in inbound.messages(maxSize: 1 << 20) {
+                        guard case .text(let text) = message,
+                              let notification = try? JSONDecoder().decode(PushNotification.self, from: Data(text.utf8)) else { continue }
+                        sink.yield(notification)
+                    }
+                }
+                backoff = minimumBackoff
+            } catch {
+                backoff = min(backoff * 2, maximumBackoff)
+            }
+            isConnected = false
+            try? await Task.sleep(for: backoff * Double.random(in: 0.75...1.25))
+        }
+    }
+
+    private func connected() {
+        isConnected = true
+        connectionCount += 1
+    }
+
+    private func webSocketURL() async throws -> String {
+        guard let token = await container.webAuthToken else { throw CloudError(.notAuthenticated, "sign in before connecting for push") }
+        let base = container.baseURL.replacingOccurrences(of: "https://", with: "wss://").replacingOccurrences(of: "http://", with: "ws://")
+        let encoded = token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? token
+        return "\(base)/push/1/\(container.containerIdentifier)/\(container.environment.rawValue)/websocket"
+            + "?ckAPIToken=\(container.apiToken)&ckWebAuthToken=\(encoded)"
+    }
+}

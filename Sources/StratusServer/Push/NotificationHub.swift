@@ -1,0 +1,162 @@
+import Foundation
+import Logging
+import StratusCore
+
+/// Turns committed changes into CloudKit notifications for the subscriptions they match, and
+/// hands them to the connected devices of each subscription's owner.
+///
+/// Fed after every commit. Subscriptions are cached per database and reloaded after they change.
+/// Notifications are hints: devices always fetch by change token, so a lost one loses no change.
+package actor NotificationHub {
+    /// Who a device connection belongs to.
+    package struct Listener: Hashable, Sendable {
+        package var containerID: String
+        package var environment: ContainerEnvironment
+        package var user: String
+    }
+
+    private let storage: any StratusStorage
+    private let mailboxCapacity: Int
+    private let logger: Logger
+    private var subscriptions: [Int64: [StoredSubscription]] = [:]
+    private var mailboxes: [Listener: [ObjectIdentifier: Mailbox]] = [:]
+
+    init(storage: any StratusStorage, mailboxCapacity: Int, logger: Logger) {
+        self.storage = storage
+        self.mailboxCapacity = mailboxCapacity
+        self.logger = logger
+    }
+
+    /// A device connected: its mailbox, which starts with a notification telling it to fetch
+    /// (it may have missed some while it was away).
+    package func connect(_ listener: Listener) -> Mailbox {
+        let catchUp = Self.catchUp(containerID: listener.containerID)
+        let mailbox = Mailbox(capacity: mailboxCapacity, overflow: catchUp)
+        mailboxes[listener, default: [:]][ObjectIdentifier(mailbox)] = mailbox
+        mailbox.post(catchUp, key: "overflow")
+        return mailbox
+    }
+
+    package func disconnect(_ listener: Listener, _ mailbox: Mailbox) {
+        mailbox.close()
+        mailboxes[listener]?[ObjectIdentifier(mailbox)] = nil
+        if mailboxes[listener]?.isEmpty == true { mailboxes[listener] = nil }
+    }
+
+    /// How many devices are connected.
+    package var connectionCount: Int { mailboxes.values.reduce(0) { $0 + $1.count } }
+
+    /// Forgets a database's cached subscriptions after they changed.
+    package func subscriptionsChanged(databaseID: Int64) {
+        subscriptions[databaseID] = nil
+    }
+
+    /// Matches a commit against its database's subscriptions and delivers the notifications.
+    package func publish(_ changes: CommittedChanges) async {
+        do {
+            let subscribed = try await subscriptionsOf(changes.databaseID)
+            guard !subscribed.isEmpty else { return }
+            var firedOnce: [StoredSubscription] = []
+            for stored in subscribed {
+                let notifications = Self.notifications(for: stored.subscription, changes)
+                guard !notifications.isEmpty else { continue }
+                let listener = Listener(containerID: changes.database.containerID, environment: changes.database.environment, user: stored.owner)
+                for (key, notification) in notifications {
+                    for mailbox in mailboxes[listener]?.values ?? [:].values { mailbox.post(notification, key: key) }
+                }
+                if stored.subscription.firesOnce == true { firedOnce.append(stored) }
+            }
+            if !firedOnce.isEmpty { try await removeFired(firedOnce, databaseID: changes.databaseID) }
+        } catch {
+            logger.error("notifications for a commit failed: \(error)")
+        }
+    }
+
+    private func subscriptionsOf(_ databaseID: Int64) async throws -> [StoredSubscription] {
+        if let cached = subscriptions[databaseID] { return cached }
+        let loaded = try await storage.read { try $0.subscriptions(databaseID: databaseID, owner: nil) }
+        subscriptions[databaseID] = loaded
+        return loaded
+    }
+
+    private func removeFired(_ fired: [StoredSubscription], databaseID: Int64) async throws {
+        subscriptions[databaseID]?.removeAll { stored in fired.contains { $0.owner == stored.owner && $0.subscription.subscriptionID == stored.subscription.subscriptionID } }
+        try await storage.write { transaction in
+            for stored in fired {
+                _ = try transaction.deleteSubscription(databaseID: databaseID, owner: stored.owner, subscriptionID: stored.subscription.subscriptionID)
+            }
+        }
+    }
+
+    // MARK: Building notifications
+
+    /// The notifications a subscription gets for a commit, each with the key it coalesces by.
+    static func notifications(for subscription: Subscription, _ changes: CommittedChanges) -> [(String, PushNotification)] {
+        let scope = changes.database.scope.notificationValue
+        let zoneOwner = changes.database.scope == .public ? nil : changes.database.ownerRecordName
+        let sid = subscription.subscriptionID
+        var ck = PushNotification.CK(cid: changes.database.containerID, nid: UUID().uuidString)
+        switch subscription.subscriptionType {
+        case .database:
+            ck.met = .init(dbs: scope, sid: sid)
+            return [("met:\(sid)", PushNotification(aps: aps(subscription.notificationInfo), ck: ck))]
+        case .zone:
+            guard subscription.zoneID?.zoneName ?? ZoneID.defaultZoneName == changes.zoneName else { return [] }
+            ck.fet = .init(zid: changes.zoneName, zoid: zoneOwner, dbs: scope, sid: sid)
+            return [("fet:\(sid):\(changes.zoneName)", PushNotification(aps: aps(subscription.notificationInfo), ck: ck))]
+        case .query:
+            guard let query = subscription.query else { return [] }
+            if subscription.zoneWide != true, let zone = subscription.zoneID, zone.zoneName != changes.zoneName { return [] }
+            let triggers = Set(subscription.firesOn ?? Subscription.Trigger.allCases)
+            var result: [(String, PushNotification)] = []
+            for change in changes.records where change.recordType == query.recordType && triggers.contains(change.trigger) {
+                let fields = (try? RecordMapper.decodeFields(change.fieldsJSON)) ?? [:]
+                guard SubscriptionMatcher.matches(query.filterBy ?? [], recordName: change.recordName, fields: fields) else { continue }
+                var recordCK = ck
+                recordCK.nid = UUID().uuidString
+                let desired = subscription.notificationInfo?.desiredKeys.map { keys in
+                    fields.filter { keys.contains($0.key) }.mapValues(RecordField.init)
+                }
+                recordCK.qry = .init(rid: change.recordName, zid: changes.zoneName, zoid: zoneOwner, dbs: scope,
+                                     fo: change.trigger.notificationReason, sid: sid, af: desired)
+                result.append(("qry:\(sid):\(changes.zoneName):\(change.recordName)",
+                               PushNotification(aps: aps(subscription.notificationInfo), ck: recordCK)))
+                if subscription.firesOnce == true { break }
+            }
+            return result
+        }
+    }
+
+    private static func aps(_ info: NotificationInfo?) -> PushNotification.APS {
+        var aps = PushNotification.APS()
+        guard let info else { return aps }
+        if info.alertBody != nil || info.alertLocalizationKey != nil {
+            aps.alert = .init(body: info.alertBody, locKey: info.alertLocalizationKey, locArgs: info.alertLocalizationArgs,
+                              actionLocKey: info.alertActionLocalizationKey, launchImage: info.alertLaunchImage)
+        }
+        aps.sound = info.soundName
+        aps.category = info.category
+        if info.shouldBadge == true { aps.badge = 1 }
+        if info.shouldSendContentAvailable == true { aps.contentAvailable = 1 }
+        return aps
+    }
+
+    /// "You may have missed notifications: fetch" — a pruned database notification.
+    static func catchUp(containerID: String) -> PushNotification {
+        var ck = PushNotification.CK(cid: containerID, nid: UUID().uuidString)
+        ck.p = true
+        ck.met = .init(dbs: DatabaseScope.private.notificationValue, sid: "")
+        return PushNotification(aps: PushNotification.APS(contentAvailable: 1), ck: ck)
+    }
+}
+
+extension Subscription.Trigger {
+    /// CloudKit's `CKQueryNotificationReason`: created 1, updated 2, deleted 3.
+    var notificationReason: Int {
+        switch self {
+        case .create: 1
+        case .update: 2
+        case .delete: 3
+        }
+    }
+}

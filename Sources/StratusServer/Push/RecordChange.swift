@@ -1,0 +1,20 @@
+import StratusCore
+
+/// A record change a request committed, as the notification hub needs it.
+package struct RecordChange: Sendable {
+    package var recordName: String
+    package var recordType: String
+    package var trigger: Subscription.Trigger
+    /// The fields JSON as saved, or as it was before a deletion.
+    package var fieldsJSON: [UInt8]
+}
+
+/// What one request committed in one zone of one database.
+package struct CommittedChanges: Sendable {
+    package var database: DatabaseKey
+    package var databaseID: Int64
+    package var zoneName: String
+    package var records: [RecordChange] = []
+    /// The zone itself was deleted.
+    package var zoneDeleted = false
+}

@@ -1,0 +1,108 @@
+import Foundation
+import StratusCore
+
+/// `subscriptions/list`, `subscriptions/lookup` and `subscriptions/modify`: a user's standing
+/// requests for notifications in a database. Each user sees and changes only their own.
+package struct SubscriptionService: Sendable {
+    let storage: any StratusStorage
+    let directory: DatabaseDirectory
+    let hub: NotificationHub
+    let maxOperations: Int
+
+    package func list(_ access: DatabaseAccess) async throws -> SubscriptionsResponse {
+        let user = try access.requireUser()
+        let databaseID = try await directory.databaseID(for: access)
+        let stored = try await storage.read { try $0.subscriptions(databaseID: databaseID, owner: user) }
+        return SubscriptionsResponse(subscriptions: stored.map { .success($0.subscription) })
+    }
+
+    package func lookup(_ request: SubscriptionsLookupRequest, _ access: DatabaseAccess) async throws -> SubscriptionsResponse {
+        let user = try access.requireUser()
+        let databaseID = try await directory.databaseID(for: access)
+        let stored = try await storage.read { try $0.subscriptions(databaseID: databaseID, owner: user) }
+        return SubscriptionsResponse(subscriptions: request.subscriptions.map { item in
+            guard let found = stored.first(where: { $0.subscription.subscriptionID == item.subscriptionID }) else {
+                return .failure(SubscriptionError(subscriptionID: item.subscriptionID,
+                                                  error: .notFound("subscription '\(item.subscriptionID)' does not exist")))
+            }
+            return .success(found.subscription)
+        })
+    }
+
+    /// Creates, updates and deletes subscriptions; each operation succeeds or fails on its own.
+    package func modify(_ request: SubscriptionsModifyRequest, _ access: DatabaseAccess) async throws -> SubscriptionsResponse {
+        let user = try access.requireUser()
+        guard request.operations.count <= maxOperations else {
+            throw CloudKitError.limitExceeded("at most \(maxOperations) subscription operations per request")
+        }
+        let databaseID = try await directory.databaseID(for: access)
+        let response = try await storage.write { transaction in
+            SubscriptionsResponse(subscriptions: try request.operations.map { operation in
+                let subscription = operation.subscription
+                do {
+                    try transaction.withSavepoint {
+                        try Self.apply(operation, owner: user, databaseID: databaseID, access: access, in: transaction)
+                    }
+                    return .success(subscription)
+                } catch let error as CloudKitError {
+                    return .failure(SubscriptionError(subscriptionID: subscription.subscriptionID, error: error, uuid: UUID().uuidString))
+                }
+            })
+        }
+        await hub.subscriptionsChanged(databaseID: databaseID)
+        return response
+    }
+
+    private static func apply(_ operation: SubscriptionsModifyRequest.Operation, owner: String, databaseID: Int64,
+                              access: DatabaseAccess, in transaction: any StorageTransaction) throws {
+        let subscription = operation.subscription
+        let id = subscription.subscriptionID
+        guard !id.isEmpty, id.utf8.count <= 255 else { throw CloudKitError.badRequest("subscriptionID must have 1 to 255 characters") }
+        let exists = try transaction.subscriptions(databaseID: databaseID, owner: owner).contains { $0.subscription.subscriptionID == id }
+        switch operation.operationType {
+        case .delete:
+            guard try transaction.deleteSubscription(databaseID: databaseID, owner: owner, subscriptionID: id) else {
+                throw CloudKitError.notFound("subscription '\(id)' does not exist")
+            }
+            return
+        case .create where exists:
+            throw CloudKitError(.exists, "subscription '\(id)' already exists")
+        case .update where !exists:
+            throw CloudKitError.notFound("subscription '\(id)' does not exist")
+        case .create, .update:
+            try validate(subscription, databaseID: databaseID, access: access, in: transaction)
+            try transaction.saveSubscription(StoredSubscription(databaseID: databaseID, owner: owner, subscription: subscription))
+        }
+    }
+
+    /// CloudKit's rules: the public database takes query subscriptions only, the shared database
+    /// database subscriptions only; a query needs a record type and at least one trigger; a zone
+    /// subscription needs an existing zone.
+    private static func validate(_ subscription: Subscription, databaseID: Int64, access: DatabaseAccess,
+                                 in transaction: any StorageTransaction) throws {
+        switch (access.scope, subscription.subscriptionType) {
+        case (.public, .zone), (.public, .database):
+            throw CloudKitError.badRequest("the public database supports query subscriptions only")
+        case (.shared, .query), (.shared, .zone):
+            throw CloudKitError.badRequest("the shared database supports database subscriptions only")
+        default: break
+        }
+        switch subscription.subscriptionType {
+        case .query:
+            guard let query = subscription.query, !query.recordType.isEmpty else {
+                throw CloudKitError.badRequest("a query subscription needs query.recordType")
+            }
+            if let firesOn = subscription.firesOn, firesOn.isEmpty {
+                throw CloudKitError.badRequest("firesOn needs at least one of create, update, delete")
+            }
+            for filter in query.filterBy ?? [] where filter.fieldName == nil && filter.systemFieldName == nil {
+                throw CloudKitError.badRequest("every filter needs a fieldName")
+            }
+        case .zone:
+            guard let zoneID = subscription.zoneID else { throw CloudKitError.badRequest("a zone subscription needs a zoneID") }
+            _ = try DatabaseDirectory.zone(zoneID, databaseID: databaseID, access: access, in: transaction)
+        case .database:
+            break
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+import StratusClient
+import StratusSync
+import StratusTesting
+
+@Suite struct PushTests {
+    static let zone = ZoneID(zoneName: "note-zone")
+
+    static func note(_ name: String, _ text: String, kind: String = "plain") -> CloudRecord {
+        CloudRecord(recordType: "note", recordID: RecordID(recordName: name, zoneID: zone), fields: ["text": .string(text), "kind": .string(kind)])
+    }
+
+    static func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
+        for _ in 0..<500 {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("never happened: \(what)")
+    }
+
+    /// The next notification that is not the connection's "fetch to catch up" one.
+    static func nextChange(_ iterator: inout AsyncStream<PushNotification>.Iterator) async -> PushNotification? {
+        while let notification = await iterator.next() {
+            if notification.ck.p != true { return notification }
+        }
+        return nil
+    }
+
+    @Test func aChangeArrivesWithoutAskingForIt() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user)
+            let laptop = try await cloud.device("laptop", of: user)
+            try await phone.sync()
+            try await laptop.sync()   // creates the engine's database subscription
+            let push = await laptop.connectPush()
+            try await Self.eventually("connected") { await push.isConnected }
+
+            try await phone.save(Self.note("n1", "from the phone"))
+            try await phone.engine.sendChanges()
+            try await Self.eventually("the laptop has the note") {
+                await laptop.record(RecordID(recordName: "n1", zoneID: Self.zone))?.string("text") == "from the phone"
+            }
+            await push.stop()
+        }
+    }
+
+    @Test func querySubscriptionsFireOnMatchesAndChosenChanges() async throws {
+        try await TestCloud.with { cloud in
+            let alice = try await cloud.signUp("alice")
+            let database = alice.privateCloudDatabase
+            try await database.save(zone: Self.zone)
+            let urgent = Query(recordType: "note", filterBy: [QueryFilter(.equals, fieldName: "kind", .string("urgent"))])
+            try await database.save(subscription: Subscription(subscriptionID: "urgent-created", subscriptionType: .query, zoneID: Self.zone,
+                                                               query: urgent, firesOn: [.create],
+                                                               notificationInfo: NotificationInfo(alertBody: "Urgent!", desiredKeys: ["text"])))
+            try await database.save(subscription: Subscription(subscriptionID: "once", subscriptionType: .query, zoneID: Self.zone,
+                                                               query: urgent, firesOnce: true))
+            #expect(Set(try await database.allSubscriptions().map(\.subscriptionID)) == ["urgent-created", "once"])
+
+            let push = PushConnection(container: alice)
+            await push.start()
+            var notifications = push.notifications.makeAsyncIterator()
+            _ = await notifications.next()   // the catch-up notification of the new connection
+
+            _ = try await database.save(Self.note("plain", "not urgent"))           // matches nothing
+            var first = try await database.save(Self.note("u1", "first", kind: "urgent"))
+            first["text"] = .string("edited")
+            _ = try await database.save(first)                                       // an update: not a trigger of either
+            _ = try await database.save(Self.note("u2", "second", kind: "urgent"))
+
+            var received: [(String, String)] = []
+            for _ in 0..<3 {
+                guard let notification = await Self.nextChange(&notifications), let query = notification.ck.qry else { break }
+                received.append((query.sid, query.rid))
+                if query.sid == "urgent-created" {
+                    #expect(notification.aps.alert?.body == "Urgent!" && query.fo == 1 && query.dbs == 2)
+                    #expect(query.af?["text"]?.value != nil)
+                }
+            }
+            #expect(received.sorted { "\($0)" < "\($1)" }.map { "\($0.0)/\($0.1)" } == ["once/u1", "urgent-created/u1", "urgent-created/u2"])
+            // firesOnce: fired, then gone.
+            #expect(try await database.allSubscriptions().map(\.subscriptionID) == ["urgent-created"])
+            await push.stop()
+        }
+    }
+
+    @Test func aDroppedConnectionReconnectsAndMissesNothing() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user)
+            let laptop = try await cloud.device("laptop", of: user)
+            try await laptop.sync()
+            let push = await laptop.connectPush()
+            try await Self.eventually("connected") { await push.isConnected }
+
+            await cloud.stopServer()     // every connection drops
+            try await Self.eventually("disconnected") { await !push.isConnected }
+            try await cloud.startServer()
+            try await phone.save(Self.note("while-away", "made while the laptop was disconnected"))
+            try await phone.sync()
+
+            try await Self.eventually("the laptop caught up") {
+                await laptop.record(RecordID(recordName: "while-away", zoneID: Self.zone)) != nil
+            }
+            #expect(await push.connectionCount >= 2)
+            await push.stop()
+        }
+    }
+
+    @Test func anotherUsersDevicesHearNothing() async throws {
+        try await TestCloud.with { cloud in
+            let alice = try await cloud.signUp("alice")
+            let bob = try await cloud.signUp("bob")
+            for (user, id) in [(alice, "alice-all"), (bob, "bob-all")] {
+                try await user.privateCloudDatabase.save(zone: Self.zone)
+                try await user.privateCloudDatabase.save(subscription: Subscription(subscriptionID: id, subscriptionType: .database))
+            }
+            let bobPush = PushConnection(container: bob)
+            await bobPush.start()
+            var notifications = bobPush.notifications.makeAsyncIterator()
+            _ = await notifications.next()
+
+            _ = try await alice.privateCloudDatabase.save(Self.note("alice-secret", "for alice only"))
+            _ = try await bob.privateCloudDatabase.save(Self.note("bobs", "bob's own"))
+            // Bob's first notification is about his own change: Alice's never reached him.
+            let first = await Self.nextChange(&notifications)
+            #expect(first?.ck.met?.sid == "bob-all")
+            await bobPush.stop()
+        }
+    }
+
+    @Test func longPollingDeliversLikeCloudKitJS() async throws {
+        try await TestCloud.with(configure: { $0.courierWait = .milliseconds(300) }) { cloud in
+            let alice = try await cloud.signUp("alice")
+            let database = alice.privateCloudDatabase
+            try await database.save(zone: Self.zone)
+            try await database.save(subscription: Subscription(subscriptionID: "zone", subscriptionType: .zone, zoneID: Self.zone))
+            let token = try await alice.createPushToken()
+            #expect(token.webcourierURL.contains("/push/1/courier/"))
+
+            let transport = HTTPTransport()
+            func poll() async throws -> PushNotification? {
+                let response = try await transport.send(TransportRequest(method: .get, url: token.webcourierURL))
+                guard response.status == 200, !response.body.isEmpty else { return nil }
+                return try JSONDecoder().decode(PushNotification.self, from: Data(response.body))
+            }
+            #expect(try await poll()?.ck.p == true)     // first: fetch to catch up
+            #expect(try await poll() == nil)            // nothing within the wait: an empty answer
+            _ = try await database.save(Self.note("n", "x"))
+            let notification = try await poll()
+            #expect(notification?.ck.fet?.zid == "note-zone" && notification?.ck.fet?.sid == "zone")
+        }
+    }
+}
