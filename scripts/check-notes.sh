@@ -42,6 +42,15 @@ expect "Buy milk and eggs" "$("$notes" sync --device "$work/phone")"
 expect "Buy oat milk" "$("$notes" sync --device "$work/laptop")"     # the later edit wins...
 expect "Buy oat milk" "$("$notes" sync --device "$work/phone")"      # ...on every device
 
+# `notes watch` prints the note when another device changes it, with no sync asked for.
+"$notes" watch --device "$work/laptop" > "$work/watch.txt" 2>&1 &
+watcher=$!
+for _ in $(seq 1 50); do grep -q "Buy oat milk" "$work/watch.txt" && break; sleep 0.1; done
+"$notes" edit --device "$work/phone" "Buy oat milk and bread" > /dev/null
+for _ in $(seq 1 100); do grep -q "and bread" "$work/watch.txt" && break; sleep 0.1; done
+kill "$watcher"; wait "$watcher" 2>/dev/null || true
+expect "] Buy oat milk and bread" "$(cat "$work/watch.txt")"
+
 # A newer app version writes the note: this version refuses it instead of overwriting it.
 TOKEN=$(sed -n 's/.*"webAuthToken":"\([^"]*\)".*/\1/p' "$work/phone/settings.json" | sed 's#\\/#/#g')
 TAG=$(curl -s -X POST "$URL/database/1/iCloud.dev.stratus/development/private/records/lookup?ckAPIToken=$API" \

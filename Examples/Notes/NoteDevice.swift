@@ -43,6 +43,7 @@ actor NoteDevice {
         }
         settings = try JSONDecoder().decode(Settings.self, from: data)
         refusal = try? String(contentsOf: directory.appendingPathComponent("refused.txt"), encoding: .utf8)
+        (noteChanges, noteChangeSink) = AsyncStream.makeStream(of: Note.self)
         container = Container(baseURL: settings.server, containerIdentifier: settings.container, apiToken: settings.apiToken,
                               deviceID: directory.lastPathComponent, assetCacheDirectory: directory.appendingPathComponent("assets"))
     }
@@ -102,6 +103,15 @@ actor NoteDevice {
         await settle()
     }
 
+    /// Connects for push; the engine fetches on each notification, and ``noteChanges`` reports
+    /// the note whenever another device changed it.
+    func watch() async throws -> PushConnection {
+        let push = PushConnection(container: container)
+        await push.start()
+        await engine.listen(to: push)
+        return push
+    }
+
     /// Waits until every event emitted so far is applied.
     func settle() async {
         let emitted = await engine.emittedEventCount
@@ -109,11 +119,16 @@ actor NoteDevice {
     }
 
     private var applied = 0
+    /// The note each time a change made elsewhere arrives.
+    nonisolated let noteChanges: AsyncStream<Note>
+    private let noteChangeSink: AsyncStream<Note>.Continuation
 
     private func apply(_ event: SyncEvent) {
         defer { applied += 1 }
+        var fetched = false
         let records: [CloudRecord] = switch event {
-        case .fetchedRecordZoneChanges(let modifications, _): modifications
+        case .fetchedRecordZoneChanges(let modifications, _):
+            { fetched = true; return modifications }()
         case .sentRecordZoneChanges(let sent): sent.savedRecords
         default: []
         }
@@ -133,6 +148,7 @@ actor NoteDevice {
                   case .timestamp(let modified)? = record["modified"] else { continue }
             let note = Note(text: text, modified: modified)
             try? JSONEncoder().encode(note).write(to: directory.appendingPathComponent("note.json"), options: .atomic)
+            if fetched { noteChangeSink.yield(note) }
         }
     }
 

@@ -8,7 +8,7 @@ import StratusClient
 struct Notes: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "One note, synced between devices through Stratus, offline first.",
-        subcommands: [Setup.self, Show.self, Edit.self, Sync.self])
+        subcommands: [Setup.self, Show.self, Edit.self, Sync.self, Watch.self])
 
     struct DeviceOption: ParsableArguments {
         @Option(help: "The device's directory (settings, note, sync state).") var device: String
@@ -70,6 +70,22 @@ struct Notes: AsyncParsableCommand {
                 print("saved and synced")
             } catch let error as CloudError where error.code == .networkUnavailable || error.code == .networkFailure {
                 print("saved on this device; it will sync when the server is reachable (`notes sync`)")
+            }
+        }
+    }
+
+    struct Watch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the note each time another device changes it (until Ctrl-C).")
+        @OptionGroup var device: DeviceOption
+
+        func run() async throws {
+            let device = try await device.open()
+            FileHandle.standardOutput.write(Data("\(await device.note()?.text ?? "(no note yet)")\n".utf8))
+            let push = try await device.watch()
+            defer { Task { await push.stop() } }
+            for await note in device.noteChanges {
+                let time = Date(timeIntervalSince1970: Double(note.modified) / 1000).formatted(date: .omitted, time: .standard)
+                FileHandle.standardOutput.write(Data("[\(time)] \(note.text)\n".utf8))
             }
         }
     }
