@@ -48,7 +48,7 @@ public actor PushConnection {
         logger.logLevel = .critical
         while !Task.isCancelled {
             do {
-                let url = try await webSocketURL()
+                let url = try await Self.webSocketURL(for: container)
                 let sink = self.sink
                 try await WebSocketClient.connect(url: url, logger: logger) { inbound, _, _ in
                     await self.connected()
@@ -72,7 +72,8 @@ public actor PushConnection {
         connectionCount += 1
     }
 
-    private func webSocketURL() async throws -> String {
+    /// The push WebSocket's URL for a signed-in container (a Stratus extension endpoint).
+    public static func webSocketURL(for container: Container) async throws -> String {
         guard let token = await container.webAuthToken else { throw CloudError(.notAuthenticated, "sign in before connecting for push") }
         let base = container.baseURL.replacingOccurrences(of: "https://", with: "wss://").replacingOccurrences(of: "http://", with: "ws://")
         let encoded = token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? token

@@ -1,29 +1,29 @@
 import StratusCore
 import Synchronization
 
-/// The notifications waiting for one connected device. A slow device does not make them pile up:
+/// The notifications (their JSON, encoded once for every device) waiting for one connected device. A slow device does not make them pile up:
 /// a notification replaces a waiting one about the same thing, and past `capacity` the waiting
 /// ones are replaced by a single "you may have missed some: fetch" notification.
 package final class Mailbox: Sendable {
     private struct State {
-        var queue: [(key: String, notification: PushNotification)] = []
-        var waiter: CheckedContinuation<PushNotification?, Never>?
+        var queue: [(key: String, notification: String)] = []
+        var waiter: CheckedContinuation<String?, Never>?
         var closed = false
     }
 
     private let state = Mutex(State())
     let capacity: Int
     /// The notification that stands for many (pruned): a database notification with `p` set.
-    private let overflow: PushNotification
+    private let overflow: String
 
-    init(capacity: Int, overflow: PushNotification) {
+    init(capacity: Int, overflow: String) {
         self.capacity = capacity
         self.overflow = overflow
     }
 
     /// Queues a notification, or hands it to the device if it is waiting.
-    func post(_ notification: PushNotification, key: String) {
-        let waiter = state.withLock { state -> CheckedContinuation<PushNotification?, Never>? in
+    func post(_ notification: String, key: String) {
+        let waiter = state.withLock { state -> CheckedContinuation<String?, Never>? in
             guard !state.closed else { return nil }
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -42,9 +42,9 @@ package final class Mailbox: Sendable {
     }
 
     /// The next notification, waiting for one; nil once the mailbox is closed.
-    func next() async -> PushNotification? {
+    func next() async -> String? {
         await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> PushNotification?? in
+            let ready = state.withLock { state -> String?? in
                 if !state.queue.isEmpty { return .some(state.queue.removeFirst().notification) }
                 if state.closed { return .some(nil) }
                 state.waiter = continuation
@@ -55,13 +55,13 @@ package final class Mailbox: Sendable {
     }
 
     /// The next notification if one is waiting now, else nil.
-    func poll() -> PushNotification? {
+    func poll() -> String? {
         state.withLock { $0.queue.isEmpty ? nil : $0.queue.removeFirst().notification }
     }
 
     /// Makes a waiting `next()` return nil without closing the mailbox (a long-poll timed out).
     func wake() {
-        let waiter = state.withLock { state -> CheckedContinuation<PushNotification?, Never>? in
+        let waiter = state.withLock { state -> CheckedContinuation<String?, Never>? in
             defer { state.waiter = nil }
             return state.waiter
         }
@@ -70,7 +70,7 @@ package final class Mailbox: Sendable {
 
     /// Ends the mailbox: a waiting `next()` returns nil.
     func close() {
-        let waiter = state.withLock { state -> CheckedContinuation<PushNotification?, Never>? in
+        let waiter = state.withLock { state -> CheckedContinuation<String?, Never>? in
             state.closed = true
             defer { state.waiter = nil }
             return state.waiter

@@ -30,7 +30,7 @@ package actor NotificationHub {
     /// A device connected: its mailbox, which starts with a notification telling it to fetch
     /// (it may have missed some while it was away).
     package func connect(_ listener: Listener) -> Mailbox {
-        let catchUp = Self.catchUp(containerID: listener.containerID)
+        let catchUp = Self.encoded(Self.catchUp(containerID: listener.containerID))
         let mailbox = Mailbox(capacity: mailboxCapacity, overflow: catchUp)
         mailboxes[listener, default: [:]][ObjectIdentifier(mailbox)] = mailbox
         mailbox.post(catchUp, key: "overflow")
@@ -61,8 +61,10 @@ package actor NotificationHub {
                 let notifications = Self.notifications(for: stored.subscription, changes)
                 guard !notifications.isEmpty else { continue }
                 let listener = Listener(containerID: changes.database.containerID, environment: changes.database.environment, user: stored.owner)
+                guard let devices = mailboxes[listener]?.values, !devices.isEmpty else { continue }
                 for (key, notification) in notifications {
-                    for mailbox in mailboxes[listener]?.values ?? [:].values { mailbox.post(notification, key: key) }
+                    let json = Self.encoded(notification)
+                    for mailbox in devices { mailbox.post(json, key: key) }
                 }
                 if stored.subscription.firesOnce == true { firedOnce.append(stored) }
             }
@@ -139,6 +141,10 @@ package actor NotificationHub {
         if info.shouldBadge == true { aps.badge = 1 }
         if info.shouldSendContentAvailable == true { aps.contentAvailable = 1 }
         return aps
+    }
+
+    static func encoded(_ notification: PushNotification) -> String {
+        (try? String(decoding: JSONEncoder().encode(notification), as: UTF8.self)) ?? "{}"
     }
 
     /// "You may have missed notifications: fetch" — a pruned database notification.

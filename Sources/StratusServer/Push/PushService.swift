@@ -30,8 +30,8 @@ package struct PushService: Sendable {
                 await closed()
                 mailbox.close()
             }
-            while let notification = await mailbox.next() {
-                try await send(String(decoding: try JSONEncoder().encode(notification), as: UTF8.self))
+            while let json = await mailbox.next() {
+                try await send(json)
             }
             group.cancelAll()
         }
@@ -48,13 +48,13 @@ package struct PushService: Sendable {
                                    webcourierURL: access.origin + PushRoutes.courierPath + token)
     }
 
-    /// One long-poll: the next notification, or nil when none came within the wait.
-    package func poll(courierToken: String) async throws -> PushNotification? {
+    /// One long-poll: the next notification's JSON, or nil when none came within the wait.
+    package func poll(courierToken: String) async throws -> String? {
         guard let mailbox = await couriers.mailbox(token: courierToken, hub: hub) else {
             throw CloudKitError.notFound("unknown or expired webcourierURL; create a new one with tokens/create")
         }
         if let ready = mailbox.poll() { return ready }
-        return await withTaskGroup(of: PushNotification?.self) { group in
+        return await withTaskGroup(of: String?.self) { group in
             group.addTask { await mailbox.next() }
             group.addTask {
                 try? await Task.sleep(for: courierWait)

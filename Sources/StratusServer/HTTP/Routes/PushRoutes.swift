@@ -23,10 +23,11 @@ struct PushRoutes {
                 return try JSONBody.response(try await push.createToken(body, try context.requireAccess()))
             }
         router.get("push/1/courier/:token") { _, context in
-            guard let notification = try await push.poll(courierToken: try context.parameters.require("token")) else {
+            guard let json = try await push.poll(courierToken: try context.parameters.require("token")) else {
                 return Response(status: .ok)
             }
-            return try JSONBody.response(notification)
+            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: json)))
         }
     }
 

@@ -1,0 +1,176 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import HummingbirdWSClient
+import Logging
+import StratusClient
+import Synchronization
+import StratusSync
+
+/// `stratus-bench push`: how long after device A's save returns device B's sync engine delivers
+/// the record, with 1, 100 and 1,000 devices connected and subscribed to the zone (one change at
+/// a time), against the loopback round trip of an empty request in the same run; then the server's
+/// memory per idle push connection. The server runs in a child process.
+struct PushBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "push", abstract: "Push latency and the cost of idle connections.")
+
+    @Option(help: "Changes per device count.") var changes = 500
+    @Option(help: "Device counts to measure, comma separated.") var devices = "1,100,1000"
+    @Option(help: "Idle connections to open for the memory figure.") var idle = 10_000
+
+    func run() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let counts = devices.split(separator: ",").compactMap { Int($0) }
+        let (changes, idle) = (self.changes, self.idle)
+        let figures = try await BenchmarkServer.inChildProcess(directory: directory.appendingPathComponent("server")) { server in
+            let container = Container(baseURL: server.baseURL, containerIdentifier: BenchmarkServer.containerID, apiToken: server.apiToken)
+            await container.restoreSession(webAuthToken: server.webAuthToken)
+            let zone = ZoneID(zoneName: "Live")
+            try await container.privateCloudDatabase.save(zone: zone)
+            try await container.privateCloudDatabase.save(subscription: Subscription(subscriptionID: "live", subscriptionType: .zone, zoneID: zone))
+            let rtt = try await Self.emptyRoundTrip(server)
+            var latencies: [Int: (p50: Double, p99: Double)] = [:]
+            for count in counts {
+                latencies[count] = try await Self.latency(devices: count, changes: changes, zone: zone, server: server,
+                                                          state: directory.appendingPathComponent("b-\(count).sqlite"))
+            }
+            let perConnection = try await Self.idleCost(connections: idle, server: server)
+            return (rtt, latencies, perConnection)
+        }
+        let (rtt, latencies, perConnection) = figures
+        print(String(format: "loopback round trip of an empty request: p50 %.3f ms", rtt))
+        for count in counts {
+            guard let figure = latencies[count] else { continue }
+            print(String(format: "%5d devices: save returned → B's engine event  p50 %6.2f ms  p99 %6.2f ms", count, figure.p50, figure.p99))
+        }
+        print(String(format: "%d idle push connections: %.1f KB of server memory each (target ≤ 30)", idle, perConnection))
+        if let largest = counts.max(), let figure = latencies[largest] {
+            Report.figure("push_p50_ms_\(largest)", figure.p50, decimals: 2)
+            Report.figure("push_p99_ms_\(largest)", figure.p99, decimals: 2)
+        }
+        Report.figure("loopback_rtt_ms", rtt, decimals: 3)
+        Report.figure("kb_per_connection", perConnection, decimals: 1)
+    }
+
+    /// The p50 of a GET the server answers without work (an unknown path).
+    private static func emptyRoundTrip(_ server: BenchmarkServer) async throws -> Double {
+        var samples: [Double] = []
+        for _ in 0..<500 {
+            samples.append(try await Stopwatch.seconds {
+                let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: server.baseURL + "/ping"), timeout: .seconds(10))
+                _ = try await response.body.collect(upTo: 1024)
+            } * 1000)
+        }
+        return samples.sorted()[samples.count / 2]
+    }
+
+    /// Latency percentiles with `devices` devices of the user connected: B (a SyncEngine that
+    /// fetches on push) and `devices - 1` others that only listen.
+    private static func latency(devices: Int, changes: Int, zone: ZoneID, server: BenchmarkServer, state: URL) async throws -> (p50: Double, p99: Double) {
+        let writer = try await Self.container(server)
+        let reader = try await Self.container(server)
+        let others = try await (1..<max(devices, 1)).asyncMap { _ in try await Self.listener(server) }
+        var configuration = SyncEngine.Configuration(database: reader.privateCloudDatabase, stateURL: state) { _ in nil }
+        configuration.automaticallySync = false
+        configuration.subscriptionID = nil
+        let engine = try SyncEngine(configuration: configuration)
+        try await engine.fetchChanges()
+        let (arrivals, arrived) = AsyncStream.makeStream(of: String.self)
+        let consumer = Task {
+            for await event in engine.events {
+                if case .fetchedRecordZoneChanges(let modifications, _) = event {
+                    for record in modifications { arrived.yield(record.recordID.recordName) }
+                }
+            }
+        }
+        let push = PushConnection(container: reader)
+        await push.start()
+        await engine.listen(to: push)
+        for connection in others {
+            while !connection.isConnected { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        while await !push.isConnected { try await Task.sleep(for: .milliseconds(5)) }
+        var iterator = arrivals.makeAsyncIterator()
+        var samples: [Double] = []
+        for index in -5..<changes {     // five warm-up changes
+            let name = "d\(devices)-c\(index)"
+            let record = CloudRecord(recordType: "Item", recordID: RecordID(recordName: name, zoneID: zone), fields: ["n": .int64(Int64(index))])
+            _ = try await writer.privateCloudDatabase.save(record)
+            let saved = ContinuousClock.now
+            while let arrivedName = await iterator.next(), arrivedName != name {}
+            let elapsed = ContinuousClock.now - saved
+            if index >= 0 { samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000) }
+        }
+        consumer.cancel()
+        await push.stop()
+        for connection in others { connection.stop() }
+        samples.sort()
+        return (samples[samples.count / 2], samples[min(samples.count - 1, samples.count * 99 / 100)])
+    }
+
+    /// Server memory growth per idle push connection.
+    private static func idleCost(connections: Int, server: BenchmarkServer) async throws -> Double {
+        guard let pid = server.processID else { throw BenchmarkError("no server process") }
+        try await Task.sleep(for: .seconds(1))
+        let before = PeakMemory.status("VmRSS", of: "\(pid)")
+        var opened: [RawListener] = []
+        for start in stride(from: 0, to: connections, by: 500) {
+            let batch = try await (start..<min(start + 500, connections)).asyncMap { _ in try await Self.listener(server) }
+            for connection in batch { while !connection.isConnected { try await Task.sleep(for: .milliseconds(5)) } }
+            opened += batch
+        }
+        try await Task.sleep(for: .seconds(2))
+        let after = PeakMemory.status("VmRSS", of: "\(pid)")
+        for connection in opened { connection.stop() }
+        return Double(after - before) / Double(connections) / 1024
+    }
+
+    private static func container(_ server: BenchmarkServer) async throws -> Container {
+        let container = Container(baseURL: server.baseURL, containerIdentifier: BenchmarkServer.containerID, apiToken: server.apiToken)
+        await container.restoreSession(webAuthToken: server.webAuthToken)
+        return container
+    }
+
+    /// A connected device that only listens: a bare WebSocket that drops what it hears, so this
+    /// process spends little on the devices that are not measured.
+    private static func listener(_ server: BenchmarkServer) async throws -> RawListener {
+        let listener = RawListener()
+        listener.start(url: try await PushConnection.webSocketURL(for: try await container(server)))
+        return listener
+    }
+}
+
+/// A bare push WebSocket.
+final class RawListener: Sendable {
+    private let connected = Mutex(false)
+    private let runner = Mutex<Task<Void, Never>?>(nil)
+
+    var isConnected: Bool { connected.withLock { $0 } }
+
+    func start(url: String) {
+        var logger = Logger(label: "bench-listener")
+        logger.logLevel = .critical
+        let task = Task { [self] in
+            _ = try? await WebSocketClient.connect(url: url, logger: logger) { inbound, _, _ in
+                self.connected.withLock { $0 = true }
+                for try await _ in inbound {}
+            }
+            self.connected.withLock { $0 = false }
+        }
+        runner.withLock { $0 = task }
+    }
+
+    func stop() {
+        runner.withLock { $0?.cancel() }
+    }
+}
+
+extension Sequence {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}
