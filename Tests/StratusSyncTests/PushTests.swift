@@ -153,4 +153,44 @@ import StratusTesting
             #expect(notification?.ck.fet?.zid == "note-zone" && notification?.ck.fet?.sid == "zone")
         }
     }
+
+    @Test func aSlowDeviceGetsOneNotificationNotAPile() async throws {
+        try await TestCloud.with(configure: { $0.courierWait = .milliseconds(200) }) { cloud in
+            let alice = try await cloud.signUp("alice")
+            let database = alice.privateCloudDatabase
+            try await database.save(zone: Self.zone)
+            try await database.save(subscription: Subscription(subscriptionID: "zone", subscriptionType: .zone, zoneID: Self.zone))
+            let token = try await alice.createPushToken()
+            // The device does not poll while 30 changes happen.
+            for index in 0..<30 { _ = try await database.save(Self.note("n\(index)", "\(index)")) }
+            var received: [PushNotification] = []
+            while let response = try? await HTTPTransport().send(TransportRequest(method: .get, url: token.webcourierURL)),
+                  !response.body.isEmpty {
+                received.append(try JSONDecoder().decode(PushNotification.self, from: Data(response.body)))
+            }
+            // The catch-up notification, then the zone's 30 changes as one.
+            #expect(received.count == 2)
+            #expect(received.last?.ck.fet?.zid == "note-zone")
+        }
+    }
+
+    @Test func publicQuerySubscriptionsReachEverySubscriber() async throws {
+        try await TestCloud.with { cloud in
+            let alice = try await cloud.signUp("alice")
+            let bob = try await cloud.signUp("bob")
+            let posters = Query(recordType: "Poster")
+            try await bob.publicCloudDatabase.save(subscription: Subscription(subscriptionID: "posters", subscriptionType: .query, query: posters))
+            let zoneSubscription = Subscription(subscriptionID: "z", subscriptionType: .zone, zoneID: .default)
+            await #expect(throws: CloudError.self) { try await bob.publicCloudDatabase.save(subscription: zoneSubscription) }
+
+            let push = PushConnection(container: bob)
+            await push.start()
+            var notifications = push.notifications.makeAsyncIterator()
+            _ = await notifications.next()
+            _ = try await alice.publicCloudDatabase.save(CloudRecord(recordType: "Poster", recordID: RecordID(recordName: "p1")))
+            let notification = await Self.nextChange(&notifications)
+            #expect(notification?.ck.qry?.rid == "p1" && notification?.ck.qry?.dbs == 1)
+            await push.stop()
+        }
+    }
 }
