@@ -38,6 +38,16 @@ extension SyncEngine {
         emit(.didFetchChanges)
     }
 
+    /// Fetches the changes of the given zones only (a notification named them).
+    func fetchZones(_ zones: [ZoneID]) async throws {
+        try await ensureAccount()
+        status = .fetching
+        emit(.willFetchChanges)
+        for zoneID in zones { try await fetchZone(zoneID) }
+        try markSynced()
+        emit(.didFetchChanges)
+    }
+
     /// Fetches one zone's pages in order. The next page is requested as soon as a page arrives,
     /// so the network works while the page is persisted and reported.
     private func fetchZone(_ zoneID: ZoneID) async throws {

@@ -35,6 +35,7 @@ public actor SyncEngine {
     private var started = false
     private var pushListener: Task<Void, Never>?
     private var fetchRequested = false
+    private var pendingFetch = PendingFetch()
 
     /// Opens (or creates) the engine's state file.
     public init(configuration: Configuration) throws {
@@ -245,26 +246,49 @@ public actor SyncEngine {
     // MARK: Push
 
     /// Fetches when a notification arrives on `push` (and after each reconnection, which the
-    /// server announces with a notification). Notifications that arrive during a fetch cause one
-    /// more fetch, not one each.
+    /// server announces with a notification): the zone a zone or query notification names, or the
+    /// whole database. Notifications that arrive during a fetch cause one more fetch, not one each.
     public func listen(to push: PushConnection) {
         let notifications = push.notifications
         pushListener?.cancel()
         pushListener = Task { [weak self] in
-            for await _ in notifications {
-                await self?.fetchForNotification()
+            for await notification in notifications {
+                await self?.fetch(for: notification)
             }
         }
     }
 
-    private func fetchForNotification() {
+    private func fetch(for notification: PushNotification) {
+        let zoneName = notification.ck.fet?.zid ?? notification.ck.qry?.zid
+        if notification.ck.p != true, let zoneName, notification.ck.met == nil {
+            let owner = notification.ck.fet?.zoid ?? notification.ck.qry?.zoid
+            pendingFetch.insert(database.scope == .private ? ZoneID(zoneName: zoneName) : ZoneID(zoneName: zoneName, ownerRecordName: owner))
+        } else {
+            pendingFetch.wholeDatabase = true
+        }
         guard !fetchRequested else { return }
         fetchRequested = true
         Task {
             await self.runAutomatically(evenWhenStopped: true) { engine in
                 engine.fetchRequested = false
-                try await engine.fetchOnce()
+                let wanted = engine.pendingFetch
+                engine.pendingFetch = PendingFetch()
+                if wanted.wholeDatabase {
+                    try await engine.fetchOnce()
+                } else {
+                    try await engine.fetchZones(wanted.zones)
+                }
             }
+        }
+    }
+
+    /// What notifications asked to fetch since the last fetch began.
+    struct PendingFetch {
+        var wholeDatabase = false
+        var zones: [ZoneID] = []
+
+        mutating func insert(_ zoneID: ZoneID) {
+            if !zones.contains(zoneID) { zones.append(zoneID) }
         }
     }
 
