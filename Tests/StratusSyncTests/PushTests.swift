@@ -11,14 +11,6 @@ import StratusTesting
         CloudRecord(recordType: "note", recordID: RecordID(recordName: name, zoneID: zone), fields: ["text": .string(text), "kind": .string(kind)])
     }
 
-    static func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
-        for _ in 0..<500 {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("never happened: \(what)")
-    }
-
     /// The next notification that is not the connection's "fetch to catch up" one.
     static func nextChange(_ iterator: inout AsyncStream<PushNotification>.Iterator) async -> PushNotification? {
         while let notification = await iterator.next() {
@@ -35,11 +27,11 @@ import StratusTesting
             try await phone.sync()
             try await laptop.sync()   // creates the engine's database subscription
             let push = await laptop.connectPush()
-            try await Self.eventually("connected") { await push.isConnected }
+            try await eventually("connected") { await push.isConnected }
 
             try await phone.save(Self.note("n1", "from the phone"))
             try await phone.engine.sendChanges()
-            try await Self.eventually("the laptop has the note") {
+            try await eventually("the laptop has the note") {
                 await laptop.record(RecordID(recordName: "n1", zoneID: Self.zone))?.string("text") == "from the phone"
             }
             await push.stop()
@@ -93,15 +85,15 @@ import StratusTesting
             let laptop = try await cloud.device("laptop", of: user)
             try await laptop.sync()
             let push = await laptop.connectPush()
-            try await Self.eventually("connected") { await push.isConnected }
+            try await eventually("connected") { await push.isConnected }
 
             await cloud.stopServer()     // every connection drops
-            try await Self.eventually("disconnected") { await !push.isConnected }
+            try await eventually("disconnected") { await !push.isConnected }
             try await cloud.startServer()
             try await phone.save(Self.note("while-away", "made while the laptop was disconnected"))
             try await phone.sync()
 
-            try await Self.eventually("the laptop caught up") {
+            try await eventually("the laptop caught up") {
                 await laptop.record(RecordID(recordName: "while-away", zoneID: Self.zone)) != nil
             }
             #expect(await push.connectionCount >= 2)

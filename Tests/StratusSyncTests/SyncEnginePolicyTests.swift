@@ -11,15 +11,6 @@ import StratusTesting
         CloudRecord(recordType: "item", recordID: RecordID(recordName: name, zoneID: zone), fields: fields)
     }
 
-    /// Polls until `condition` holds (or fails the test after a generous wait).
-    static func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
-        for _ in 0..<500 {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("never happened: \(what)")
-    }
-
     @Test func automaticSyncCoalescesKeystrokes() async throws {
         try await TestCloud.with { cloud in
             let user = try await cloud.createUser("alice")
@@ -34,7 +25,7 @@ import StratusTesting
             for index in 0..<10 {
                 try await phone.save(Self.item("note", ["text": .string(String(repeating: "a", count: index + 1))]))
             }
-            try await Self.eventually("the keystrokes are sent") { try await phone.engine.snapshot().pendingRecordChanges.isEmpty }
+            try await eventually("the keystrokes are sent") { try await phone.engine.snapshot().pendingRecordChanges.isEmpty }
             // Ten edits within the send delay went out in one records/modify.
             #expect(phone.transport.requestsSent(to: "records/modify") == 1)
             let laptop = try await cloud.device("laptop", of: user)
