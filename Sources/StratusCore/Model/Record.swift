@@ -14,6 +14,8 @@ public struct Record: Codable, Sendable, Equatable {
     public var deleted: Bool?
     public var parent: RecordPointer?
     public var share: RecordPointer?
+    /// The share-only keys of a `cloudkit.share` record (participants, permissions, short GUID).
+    public var shareKeys: ShareKeys?
 
     public init(recordName: String? = nil, recordType: String? = nil, recordChangeTag: String? = nil,
                 fields: [String: FieldValue?] = [:], created: RecordStamp? = nil, modified: RecordStamp? = nil,
@@ -53,6 +55,7 @@ public struct Record: Codable, Sendable, Equatable {
         try container.encodeIfPresent(deleted, forKey: .deleted)
         try container.encodeIfPresent(parent, forKey: .parent)
         try container.encodeIfPresent(share, forKey: .share)
+        try shareKeys?.encode(to: encoder)
     }
 }
 

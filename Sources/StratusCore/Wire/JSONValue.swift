@@ -74,3 +74,31 @@ extension JSONValue: Decodable {
         else { self = .string(try container.decode(String.self)) }
     }
 }
+
+extension JSONValue: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .object(let object):
+            var container = encoder.container(keyedBy: FieldKey.self)
+            for (key, value) in object.members { try container.encode(value, forKey: FieldKey(key)) }
+        case .array(let elements):
+            var container = encoder.unkeyedContainer()
+            for element in elements { try container.encode(element) }
+        case .null:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        case .bool(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .integer(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .number(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .string(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        }
+    }
+}

@@ -218,6 +218,7 @@ extension Record: WireReadable {
                   share: try object.optional("share").map { json throws(CloudKitError) in
                       RecordPointer(recordName: try json.object("share").required("recordName").string("share.recordName")) })
         if let fields = object.optional("fields") { self.fields = try Self.readFields(fields) }
+        shareKeys = try ShareKeys.read(object)
     }
 
     /// Reads a fields dictionary, `{"name": {"value": …, "type": …}, …}`; a field whose value is

@@ -267,9 +267,15 @@ public struct WireWriter: Sendable {
         }
         if let share = record.share {
             key("share", first: first)
+            first = false
             raw("{\"recordName\":")
             string(share.recordName)
             bytes.append(UInt8(ascii: "}"))
+        }
+        if let shareKeys = record.shareKeys, let encoded = try? JSONEncoder().encode(shareKeys), encoded.count > 2 {
+            // The share keys' object, its braces dropped, as members of the record's.
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            raw(encoded.dropFirst().dropLast())
         }
         bytes.append(UInt8(ascii: "}"))
     }

@@ -53,6 +53,34 @@ package actor NotificationHub {
 
     /// Matches a commit against its database's subscriptions and delivers the notifications.
     package func publish(_ changes: CommittedChanges) async {
+        await publishToOwner(changes)
+        if changes.database.scope == .private { await publishToParticipants(changes) }
+    }
+
+    /// Participants with the zone in their shared database hear of it through their shared
+    /// database's subscriptions.
+    private func publishToParticipants(_ changes: CommittedChanges) async {
+        do {
+            let key = changes.database
+            let members = try await storage.read { transaction in
+                try transaction.sharedZoneMembers(zoneRowID: changes.zoneRowID).compactMap { member -> (String, Int64)? in
+                    let shared = DatabaseKey(containerID: key.containerID, environment: key.environment, scope: .shared, ownerRecordName: member)
+                    return try transaction.databaseID(shared, create: false).map { (member, $0) }
+                }
+            }
+            for (member, databaseID) in members {
+                var view = changes
+                view.database = DatabaseKey(containerID: key.containerID, environment: key.environment, scope: .shared, ownerRecordName: member)
+                view.databaseID = databaseID
+                view.zoneOwner = key.ownerRecordName
+                await publishToOwner(view)
+            }
+        } catch {
+            logger.error("notifications for participants failed: \(error)")
+        }
+    }
+
+    private func publishToOwner(_ changes: CommittedChanges) async {
         do {
             let subscribed = try await subscriptionsOf(changes.databaseID)
             guard !subscribed.isEmpty else { return }
@@ -95,7 +123,7 @@ package actor NotificationHub {
     /// The notifications a subscription gets for a commit, each with the key it coalesces by.
     static func notifications(for subscription: Subscription, _ changes: CommittedChanges) -> [(String, PushNotification)] {
         let scope = changes.database.scope.notificationValue
-        let zoneOwner = changes.database.scope == .public ? nil : changes.database.ownerRecordName
+        let zoneOwner = changes.database.scope == .public ? nil : changes.zoneOwner ?? changes.database.ownerRecordName
         let sid = subscription.subscriptionID
         var ck = PushNotification.CK(cid: changes.database.containerID, nid: UUID().uuidString)
         switch subscription.subscriptionType {

@@ -13,8 +13,11 @@ package struct RecordChange: Sendable {
 package struct CommittedChanges: Sendable {
     package var database: DatabaseKey
     package var databaseID: Int64
+    package var zoneRowID: Int64
     package var zoneName: String
     package var records: [RecordChange] = []
     /// The zone itself was deleted.
     package var zoneDeleted = false
+    /// The zone's owner, when the database is a participant's shared database.
+    package var zoneOwner: String?
 }

@@ -62,6 +62,9 @@ package struct ChangeService: Sendable {
                 }
                 after = token.sequence
             }
+            if access.scope == .shared {
+                return try Self.sharedDatabaseChanges(after: after, limit: limit, databaseID: databaseID, access: access, in: transaction)
+            }
             let zones = try transaction.zonesChanged(databaseID: databaseID, after: after, limit: limit + 1)
             let moreComing = zones.count > limit
             let page = zones.prefix(limit)
@@ -71,6 +74,25 @@ package struct ChangeService: Sendable {
                 syncToken: ChangeToken(kind: .database, ownerID: databaseID, sequence: sequence).encoded,
                 moreComing: moreComing)
         }
+    }
+
+    /// The shared database's changes: owners' zones that entered or left the caller's view, or
+    /// whose records changed, after `after`.
+    private static func sharedDatabaseChanges(after: Int64, limit: Int, databaseID: Int64, access: DatabaseAccess,
+                                              in transaction: any StorageTransaction) throws -> DatabaseChangesResponse {
+        let entries = try transaction.sharedZoneChanges(user: try access.requireUser(), after: after, limit: limit + 1)
+        let moreComing = entries.count > limit
+        let page = entries.prefix(limit)
+        var zones: [Zone] = []
+        for entry in page {
+            guard let zone = try transaction.zone(rowID: entry.zoneRowID),
+                  let owner = try transaction.databaseKey(id: zone.databaseID)?.ownerRecordName else { continue }
+            zones.append(entry.active && !zone.deleted ? DatabaseDirectory.wireZone(zone, owner: owner)
+                                                       : Zone(zoneID: ZoneID(zoneName: zone.zoneName, ownerRecordName: owner), deleted: true))
+        }
+        let sequence = moreComing ? page.last!.sequence : max(after, try transaction.currentChangeSequence())
+        return DatabaseChangesResponse(zones: zones, syncToken: ChangeToken(kind: .database, ownerID: databaseID, sequence: sequence).encoded,
+                                       moreComing: moreComing)
     }
 
     /// Purges tombstones older than the retention; tokens that predate them then expire.
@@ -103,13 +125,14 @@ package struct ChangeService: Sendable {
                          recordTypes: [String]?, databaseID: Int64, access: DatabaseAccess,
                          in transaction: any StorageTransaction) throws -> ZoneChangesPage {
         let limit = try resultsLimit(requestedLimit)
-        let zone = try DatabaseDirectory.zone(zoneID, databaseID: databaseID, access: access, in: transaction)
+        let grant = try DatabaseDirectory.grant(zoneID, databaseID: databaseID, access: access, in: transaction)
+        let zone = grant.zone
         var after: Int64 = 0
         if let tokenText {
             let token = try ChangeToken(decoding: tokenText, as: .zone)
             if token.ownerID != zone.rowID {
                 // A token of an earlier zone of the same name: that zone was deleted, start over.
-                if let earlier = try transaction.zone(rowID: token.ownerID), earlier.databaseID == databaseID,
+                if let earlier = try transaction.zone(rowID: token.ownerID), earlier.databaseID == zone.databaseID,
                    earlier.zoneName == zone.zoneName, earlier.deleted {
                     throw Self.expired
                 }
@@ -123,12 +146,19 @@ package struct ChangeService: Sendable {
         }
         let rows = try transaction.recordChanges(zoneRowID: zone.rowID, after: after, limit: limit + 1, recordTypes: recordTypes)
         let moreComing = rows.count > limit
-        let page = rows.prefix(limit)
+        var page = Array(rows.prefix(limit))
         let sequence = moreComing ? page.last!.sequence : zone.changeSequence
-        return ZoneChangesPage(
-            zoneID: ZoneID(zoneName: zone.zoneName, ownerRecordName: access.zoneOwnerName),
+        if grant.sharing != nil {
+            // A participant sees only what their shares cover.
+            page = try page.filter { try grant.permission(forRecord: $0.recordName, in: transaction).canRead }
+        }
+        var changes = ZoneChangesPage(
+            zoneID: ZoneID(zoneName: zone.zoneName, ownerRecordName: access.scope == .shared ? grant.owner : access.zoneOwnerName),
             syncToken: ChangeToken(kind: .zone, ownerID: zone.rowID, sequence: sequence).encoded,
-            moreComing: moreComing, records: Array(page), desiredKeys: desiredKeys,
+            moreComing: moreComing, records: page, desiredKeys: desiredKeys,
             links: AssetLinks(signer: signer, access: access))
+        changes.shares = try ShareKeysView.keys(forShareRecords: page, zoneRowID: zone.rowID, owner: grant.owner,
+                                                caller: access.userRecordName, origin: access.origin, in: transaction)
+        return changes
     }
 }

@@ -41,9 +41,36 @@ struct DatabaseDirectory: Sendable {
         return zone
     }
 
+    /// The zone a request addresses and the caller's rights there. In the shared database the
+    /// zone ID names its owner (`ownerRecordName`); the zone must hold a share the caller
+    /// accepted, else it is `ZONE_NOT_FOUND`.
+    static func grant(_ zoneID: ZoneID?, databaseID: Int64, access: DatabaseAccess,
+                      in transaction: any StorageTransaction) throws -> ZoneGrant {
+        guard access.scope == .shared else {
+            let zone = try zone(zoneID, databaseID: databaseID, access: access, in: transaction)
+            return ZoneGrant(zone: zone, owner: try access.databaseKey().ownerRecordName, sharing: nil)
+        }
+        let user = try access.requireUser()
+        let zoneID = zoneID ?? .default
+        guard let owner = zoneID.ownerRecordName, owner != ZoneID.defaultOwnerName, owner != user,
+              let ownerDatabase = try transaction.databaseID(
+                DatabaseKey(containerID: access.containerID, environment: access.environment, scope: .private, ownerRecordName: owner), create: false),
+              let zone = try transaction.liveZone(databaseID: ownerDatabase, zoneName: zoneID.zoneName) else {
+            throw CloudKitError.zoneNotFound(zoneID.zoneName)
+        }
+        let shares = try transaction.acceptedShares(zoneRowID: zone.rowID, user: user)
+        guard !shares.isEmpty else { throw CloudKitError.zoneNotFound(zoneID.zoneName) }
+        return ZoneGrant(zone: zone, owner: owner, sharing: ShareAccess(user: user, shares: shares))
+    }
+
     /// The wire form of a stored zone, with its current sync token.
     static func wireZone(_ zone: StoredZone, access: DatabaseAccess) -> Zone {
-        let zoneID = ZoneID(zoneName: zone.zoneName, ownerRecordName: access.zoneOwnerName)
+        wireZone(zone, owner: access.zoneOwnerName)
+    }
+
+    /// The same, for a zone of `owner` (a shared zone, in a participant's shared database).
+    static func wireZone(_ zone: StoredZone, owner: String) -> Zone {
+        let zoneID = ZoneID(zoneName: zone.zoneName, ownerRecordName: owner)
         if zone.deleted { return Zone(zoneID: zoneID, deleted: true) }
         return Zone(zoneID: zoneID, syncToken: ChangeToken(kind: .zone, ownerID: zone.rowID, sequence: zone.changeSequence).encoded,
                     atomic: !zone.isDefaultZone)

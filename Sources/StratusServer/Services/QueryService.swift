@@ -14,13 +14,13 @@ package struct QueryService: Sendable {
     let signer: AssetURLSigner
 
     package func query(_ request: RecordsQueryRequest, _ access: DatabaseAccess) async throws -> QueryResults {
-        guard access.scope != .shared else { throw CloudKitError.zoneNotFound((request.zoneID ?? .default).zoneName) }
         let limit = try ResultsLimit.resolve(request.resultsLimit, maximum: maxResultsLimit)
         let databaseID = try await directory.databaseID(for: access)
         let fingerprint = try Self.fingerprint(request)
         let links = AssetLinks(signer: signer, access: access)
         return try await storage.read { transaction in
-            let zone = try DatabaseDirectory.zone(request.zoneID, databaseID: databaseID, access: access, in: transaction)
+            let grant = try DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
+            let zone = grant.zone
             let recordType = request.query.recordType
             guard let schema = try transaction.recordTypeSchema(containerID: access.containerID, environment: access.environment,
                                                                  recordType: recordType) else {
@@ -49,7 +49,12 @@ package struct QueryService: Sendable {
             if page.rows.count > limit, let last = rows.last {
                 marker = ContinuationMarker(fingerprint: fingerprint, values: last.sortValues, recordName: last.record.recordName).encoded
             }
-            return QueryResults(rows: rows.map(\.record), desiredKeys: request.desiredKeys, continuationMarker: marker, links: links)
+            var records = rows.map(\.record)
+            if grant.sharing != nil {
+                // A participant gets the matches their shares cover (the marker still follows every match).
+                records = try records.filter { try grant.permission(forRecord: $0.recordName, in: transaction).canRead }
+            }
+            return QueryResults(rows: records, desiredKeys: request.desiredKeys, continuationMarker: marker, links: links)
         }
     }
 

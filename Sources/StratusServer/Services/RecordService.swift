@@ -16,7 +16,6 @@ package struct RecordService: Sendable {
     /// `ATOMIC_ERROR`. Otherwise each operation succeeds or fails on its own.
     package func modify(_ request: RecordsModifyRequest, _ access: DatabaseAccess) async throws -> RecordResults {
         let user = try access.requireUser()
-        guard access.scope != .shared else { throw CloudKitError.zoneNotFound((request.zoneID ?? .default).zoneName) }
         guard request.operations.count <= maxOperations else {
             throw CloudKitError.limitExceeded("a request may carry at most \(maxOperations) operations; split the batch")
         }
@@ -25,22 +24,36 @@ package struct RecordService: Sendable {
         let context = WriteContext(access: access, user: user, now: AuthService.now())
         let (results, changes) = try await storage.write { transaction in
             let databaseID = try DatabaseDirectory.databaseID(key, in: transaction)
-            let zone = try DatabaseDirectory.zone(request.zoneID, databaseID: databaseID, access: access, in: transaction)
+            let grant = try DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
+            let zone = grant.zone
+            let sharing = ShareOperations(transaction: transaction, grant: grant, access: access, now: context.now)
+            var prepared = prepared
+            try sharing.prepare(&prepared)
             let writer = RecordWriter(transaction: transaction, zone: zone, context: context, maxRecordBytes: maxRecordBytes)
             try writer.prefetch(prepared.filter { $0.invalid == nil && $0.operation.operationType != .create }.map(\.recordName))
             let atomic = (request.atomic ?? true) && !zone.isDefaultZone
             let outcomes = atomic ? try writer.applyAtomically(prepared) : try writer.applyEach(prepared)
-            if outcomes.contains(where: { if case .success = $0 { true } else { false } }) {
+            let succeeded = Set(zip(prepared, outcomes).compactMap { operation, outcome in
+                if case .success = outcome { operation.recordName } else { nil }
+            })
+            try sharing.commit(succeeded: succeeded)
+            if !succeeded.isEmpty {
                 try transaction.setZoneChangeSequence(rowID: zone.rowID, sequence: try transaction.currentChangeSequence())
             }
-            let results = RecordResults(results: zip(prepared, outcomes).map { operation, outcome in
+            var results = RecordResults(results: zip(prepared, outcomes).map { operation, outcome in
                 switch outcome {
                 case .success(let stored): .stored(stored, desiredKeys: operation.desiredKeys ?? request.desiredKeys)
                 case .failure(let failure): .failure(RecordError(recordName: operation.recordName, error: failure.error,
                                                                  uuid: UUID().uuidString, serverRecord: failure.serverRecord))
                 }
             }, links: AssetLinks(signer: signer, access: access))
-            return (results, CommittedChanges(database: key, databaseID: databaseID, zoneName: zone.zoneName, records: writer.changeLog))
+            results.shares = try ShareKeysView.keys(
+                forShareRecords: outcomes.compactMap { if case .success(let stored) = $0 { stored } else { nil } },
+                zoneRowID: zone.rowID, owner: grant.owner, caller: user, origin: access.origin, in: transaction)
+            let ownerKey = DatabaseKey(containerID: key.containerID, environment: key.environment,
+                                       scope: access.scope == .shared ? .private : key.scope, ownerRecordName: grant.owner)
+            return (results, CommittedChanges(database: ownerKey, databaseID: zone.databaseID, zoneRowID: zone.rowID,
+                                              zoneName: zone.zoneName, records: writer.changeLog))
         }
         if !changes.records.isEmpty { await hub.publish(changes) }
         return results
@@ -48,19 +61,25 @@ package struct RecordService: Sendable {
 
     /// Fetches records by name; a missing or deleted one gets `NOT_FOUND` in its place.
     package func lookup(_ request: RecordsLookupRequest, _ access: DatabaseAccess) async throws -> RecordResults {
-        guard access.scope != .shared else { throw CloudKitError.zoneNotFound((request.zoneID ?? .default).zoneName) }
         guard request.records.count <= maxOperations else {
             throw CloudKitError.limitExceeded("at most \(maxOperations) records per lookup")
         }
         let databaseID = try await directory.databaseID(for: access)
         return try await storage.read { transaction in
-            let zone = try DatabaseDirectory.zone(request.zoneID, databaseID: databaseID, access: access, in: transaction)
-            return RecordResults(results: try request.records.map { item in
-                guard let stored = try transaction.record(zoneRowID: zone.rowID, recordName: item.recordName), !stored.deleted else {
+            let grant = try DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
+            let zone = grant.zone
+            var found: [StoredRecord] = []
+            var results = RecordResults(results: try request.records.map { item in
+                guard let stored = try transaction.record(zoneRowID: zone.rowID, recordName: item.recordName), !stored.deleted,
+                      try grant.permission(forRecord: item.recordName, in: transaction).canRead else {
                     return .failure(RecordError(recordName: item.recordName, error: .notFound("record '\(item.recordName)' does not exist")))
                 }
+                found.append(stored)
                 return .stored(stored, desiredKeys: item.desiredKeys ?? request.desiredKeys)
             }, links: AssetLinks(signer: signer, access: access))
+            results.shares = try ShareKeysView.keys(forShareRecords: found, zoneRowID: zone.rowID, owner: grant.owner,
+                                                    caller: access.userRecordName, origin: access.origin, in: transaction)
+            return results
         }
     }
 
@@ -123,6 +142,9 @@ struct PreparedOperation: Sendable {
     var recordName: String
     /// Set when the operation failed validation: it fails without touching the database.
     var invalid: CloudKitError?
+    /// Set when the operation was carried out before the writes (a participant leaving a share):
+    /// its result.
+    var settled: StoredRecord?
 
     init(operation: RecordOperation) {
         self.operation = operation

@@ -110,6 +110,7 @@ final class RecordWriter {
 
     private func outcome(_ operation: PreparedOperation) throws -> Result<StoredRecord, Failure> {
         if let invalid = operation.invalid { return .failure(Failure(error: invalid)) }
+        if let settled = operation.settled { return .success(settled) }
         do {
             return .success(try apply(operation))
         } catch let failure as Failure {

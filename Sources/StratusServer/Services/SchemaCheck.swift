@@ -21,6 +21,7 @@ struct SchemaCheck {
 
     /// Returns the fields as the schema types them, growing the development schema if needed.
     mutating func check(recordType: String, fields: [String: FieldValue?]) throws -> [String: FieldValue?] {
+        if ShareKeys.isShareType(recordType) { return fields }   // a system type, outside the schema
         let known: RecordTypeSchema?
         if let cached = recordTypes[recordType] {
             known = cached

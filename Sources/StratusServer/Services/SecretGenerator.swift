@@ -15,6 +15,13 @@ enum SecretGenerator {
     /// An asset upload receipt: 64 hexadecimal characters, stored only as its digest.
     static func receipt() -> String { hex(randomBytes(32)) }
 
+    /// A share's short GUID, the last part of its URL: 20 characters of base62 (about 119 bits).
+    static func shortGUID() -> String {
+        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<20).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+    }
+
     /// A user record name in CloudKit's shape: `_` and 32 hexadecimal characters.
     static func userRecordName() -> String { "_" + hex(randomBytes(16)) }
 

@@ -14,6 +14,7 @@ package struct StratusServices: Sendable {
     package let subscriptions: SubscriptionService
     package let hub: NotificationHub
     package let push: PushService
+    package let sharing: ShareService
 
     init(storage: any StratusStorage, blobs: BlobStore, signer: AssetURLSigner, configuration: ServerConfiguration, logger: Logger) {
         let directory = DatabaseDirectory(storage: storage)
@@ -35,5 +36,6 @@ package struct StratusServices: Sendable {
                               uploadGracePeriod: configuration.assetUploadGracePeriod)
         subscriptions = SubscriptionService(storage: storage, directory: directory, hub: hub, maxOperations: configuration.maxOperationsPerRequest)
         push = PushService(auth: auth, hub: hub, courierWait: configuration.courierWait)
+        sharing = ShareService(storage: storage, hub: hub)
     }
 }

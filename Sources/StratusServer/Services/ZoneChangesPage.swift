@@ -10,6 +10,8 @@ package struct ZoneChangesPage: Sendable {
     /// Fields to keep; nil keeps all (and lets the stored JSON be copied as it is).
     package var desiredKeys: [String]?
     var links: AssetLinks
+    /// The share keys of share records on the page, by record name.
+    var shares: [String: ShareKeys] = [:]
 }
 
 /// The response of `changes/zone`: one page or one error per requested zone.
@@ -29,7 +31,7 @@ package struct ZoneChangesPages: WireWritable {
                 writer.key("moreComing")
                 writer.bool(page.moreComing)
                 writer.key("records")
-                try writer.records(page.records, desiredKeys: page.desiredKeys, links: page.links)
+                try writer.records(page.records, desiredKeys: page.desiredKeys, links: page.links, shares: page.shares)
                 writer.raw("}")
             case .failure(let error):
                 writer.zoneError(error)
@@ -45,7 +47,7 @@ package struct RecordChangesPage: WireWritable {
 
     package func write(to writer: inout WireWriter) throws {
         writer.raw("{\"records\":")
-        try writer.records(page.records, desiredKeys: page.desiredKeys, links: page.links)
+        try writer.records(page.records, desiredKeys: page.desiredKeys, links: page.links, shares: page.shares)
         writer.key("syncToken")
         writer.string(page.syncToken)
         writer.key("moreComing")

@@ -8,7 +8,16 @@ package struct ZoneService: Sendable {
     let hub: NotificationHub
 
     package func list(_ access: DatabaseAccess) async throws -> ZonesResponse {
-        if access.scope == .shared { return ZonesResponse(zones: []) }
+        if access.scope == .shared {
+            let user = try access.requireUser()
+            return try await storage.read { transaction in
+                ZonesResponse(zones: try transaction.activeSharedZones(user: user).compactMap { entry in
+                    guard let zone = try transaction.zone(rowID: entry.zoneRowID), !zone.deleted,
+                          let owner = try transaction.databaseKey(id: zone.databaseID)?.ownerRecordName else { return nil }
+                    return .success(DatabaseDirectory.wireZone(zone, owner: owner))
+                })
+            }
+        }
         let databaseID = try await directory.databaseID(for: access)
         let zones = try await storage.read { try $0.liveZones(databaseID: databaseID) }
         return ZonesResponse(zones: zones.map { .success(DatabaseDirectory.wireZone($0, access: access)) })
@@ -50,11 +59,12 @@ package struct ZoneService: Sendable {
             let response = ZonesResponse(zones: try request.operations.map { operation in
                 let zoneID = operation.zone.zoneID
                 do {
-                    let zone = try transaction.withSavepoint {
+                    let (zone, deletedRow) = try transaction.withSavepoint {
                         try Self.apply(operation.operationType, zoneID, databaseID: databaseID, access: access, in: transaction)
                     }
-                    if zone.deleted == true {
-                        deleted.append(CommittedChanges(database: key, databaseID: databaseID, zoneName: zoneID.zoneName, zoneDeleted: true))
+                    if let deletedRow {
+                        deleted.append(CommittedChanges(database: key, databaseID: databaseID, zoneRowID: deletedRow, zoneName: zoneID.zoneName,
+                                                        zoneDeleted: true))
                     }
                     return .success(zone)
                 } catch let error as CloudKitError {
@@ -68,28 +78,35 @@ package struct ZoneService: Sendable {
     }
 
     private static func apply(_ type: ZonesModifyRequest.Operation.OperationType, _ zoneID: ZoneID, databaseID: Int64,
-                              access: DatabaseAccess, in transaction: any StorageTransaction) throws -> Zone {
+                              access: DatabaseAccess, in transaction: any StorageTransaction) throws -> (Zone, deletedRow: Int64?) {
         try NameRules.validateZoneName(zoneID.zoneName)
         try access.checkOwner(of: zoneID)
         switch type {
         case .create:
             if let existing = try transaction.liveZone(databaseID: databaseID, zoneName: zoneID.zoneName) {
-                return DatabaseDirectory.wireZone(existing, access: access)
+                return (DatabaseDirectory.wireZone(existing, access: access), nil)
             }
             guard !zoneID.zoneName.hasPrefix("_") else {
                 throw CloudKitError.badRequest("zone names starting with '_' are reserved")
             }
             let zone = try transaction.insertZone(databaseID: databaseID, zoneName: zoneID.zoneName, sequence: try transaction.nextChangeSequence())
-            return DatabaseDirectory.wireZone(zone, access: access)
+            return (DatabaseDirectory.wireZone(zone, access: access), nil)
         case .delete:
             guard !zoneID.isDefaultZone else { throw CloudKitError.badRequest("the default zone cannot be deleted") }
             guard var zone = try transaction.liveZone(databaseID: databaseID, zoneName: zoneID.zoneName) else {
                 throw CloudKitError.zoneNotFound(zoneID.zoneName)
             }
+            // The zone leaves every participant's shared database with its shares.
+            for member in try transaction.sharedZoneMembers(zoneRowID: zone.rowID) {
+                try transaction.setSharedZone(user: member, zoneRowID: zone.rowID, active: false, sequence: try transaction.nextChangeSequence())
+            }
+            for share in try transaction.shares(zoneRowID: zone.rowID) {
+                try transaction.deleteShare(zoneRowID: zone.rowID, recordName: share.recordName)
+            }
             zone.changeSequence = try transaction.nextChangeSequence()
             zone.deleted = true
             try transaction.deleteZone(rowID: zone.rowID, sequence: zone.changeSequence)
-            return DatabaseDirectory.wireZone(zone, access: access)
+            return (DatabaseDirectory.wireZone(zone, access: access), zone.rowID)
         }
     }
 }

@@ -97,3 +97,33 @@ package struct StoredSubscription: Sendable, Equatable {
     package var owner: String
     package var subscription: Subscription
 }
+
+/// A share of a zone (zone-wide) or of a root record and its descendants, with its participants.
+package struct StoredShare: Sendable, Equatable {
+    package var zoneRowID: Int64
+    /// The `cloudkit.share` record's name (`cloudkit.zoneshare` for a zone-wide share).
+    package var recordName: String
+    /// The shared root record; nil for a zone-wide share.
+    package var rootRecordName: String?
+    package var shortGUID: String
+    package var publicPermission: SharePermission
+    /// Everyone but the owner.
+    package var participants: [StoredParticipant]
+
+    package var isZoneWide: Bool { rootRecordName == nil }
+}
+
+/// A user's place in a share.
+package struct StoredParticipant: Sendable, Equatable {
+    package var userRecordName: String
+    package var permission: SharePermission
+    package var type: ParticipantType
+    package var status: AcceptanceStatus
+}
+
+/// A zone as it appears in (or left) a user's shared database.
+package struct SharedZoneEntry: Sendable, Equatable {
+    package var zoneRowID: Int64
+    package var active: Bool
+    package var sequence: Int64
+}

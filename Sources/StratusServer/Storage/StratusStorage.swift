@@ -34,6 +34,8 @@ package protocol StorageTransaction {
     // MARK: Databases and zones
     /// The database's row id; with `create`, made on first use.
     func databaseID(_ key: DatabaseKey, create: Bool) throws -> Int64?
+    /// The key of a database row.
+    func databaseKey(id: Int64) throws -> DatabaseKey?
     /// Database-change tokens older than this have missed purged zone tombstones.
     func databasePurgedSequence(databaseID: Int64) throws -> Int64
     func liveZone(databaseID: Int64, zoneName: String) throws -> StoredZone?
@@ -102,6 +104,28 @@ package protocol StorageTransaction {
     func saveSubscription(_ subscription: StoredSubscription) throws
     /// Deletes a subscription; false if there was none.
     func deleteSubscription(databaseID: Int64, owner: String, subscriptionID: String) throws -> Bool
+
+    // MARK: Sharing
+    func share(zoneRowID: Int64, recordName: String) throws -> StoredShare?
+    func share(shortGUID: String) throws -> StoredShare?
+    func shares(zoneRowID: Int64) throws -> [StoredShare]
+    /// Creates or replaces a share and its participants.
+    func saveShare(_ share: StoredShare) throws
+    func deleteShare(zoneRowID: Int64, recordName: String) throws
+    /// The shares of a zone in which the user is an accepted participant.
+    func acceptedShares(zoneRowID: Int64, user: String) throws -> [StoredShare]
+    /// Whether the user is an accepted participant of any share of the zone.
+    func isAcceptedParticipant(zoneRowID: Int64, user: String) throws -> Bool
+    /// Records that a zone entered (`active`) or left a user's shared database at `sequence`.
+    func setSharedZone(user: String, zoneRowID: Int64, active: Bool, sequence: Int64) throws
+    /// The zones that entered or left a user's shared database after `sequence`, oldest first.
+    func sharedZoneChanges(user: String, after sequence: Int64, limit: Int) throws -> [SharedZoneEntry]
+    /// The zones now in a user's shared database.
+    func activeSharedZones(user: String) throws -> [SharedZoneEntry]
+    /// Users with the zone in their shared database now.
+    func sharedZoneMembers(zoneRowID: Int64) throws -> [String]
+    /// The user with this record name, if any.
+    func user(recordName: String) throws -> StoredUser?
 
     // MARK: Maintenance
     /// Removes record and zone tombstones last changed before `time` (ms), advancing the purged

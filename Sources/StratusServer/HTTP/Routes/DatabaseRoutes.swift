@@ -26,6 +26,8 @@ struct DatabaseRoutes {
         database.get("subscriptions/list") { _, context in
             try JSONBody.response(try await services.subscriptions.list(try context.requireAccess()))
         }
+        post(database, "records/resolve") { try JSONBody.response(try await services.sharing.resolve($0, $1)) }
+        post(database, "records/accept") { try JSONBody.response(try await services.sharing.accept($0, $1)) }
         post(database, "zones/lookup") { try JSONBody.response(try await services.zones.lookup($0, $1)) }
         post(database, "zones/modify") { try JSONBody.response(try await services.zones.modify($0, $1)) }
         database.get("zones/list") { _, context in

@@ -153,6 +153,38 @@ enum SQLiteSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v6-sharing") { db in
+            try db.execute(sql: """
+                CREATE TABLE shares (
+                    zone_id INTEGER NOT NULL,
+                    record_name TEXT NOT NULL,
+                    root_record_name TEXT,
+                    short_guid TEXT NOT NULL UNIQUE,
+                    public_permission TEXT NOT NULL,
+                    PRIMARY KEY (zone_id, record_name)
+                ) WITHOUT ROWID;
+                CREATE TABLE share_participants (
+                    zone_id INTEGER NOT NULL,
+                    share_record_name TEXT NOT NULL,
+                    user_record_name TEXT NOT NULL,
+                    permission TEXT NOT NULL,
+                    type TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    PRIMARY KEY (zone_id, share_record_name, user_record_name)
+                ) WITHOUT ROWID;
+                CREATE INDEX share_participants_user ON share_participants(user_record_name, zone_id);
+                CREATE TABLE shared_zones (
+                    user_record_name TEXT NOT NULL,
+                    zone_id INTEGER NOT NULL,
+                    active INTEGER NOT NULL,
+                    sequence INTEGER NOT NULL,
+                    PRIMARY KEY (user_record_name, zone_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX shared_zones_changes ON shared_zones(user_record_name, sequence);
+                CREATE INDEX shared_zones_zone ON shared_zones(zone_id, active);
+                """)
+        }
         return migrator
     }
 }

@@ -1,0 +1,271 @@
+import Foundation
+import StratusCore
+
+/// The sharing side of one `records/modify` batch, inside its transaction.
+///
+/// Before the records are written it checks a participant's permission for each operation (and
+/// turns a participant's deletion of the share into leaving it), and turns an owner's share
+/// records into plans: the participants resolved to users, the root found, the rules checked.
+/// After the writes it stores the shares, points roots at them, and moves zones in and out of
+/// participants' shared databases.
+final class ShareOperations {
+    let transaction: any StorageTransaction
+    let grant: ZoneGrant
+    let access: DatabaseAccess
+    let now: Int64
+    private var plans: [String: Plan] = [:]
+
+    /// What a share record's save or deletion does to its share.
+    struct Plan {
+        var share: StoredShare?
+        var previous: StoredShare?
+    }
+
+    init(transaction: any StorageTransaction, grant: ZoneGrant, access: DatabaseAccess, now: Int64) {
+        self.transaction = transaction
+        self.grant = grant
+        self.access = access
+        self.now = now
+    }
+
+    var zone: StoredZone { grant.zone }
+
+    // MARK: Before the writes
+
+    func prepare(_ operations: inout [PreparedOperation]) throws {
+        for index in operations.indices where operations[index].invalid == nil {
+            do throws(CloudKitError) {
+                try prepare(&operations[index], batch: operations)
+            } catch {
+                operations[index].invalid = error
+            }
+        }
+    }
+
+    private func prepare(_ prepared: inout PreparedOperation, batch: [PreparedOperation]) throws(CloudKitError) {
+        let name = prepared.recordName
+        let operation = prepared.operation
+        let existing = try attempt { try transaction.share(zoneRowID: zone.rowID, recordName: name) }
+        let isShare = ShareKeys.isShareType(operation.record.recordType) || name == ShareKeys.zoneShareName || existing != nil
+        if let sharing = grant.sharing {
+            if isShare {
+                guard operation.operationType.isDelete, let existing else {
+                    throw .accessDenied("only the owner can change a share")
+                }
+                prepared.settled = try leave(existing, user: sharing.user)
+                return
+            }
+            try checkParticipant(prepared, sharing: sharing)
+            return
+        }
+        guard isShare else { return }
+        if access.scope != .private { throw .badRequest("shares live in the owner's private database") }
+        if zone.isDefaultZone { throw .badRequest("the default zone cannot be shared; use a custom zone") }
+        prepared.operation.record.recordType = ShareKeys.recordType
+        if operation.operationType.isDelete {
+            plans[name] = Plan(share: nil, previous: existing)
+            return
+        }
+        plans[name] = Plan(share: try plan(prepared, existing: existing, batch: batch), previous: existing)
+    }
+
+    private func checkParticipant(_ prepared: PreparedOperation, sharing: ShareAccess) throws(CloudKitError) {
+        let name = prepared.recordName
+        let current = try attempt { try transaction.record(zoneRowID: zone.rowID, recordName: name) }
+        let permission: SharePermission
+        if let current, !current.deleted {
+            permission = try attempt { try sharing.permission(forRecord: name, zoneRowID: zone.rowID, in: transaction) }
+            guard permission.canRead else { throw .notFound("record '\(name)' does not exist") }
+        } else if prepared.operation.operationType.isDelete || prepared.operation.operationType.requiresChangeTag {
+            throw .notFound("record '\(name)' does not exist")
+        } else {
+            let parent = prepared.operation.record.parent?.recordName
+            let zoneWide = sharing.shares.filter(\.isZoneWide).map(sharing.permission(in:)).contains(.readWrite)
+            if zoneWide {
+                permission = .readWrite
+            } else if let parent {
+                permission = try attempt { try sharing.permission(forRecord: parent, zoneRowID: zone.rowID, in: transaction) }
+            } else {
+                throw .accessDenied("a new record in a shared hierarchy needs a parent inside it")
+            }
+        }
+        guard permission.canWrite else { throw .accessDenied("your permission on this share is read-only") }
+    }
+
+    /// The share a save of a share record makes.
+    private func plan(_ prepared: PreparedOperation, existing: StoredShare?, batch: [PreparedOperation]) throws(CloudKitError) -> StoredShare {
+        let name = prepared.recordName
+        let keys = prepared.operation.record.shareKeys ?? ShareKeys()
+        var share = existing ?? StoredShare(zoneRowID: zone.rowID, recordName: name, rootRecordName: nil,
+                                            shortGUID: SecretGenerator.shortGUID(), publicPermission: .none, participants: [])
+        if existing == nil && name != ShareKeys.zoneShareName {
+            let root = keys.forRecord?.recordName
+                ?? batch.first { $0.operation.record.share?.recordName == name && !$0.operation.operationType.isDelete }?.recordName
+            guard let root else {
+                throw .badRequest("share '\(name)' needs forRecord, or its root record saved in the same batch with share set")
+            }
+            try checkShareable(root: root, batch: batch)
+            share.rootRecordName = root
+        }
+        let publicPermission = keys.publicPermission ?? share.publicPermission
+        if let wanted = keys.participants {
+            share.participants = try participants(wanted, replacing: share.participants)
+        }
+        if publicPermission != share.publicPermission {
+            if publicPermission == .none {
+                share.participants = share.participants.map { var removed = $0; removed.status = .removed; return removed }
+            } else {
+                share.participants.removeAll { $0.status == .invited }
+            }
+            share.publicPermission = publicPermission
+        } else if publicPermission != .none {
+            share.participants.removeAll { $0.status == .invited && $0.type != .publicUser }
+        }
+        guard share.participants.filter({ $0.status != .removed }).count < 100 else {
+            throw .limitExceeded("a share has at most 100 participants")
+        }
+        return share
+    }
+
+    private func checkShareable(root: String, batch: [PreparedOperation]) throws(CloudKitError) {
+        let inBatch = batch.contains { $0.recordName == root && !$0.operation.operationType.isDelete }
+        let stored = try attempt { try transaction.record(zoneRowID: zone.rowID, recordName: root) }
+        guard inBatch || (stored.map { !$0.deleted } ?? false) else {
+            throw .badRequest("the shared root record '\(root)' does not exist")
+        }
+        let shares = try attempt { try transaction.shares(zoneRowID: zone.rowID) }
+        if shares.contains(where: \.isZoneWide) { throw .badRequest("the zone is already shared as a whole") }
+        let roots = Set(shares.compactMap(\.rootRecordName))
+        // Neither the root, nor an ancestor, nor a descendant may be shared already.
+        var current: String? = root
+        var visited = Set<String>()
+        while let name = current, visited.insert(name).inserted {
+            if roots.contains(name) { throw .badRequest("record '\(root)' is already in a shared hierarchy") }
+            current = try attempt { try transaction.record(zoneRowID: zone.rowID, recordName: name)?.parent }
+        }
+        for other in roots {
+            var current: String? = other
+            var visited = Set<String>()
+            while let name = current, visited.insert(name).inserted {
+                if name == root { throw .badRequest("a record under '\(root)' is already shared") }
+                current = try attempt { try transaction.record(zoneRowID: zone.rowID, recordName: name)?.parent }
+            }
+        }
+    }
+
+    /// The participants a share record asks for, resolved to users; people already in the share
+    /// keep their status, people left out are removed.
+    private func participants(_ wanted: [ShareParticipant], replacing current: [StoredParticipant]) throws(CloudKitError) -> [StoredParticipant] {
+        var result: [StoredParticipant] = []
+        for participant in wanted where participant.type != .owner {
+            let user = try resolve(participant.userIdentity)
+            guard user != grant.owner, !result.contains(where: { $0.userRecordName == user }) else { continue }
+            let previous = current.first { $0.userRecordName == user && $0.status != .removed }
+            result.append(StoredParticipant(userRecordName: user, permission: participant.permission.flatMap { $0 == .unknown ? nil : $0 } ?? previous?.permission ?? .readOnly,
+                                            type: previous?.type ?? .user, status: previous?.status ?? .invited))
+        }
+        for participant in current where !result.contains(where: { $0.userRecordName == participant.userRecordName }) {
+            var removed = participant
+            removed.status = .removed
+            result.append(removed)
+        }
+        return result
+    }
+
+    /// The user a participant's identity names: by record name, by username (a Stratus
+    /// extension), or by the email address the user gave.
+    private func resolve(_ identity: UserIdentity?) throws(CloudKitError) -> String {
+        let lookup = identity?.lookupInfo
+        if let name = identity?.userRecordName ?? lookup?.userRecordName,
+           let user = try attempt({ try transaction.user(recordName: name) }), user.containerID == access.containerID {
+            return user.userRecordName
+        }
+        for username in [lookup?.username, lookup?.emailAddress].compactMap({ $0 }) {
+            if let user = try attempt({ try transaction.user(containerID: access.containerID, username: username) }) {
+                return user.userRecordName
+            }
+        }
+        throw .badRequest("no user matches participant \(lookup?.username ?? lookup?.emailAddress ?? identity?.userRecordName ?? "(no identity)")")
+    }
+
+    /// A participant leaves: their status becomes removed and the zone leaves their shared
+    /// database unless another share there still includes them.
+    private func leave(_ share: StoredShare, user: String) throws(CloudKitError) -> StoredRecord {
+        var share = share
+        guard let index = share.participants.firstIndex(where: { $0.userRecordName == user }) else {
+            throw .notFound("you are not a participant of this share")
+        }
+        share.participants[index].status = .removed
+        try attempt {
+            try transaction.saveShare(share)
+            try touch(share.recordName)
+            try updateSharedZones(for: [user])
+        }
+        guard let record = try attempt({ try transaction.record(zoneRowID: zone.rowID, recordName: share.recordName) }) else {
+            throw .notFound("share record is missing")
+        }
+        var tombstone = record
+        tombstone.deleted = true
+        tombstone.fieldsJSON = Array("{}".utf8)
+        return tombstone
+    }
+
+    // MARK: After the writes
+
+    /// Stores the shares of the share records that were saved or deleted.
+    func commit(succeeded names: Set<String>) throws {
+        for (name, plan) in plans where names.contains(name) {
+            var affected = Set((plan.previous?.participants ?? []).map(\.userRecordName))
+            if let share = plan.share {
+                try transaction.saveShare(share)
+                affected.formUnion(share.participants.map(\.userRecordName))
+                if let root = share.rootRecordName, plan.previous == nil { try point(root, at: name) }
+            } else if let previous = plan.previous {
+                try transaction.deleteShare(zoneRowID: zone.rowID, recordName: name)
+                if let root = previous.rootRecordName { try point(root, at: nil) }
+            }
+            try updateSharedZones(for: affected)
+        }
+    }
+
+    /// Sets a root record's `share` pointer (a change of the root, with a new change tag).
+    private func point(_ root: String, at share: String?) throws {
+        guard var record = try transaction.record(zoneRowID: zone.rowID, recordName: root), !record.deleted else { return }
+        record.share = share
+        let sequence = try transaction.nextChangeSequence()
+        record.sequence = sequence
+        record.changeTag = RecordMapper.changeTag(for: sequence)
+        try transaction.saveRecord(record, references: [], replacingReferences: false)
+    }
+
+    /// Gives a record a new change sequence, so change feeds report it again (a share whose
+    /// participants changed).
+    func touch(_ name: String) throws {
+        guard var record = try transaction.record(zoneRowID: zone.rowID, recordName: name), !record.deleted else { return }
+        let sequence = try transaction.nextChangeSequence()
+        record.sequence = sequence
+        record.changeTag = RecordMapper.changeTag(for: sequence)
+        try transaction.saveRecord(record, references: [], replacingReferences: false)
+        try transaction.setZoneChangeSequence(rowID: zone.rowID, sequence: sequence)
+    }
+
+    /// Puts the zone in, or takes it out of, each user's shared database to match their acceptance.
+    func updateSharedZones(for users: some Sequence<String>) throws {
+        let active = Set(try transaction.sharedZoneMembers(zoneRowID: zone.rowID))
+        for user in users {
+            let accepted = try transaction.isAcceptedParticipant(zoneRowID: zone.rowID, user: user)
+            guard accepted != active.contains(user) else { continue }
+            try transaction.setSharedZone(user: user, zoneRowID: zone.rowID, active: accepted, sequence: try transaction.nextChangeSequence())
+        }
+    }
+
+    private func attempt<T>(_ body: () throws -> T) throws(CloudKitError) -> T {
+        do {
+            return try body()
+        } catch let error as CloudKitError {
+            throw error
+        } catch {
+            throw CloudKitError(.internalError, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import StratusCore
+
+/// Share URLs: `records/resolve` shows the caller what a short GUID leads to (title, root, owner,
+/// their own permission and status); `records/accept` makes the caller a participant, putting the
+/// owner's zone in their shared database.
+package struct ShareService: Sendable {
+    let storage: any StratusStorage
+    let hub: NotificationHub
+
+    package func resolve(_ request: ShortGUIDsRequest, _ access: DatabaseAccess) async throws -> ShareMetadataResponse {
+        let user = try access.requireUser()
+        return try await storage.read { transaction in
+            ShareMetadataResponse(results: try request.shortGUIDs.map { item in
+                try Self.outcome(item) { try Self.metadata(item, user: user, access: access, in: transaction) }
+            })
+        }
+    }
+
+    package func accept(_ request: ShortGUIDsRequest, _ access: DatabaseAccess) async throws -> ShareMetadataResponse {
+        let user = try access.requireUser()
+        return try await storage.write { transaction in
+            ShareMetadataResponse(results: try request.shortGUIDs.map { item in
+                try Self.outcome(item) {
+                    try transaction.withSavepoint {
+                        try Self.accept(item.value, user: user, access: access, in: transaction)
+                        return try Self.metadata(item, user: user, access: access, in: transaction)
+                    }
+                }
+            })
+        }
+    }
+
+    private static func outcome(_ item: ShortGUIDsRequest.Item, _ body: () throws -> ShareMetadata) throws -> ShareMetadataResult {
+        do {
+            return .success(try body())
+        } catch let error as CloudKitError {
+            return .failure(ShareMetadataError(shortGUID: item.value, error: error, uuid: UUID().uuidString))
+        }
+    }
+
+    /// The share a short GUID names in the caller's container and environment, its zone and owner.
+    private static func find(_ shortGUID: String, access: DatabaseAccess,
+                             in transaction: any StorageTransaction) throws -> (StoredShare, StoredZone, String) {
+        guard let share = try transaction.share(shortGUID: shortGUID), let zone = try transaction.zone(rowID: share.zoneRowID), !zone.deleted,
+              let key = try transaction.databaseKey(id: zone.databaseID),
+              key.containerID == access.containerID, key.environment == access.environment else {
+            throw CloudKitError.notFound("no share has the short GUID '\(shortGUID)'")
+        }
+        return (share, zone, key.ownerRecordName)
+    }
+
+    /// The caller's place in a share: the owner, a participant, or someone a public link admits.
+    private static func standing(in share: StoredShare, owner: String, user: String) throws -> StoredParticipant {
+        if user == owner { return StoredParticipant(userRecordName: user, permission: .readWrite, type: .owner, status: .accepted) }
+        if let participant = share.participants.first(where: { $0.userRecordName == user }) { return participant }
+        guard share.publicPermission.canRead else { throw CloudKitError.accessDenied("this share is not shared with you") }
+        return StoredParticipant(userRecordName: user, permission: share.publicPermission, type: .publicUser, status: .invited)
+    }
+
+    private static func metadata(_ item: ShortGUIDsRequest.Item, user: String, access: DatabaseAccess,
+                                 in transaction: any StorageTransaction) throws -> ShareMetadata {
+        let (share, zone, owner) = try find(item.value, access: access, in: transaction)
+        let standing = try standing(in: share, owner: owner, user: user)
+        guard let shareRow = try transaction.record(zoneRowID: zone.rowID, recordName: share.recordName) else {
+            throw CloudKitError.notFound("the share record is missing")
+        }
+        var shareRecord = try RecordMapper.record(from: shareRow, desiredKeys: nil)
+        shareRecord.shareKeys = try ShareKeysView.keys(for: share, owner: owner, caller: user, origin: access.origin, in: transaction)
+        var root: Record?
+        if item.shouldFetchRootRecord == true, let rootName = share.rootRecordName, standing.status != .removed,
+           let stored = try transaction.record(zoneRowID: zone.rowID, recordName: rootName), !stored.deleted {
+            root = try RecordMapper.record(from: stored, desiredKeys: item.rootRecordDesiredKeys)
+        }
+        return ShareMetadata(containerIdentifier: access.containerID, environment: access.environment.rawValue,
+                             databaseScope: user == owner ? "PRIVATE" : "SHARED",
+                             zoneID: ZoneID(zoneName: zone.zoneName, ownerRecordName: owner), rootRecordName: share.rootRecordName,
+                             rootRecord: root, share: shareRecord, shortGUID: share.shortGUID,
+                             ownerIdentity: try ShareKeysView.identity(owner, in: transaction),
+                             participantPermission: standing.permission, participantStatus: standing.status, participantType: standing.type)
+    }
+
+    private static func accept(_ shortGUID: String, user: String, access: DatabaseAccess, in transaction: any StorageTransaction) throws {
+        var (share, zone, owner) = try find(shortGUID, access: access, in: transaction)
+        guard user != owner else { return }
+        var standing = try standing(in: share, owner: owner, user: user)
+        guard standing.status != .removed else { throw CloudKitError.accessDenied("you were removed from this share") }
+        guard standing.status != .accepted else { return }
+        standing.status = .accepted
+        share.participants.removeAll { $0.userRecordName == user }
+        share.participants.append(standing)
+        guard share.participants.filter({ $0.status != .removed }).count < 100 else {
+            throw CloudKitError.limitExceeded("a share has at most 100 participants")
+        }
+        try transaction.saveShare(share)
+        let operations = ShareOperations(transaction: transaction, grant: ZoneGrant(zone: zone, owner: owner, sharing: nil),
+                                         access: access, now: AuthService.now())
+        try operations.touch(share.recordName)
+        try operations.updateSharedZones(for: [user])
+    }
+}
