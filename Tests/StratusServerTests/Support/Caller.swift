@@ -10,6 +10,8 @@ struct Caller: Sendable {
     var webAuthToken: String?
     var userRecordName: String?
     var environment = "development"
+    /// The username it signed up with.
+    var username: String?
 
     /// The path of a database endpoint, as CloudKit spells it.
     func path(_ database: DatabaseScope, _ endpoint: String) -> String {

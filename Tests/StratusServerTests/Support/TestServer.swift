@@ -72,7 +72,8 @@ struct ServerEndpoint: Sendable {
         let credentials = Credentials(username: "\(name)-\(UUID().uuidString.prefix(8))", password: "password-\(name)")
         let response = try await anonymous.post("/auth/1/\(TestServer.containerID)/\(environment)/signup", credentials)
         let signIn = try response.decode(SignInResponse.self)
-        return Caller(server: self, webAuthToken: signIn.ckWebAuthToken, userRecordName: signIn.userRecordName, environment: environment)
+        return Caller(server: self, webAuthToken: signIn.ckWebAuthToken, userRecordName: signIn.userRecordName, environment: environment,
+                      username: credentials.username)
     }
 }
 

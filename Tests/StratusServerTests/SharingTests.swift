@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import StratusCore
+
+@Suite struct SharingTests {
+    static func record(_ name: String, parent: String? = nil, _ text: String = "x") -> Record {
+        Record(recordName: name, recordType: "Item", fields: ["text": .string(text)], parent: parent.map(RecordPointer.init))
+    }
+
+    /// Alice's zone "Lists" with a shared list (root "list", child "item") and an unshared record.
+    static func aliceWithSharedList(_ server: TestServer, participants: (Caller) -> [(String, SharePermission)]) async throws
+        -> (alice: Caller, share: Record) {
+        let alice = try await server.signUp("alice")
+        try await alice.createZone("Lists")
+        _ = try await alice.save([RecordOperation(.create, record("list")), RecordOperation(.create, record("item", parent: "list")),
+                                  RecordOperation(.create, record("outside"))], zone: "Lists")
+        let share = try await alice.share("list", zone: "Lists", participants: participants(alice))
+        return (alice, share)
+    }
+
+    @Test func inviteResolveAcceptAndSeeOnlyTheSharedHierarchy() async throws {
+        try await TestServer.with { server in
+            let bob = try await server.signUp("bob")
+            let (alice, share) = try await Self.aliceWithSharedList(server) { _ in [(bob.username!, .readWrite)] }
+            let keys = try #require(share.shareKeys)
+            #expect(keys.participants?.count == 2 && keys.owner?.type == .owner && keys.shareURL?.contains("/share/") == true)
+            let guid = try #require(keys.shortGUID)
+            #expect(try await alice.lookup(["list"], zone: "Lists", owner: nil).first?.record?.share?.recordName == "share")
+
+            // Before accepting, Bob sees the invitation but not the zone.
+            let preview = try #require(try await bob.shareMetadata(guid).value)
+            #expect(preview.participantStatus == .invited && preview.participantPermission == .readWrite)
+            #expect(preview.rootRecord?.recordName == "list" && preview.ownerIdentity.userRecordName == alice.userRecordName)
+            #expect(try await bob.databaseChanges(database: .shared).zones.isEmpty)
+
+            let accepted = try #require(try await bob.shareMetadata(guid, accept: true).value)
+            #expect(accepted.participantStatus == .accepted)
+            let zones = try await bob.databaseChanges(database: .shared).zones
+            #expect(zones.map(\.zoneID) == [ZoneID(zoneName: "Lists", ownerRecordName: alice.userRecordName)])
+
+            // Bob's zone changes hold the hierarchy and the share, not the unshared record.
+            let request = ZoneChangesRequest(zones: [.init(zoneID: ZoneID(zoneName: "Lists", ownerRecordName: alice.userRecordName))])
+            let changes = try await bob.post(bob.path(.shared, "changes/zone"), request).decode(ZoneChangesResponse.self)
+            let names = Set(try #require(changes.zones.first?.changes).records.compactMap(\.recordName))
+            #expect(names == ["list", "item", "share"])
+
+            // Bob's new child lands in Alice's zone.
+            let added = try await bob.modify([RecordOperation(.create, Self.record("bobs", parent: "list", "from bob"))], zone: "Lists",
+                                             owner: alice.userRecordName)
+            #expect(added.first?.record != nil)
+            #expect(try await alice.lookup(["bobs"], zone: "Lists", owner: nil).first?.record?.created?.userRecordName == bob.userRecordName)
+        }
+    }
+
+    @Test func removingStoppingAndLeavingTakeTheZoneAway() async throws {
+        try await TestServer.with { server in
+            let bob = try await server.signUp("bob")
+            let carol = try await server.signUp("carol")
+            var (alice, share) = try await Self.aliceWithSharedList(server) { _ in [(bob.username!, .readWrite), (carol.username!, .readOnly)] }
+            let guid = try #require(share.shareKeys?.shortGUID)
+            for user in [bob, carol] { _ = try await user.shareMetadata(guid, accept: true) }
+            let bobToken = try await bob.databaseChanges(database: .shared).syncToken
+
+            // Alice removes Bob: his shared database reports the zone gone, his reads fail at once.
+            share = try #require(try await alice.lookup(["share"], zone: "Lists", owner: nil).first?.record)
+            share.shareKeys = ShareKeys(participants: [ShareParticipant(userIdentity: UserIdentity(lookupInfo: LookupInfo(username: carol.username)),
+                                                                        permission: .readOnly)])
+            #expect(try await alice.modify([RecordOperation(.update, share)], zone: "Lists", owner: nil).first?.record != nil)
+            let gone = try await bob.databaseChanges(token: bobToken, database: .shared).zones
+            #expect(gone.count == 1 && gone.first?.deleted == true)
+            #expect(try await bob.lookup(["list"], zone: "Lists", owner: alice.userRecordName).first?.error?.serverErrorCode == .zoneNotFound)
+            #expect(try await bob.shareMetadata(guid, accept: true).error?.serverErrorCode == .accessDenied)
+
+            // Carol leaves by deleting the share from her shared database.
+            let left = try await carol.modify([RecordOperation(.forceDelete, Record(recordName: "share"))], zone: "Lists", owner: alice.userRecordName)
+            #expect(left.first?.record?.deleted == true)
+            #expect(try await carol.databaseChanges(database: .shared).zones.allSatisfy { $0.deleted == true })
+            let participants = try await alice.lookup(["share"], zone: "Lists", owner: nil).first?.record?.shareKeys?.participants ?? []
+            #expect(participants.first { $0.participantId == carol.userRecordName }?.acceptanceStatus == .removed)
+
+            // Stopping sharing: the share goes and the root forgets it.
+            #expect(try await alice.modify([RecordOperation(.forceDelete, Record(recordName: "share"))], zone: "Lists", owner: nil).first?.record != nil)
+            #expect(try await alice.lookup(["list"], zone: "Lists", owner: nil).first?.record?.share == nil)
+            #expect(try await bob.shareMetadata(guid).error?.serverErrorCode == .notFound)
+        }
+    }
+
+    @Test func publicLinksAdmitAnyoneAndDropPendingInvitations() async throws {
+        try await TestServer.with { server in
+            let bob = try await server.signUp("bob")
+            let dave = try await server.signUp("dave")
+            let frank = try await server.signUp("frank")
+            var (alice, share) = try await Self.aliceWithSharedList(server) { _ in [(bob.username!, .readWrite), (dave.username!, .readOnly)] }
+            let guid = try #require(share.shareKeys?.shortGUID)
+            _ = try await bob.shareMetadata(guid, accept: true)
+            #expect(try await frank.shareMetadata(guid).error?.serverErrorCode == .accessDenied)
+
+            share = try #require(try await alice.lookup(["share"], zone: "Lists", owner: nil).first?.record)
+            share.shareKeys = ShareKeys(publicPermission: .readOnly)
+            let updated = try #require(try await alice.modify([RecordOperation(.update, share)], zone: "Lists", owner: nil).first?.record)
+            let people = Set(updated.shareKeys?.participants?.compactMap(\.participantId) ?? [])
+            #expect(people.contains(bob.userRecordName!) && !people.contains(dave.userRecordName!))   // pending Dave dropped
+
+            let joined = try #require(try await frank.shareMetadata(guid, accept: true).value)
+            #expect(joined.participantType == .publicUser && joined.participantPermission == .readOnly)
+            #expect(try await frank.lookup(["item"], zone: "Lists", owner: alice.userRecordName).first?.record != nil)
+        }
+    }
+
+    @Test func aShareHasAtMostOneHundredParticipantsAndNeedsACustomZone() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            _ = try await alice.save([RecordOperation(.create, Self.record("root"))])
+            var defaultZoneShare = Record(recordName: "s", recordType: "cloudkit.share")
+            defaultZoneShare.shareKeys = ShareKeys(forRecord: RecordPointer(recordName: "root"))
+            let inDefaultZone = try await alice.modify([RecordOperation(.create, defaultZoneShare)], zone: ZoneID.defaultZoneName, owner: nil)
+            #expect(inDefaultZone.first?.error?.serverErrorCode == .badRequest)
+
+            try await alice.createZone("Big")
+            _ = try await alice.save([RecordOperation(.create, Self.record("root"))], zone: "Big")
+            var users: [(String, SharePermission)] = []
+            for index in 0..<100 { users.append((try await server.signUp("u\(index)").username!, .readOnly)) }
+            await #expect(throws: TestFailure.self) { _ = try await alice.share("root", zone: "Big", participants: users) }
+            let ok = try await alice.share("root", zone: "Big", participants: Array(users.prefix(99)))
+            #expect(ok.shareKeys?.participants?.count == 100)
+        }
+    }
+}
