@@ -17,6 +17,9 @@ public struct CloudRecord: Sendable, Hashable {
     public private(set) var changedKeys: Set<String> = []
     /// The fields as the server last had them: the base of a three-way merge.
     public internal(set) var serverFields: [String: FieldValue]?
+    /// The share keys of a `cloudkit.share` record: participants, public permission, URL. Set them
+    /// to create or change a share (see ``Database/share(_:title:participants:publicPermission:)``).
+    public var shareKeys: ShareKeys?
     /// Local files of asset fields: set by ``setAsset(fileURL:forKey:)`` to upload, or by a fetch
     /// that downloads assets.
     public internal(set) var assetFiles: [String: URL] = [:]
@@ -55,6 +58,8 @@ public struct CloudRecord: Sendable, Hashable {
         var record = systemFields.map { CloudRecord(systemFields: $0, fields: fields) }
             ?? CloudRecord(recordType: recordType, recordID: recordID, fields: fields)
         record.assetFiles = assetFiles
+        record.parent = parent
+        record.shareKeys = shareKeys
         if let serverFields, systemFields != nil {
             record.serverFields = serverFields
             record.changedKeys = Set(fields.keys.filter { fields[$0] != serverFields[$0] || assetFiles[$0] != nil })
@@ -72,6 +77,12 @@ public struct CloudRecord: Sendable, Hashable {
 
     /// The server's change tag of the version this record is based on.
     public var changeTag: String? { systemFields?.changeTag }
+    /// The record's parent in a share hierarchy: set it to put a new record under a shared one.
+    public var parent: String?
+    /// The share this record is the root of, if any.
+    public var shareName: String? { systemFields?.share }
+    /// Whether this record is a share (`cloudkit.share`).
+    public var isShare: Bool { ShareKeys.isShareType(recordType) }
     /// When the record was last saved on the server (ms since 1970).
     public var modificationTimestamp: Int64? { systemFields?.modified?.timestamp }
 
@@ -124,13 +135,20 @@ extension CloudRecord {
                                           modified: record.modified, parent: record.parent?.recordName, share: record.share?.recordName)
         fields = record.fields.compactMapValues { $0 }
         serverFields = fields
+        shareKeys = record.shareKeys
     }
 
     /// The wire record to send, with only `keys` among its fields (all when nil).
     func wire(keys: Set<String>?) -> Record {
         var sent: [String: FieldValue?] = [:]
         for key in keys ?? Set(fields.keys) { sent[key] = .some(fields[key]) }
-        return Record(recordName: recordID.recordName, recordType: recordType, recordChangeTag: changeTag, fields: sent,
-                      parent: systemFields?.parent.map(RecordPointer.init))
+        var record = Record(recordName: recordID.recordName, recordType: recordType, recordChangeTag: changeTag, fields: sent,
+                            parent: (parent ?? systemFields?.parent).map(RecordPointer.init))
+        if let shareKeys {
+            // Only what a client may set: the root, the public permission, the participants.
+            record.shareKeys = ShareKeys(forRecord: shareKeys.forRecord, publicPermission: shareKeys.publicPermission,
+                                         participants: shareKeys.participants)
+        }
+        return record
     }
 }

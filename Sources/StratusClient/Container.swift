@@ -38,6 +38,8 @@ public actor Container {
     public nonisolated var privateCloudDatabase: Database { Database(container: self, scope: .private) }
     public nonisolated var publicCloudDatabase: Database { Database(container: self, scope: .public) }
     public nonisolated var sharedCloudDatabase: Database { Database(container: self, scope: .shared) }
+    /// The database with this scope.
+    public nonisolated func database(with scope: DatabaseScope) -> Database { Database(container: self, scope: scope) }
 
     // MARK: Session
 

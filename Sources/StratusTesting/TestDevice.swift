@@ -16,22 +16,26 @@ public actor TestDevice {
     /// The device's push connection, once ``connectPush()`` opened it.
     public private(set) var push: PushConnection?
 
-    init(name: String, directory: URL, container: Container, transport: FaultInjectingTransport,
+    /// The database the device's engine syncs.
+    public nonisolated let scope: DatabaseScope
+
+    init(name: String, directory: URL, container: Container, transport: FaultInjectingTransport, scope: DatabaseScope,
          configure: @escaping @Sendable (inout SyncEngine.Configuration) -> Void) throws {
+        self.scope = scope
         self.name = name
         self.directory = directory
         self.container = container
         self.transport = transport
         self.configure = configure
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        (store, engine) = try Self.open(directory: directory, container: container, configure: configure)
+        (store, engine) = try Self.open(directory: directory, database: container.database(with: scope), configure: configure)
         listener = Self.listen(engine, store)
     }
 
-    private static func open(directory: URL, container: Container, configure: @Sendable (inout SyncEngine.Configuration) -> Void) throws
+    private static func open(directory: URL, database: Database, configure: @Sendable (inout SyncEngine.Configuration) -> Void) throws
         -> (DeviceRecordStore, SyncEngine) {
         let store = DeviceRecordStore(file: directory.appendingPathComponent("records.json"))
-        var configuration = SyncEngine.Configuration(database: container.privateCloudDatabase,
+        var configuration = SyncEngine.Configuration(database: database,
                                                      stateURL: directory.appendingPathComponent("sync-state.sqlite")) { id in
             await store.record(id)
         }
@@ -92,7 +96,7 @@ public actor TestDevice {
     /// shutdown and reopened on the same state file, local data is read back from disk.
     public func restart() throws {
         listener?.cancel()
-        (store, engine) = try Self.open(directory: directory, container: container, configure: configure)
+        (store, engine) = try Self.open(directory: directory, database: container.database(with: scope), configure: configure)
         listener = Self.listen(engine, store)
         if let push { Task { await engine.listen(to: push) } }
     }
@@ -100,13 +104,13 @@ public actor TestDevice {
 
 extension TestCloud {
     /// A new device for a signed-in user's container: its own directory, transport and engine.
-    public func device(_ name: String, of user: String, configure: @escaping @Sendable (inout SyncEngine.Configuration) -> Void = { _ in })
-        async throws -> TestDevice {
+    public func device(_ name: String, of user: String, database scope: DatabaseScope = .private,
+                       configure: @escaping @Sendable (inout SyncEngine.Configuration) -> Void = { _ in }) async throws -> TestDevice {
         let transport = FaultInjectingTransport()
         let container = container(deviceID: name, transport: transport)
         try await container.signIn(username: user, password: "password-\(user)")
         return try TestDevice(name: name, directory: root.appendingPathComponent("devices/\(name)"),
-                              container: container, transport: transport, configure: configure)
+                              container: container, transport: transport, scope: scope, configure: configure)
     }
 
     /// Creates an account (username `name`, password `password-<name>`) and returns its username.

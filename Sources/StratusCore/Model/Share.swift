@@ -98,7 +98,7 @@ public struct ShareParticipant: Codable, Sendable, Hashable {
 
 /// The keys a `cloudkit.share` record carries besides its fields (CloudKit's share-only Record
 /// Dictionary keys), on input and on output.
-public struct ShareKeys: Codable, Sendable, Equatable {
+public struct ShareKeys: Codable, Sendable, Hashable {
     /// Input: the root record being shared (`{recordName, recordChangeTag}`).
     public var forRecord: RecordPointer?
     public var publicPermission: SharePermission?
