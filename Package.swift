@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "stratus", targets: ["stratus"]),
         .executable(name: "stratus-bench", targets: ["StratusBench"]),
         .executable(name: "notes", targets: ["Notes"]),
+        .executable(name: "shopping", targets: ["Shopping"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -95,6 +96,19 @@ let package = Package(
             ],
             path: "Examples/Notes"
         ),
+        .target(
+            name: "ShoppingKit",
+            dependencies: ["StratusClient", "StratusSync"],
+            path: "Examples/ShoppingKit"
+        ),
+        .executableTarget(
+            name: "Shopping",
+            dependencies: [
+                "ShoppingKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/Shopping"
+        ),
         .executableTarget(
             name: "StratusBench",
             dependencies: [
@@ -123,6 +137,10 @@ let package = Package(
         .testTarget(
             name: "StratusSyncTests",
             dependencies: ["StratusTesting", "StratusClient", "StratusSync", "StratusServer"]
+        ),
+        .testTarget(
+            name: "ShoppingTests",
+            dependencies: ["ShoppingKit", "StratusTesting", "StratusClient", "StratusServer"]
         ),
         .testTarget(
             name: "StratusServerTests",

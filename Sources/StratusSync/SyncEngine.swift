@@ -116,6 +116,13 @@ public actor SyncEngine {
         scheduleSend(after: .zero)
     }
 
+    /// Forgets the change tokens and what it knew of the server, so the next fetch brings (and
+    /// reports) every record again — for an app that cleared its local data.
+    public func refetchEverything() throws {
+        try state.forgetServerState()
+        emit(.stateUpdate)
+    }
+
     // MARK: Diagnostics
 
     /// What the engine is doing and holding, for a diagnostics screen.

@@ -318,6 +318,13 @@ final class SyncStateStore: Sendable {
         }
     }
 
+    /// Forgets every token and known record, so the next fetch brings everything again.
+    func forgetServerState() throws {
+        try database.write { db in
+            for table in ["tokens", "records"] { try db.execute(sql: "DELETE FROM \(table)") }
+        }
+    }
+
     /// Forgets the account's data: tokens and known records (after the user changed).
     func resetForNewAccount() throws {
         try database.write { db in
