@@ -107,7 +107,8 @@ let package = Package(
                 "ShoppingKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Examples/Shopping"
+            path: "Examples/Shopping",
+            exclude: ["Shopping.ckdb"]
         ),
         .executableTarget(
             name: "StratusBench",

@@ -8,3 +8,4 @@ swift build --build-tests
 swift test --skip-build
 scripts/check-quickstart.sh
 scripts/check-notes.sh
+scripts/check-shopping.sh
