@@ -346,13 +346,14 @@ public actor ShoppingDevice {
                 let list = ListID(zoneName: deletion.recordID.zoneID.zoneName, owner: scope == .shared ? deletion.recordID.zoneID.ownerRecordName : nil)
                 state.entries[list]?.removeAll { $0.id == deletion.recordID.recordName }
             }
-        case .fetchedDatabaseChanges(_, let deletions):
-            for zone in deletions {
+        case .zonesRemoved(let reasons):
+            for (zone, reason) in reasons {
                 let list = ListID(zoneName: zone.zoneName, owner: scope == .shared ? zone.ownerRecordName : nil)
                 if state.lists.removeValue(forKey: list) != nil {
                     state.entries[list] = nil
                     state.held[list] = nil
-                    state.activity[list, default: []].append("this list is no longer available here (\(scope == .shared ? "sharing ended" : "deleted"))")
+                    let why = reason == .accessEnded ? "sharing ended or you were removed" : "the list was deleted"
+                    state.activity[list, default: []].append("this list is no longer available here (\(why))")
                 }
             }
         default:

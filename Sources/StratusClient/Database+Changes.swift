@@ -4,6 +4,8 @@ public struct DatabaseChanges: Sendable {
     public var modifications: [ZoneID]
     /// Zones deleted.
     public var deletions: [ZoneID]
+    /// Why each deleted zone went: deleted by its owner, or (in the shared database) access ended.
+    public var deletionReasons: [ZoneID: ZoneDeletionReason] = [:]
     /// The token to fetch from next time.
     public var changeToken: ServerChangeToken
     /// Whether another page follows: fetch again from ``changeToken``.
@@ -39,9 +41,13 @@ extension Database {
     public func databaseChanges(since token: ServerChangeToken?, resultsLimit: Int? = nil) async throws -> DatabaseChanges {
         let response = try await post("changes/database", DatabaseChangesRequest(syncToken: token?.rawValue, resultsLimit: resultsLimit),
                                       as: DatabaseChangesResponse.self)
-        return DatabaseChanges(modifications: response.zones.filter { $0.deleted != true }.map { normalized($0.zoneID) },
-                               deletions: response.zones.filter { $0.deleted == true }.map { normalized($0.zoneID) },
-                               changeToken: ServerChangeToken(rawValue: response.syncToken), moreComing: response.moreComing)
+        var changes = DatabaseChanges(modifications: response.zones.filter { $0.deleted != true }.map { normalized($0.zoneID) },
+                                      deletions: response.zones.filter { $0.deleted == true }.map { normalized($0.zoneID) },
+                                      changeToken: ServerChangeToken(rawValue: response.syncToken), moreComing: response.moreComing)
+        for zone in response.zones where zone.deleted == true {
+            changes.deletionReasons[normalized(zone.zoneID)] = zone.deletionReason ?? .zoneDeleted
+        }
+        return changes
     }
 
     /// One page of a zone's records changed after `token` (every record when nil), oldest change

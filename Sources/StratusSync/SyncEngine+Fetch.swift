@@ -11,6 +11,7 @@ extension SyncEngine {
         var token = try state.databaseToken()
         var modified: [ZoneID] = []
         var deleted: [ZoneID] = []
+        var reasons: [ZoneID: ZoneDeletionReason] = [:]
         while true {
             let page: DatabaseChanges
             do {
@@ -24,11 +25,16 @@ extension SyncEngine {
             try state.applyDatabaseChanges(deletedZones: page.deletions, token: page.changeToken)
             modified += page.modifications
             deleted += page.deletions
+            reasons.merge(page.deletionReasons) { $1 }
             token = page.changeToken
             if !page.moreComing { break }
         }
         if !modified.isEmpty || !deleted.isEmpty {
             emit(.fetchedDatabaseChanges(modifications: modified, deletions: deleted))
+        }
+        let removed = deleted.filter { !modified.contains($0) }
+        if !removed.isEmpty {
+            emit(.zonesRemoved(Dictionary(removed.map { ($0, reasons[$0] ?? .zoneDeleted) }, uniquingKeysWith: { $1 })))
         }
         var fetched = Set<ZoneID>()
         for zoneID in modified where fetched.insert(zoneID).inserted {
@@ -70,6 +76,7 @@ extension SyncEngine {
             } catch let error as CloudError where error.code == .zoneNotFound {
                 try state.applyDatabaseChanges(deletedZones: [zoneID], token: try state.databaseToken())
                 emit(.fetchedDatabaseChanges(modifications: [], deletions: [zoneID]))
+                emit(.zonesRemoved([zoneID: database.scope == .shared ? .accessEnded : .zoneDeleted]))
                 return
             }
             token = page.changeToken

@@ -309,6 +309,7 @@ public actor SyncEngine {
         case .stateUpdate: "state update"
         case .willFetchChanges: "will fetch"
         case .fetchedDatabaseChanges(let modified, let deleted): "fetched zones: \(modified.count) changed, \(deleted.count) deleted"
+        case .zonesRemoved(let reasons): "zones removed: " + reasons.map { "\($0.key.zoneName) (\($0.value.rawValue))" }.sorted().joined(separator: ", ")
         case .fetchedRecordZoneChanges(let modified, let deleted): "fetched records: \(modified.count) changed, \(deleted.count) deleted"
         case .changeTokenExpired(let zone): "change token expired (\(zone?.zoneName ?? "database"))"
         case .didFetchChanges: "did fetch"

@@ -15,6 +15,10 @@ public enum SyncEvent: Sendable {
     /// Zones changed or deleted on the server. Local data of deleted zones should go; the engine
     /// has already forgotten them.
     case fetchedDatabaseChanges(modifications: [ZoneID], deletions: [ZoneID])
+    /// Zones gone from the database, and why: their owner deleted them, or the caller's access to
+    /// a shared zone ended (sharing stopped, removed, left). Delete their local data; the engine
+    /// has forgotten them (and dropped their queued changes).
+    case zonesRemoved([ZoneID: ZoneDeletionReason])
     /// One page of a zone's changes made elsewhere.
     case fetchedRecordZoneChanges(modifications: [CloudRecord], deletions: [RecordZoneChanges.Deletion])
     /// A zone's change token expired; the engine fetches the zone again from scratch.

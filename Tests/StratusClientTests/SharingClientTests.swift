@@ -67,6 +67,7 @@ import StratusTesting
             try await alice.deleteShare(share.recordID)
             try await bobDevice.sync()
             #expect(await bobDevice.records().isEmpty)
+            #expect(try await bobDevice.engine.snapshot().recentEvents.contains { $0.contains("zones removed: Lists (ACCESS_ENDED)") })
         }
     }
 }

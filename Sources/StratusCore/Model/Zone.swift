@@ -7,11 +7,23 @@ public struct Zone: Codable, Sendable, Equatable {
     public var atomic: Bool?
     /// *Extension*: set in `changes/database` results when the zone was deleted.
     public var deleted: Bool?
+    /// *Extension*: with `deleted`, why the zone went away from this database.
+    public var deletionReason: ZoneDeletionReason?
 
-    public init(zoneID: ZoneID, syncToken: String? = nil, atomic: Bool? = nil, deleted: Bool? = nil) {
+    public init(zoneID: ZoneID, syncToken: String? = nil, atomic: Bool? = nil, deleted: Bool? = nil,
+                deletionReason: ZoneDeletionReason? = nil) {
         self.zoneID = zoneID
         self.syncToken = syncToken
         self.atomic = atomic
         self.deleted = deleted
+        self.deletionReason = deletionReason
     }
+}
+
+/// *Extension*: why a zone left a database's change feed.
+public enum ZoneDeletionReason: String, Codable, Sendable, Hashable {
+    /// The owner deleted the zone.
+    case zoneDeleted = "ZONE_DELETED"
+    /// The caller lost access to another user's zone: sharing stopped, they were removed, or they left.
+    case accessEnded = "ACCESS_ENDED"
 }

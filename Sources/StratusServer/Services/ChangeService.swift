@@ -88,7 +88,8 @@ package struct ChangeService: Sendable {
             guard let zone = try transaction.zone(rowID: entry.zoneRowID),
                   let owner = try transaction.databaseKey(id: zone.databaseID)?.ownerRecordName else { continue }
             zones.append(entry.active && !zone.deleted ? DatabaseDirectory.wireZone(zone, owner: owner)
-                                                       : Zone(zoneID: ZoneID(zoneName: zone.zoneName, ownerRecordName: owner), deleted: true))
+                                                       : Zone(zoneID: ZoneID(zoneName: zone.zoneName, ownerRecordName: owner), deleted: true,
+                                                              deletionReason: zone.deleted ? .zoneDeleted : .accessEnded))
         }
         let sequence = moreComing ? page.last!.sequence : max(after, try transaction.currentChangeSequence())
         return DatabaseChangesResponse(zones: zones, syncToken: ChangeToken(kind: .database, ownerID: databaseID, sequence: sequence).encoded,

@@ -71,7 +71,7 @@ struct DatabaseDirectory: Sendable {
     /// The same, for a zone of `owner` (a shared zone, in a participant's shared database).
     static func wireZone(_ zone: StoredZone, owner: String) -> Zone {
         let zoneID = ZoneID(zoneName: zone.zoneName, ownerRecordName: owner)
-        if zone.deleted { return Zone(zoneID: zoneID, deleted: true) }
+        if zone.deleted { return Zone(zoneID: zoneID, deleted: true, deletionReason: .zoneDeleted) }
         return Zone(zoneID: zoneID, syncToken: ChangeToken(kind: .zone, ownerID: zone.rowID, sequence: zone.changeSequence).encoded,
                     atomic: !zone.isDefaultZone)
     }
