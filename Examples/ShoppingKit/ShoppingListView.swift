@@ -22,11 +22,14 @@ public struct ShoppingListView: Sendable, Equatable {
         self.color = color
     }
 
-    /// Applies entries in journal order: an add goes right after the item it follows (or first),
-    /// so two items added after the same one end up in the same order on every device; rename and
-    /// recolor are last-writer-wins by that order.
+    /// Applies entries in journal order: first every add (an add goes right after the item it
+    /// follows, or first, so two items added after the same one end up in the same order on every
+    /// device), then the other entries, so a check from a device whose clock runs behind still finds
+    /// its item; rename and recolor are last-writer-wins by that order.
     public mutating func apply(_ entries: [JournalEntry]) {
-        for entry in entries.sorted(by: JournalEntry.order) { apply(entry) }
+        let ordered = entries.sorted(by: JournalEntry.order)
+        for entry in ordered where entry.kind == .add { apply(entry) }
+        for entry in ordered where entry.kind != .add { apply(entry) }
     }
 
     mutating func apply(_ entry: JournalEntry) {

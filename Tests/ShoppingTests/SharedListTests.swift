@@ -152,4 +152,29 @@ final class TestClock: Sendable {
             #expect(await dave.view(davesList) == aliceView)
         }
     }
+
+    @Test func shoppingModeHoldsOthersAddsButAppliesChecksAtOnce() async throws {
+        try await TestCloud.with { cloud in
+            let clock = TestClock()
+            let aliceName = try await cloud.createUser("alice")
+            let bobName = try await cloud.createUser("bob")
+            let (alice, _) = try await Self.device(cloud, aliceName, "alice", clock: clock)
+            let (bob, _) = try await Self.device(cloud, bobName, "bob", clock: clock)
+            let list = try await alice.newList(name: "Now")
+            let milk = try await alice.add("milk", to: list)
+            try await alice.syncNow()
+            let bobsList = try await bob.accept(try await alice.share(list, with: [(bobName, .readWrite)]))
+
+            await alice.setShoppingMode(true)
+            try await bob.add("chocolate", to: bobsList)
+            try await bob.check(milk, in: bobsList)
+            try await bob.syncNow()
+            try await alice.syncNow()
+            #expect(await alice.view(list)?.items.map(\.text) == ["milk"])          // the add is held...
+            #expect(await alice.view(list)?.items.first?.checked == true)            // ...the check is not
+            #expect(try await alice.diagnostics().contains("1 held item(s)"))
+            await alice.applyHeld()
+            #expect(await alice.view(list) == (await bob.view(bobsList)))
+        }
+    }
 }

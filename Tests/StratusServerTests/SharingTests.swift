@@ -126,3 +126,35 @@ import StratusCore
         }
     }
 }
+
+@Suite struct UserDiscoveryTests {
+    @Test func onlyDiscoverableUsersAreFoundAndEmailsInvite() async throws {
+        try await TestServer.with { server in
+            let signup = "/auth/1/\(TestServer.containerID)/development/signup"
+            let found = Credentials(username: "findme", password: "password-1", email: "Find.Me@example.com", discoverable: true)
+            let hidden = Credentials(username: "hidden", password: "password-2", email: "hidden@example.com")
+            let findMe = try await server.anonymous.post(signup, found).decode(SignInResponse.self)
+            let hiddenUser = try await server.anonymous.post(signup, hidden).decode(SignInResponse.self)
+            let bad = try await server.anonymous.post(signup, Credentials(username: "x", password: "password-3", email: "not-an-email"))
+            #expect(bad.errorCode == .badRequest)
+
+            let alice = try await server.signUp("alice")
+            let request = UserDiscoveryRequest(lookupInfos: [LookupInfo(emailAddress: "find.me@example.com"), LookupInfo(emailAddress: "hidden@example.com"),
+                                                             LookupInfo(username: "hidden"), LookupInfo(username: "findme")])
+            let users = try await alice.post(alice.path(.public, "users/discover"), request).decode(UserIdentitiesResponse.self).users
+            #expect(users.map(\.userRecordName) == [findMe.userRecordName, findMe.userRecordName])
+            let caller = try await alice.get(alice.path(.public, "users/caller")).decode(UserIdentitiesResponse.self).users
+            #expect(caller.first?.userRecordName == alice.userRecordName && caller.first?.lookupInfo?.username == alice.username)
+
+            // The owner may invite by email address, discoverable or not.
+            try await alice.createZone("Z")
+            _ = try await alice.save([RecordOperation(.create, SharingTests.record("root"))], zone: "Z")
+            var share = Record(recordName: "s", recordType: ShareKeys.recordType)
+            share.shareKeys = ShareKeys(forRecord: RecordPointer(recordName: "root"), participants: [
+                ShareParticipant(userIdentity: UserIdentity(lookupInfo: LookupInfo(emailAddress: "HIDDEN@example.com")), permission: .readOnly),
+            ])
+            let saved = try #require(try await alice.modify([RecordOperation(.create, share)], zone: "Z", owner: nil).first?.record)
+            #expect(saved.shareKeys?.participants?.contains { $0.participantId == hiddenUser.userRecordName } == true)
+        }
+    }
+}

@@ -42,7 +42,8 @@ package struct AuthService: Sendable {
         try Self.validate(credentials)
         let passwordHash = try await hasher.hash(credentials.password)
         let user = StoredUser(userRecordName: SecretGenerator.userRecordName(), containerID: containerID,
-                              username: credentials.username, passwordHash: passwordHash, createdAt: Self.now())
+                              username: credentials.username, passwordHash: passwordHash, createdAt: Self.now(),
+                              email: credentials.email, discoverable: credentials.discoverable ?? false)
         let token = SecretGenerator.webAuthToken()
         let session = makeSession(token: token, user: user.userRecordName, containerID: containerID, environment: environment)
         try await storage.write { transaction in
@@ -85,6 +86,12 @@ package struct AuthService: Sendable {
         }
         guard credentials.password.count >= 8, credentials.password.utf8.count <= 1024 else {
             throw .badRequest("password must be at least 8 characters long")
+        }
+        if let email = credentials.email {
+            let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), email.utf8.count <= 255, !email.contains(" ") else {
+                throw .badRequest("'\(email)' is not an email address")
+            }
         }
     }
 

@@ -15,6 +15,7 @@ package struct StratusServices: Sendable {
     package let hub: NotificationHub
     package let push: PushService
     package let sharing: ShareService
+    package let users: UserDirectory
 
     init(storage: any StratusStorage, blobs: BlobStore, signer: AssetURLSigner, configuration: ServerConfiguration, logger: Logger) {
         let directory = DatabaseDirectory(storage: storage)
@@ -37,5 +38,6 @@ package struct StratusServices: Sendable {
         subscriptions = SubscriptionService(storage: storage, directory: directory, hub: hub, maxOperations: configuration.maxOperationsPerRequest)
         push = PushService(auth: auth, hub: hub, courierWait: configuration.courierWait)
         sharing = ShareService(storage: storage, hub: hub)
+        users = UserDirectory(storage: storage)
     }
 }

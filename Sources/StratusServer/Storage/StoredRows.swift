@@ -16,6 +16,9 @@ package struct StoredUser: Sendable, Equatable {
     /// A self-describing slow hash (see ``PasswordHasher``), never the password.
     package var passwordHash: String
     package var createdAt: Int64
+    package var email: String? = nil
+    /// Whether `users/discover` may find this user.
+    package var discoverable = false
 }
 
 /// A signed-in session. Only the SHA-256 of the web auth token is kept.

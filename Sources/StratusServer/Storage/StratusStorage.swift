@@ -18,6 +18,7 @@ package protocol StorageTransaction {
     func container(id: String) throws -> StoredContainer?
     func insertContainer(_ container: StoredContainer) throws
     func user(containerID: String, username: String) throws -> StoredUser?
+    func user(containerID: String, email: String) throws -> StoredUser?
     /// Inserts a user; throws `EXISTS` when the username is taken in that container.
     func insertUser(_ user: StoredUser) throws
     func session(tokenHash: String) throws -> StoredSession?

@@ -33,6 +33,10 @@ struct DatabaseRoutes {
         database.get("zones/list") { _, context in
             try JSONBody.response(try await services.zones.list(try context.requireAccess()))
         }
+        post(database, "users/discover") { try JSONBody.response(try await services.users.discover($0, $1)) }
+        database.get("users/caller") { _, context in
+            try JSONBody.response(try await services.users.caller(try context.requireAccess()))
+        }
         database.get("users/current") { _, context in
             try JSONBody.response(CurrentUserResponse(userRecordName: try context.requireAccess().requireUser()))
         }

@@ -180,10 +180,11 @@ final class ShareOperations {
            let user = try attempt({ try transaction.user(recordName: name) }), user.containerID == access.containerID {
             return user.userRecordName
         }
-        for username in [lookup?.username, lookup?.emailAddress].compactMap({ $0 }) {
-            if let user = try attempt({ try transaction.user(containerID: access.containerID, username: username) }) {
-                return user.userRecordName
-            }
+        if let username = lookup?.username, let user = try attempt({ try transaction.user(containerID: access.containerID, username: username) }) {
+            return user.userRecordName
+        }
+        if let email = lookup?.emailAddress, let user = try attempt({ try transaction.user(containerID: access.containerID, email: email) }) {
+            return user.userRecordName
         }
         throw .badRequest("no user matches participant \(lookup?.username ?? lookup?.emailAddress ?? identity?.userRecordName ?? "(no identity)")")
     }

@@ -185,6 +185,13 @@ enum SQLiteSchema {
                 CREATE INDEX shared_zones_zone ON shared_zones(zone_id, active);
                 """)
         }
+        migrator.registerMigration("v7-user-discovery") { db in
+            try db.execute(sql: """
+                ALTER TABLE users ADD COLUMN email TEXT;
+                ALTER TABLE users ADD COLUMN discoverable INTEGER NOT NULL DEFAULT 0;
+                CREATE UNIQUE INDEX users_email ON users(container_id, email) WHERE email IS NOT NULL;
+                """)
+        }
         return migrator
     }
 }

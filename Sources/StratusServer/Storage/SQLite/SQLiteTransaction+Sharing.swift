@@ -89,11 +89,7 @@ extension SQLiteTransaction {
     }
 
     func user(recordName: String) throws -> StoredUser? {
-        try Row.fetchOne(db, sql: """
-            SELECT user_record_name, container_id, username, password_hash, created_at FROM users WHERE user_record_name = ?
-            """, arguments: [recordName]).map {
-            StoredUser(userRecordName: $0[0], containerID: $0[1], username: $0[2], passwordHash: $0[3], createdAt: $0[4])
-        }
+        try Row.fetchOne(db, sql: "SELECT \(Self.userColumns) FROM users WHERE user_record_name = ?", arguments: [recordName]).map(Self.user)
     }
 
     func databaseKey(id: Int64) throws -> DatabaseKey? {

@@ -27,23 +27,31 @@ final class SQLiteTransaction: StorageTransaction {
                        arguments: [container.id, container.apiToken, container.createdAt])
     }
 
+    static let userColumns = "user_record_name, container_id, username, password_hash, created_at, email, discoverable"
+
+    static func user(_ row: Row) -> StoredUser {
+        StoredUser(userRecordName: row[0], containerID: row[1], username: row[2], passwordHash: row[3], createdAt: row[4],
+                   email: row[5], discoverable: row[6])
+    }
+
     func user(containerID: String, username: String) throws -> StoredUser? {
-        try Row.fetchOne(db, sql: """
-            SELECT user_record_name, container_id, username, password_hash, created_at
-            FROM users WHERE container_id = ? AND username = ?
-            """, arguments: [containerID, username]).map {
-            StoredUser(userRecordName: $0[0], containerID: $0[1], username: $0[2], passwordHash: $0[3], createdAt: $0[4])
-        }
+        try Row.fetchOne(db, sql: "SELECT \(Self.userColumns) FROM users WHERE container_id = ? AND username = ?",
+                         arguments: [containerID, username]).map(Self.user)
+    }
+
+    func user(containerID: String, email: String) throws -> StoredUser? {
+        try Row.fetchOne(db, sql: "SELECT \(Self.userColumns) FROM users WHERE container_id = ? AND email = ?",
+                         arguments: [containerID, email.lowercased()]).map(Self.user)
     }
 
     func insertUser(_ user: StoredUser) throws {
         do {
             try db.execute(sql: """
-                INSERT INTO users (user_record_name, container_id, username, password_hash, created_at)
-                VALUES (?, ?, ?, ?, ?)
-                """, arguments: [user.userRecordName, user.containerID, user.username, user.passwordHash, user.createdAt])
+                INSERT INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [user.userRecordName, user.containerID, user.username, user.passwordHash, user.createdAt,
+                                 user.email?.lowercased(), user.discoverable])
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            throw CloudKitError(.exists, "username '\(user.username)' is taken")
+            throw CloudKitError(.exists, "username '\(user.username)' or its email address is taken")
         }
     }
 
