@@ -3,26 +3,12 @@
 # resolved by the latest edit on both, and a note from a newer app version refused.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/walkthrough.sh
+need_products stratus notes
 stratus="$PWD/.build/debug/stratus"
 notes="$PWD/.build/debug/notes"
-{ [ -x "$stratus" ] && [ -x "$notes" ]; } || { swift build --product stratus && swift build --product notes; }
 
-work=$(mktemp -d)
-server=""
-trap '[ -z "$server" ] || kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null || echo 18081)
-start_server() {
-  "$stratus" serve --data "$work/data" --port "$port" --log-level error > "$work/server.log" 2>&1 &
-  server=$!
-  for _ in $(seq 1 50); do grep -q ckAPIToken "$work/server.log" && return; sleep 0.2; done
-  echo "server did not start"; cat "$work/server.log"; exit 1
-}
-stop_server() { kill "$server"; wait "$server" 2>/dev/null || true; server=""; }
-expect() { # expect "what" "output"
-  grep -qF -- "$1" <<< "$2" || { echo "expected '$1' in: $2"; exit 1; }
-}
-
-start_server
+start_server "$work/data"
 API=$("$stratus" container token --data "$work/data" | tail -n 1)
 URL=http://127.0.0.1:$port
 "$notes" setup --device "$work/phone" --server "$URL" --api-token "$API" --user alice --password "correct horse" --sign-up > /dev/null
@@ -37,7 +23,7 @@ sleep 0.05
 expect "will sync" "$("$notes" edit --device "$work/laptop" "Buy oat milk")"
 expect "not synced yet" "$("$notes" show --device "$work/phone")"
 
-start_server
+start_server "$work/data"
 expect "Buy milk and eggs" "$("$notes" sync --device "$work/phone")"
 expect "Buy oat milk" "$("$notes" sync --device "$work/laptop")"     # the later edit wins...
 expect "Buy oat milk" "$("$notes" sync --device "$work/phone")"      # ...on every device

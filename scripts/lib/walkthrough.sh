@@ -1,0 +1,34 @@
+# Shared by the check-*.sh scripts: built binaries, a fresh server on a free port over a temporary
+# data directory, and output checks. Source it from the repository root.
+
+# Builds the named products unless their debug binaries exist.
+need_products() {
+  for product in "$@"; do
+    [ -x "$PWD/.build/debug/$product" ] || swift build --product "$product"
+  done
+}
+
+work=$(mktemp -d)
+server=""
+trap '[ -z "$server" ] || kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null || echo 18080)
+
+# Starts `stratus serve` on $port over data directory $1 and waits for its banner.
+start_server() {
+  "$PWD/.build/debug/stratus" serve --data "$1" --port "$port" --log-level error > "$work/server.log" 2>&1 &
+  server=$!
+  for _ in $(seq 1 50); do grep -q ckAPIToken "$work/server.log" && return; sleep 0.2; done
+  echo "server did not start"; cat "$work/server.log"; exit 1
+}
+
+stop_server() { kill "$server"; wait "$server" 2>/dev/null || true; server=""; }
+
+# Fails unless the text $1 occurs in $2.
+expect() {
+  grep -qF -- "$1" <<< "$2" || { echo "expected '$1' in: $2"; exit 1; }
+}
+
+# Prints the README block between <!-- $1 --> and <!-- /$1 --> markers, without the fences.
+readme_block() {
+  sed -n "/<!-- $1 -->/,/<!-- \/$1 -->/p" README.md | sed '1,2d;$d' | sed '$d'
+}
