@@ -85,6 +85,19 @@ import StratusCore
         }
     }
 
+    @Test func deletingTheRootEndsItsShare() async throws {
+        try await TestServer.with { server in
+            let bob = try await server.signUp("bob")
+            let (alice, share) = try await Self.aliceWithSharedList(server) { _ in [(bob.username!, .readWrite)] }
+            let guid = try #require(share.shareKeys?.shortGUID)
+            _ = try await bob.shareMetadata(guid, accept: true)
+            _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: "list"))], zone: "Lists")
+            #expect(try await alice.lookup(["share"], zone: "Lists", owner: nil).first?.error?.serverErrorCode == .notFound)
+            #expect(try await bob.databaseChanges(database: .shared).zones.allSatisfy { $0.deleted == true })
+            #expect(try await bob.shareMetadata(guid).error?.serverErrorCode == .notFound)
+        }
+    }
+
     @Test func publicLinksAdmitAnyoneAndDropPendingInvitations() async throws {
         try await TestServer.with { server in
             let bob = try await server.signUp("bob")

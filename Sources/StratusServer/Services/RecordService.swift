@@ -36,7 +36,7 @@ package struct RecordService: Sendable {
             let succeeded = Set(zip(prepared, outcomes).compactMap { operation, outcome in
                 if case .success = outcome { operation.recordName } else { nil }
             })
-            try sharing.commit(succeeded: succeeded)
+            try sharing.commit(succeeded: succeeded, deletedRecords: writer.changeLog.filter { $0.trigger == .delete }.map(\.recordName))
             if !succeeded.isEmpty {
                 try transaction.setZoneChangeSequence(rowID: zone.rowID, sequence: try transaction.currentChangeSequence())
             }

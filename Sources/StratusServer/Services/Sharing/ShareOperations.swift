@@ -213,8 +213,30 @@ final class ShareOperations {
 
     // MARK: After the writes
 
-    /// Stores the shares of the share records that were saved or deleted.
-    func commit(succeeded names: Set<String>) throws {
+    /// Stores the shares of the share records that were saved or deleted, and ends the shares
+    /// whose root record was deleted (CloudKit deletes a share with its root).
+    func commit(succeeded names: Set<String>, deletedRecords: [String]) throws {
+        var ended = Set<String>()
+        for share in try transaction.shares(zoneRowID: zone.rowID) where share.rootRecordName.map(deletedRecords.contains) == true {
+            plans[share.recordName] = Plan(share: nil, previous: share)
+            try deleteShareRecord(share.recordName)
+            ended.insert(share.recordName)
+        }
+        try commitPlans(succeeded: names.union(ended))
+    }
+
+    /// Turns a share record into a tombstone.
+    private func deleteShareRecord(_ name: String) throws {
+        guard var record = try transaction.record(zoneRowID: zone.rowID, recordName: name), !record.deleted else { return }
+        let sequence = try transaction.nextChangeSequence()
+        record.deleted = true
+        record.fieldsJSON = Array("{}".utf8)
+        record.sequence = sequence
+        record.changeTag = RecordMapper.changeTag(for: sequence)
+        try transaction.saveRecord(record, references: [], replacingReferences: true)
+    }
+
+    private func commitPlans(succeeded names: Set<String>) throws {
         for (name, plan) in plans where names.contains(name) {
             var affected = Set((plan.previous?.participants ?? []).map(\.userRecordName))
             if let share = plan.share {
