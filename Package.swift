@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "StratusServer", targets: ["StratusServer"]),
         .library(name: "StratusClient", targets: ["StratusClient"]),
         .library(name: "StratusSync", targets: ["StratusSync"]),
+        .library(name: "StratusData", targets: ["StratusData"]),
         .library(name: "StratusTesting", targets: ["StratusTesting"]),
         .executable(name: "stratus", targets: ["stratus"]),
         .executable(name: "stratus-bench", targets: ["StratusBench"]),
@@ -67,6 +68,14 @@ let package = Package(
             name: "StratusSync",
             dependencies: [
                 "StratusClient",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "StratusData",
+            dependencies: [
+                "StratusClient",
+                "StratusSync",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -138,6 +147,10 @@ let package = Package(
         .testTarget(
             name: "StratusSyncTests",
             dependencies: ["StratusTesting", "StratusClient", "StratusSync", "StratusServer"]
+        ),
+        .testTarget(
+            name: "StratusDataTests",
+            dependencies: ["StratusData", "StratusTesting", "StratusClient", "StratusSync", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "ShoppingTests",

@@ -246,7 +246,11 @@ public actor SyncEngine {
         guard let id = configuration.subscriptionID, database.scope != .public, try state.meta("subscription") != id else { return }
         let subscription = Subscription(subscriptionID: id, subscriptionType: .database,
                                         notificationInfo: NotificationInfo(shouldSendContentAvailable: true))
-        try await database.save(subscription: subscription)
+        do {
+            try await database.save(subscription: subscription)
+        } catch let error as CloudError where error.code == .serverRecordChanged {
+            // Another device of the account created it at the same moment: it exists, as wanted.
+        }
         try state.setMeta("subscription", id)
     }
 

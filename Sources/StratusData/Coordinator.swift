@@ -1,0 +1,218 @@
+import Foundation
+import GRDB
+import StratusClient
+import StratusSync
+
+/// The moving parts between an app's database and its sync engine: it moves captured changes to
+/// the engine, reads rows when the engine asks for records, and applies what the engine fetched.
+actor Coordinator {
+    let writer: any DatabaseWriter
+    let conversions: [String: RowConversion]
+    private let byType: [String: RowConversion]
+    private var engine: SyncEngine?
+    private var paused = false
+    private var applied = 0
+    /// During ``SyncedDatabase/forceFullSync()``: the record names fetched.
+    private var census: Set<String>?
+
+    init(writer: any DatabaseWriter, conversions: [String: RowConversion]) {
+        self.writer = writer
+        self.conversions = conversions
+        byType = Dictionary(uniqueKeysWithValues: conversions.values.map { ($0.table.recordType, $0) })
+    }
+
+    func attach(_ engine: SyncEngine) {
+        self.engine = engine
+        let events = engine.events
+        Task { [weak self] in
+            for await event in events { await self?.apply(event) }
+        }
+        Task { try? await self.drain() }
+    }
+
+    func setPaused(_ paused: Bool) { self.paused = paused }
+
+    // MARK: Outbox → engine
+
+    /// Queues the captured changes with the engine, then removes them from the outbox (unless a
+    /// newer change of the same row arrived meanwhile). A crash in between only queues twice.
+    func drain() async throws {
+        guard !paused, let engine else { return }
+        let conversions = self.conversions
+        let captured = try await writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT table_name, row_id, change FROM _stratus_outbox").compactMap { row -> (String, String, String)? in
+                guard conversions[row[0]] != nil else { return nil }
+                return (row[0], row[1], row[2])
+            }
+        }
+        guard !captured.isEmpty else { return }
+        try await engine.add(pendingRecordZoneChanges: captured.map { table, id, change in
+            let recordID = RecordID(recordName: id, zoneID: conversions[table]!.table.zoneID)
+            return change == "delete" ? .deleteRecord(recordID) : .saveRecord(recordID)
+        })
+        try await writer.write { db in
+            for (table, id, change) in captured {
+                try db.execute(sql: "DELETE FROM _stratus_outbox WHERE table_name = ? AND row_id = ? AND change = ?", arguments: [table, id, change])
+                if change == "save" {
+                    try db.execute(sql: """
+                        INSERT OR IGNORE INTO _stratus_rows (table_name, row_id, zone_name) VALUES (?, ?, ?)
+                        """, arguments: [table, id, conversions[table]!.table.zoneID.zoneName])
+                }
+            }
+        }
+    }
+
+    // MARK: Engine asks for a record
+
+    /// The record for a row the engine is about to send; nil if the row is gone.
+    func record(for id: RecordID) async -> CloudRecord? {
+        let conversions = self.conversions
+        return try? await writer.read { db in
+            let tables = try String.fetchAll(db, sql: "SELECT table_name FROM _stratus_rows WHERE row_id = ?", arguments: [id.recordName])
+            for name in tables {
+                guard let conversion = conversions[name], conversion.table.zoneID.zoneName == id.zoneID.zoneName,
+                      let row = try Row.fetchOne(db, sql: "SELECT * FROM \"\(name)\" WHERE \"\(conversion.table.primaryKey)\" = ?",
+                                                 arguments: [id.recordName]) else { continue }
+                let unknown = try Data.fetchOne(db, sql: "SELECT unknown_fields FROM _stratus_rows WHERE table_name = ? AND row_id = ?",
+                                                arguments: [name, id.recordName])
+                    .flatMap { try? Record.readFields(JSONParser.parse(Array($0))).compactMapValues { $0 } } ?? [:]
+                return conversion.record(from: row, unknownFields: unknown)
+            }
+            return nil
+        }
+    }
+
+    // MARK: Engine reports
+
+    private func apply(_ event: SyncEvent) async {
+        defer { applied += 1 }
+        do {
+            switch event {
+            case .fetchedRecordZoneChanges(let modifications, let deletions):
+                census?.formUnion(modifications.map(\.recordID.recordName))
+                try await applyFetched(modifications, deletions.map { ($0.recordID.recordName, $0.recordType) })
+            case .sentRecordZoneChanges(let sent):
+                try await remember(sent.savedRecords)
+            case .zonesRemoved(let reasons):
+                let zones = Set(reasons.keys.map(\.zoneName))
+                try await applying { db in
+                    for conversion in self.conversions.values where zones.contains(conversion.table.zoneID.zoneName) {
+                        try db.execute(sql: "DELETE FROM \"\(conversion.table.tableName)\"")
+                    }
+                }
+            default:
+                break
+            }
+        } catch {
+            // A batch that cannot be applied is fetched again after the next token reset.
+        }
+    }
+
+    /// Runs `body` in a write transaction whose changes the triggers do not capture.
+    private func applying(_ body: @escaping @Sendable (GRDB.Database) throws -> Void) async throws {
+        try await writer.write { db in
+            try db.execute(sql: "UPDATE _stratus_state SET applying = 1")
+            try body(db)
+            try db.execute(sql: "UPDATE _stratus_state SET applying = 0")
+        }
+    }
+
+    private func applyFetched(_ records: [CloudRecord], _ deletions: [(String, String)]) async throws {
+        let byType = self.byType
+        let conversions = self.conversions
+        try await applying { db in
+            for record in records {
+                guard let conversion = byType[record.recordType] else { continue }
+                let table = conversion.table
+                let (values, unknown) = conversion.values(of: record)
+                let columns = values.keys.sorted()
+                let assignments = columns.filter { $0 != table.primaryKey }.map { "\"\($0)\" = excluded.\"\($0)\"" }
+                try db.execute(sql: """
+                    INSERT INTO "\(table.tableName)" (\(columns.map { "\"\($0)\"" }.joined(separator: ", ")))
+                    VALUES (\(databaseQuestionMarks(count: columns.count)))
+                    ON CONFLICT("\(table.primaryKey)") DO \(assignments.isEmpty ? "NOTHING" : "UPDATE SET " + assignments.joined(separator: ", "))
+                    """, arguments: StatementArguments(columns.map { values[$0]! }))
+                var writer = WireWriter(capacity: 64)
+                writer.fields(unknown.mapValues(Optional.some))
+                try db.execute(sql: """
+                    INSERT INTO _stratus_rows (table_name, row_id, zone_name, owner, change_tag, unknown_fields, placeholder)
+                    VALUES (?, ?, ?, ?, ?, ?, 0)
+                    ON CONFLICT(table_name, row_id) DO UPDATE SET change_tag = excluded.change_tag,
+                        unknown_fields = excluded.unknown_fields, placeholder = 0
+                    """, arguments: [table.tableName, record.recordID.recordName, record.recordID.zoneID.zoneName,
+                                     record.recordID.zoneID.ownerRecordName ?? "", record.changeTag,
+                                     unknown.isEmpty ? nil : Data(writer.bytes)])
+                try Self.fillPlaceholders(for: table, values: values, conversions: conversions, in: db)
+            }
+            for (name, type) in deletions {
+                guard let conversion = byType[type] else { continue }
+                try Self.delete(name, from: conversion.table, conversions: conversions, in: db)
+            }
+        }
+    }
+
+    /// Inserts stand-in rows for references to rows this device does not have.
+    private static func fillPlaceholders(for table: SyncedTable, values: [String: DatabaseValue], conversions: [String: RowConversion],
+                                         in db: GRDB.Database) throws {
+        for reference in table.references {
+            guard let placeholder = reference.placeholder, let target = values[reference.column]?.storage.value as? String,
+                  let targetTable = conversions[reference.targetTable]?.table else { continue }
+            let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM \"\(targetTable.tableName)\" WHERE \"\(targetTable.primaryKey)\" = ?",
+                                           arguments: [target]) ?? false
+            guard !exists else { continue }
+            var row = placeholder
+            row[targetTable.primaryKey] = target.databaseValue
+            let columns = row.keys.sorted()
+            try db.execute(sql: "INSERT INTO \"\(targetTable.tableName)\" (\(columns.map { "\"\($0)\"" }.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))",
+                           arguments: StatementArguments(columns.map { row[$0]! }))
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO _stratus_rows (table_name, row_id, zone_name, placeholder) VALUES (?, ?, ?, 1)
+                """, arguments: [targetTable.tableName, target, targetTable.zoneID.zoneName])
+        }
+    }
+
+    /// Deletes a row, then applies the delete rules of rows pointing at it: cascade deletes them,
+    /// nullify clears the column.
+    private static func delete(_ id: String, from table: SyncedTable, conversions: [String: RowConversion], in db: GRDB.Database) throws {
+        try db.execute(sql: "DELETE FROM \"\(table.tableName)\" WHERE \"\(table.primaryKey)\" = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM _stratus_rows WHERE table_name = ? AND row_id = ?", arguments: [table.tableName, id])
+        for source in conversions.values {
+            for reference in source.table.references where reference.targetTable == table.tableName {
+                switch reference.deleteRule {
+                case .cascade:
+                    let dependents = try String.fetchAll(db, sql: "SELECT \"\(source.table.primaryKey)\" FROM \"\(source.table.tableName)\" WHERE \"\(reference.column)\" = ?",
+                                                         arguments: [id])
+                    for dependent in dependents { try delete(dependent, from: source.table, conversions: conversions, in: db) }
+                case .nullify:
+                    try db.execute(sql: "UPDATE \"\(source.table.tableName)\" SET \"\(reference.column)\" = NULL WHERE \"\(reference.column)\" = ?",
+                                   arguments: [id])
+                }
+            }
+        }
+    }
+
+    private func remember(_ records: [CloudRecord]) async throws {
+        guard !records.isEmpty else { return }
+        try await writer.write { db in
+            for record in records {
+                try db.execute(sql: "UPDATE _stratus_rows SET change_tag = ? WHERE row_id = ? AND zone_name = ?",
+                               arguments: [record.changeTag, record.recordID.recordName, record.recordID.zoneID.zoneName])
+            }
+        }
+    }
+
+    // MARK: Waiting and counting
+
+    /// Waits until every event the engine emitted so far is applied.
+    func settle() async {
+        guard let engine else { return }
+        let emitted = await engine.emittedEventCount
+        while applied < emitted { try? await Task.sleep(for: .milliseconds(1)) }
+    }
+
+    func beginCensus() { census = [] }
+    func endCensus() -> Set<String> {
+        defer { census = nil }
+        return census ?? []
+    }
+}

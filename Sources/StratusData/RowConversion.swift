@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+import StratusClient
+
+/// Between a synced table's rows and CloudKit records.
+struct RowConversion {
+    let table: SyncedTable
+    /// The table's columns, in order.
+    let columns: [String]
+
+    /// The record for a row: its columns as fields (references as REFERENCE, reference lists as
+    /// REFERENCE_LIST, the parent reference also as `parent`), plus the fields this device does not
+    /// know, kept from the last fetch so they survive the save.
+    func record(from row: Row, unknownFields: [String: FieldValue]) -> CloudRecord? {
+        guard let id = row[table.primaryKey] as String? else { return nil }
+        var fields = unknownFields
+        var parent: String?
+        for column in columns where column != table.primaryKey && !table.localColumns.contains(column) {
+            let field = table.fieldName(column)
+            let value = row[column] as DatabaseValue
+            if let reference = table.references.first(where: { $0.column == column }) {
+                fields[field] = (value.storage.value as? String).map {
+                    .reference(Reference(recordName: $0, zoneID: nil, action: reference.deleteRule == .cascade ? .deleteSelf : Reference.Action.none))
+                }
+                if reference.isParent { parent = value.storage.value as? String }
+            } else if table.referenceLists.contains(where: { $0.column == column }) {
+                let ids = (value.storage.value as? String).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+                fields[field] = .list(.reference, ids.map { .reference(Reference(recordName: $0, zoneID: nil, action: Reference.Action.none)) })
+            } else {
+                fields[field] = Self.fieldValue(value)
+            }
+        }
+        var record = CloudRecord(recordType: table.recordType, recordID: RecordID(recordName: id, zoneID: table.zoneID), fields: fields)
+        record.parent = parent
+        return record
+    }
+
+    /// The column values of a fetched record, and the fields that match no column.
+    func values(of record: CloudRecord) -> (columns: [String: DatabaseValue], unknown: [String: FieldValue]) {
+        var values: [String: DatabaseValue] = [table.primaryKey: record.recordID.recordName.databaseValue]
+        for column in columns where column != table.primaryKey && !table.localColumns.contains(column) {
+            values[column] = .null
+        }
+        var unknown: [String: FieldValue] = [:]
+        for (field, value) in record.fields {
+            let column = table.column(forField: field)
+            guard values[column] != nil, column != table.primaryKey else {
+                unknown[field] = value
+                continue
+            }
+            if table.referenceLists.contains(where: { $0.column == column }) {
+                let ids = value.references.map(\.recordName)
+                values[column] = String(decoding: (try? JSONEncoder().encode(ids)) ?? Data("[]".utf8), as: UTF8.self).databaseValue
+            } else {
+                values[column] = Self.databaseValue(value)
+            }
+        }
+        return (values, unknown)
+    }
+
+    static func fieldValue(_ value: DatabaseValue) -> FieldValue? {
+        switch value.storage {
+        case .null: nil
+        case .int64(let number): .int64(number)
+        case .double(let number): .double(number)
+        case .string(let text): .string(text)
+        case .blob(let data): .bytes(data)
+        }
+    }
+
+    static func databaseValue(_ value: FieldValue) -> DatabaseValue {
+        switch value {
+        case .string(let text): return text.databaseValue
+        case .int64(let number), .timestamp(let number): return number.databaseValue
+        case .double(let number): return number.databaseValue
+        case .bytes(let data): return data.databaseValue
+        case .reference(let reference): return reference.recordName.databaseValue
+        default:
+            var writer = WireWriter(capacity: 64)
+            writer.field(value)
+            return String(decoding: writer.bytes, as: UTF8.self).databaseValue
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import GRDB
+import StratusClient
+import StratusSync
+
+/// A GRDB database whose synced tables sync by themselves.
+///
+/// Every insert, update and delete of a synced table is captured by a trigger into an outbox in
+/// the same transaction, so a committed change is never missed, even if the app dies a moment
+/// later; after each commit the outbox is handed to a ``SyncEngine``. Fetched changes are applied
+/// one transaction per batch, without being captured again. Observe the tables with GRDB's
+/// `ValueObservation` as usual.
+public final class SyncedDatabase: Sendable {
+    public let writer: any DatabaseWriter
+    public let engine: SyncEngine
+    private let tables: [String: SyncedTable]
+    private let coordinator: Coordinator
+
+    /// Installs the bookkeeping tables and triggers in `writer`'s database (idempotently) and opens
+    /// the sync engine of `database` on its state file. Synced tables must exist.
+    public init(writer: any DatabaseWriter, tables: [SyncedTable], database: StratusClient.Database, stateURL: URL,
+                configure: (inout SyncEngine.Configuration) -> Void = { _ in }) throws {
+        self.writer = writer
+        self.tables = Dictionary(uniqueKeysWithValues: tables.map { ($0.tableName, $0) })
+        let conversions = try writer.write { db in
+            try SyncedSchema.install(tables, in: db)
+            return try Dictionary(uniqueKeysWithValues: tables.map { table in
+                (table.tableName, RowConversion(table: table, columns: try db.columns(in: table.tableName).map(\.name)))
+            })
+        }
+        let coordinator = Coordinator(writer: writer, conversions: conversions)
+        var configuration = SyncEngine.Configuration(database: database, stateURL: stateURL) { id in
+            await coordinator.record(for: id)
+        }
+        configuration.automaticallySync = false
+        configuration.conflictResolver = .mergeFields
+        configure(&configuration)
+        engine = try SyncEngine(configuration: configuration)
+        self.coordinator = coordinator
+        let engine = self.engine
+        Task { await coordinator.attach(engine) }
+        writer.add(transactionObserver: CommitObserver(tables: Set(tables.map(\.tableName))) {
+            Task { try? await coordinator.drain() }
+        }, extent: .databaseLifetime)
+    }
+
+    /// Hands queued changes to the engine, sends, fetches, and waits until fetched changes are applied.
+    public func syncNow() async throws {
+        try await coordinator.drain()
+        try await engine.syncNow()
+        await coordinator.settle()
+    }
+
+    /// Starts automatic syncing (sends soon after changes, fetches at start and by poll).
+    public func start() async {
+        await coordinator.setPaused(false)
+        await engine.start()
+    }
+
+    /// Stops syncing the whole store; changes keep being captured and go out on ``resumeSync()``.
+    public func pauseSync() async {
+        await coordinator.setPaused(true)
+        await engine.stop()
+    }
+
+    /// Resumes syncing after ``pauseSync()``.
+    public func resumeSync() async throws {
+        await coordinator.setPaused(false)
+        try await coordinator.drain()
+    }
+
+    /// Compares everything with the server and repairs drift both ways: every record is fetched
+    /// again and applied, and every local row the server does not have is queued to be sent.
+    public func forceFullSync() async throws {
+        try await coordinator.drain()
+        try await engine.sendChanges()
+        try await engine.refetchEverything()
+        await coordinator.beginCensus()
+        try await engine.fetchChanges()
+        await coordinator.settle()
+        let seen = await coordinator.endCensus()
+        // Local rows the server does not have go into the outbox, as if just written.
+        let tables = self.tables
+        try await writer.write { db in
+            for table in tables.values {
+                let ids = try String.fetchAll(db, sql: """
+                    SELECT "\(table.primaryKey)" FROM "\(table.tableName)" t WHERE NOT EXISTS (
+                        SELECT 1 FROM _stratus_rows r WHERE r.table_name = ? AND r.row_id = t."\(table.primaryKey)" AND r.placeholder = 1)
+                    """, arguments: [table.tableName])
+                for id in ids where !seen.contains(id) {
+                    try db.execute(sql: "INSERT OR REPLACE INTO _stratus_outbox (table_name, row_id, change) VALUES (?, ?, 'save')",
+                                   arguments: [table.tableName, id])
+                }
+            }
+        }
+        try await syncNow()
+    }
+}
+
+/// Watches commits that touched a synced table.
+private final class CommitObserver: TransactionObserver, @unchecked Sendable {
+    let tables: Set<String>
+    let committed: @Sendable () -> Void
+    private var changed = false
+
+    init(tables: Set<String>, committed: @escaping @Sendable () -> Void) {
+        self.tables = tables
+        self.committed = committed
+    }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { tables.contains(eventKind.tableName) }
+    func databaseDidChange(with event: DatabaseEvent) { changed = true }
+    func databaseDidCommit(_ db: GRDB.Database) {
+        if changed { committed() }
+        changed = false
+    }
+    func databaseDidRollback(_ db: GRDB.Database) { changed = false }
+}

@@ -1,0 +1,83 @@
+import GRDB
+import StratusClient
+
+/// How one GRDB table syncs: its CloudKit record type, the zone its rows live in, and how its
+/// columns map to record fields (ZenCloudKit's mapping dictionary).
+///
+/// The table's primary key is a `TEXT` column (default `id`) whose value is the record name, so a
+/// row is one record however often or concurrently it is saved. Columns map to fields of the same
+/// name unless ``fieldNames`` says otherwise; `references` and `referenceLists` name the columns
+/// that point at rows of other synced tables.
+public struct SyncedTable: Sendable {
+    /// A to-one relation: a column holding another row's ID.
+    public struct Reference: Sendable {
+        /// What happens to this row when the target is deleted.
+        public enum DeleteRule: Sendable {
+            /// This row is deleted too (`DELETE_SELF` on the server).
+            case cascade
+            /// The column is cleared.
+            case nullify
+        }
+
+        public var column: String
+        public var targetTable: String
+        public var deleteRule: DeleteRule
+        /// Column values of a stand-in row inserted into the target table when a fetched row
+        /// points at a target this device does not have (ZenCloudKit's `referencePlaceholder`).
+        public var placeholder: [String: DatabaseValue]?
+        /// Whether the target is this row's parent for sharing (a share of the target covers it).
+        public var isParent: Bool
+
+        public init(column: String, targetTable: String, deleteRule: DeleteRule = .nullify,
+                    placeholder: [String: DatabaseValue]? = nil, isParent: Bool = false) {
+            self.column = column
+            self.targetTable = targetTable
+            self.deleteRule = deleteRule
+            self.placeholder = placeholder
+            self.isParent = isParent
+        }
+    }
+
+    /// A to-many relation: a column holding a JSON array of other rows' IDs (a REFERENCE_LIST).
+    public struct ReferenceList: Sendable {
+        public var column: String
+        public var targetTable: String
+
+        public init(column: String, targetTable: String) {
+            self.column = column
+            self.targetTable = targetTable
+        }
+    }
+
+    public var tableName: String
+    public var recordType: String
+    public var zoneID: ZoneID
+    public var primaryKey: String
+    /// Field names of columns whose field is named differently (column → field).
+    public var fieldNames: [String: String]
+    /// Columns that are not synced.
+    public var localColumns: Set<String>
+    public var references: [Reference]
+    public var referenceLists: [ReferenceList]
+
+    public init(_ tableName: String, recordType: String? = nil, zoneID: ZoneID = ZoneID(zoneName: "StratusData"), primaryKey: String = "id",
+                fieldNames: [String: String] = [:], localColumns: Set<String> = [], references: [Reference] = [],
+                referenceLists: [ReferenceList] = []) {
+        self.tableName = tableName
+        self.recordType = recordType ?? tableName
+        self.zoneID = zoneID
+        self.primaryKey = primaryKey
+        self.fieldNames = fieldNames
+        self.localColumns = localColumns
+        self.references = references
+        self.referenceLists = referenceLists
+    }
+
+    func fieldName(_ column: String) -> String { fieldNames[column] ?? column }
+    func column(forField field: String) -> String { fieldNames.first { $0.value == field }?.key ?? field }
+}
+
+/// A GRDB record type that syncs: it declares its ``SyncedTable``.
+public protocol SyncedRecord: FetchableRecord, PersistableRecord {
+    static var syncedTable: SyncedTable { get }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import GRDB
+import Testing
+import StratusClient
+import StratusData
+import StratusTesting
+
+struct Person: Codable, Equatable, FetchableRecord, PersistableRecord {
+    var id: String
+    var name: String
+    var addressID: String?
+    var courseIDs: [String] = []
+}
+
+struct Address: Codable, Equatable, FetchableRecord, PersistableRecord {
+    var id: String
+    var street: String
+    var personID: String?
+}
+
+struct Course: Codable, Equatable, FetchableRecord, PersistableRecord {
+    var id: String
+    var title: String
+}
+
+/// One device: its own SQLite file with the app's tables, synced through a container.
+struct DataDevice {
+    static let tables = [
+        SyncedTable("person", recordType: "Person", fieldNames: ["name": "fullName"],
+                    references: [.init(column: "addressID", targetTable: "address")],
+                    referenceLists: [.init(column: "courseIDs", targetTable: "course")]),
+        SyncedTable("address", recordType: "Address",
+                    references: [.init(column: "personID", targetTable: "person", deleteRule: .cascade,
+                                       placeholder: ["name": "(someone)".databaseValue, "courseIDs": "[]".databaseValue], isParent: true)]),
+        SyncedTable("course", recordType: "Course"),
+    ]
+
+    let queue: DatabaseQueue
+    let store: SyncedDatabase
+
+    static func open(_ cloud: TestCloud, user: String, name: String, newerCourse: Bool = false) async throws -> DataDevice {
+        let directory = cloud.root.appendingPathComponent("data-devices/\(name)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: directory.appendingPathComponent("app.sqlite").path)
+        try await queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS person (id TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL, addressID TEXT, courseIDs TEXT NOT NULL DEFAULT '[]');
+                CREATE TABLE IF NOT EXISTS address (id TEXT PRIMARY KEY NOT NULL, street TEXT NOT NULL, personID TEXT);
+                CREATE TABLE IF NOT EXISTS course (id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL\(newerCourse ? ", level INTEGER" : ""));
+                """)
+        }
+        let container = await cloud.container(deviceID: name)
+        try await container.signIn(username: user, password: "password-\(user)")
+        let store = try SyncedDatabase(writer: queue, tables: tables, database: container.privateCloudDatabase,
+                                       stateURL: directory.appendingPathComponent("sync.sqlite"))
+        return DataDevice(queue: queue, store: store)
+    }
+}
+
+@Suite struct SyncedDatabaseTests {
+    @Test func peopleAddressesAndCoursesSyncBetweenDevices() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await DataDevice.open(cloud, user: user, name: "phone")
+            let laptop = try await DataDevice.open(cloud, user: user, name: "laptop")
+            try await phone.queue.write { db in
+                try Course(id: "c1", title: "Swift").insert(db)
+                try Course(id: "c2", title: "SQL").insert(db)
+                try Address(id: "a1", street: "1 Main St", personID: "p1").insert(db)
+                try Person(id: "p1", name: "Ada", addressID: "a1", courseIDs: ["c1", "c2"]).insert(db)
+            }
+            try await phone.store.syncNow()
+
+            // The laptop watches its people while it syncs.
+            let observation = ValueObservation.tracking { try Person.fetchAll($0) }
+            var people = observation.values(in: laptop.queue).makeAsyncIterator()
+            #expect(try await people.next() == [])
+            try await laptop.store.syncNow()
+            var seen = try await people.next()
+            while seen?.isEmpty == true { seen = try await people.next() }
+            #expect(seen == [Person(id: "p1", name: "Ada", addressID: "a1", courseIDs: ["c1", "c2"])])
+            #expect(try await laptop.queue.read { try Address.fetchOne($0, key: "a1") }?.personID == "p1")
+
+            // An edit on the laptop reaches the phone; the field is mapped ("name" → "fullName").
+            try await laptop.queue.write { db in try db.execute(sql: "UPDATE person SET name = 'Ada Lovelace' WHERE id = 'p1'") }
+            try await laptop.store.syncNow()
+            try await phone.store.syncNow()
+            #expect(try await phone.queue.read { try Person.fetchOne($0, key: "p1") }?.name == "Ada Lovelace")
+            let server = try await phone.store.engine.configuration.database.record(for: RecordID(recordName: "p1", zoneID: ZoneID(zoneName: "StratusData")))
+            #expect(server.string("fullName") == "Ada Lovelace" && server["courseIDs"]?.references.count == 2)
+
+            // Deleting the person deletes the address with it (cascade), on the other device too.
+            try await phone.queue.write { db in _ = try Person.deleteOne(db, key: "p1") }
+            try await phone.store.syncNow()
+            try await laptop.store.syncNow()
+            #expect(try await laptop.queue.read { try Person.fetchCount($0) } == 0)
+            #expect(try await laptop.queue.read { try Address.fetchCount($0) } == 0)
+            #expect(try await laptop.queue.read { try Course.fetchCount($0) } == 2)
+        }
+    }
+
+    @Test func aPlaceholderStandsInForAMissingReference() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await DataDevice.open(cloud, user: user, name: "phone")
+            let laptop = try await DataDevice.open(cloud, user: user, name: "laptop")
+            try await phone.queue.write { db in try Address(id: "a9", street: "9 Elm", personID: "ghost").insert(db) }
+            try await phone.store.syncNow()
+            try await laptop.store.syncNow()
+            #expect(try await laptop.queue.read { try Person.fetchOne($0, key: "ghost") }?.name == "(someone)")
+            // The stand-in is not sent back as if it were a real person.
+            try await laptop.store.syncNow()
+            let people = try await laptop.store.engine.configuration.database.recordZoneChanges(inZoneWith: ZoneID(zoneName: "StratusData"), since: nil)
+            #expect(!people.modifications.contains { $0.recordID.recordName == "ghost" })
+        }
+    }
+
+    @Test func aFieldAnOldClientDoesNotKnowSurvivesItsEdit() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let newer = try await DataDevice.open(cloud, user: user, name: "newer", newerCourse: true)
+            let older = try await DataDevice.open(cloud, user: user, name: "older")
+            try await newer.queue.write { db in try db.execute(sql: "INSERT INTO course (id, title, level) VALUES ('c1', 'Swift', 3)") }
+            try await newer.store.syncNow()
+            try await older.store.syncNow()
+            try await older.queue.write { db in try db.execute(sql: "UPDATE course SET title = 'Swift 6' WHERE id = 'c1'") }
+            try await older.store.syncNow()
+            try await newer.store.syncNow()
+            let row = try await newer.queue.read { try Row.fetchOne($0, sql: "SELECT title, level FROM course WHERE id = 'c1'") }
+            #expect(row?["title"] == "Swift 6")
+            #expect(row?["level"] == 3)
+        }
+    }
+
+    @Test func aChangeCommittedJustBeforeACrashIsStillSent() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            var phone: DataDevice? = try await DataDevice.open(cloud, user: user, name: "phone")
+            try await phone!.store.pauseSync()
+            try await phone!.queue.write { db in try Course(id: "c7", title: "Committed, then the app died").insert(db) }
+            phone = nil   // the app dies: nothing was handed to the engine
+            let relaunched = try await DataDevice.open(cloud, user: user, name: "phone")
+            try await relaunched.store.syncNow()
+            let laptop = try await DataDevice.open(cloud, user: user, name: "laptop")
+            try await laptop.store.syncNow()
+            #expect(try await laptop.queue.read { try Course.fetchOne($0, key: "c7") }?.title == "Committed, then the app died")
+        }
+    }
+
+    @Test func concurrentSavesOfOneNewObjectMakeOneRecord() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await DataDevice.open(cloud, user: user, name: "phone")
+            let laptop = try await DataDevice.open(cloud, user: user, name: "laptop")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<10 {
+                    group.addTask { try await phone.queue.write { db in try Course(id: "same", title: "phone \(index)").save(db) } }
+                }
+                group.addTask { try await laptop.queue.write { db in try Course(id: "same", title: "laptop").save(db) } }
+                try await group.waitForAll()
+            }
+            async let phoneSync: Void = phone.store.syncNow()
+            async let laptopSync: Void = laptop.store.syncNow()
+            _ = try await (phoneSync, laptopSync)
+            try await phone.store.syncNow()
+            let changes = try await phone.store.engine.configuration.database.recordZoneChanges(inZoneWith: ZoneID(zoneName: "StratusData"), since: nil)
+            #expect(changes.modifications.filter { $0.recordID.recordName == "same" }.count == 1)
+        }
+    }
+
+    @Test func forceFullSyncRepairsDriftBothWays() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await DataDevice.open(cloud, user: user, name: "phone")
+            try await phone.queue.write { db in try Course(id: "on-server", title: "A").insert(db) }
+            try await phone.store.syncNow()
+            // Drift: a row written behind the store's back (not captured), and a server row lost locally.
+            try await phone.queue.write { db in
+                try db.execute(sql: "UPDATE _stratus_state SET applying = 1")
+                try Course(id: "local-only", title: "B").insert(db)
+                _ = try Course.deleteOne(db, key: "on-server")
+                try db.execute(sql: "UPDATE _stratus_state SET applying = 0")
+            }
+            try await phone.store.forceFullSync()
+            #expect(try await phone.queue.read { try Course.fetchOne($0, key: "on-server") } != nil)
+            let laptop = try await DataDevice.open(cloud, user: user, name: "laptop")
+            try await laptop.store.syncNow()
+            #expect(try await laptop.queue.read { try Course.fetchOne($0, key: "local-only") }?.title == "B")
+        }
+    }
+}
