@@ -125,6 +125,7 @@ let package = Package(
                 "StratusServer",
                 "StratusClient",
                 "StratusSync",
+                "StratusData",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -204,4 +204,3 @@ struct PeakMemory {
     }
 }
 
-private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }

@@ -32,7 +32,6 @@ struct ServerBenchmark: AsyncParsableCommand {
                          run + 1, rates.sqlite, rates.modify, rates.changes, rates.modify / rates.sqlite, rates.changes / rates.sqlite))
             runs.append(rates)
         }
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         let sqliteRate = median(runs.map(\.sqlite))
         let modifyRate = median(runs.map(\.modify))
         let changesRate = median(runs.map(\.changes))

@@ -17,3 +17,6 @@ enum Report {
         print("figure \(name) \(String(format: "%.\(decimals)f", value))")
     }
 }
+
+/// The middle value (the upper one of an even count).
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }

@@ -39,25 +39,31 @@ actor Coordinator {
     func drain() async throws {
         guard !paused, let engine else { return }
         let conversions = self.conversions
-        let captured = try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT table_name, row_id, change FROM _stratus_outbox").compactMap { row -> (String, String, String)? in
-                guard conversions[row[0]] != nil else { return nil }
-                return (row[0], row[1], row[2])
+        let (captured, last) = try await writer.read { db -> ([(String, String, String)], Int64) in
+            var latest: [String: (String, String, String)] = [:]
+            var order: [String] = []
+            var last: Int64 = 0
+            for row in try Row.fetchAll(db, sql: "SELECT sequence, table_name, row_id, change FROM _stratus_outbox ORDER BY sequence") {
+                last = row[0]
+                let table: String = row[1]
+                let id: String = row[2]
+                guard conversions[table] != nil else { continue }
+                let key = table + "\u{0}" + id
+                if latest[key] == nil { order.append(key) }
+                latest[key] = (table, id, row[3])
             }
+            return (order.map { latest[$0]! }, last)
         }
-        guard !captured.isEmpty else { return }
+        guard last > 0 else { return }
         try await engine.add(pendingRecordZoneChanges: captured.map { table, id, change in
             let recordID = RecordID(recordName: id, zoneID: conversions[table]!.table.zoneID)
             return change == "delete" ? .deleteRecord(recordID) : .saveRecord(recordID)
         })
         try await writer.write { db in
-            for (table, id, change) in captured {
-                try db.execute(sql: "DELETE FROM _stratus_outbox WHERE table_name = ? AND row_id = ? AND change = ?", arguments: [table, id, change])
-                if change == "save" {
-                    try db.execute(sql: """
-                        INSERT OR IGNORE INTO _stratus_rows (table_name, row_id, zone_name) VALUES (?, ?, ?)
-                        """, arguments: [table, id, conversions[table]!.table.zoneID.zoneName])
-                }
+            try db.execute(sql: "DELETE FROM _stratus_outbox WHERE sequence <= ?", arguments: [last])
+            let known = try db.cachedStatement(sql: "INSERT OR IGNORE INTO _stratus_rows (table_name, row_id, zone_name) VALUES (?, ?, ?)")
+            for (table, id, change) in captured where change == "save" {
+                try known.execute(arguments: [table, id, conversions[table]!.table.zoneID.zoneName])
             }
         }
     }
@@ -117,7 +123,7 @@ actor Coordinator {
         }
     }
 
-    private func applyFetched(_ records: [CloudRecord], _ deletions: [(String, String)]) async throws {
+    func applyFetched(_ records: [CloudRecord], _ deletions: [(String, String)]) async throws {
         let byType = self.byType
         let conversions = self.conversions
         try await applying { db in
@@ -127,21 +133,24 @@ actor Coordinator {
                 let (values, unknown) = conversion.values(of: record)
                 let columns = values.keys.sorted()
                 let assignments = columns.filter { $0 != table.primaryKey }.map { "\"\($0)\" = excluded.\"\($0)\"" }
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT INTO "\(table.tableName)" (\(columns.map { "\"\($0)\"" }.joined(separator: ", ")))
                     VALUES (\(databaseQuestionMarks(count: columns.count)))
                     ON CONFLICT("\(table.primaryKey)") DO \(assignments.isEmpty ? "NOTHING" : "UPDATE SET " + assignments.joined(separator: ", "))
-                    """, arguments: StatementArguments(columns.map { values[$0]! }))
-                var writer = WireWriter(capacity: 64)
-                writer.fields(unknown.mapValues(Optional.some))
-                try db.execute(sql: """
+                    """).execute(arguments: StatementArguments(columns.map { values[$0]! }))
+                var unknownJSON: Data?
+                if !unknown.isEmpty {
+                    var writer = WireWriter(capacity: 64)
+                    writer.fields(unknown.mapValues(Optional.some))
+                    unknownJSON = Data(writer.bytes)
+                }
+                try db.cachedStatement(sql: """
                     INSERT INTO _stratus_rows (table_name, row_id, zone_name, owner, change_tag, unknown_fields, placeholder)
                     VALUES (?, ?, ?, ?, ?, ?, 0)
                     ON CONFLICT(table_name, row_id) DO UPDATE SET change_tag = excluded.change_tag,
                         unknown_fields = excluded.unknown_fields, placeholder = 0
-                    """, arguments: [table.tableName, record.recordID.recordName, record.recordID.zoneID.zoneName,
-                                     record.recordID.zoneID.ownerRecordName ?? "", record.changeTag,
-                                     unknown.isEmpty ? nil : Data(writer.bytes)])
+                    """).execute(arguments: [table.tableName, record.recordID.recordName, record.recordID.zoneID.zoneName,
+                                             record.recordID.zoneID.ownerRecordName ?? "", record.changeTag, unknownJSON])
                 try Self.fillPlaceholders(for: table, values: values, conversions: conversions, in: db)
             }
             for (name, type) in deletions {

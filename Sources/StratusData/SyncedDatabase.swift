@@ -88,12 +88,19 @@ public final class SyncedDatabase: Sendable {
                         SELECT 1 FROM _stratus_rows r WHERE r.table_name = ? AND r.row_id = t."\(table.primaryKey)" AND r.placeholder = 1)
                     """, arguments: [table.tableName])
                 for id in ids where !seen.contains(id) {
-                    try db.execute(sql: "INSERT OR REPLACE INTO _stratus_outbox (table_name, row_id, change) VALUES (?, ?, 'save')",
+                    try db.execute(sql: "INSERT INTO _stratus_outbox (table_name, row_id, change) VALUES (?, ?, 'save')",
                                    arguments: [table.tableName, id])
                 }
             }
         }
         try await syncNow()
+    }
+}
+
+extension SyncedDatabase {
+    /// Applies fetched records as the engine's events do (for benchmarks).
+    package func applyFetched(_ records: [CloudRecord]) async throws {
+        try await coordinator.applyFetched(records, [])
     }
 }
 

@@ -2,7 +2,8 @@ import GRDB
 
 /// The bookkeeping tables StratusData adds to an app's database, and the triggers that capture
 /// every change of a synced table — through GRDB records or raw SQL — into the outbox, in the
-/// transaction that makes it.
+/// transaction that makes it. The outbox is append-only (a rowid table), the cheapest insert
+/// SQLite has; draining keeps each row's last change.
 enum SyncedSchema {
     static func install(_ tables: [SyncedTable], in db: GRDB.Database) throws {
         try db.execute(sql: """
@@ -10,9 +11,8 @@ enum SyncedSchema {
             INSERT OR IGNORE INTO _stratus_state (id, applying) VALUES (1, 0);
             UPDATE _stratus_state SET applying = 0;
             CREATE TABLE IF NOT EXISTS _stratus_outbox (
-                table_name TEXT NOT NULL, row_id TEXT NOT NULL, change TEXT NOT NULL,
-                PRIMARY KEY (table_name, row_id)
-            ) WITHOUT ROWID;
+                sequence INTEGER PRIMARY KEY, table_name TEXT NOT NULL, row_id TEXT NOT NULL, change TEXT NOT NULL
+            );
             CREATE TABLE IF NOT EXISTS _stratus_rows (
                 table_name TEXT NOT NULL, row_id TEXT NOT NULL, zone_name TEXT NOT NULL, owner TEXT NOT NULL DEFAULT '',
                 change_tag TEXT, unknown_fields BLOB, placeholder INTEGER NOT NULL DEFAULT 0, can_edit INTEGER NOT NULL DEFAULT 1,
@@ -31,14 +31,14 @@ enum SyncedSchema {
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_guard_update";
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_guard_delete";
                 CREATE TRIGGER "_stratus_\(name)_insert" AFTER INSERT ON "\(name)" WHEN \(capturing)
-                BEGIN INSERT OR REPLACE INTO _stratus_outbox (table_name, row_id, change) VALUES ('\(name)', NEW."\(key)", 'save'); END;
+                BEGIN INSERT INTO _stratus_outbox (table_name, row_id, change) VALUES ('\(name)', NEW."\(key)", 'save'); END;
                 CREATE TRIGGER "_stratus_\(name)_update" AFTER UPDATE ON "\(name)" WHEN \(capturing)
                 BEGIN
-                    INSERT OR REPLACE INTO _stratus_outbox (table_name, row_id, change) VALUES ('\(name)', NEW."\(key)", 'save');
+                    INSERT INTO _stratus_outbox (table_name, row_id, change) VALUES ('\(name)', NEW."\(key)", 'save');
                     UPDATE _stratus_rows SET placeholder = 0 WHERE table_name = '\(name)' AND row_id = NEW."\(key)";
                 END;
                 CREATE TRIGGER "_stratus_\(name)_delete" AFTER DELETE ON "\(name)" WHEN \(capturing)
-                BEGIN INSERT OR REPLACE INTO _stratus_outbox (table_name, row_id, change) VALUES ('\(name)', OLD."\(key)", 'delete'); END;
+                BEGIN INSERT INTO _stratus_outbox (table_name, row_id, change) VALUES ('\(name)', OLD."\(key)", 'delete'); END;
                 CREATE TRIGGER "_stratus_\(name)_guard_update" BEFORE UPDATE ON "\(name)" WHEN \(capturing)
                     AND EXISTS (SELECT 1 FROM _stratus_rows WHERE table_name = '\(name)' AND row_id = OLD."\(key)" AND can_edit = 0)
                 BEGIN SELECT RAISE(ABORT, 'this row is shared with you read-only'); END;

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import StratusClient
+import StratusData
+
+/// `stratus-bench store`: what StratusData's change capture costs — N inserts in one transaction
+/// into a synced table (with its triggers) against the same inserts into an identical plain
+/// table, in the same run — and how fast fetched records are applied to a synced table.
+struct StoreBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "store", abstract: "Synced GRDB tables: capture overhead and apply rate.")
+
+    @Option(help: "Rows.") var rows = 100_000
+    @Option(help: "Repetitions; medians are reported.") var repetitions = 5
+
+    func run() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let count = rows
+        print("\(count) rows of 4 columns, median of \(repetitions)")
+        var plain: [Double] = [], synced: [Double] = [], apply: [Double] = []
+        for repetition in 0..<repetitions {
+            let queue = try DatabaseQueue(path: directory.appendingPathComponent("app-\(repetition).sqlite").path)
+            try await queue.write { db in
+                for table in ["item", "plain_item"] {
+                    try db.execute(sql: "CREATE TABLE \(table) (id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL, quantity INTEGER NOT NULL, price REAL NOT NULL)")
+                }
+            }
+            let container = Container(baseURL: "http://127.0.0.1:9", containerIdentifier: "iCloud.bench", apiToken: "unused")
+            let store = try SyncedDatabase(writer: queue, tables: [SyncedTable("item", recordType: "Item")], database: container.privateCloudDatabase,
+                                           stateURL: directory.appendingPathComponent("sync-\(repetition).sqlite"))
+            await store.pauseSync()   // measure capture only: nothing is handed to the engine
+            for (table, times) in [("plain_item", 0), ("item", 1)] {
+                let seconds = try await Stopwatch.seconds {
+                    try await queue.write { db in
+                        let statement = try db.makeStatement(sql: "INSERT INTO \(table) (id, title, quantity, price) VALUES (?, ?, ?, ?)")
+                        for index in 0..<count {
+                            try statement.execute(arguments: ["r-\(index)", "Item number \(index)", index % 17, Double(index) * 0.25])
+                        }
+                    }
+                }
+                if times == 0 { plain.append(seconds) } else { synced.append(seconds) }
+            }
+            let records = (0..<count).map { index in
+                CloudRecord(recordType: "Item", recordID: RecordID(recordName: "in-\(index)", zoneID: ZoneID(zoneName: "StratusData")), fields: [
+                    "title": .string("Item number \(index)"), "quantity": .int64(Int64(index % 17)), "price": .double(Double(index) * 0.25),
+                ])
+            }
+            apply.append(try await Stopwatch.seconds {
+                for start in stride(from: 0, to: count, by: 200) { try await store.applyFetched(Array(records[start..<min(start + 200, count)])) }
+            })
+            let applied = try await queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM item WHERE id LIKE 'in-%'") } ?? 0
+            guard applied == count else { throw BenchmarkError("applied \(applied) of \(count)") }
+        }
+        let overhead = median(zip(synced, plain).map { $0 / $1 })
+        let rate = Double(count) / median(apply)
+        print(String(format: "plain table inserts:  %8.0f rows/s", Double(count) / median(plain)))
+        print(String(format: "synced table inserts: %8.0f rows/s   overhead %.2f× (target ≤ 1.5)", Double(count) / median(synced), overhead))
+        print(String(format: "applying fetched records (pages of 200): %8.0f records/s (target ≥ 50,000)", rate))
+        Report.figure("capture_overhead", overhead)
+        Report.figure("apply_records_per_s", rate, decimals: 0)
+    }
+}
+
