@@ -9,7 +9,7 @@ actor Coordinator {
     let writer: any DatabaseWriter
     let conversions: [String: RowConversion]
     private let byType: [String: RowConversion]
-    private var engine: SyncEngine?
+    private var engines: [DatabaseScope: SyncEngine] = [:]
     private var paused = false
     private var applied = 0
     /// During ``SyncedDatabase/forceFullSync()``: the record names fetched.
@@ -21,11 +21,11 @@ actor Coordinator {
         byType = Dictionary(uniqueKeysWithValues: conversions.values.map { ($0.table.recordType, $0) })
     }
 
-    func attach(_ engine: SyncEngine) {
-        self.engine = engine
+    func attach(_ engine: SyncEngine, scope: DatabaseScope) {
+        engines[scope] = engine
         let events = engine.events
         Task { [weak self] in
-            for await event in events { await self?.apply(event) }
+            for await event in events { await self?.apply(event, scope: scope) }
         }
         Task { try? await self.drain() }
     }
@@ -37,9 +37,9 @@ actor Coordinator {
     /// Queues the captured changes with the engine, then removes them from the outbox (unless a
     /// newer change of the same row arrived meanwhile). A crash in between only queues twice.
     func drain() async throws {
-        guard !paused, let engine else { return }
+        guard !paused, let privateEngine = engines[.private] else { return }
         let conversions = self.conversions
-        let (captured, last) = try await writer.read { db -> ([(String, String, String)], Int64) in
+        let (captured, last) = try await writer.read { db -> ([(table: String, id: String, change: String, zone: ZoneID)], Int64) in
             var latest: [String: (String, String, String)] = [:]
             var order: [String] = []
             var last: Int64 = 0
@@ -52,18 +52,31 @@ actor Coordinator {
                 if latest[key] == nil { order.append(key) }
                 latest[key] = (table, id, row[3])
             }
-            return (order.map { latest[$0]! }, last)
+            let zoneOf = try db.cachedStatement(sql: "SELECT zone_name, owner FROM _stratus_rows WHERE table_name = ? AND row_id = ?")
+            return (try order.map { key in
+                let (table, id, change) = latest[key]!
+                let zone = try Row.fetchOne(zoneOf, arguments: [table, id])
+                    .map { row -> ZoneID in
+                        let owner: String = row[1]
+                        return ZoneID(zoneName: row[0], ownerRecordName: owner.isEmpty ? nil : owner)
+                    } ?? conversions[table]!.table.zoneID
+                return (table, id, change, zone)
+            }, last)
         }
         guard last > 0 else { return }
-        try await engine.add(pendingRecordZoneChanges: captured.map { table, id, change in
-            let recordID = RecordID(recordName: id, zoneID: conversions[table]!.table.zoneID)
-            return change == "delete" ? .deleteRecord(recordID) : .saveRecord(recordID)
-        })
+        for scope in [DatabaseScope.private, .shared] {
+            let changes = captured.filter { ($0.zone.ownerRecordName == nil) == (scope == .private) }
+            guard !changes.isEmpty, let engine = scope == .private ? privateEngine : engines[.shared] else { continue }
+            try await engine.add(pendingRecordZoneChanges: changes.map { change in
+                let recordID = RecordID(recordName: change.id, zoneID: change.zone)
+                return change.change == "delete" ? .deleteRecord(recordID) : .saveRecord(recordID)
+            })
+        }
         try await writer.write { db in
             try db.execute(sql: "DELETE FROM _stratus_outbox WHERE sequence <= ?", arguments: [last])
             let known = try db.cachedStatement(sql: "INSERT OR IGNORE INTO _stratus_rows (table_name, row_id, zone_name) VALUES (?, ?, ?)")
-            for (table, id, change) in captured where change == "save" {
-                try known.execute(arguments: [table, id, conversions[table]!.table.zoneID.zoneName])
+            for change in captured where change.change == "save" && change.zone.ownerRecordName == nil {
+                try known.execute(arguments: [change.table, change.id, change.zone.zoneName])
             }
         }
     }
@@ -74,15 +87,16 @@ actor Coordinator {
     func record(for id: RecordID) async -> CloudRecord? {
         let conversions = self.conversions
         return try? await writer.read { db in
-            let tables = try String.fetchAll(db, sql: "SELECT table_name FROM _stratus_rows WHERE row_id = ?", arguments: [id.recordName])
+            let tables = try String.fetchAll(db, sql: "SELECT table_name FROM _stratus_rows WHERE row_id = ? AND zone_name = ? AND owner = ?",
+                                             arguments: [id.recordName, id.zoneID.zoneName, id.zoneID.ownerRecordName ?? ""])
             for name in tables {
-                guard let conversion = conversions[name], conversion.table.zoneID.zoneName == id.zoneID.zoneName,
+                guard let conversion = conversions[name],
                       let row = try Row.fetchOne(db, sql: "SELECT * FROM \"\(name)\" WHERE \"\(conversion.table.primaryKey)\" = ?",
                                                  arguments: [id.recordName]) else { continue }
                 let unknown = try Data.fetchOne(db, sql: "SELECT unknown_fields FROM _stratus_rows WHERE table_name = ? AND row_id = ?",
                                                 arguments: [name, id.recordName])
                     .flatMap { try? Record.readFields(JSONParser.parse(Array($0))).compactMapValues { $0 } } ?? [:]
-                return conversion.record(from: row, unknownFields: unknown)
+                return conversion.record(from: row, zoneID: id.zoneID, unknownFields: unknown)
             }
             return nil
         }
@@ -90,7 +104,7 @@ actor Coordinator {
 
     // MARK: Engine reports
 
-    private func apply(_ event: SyncEvent) async {
+    private func apply(_ event: SyncEvent, scope: DatabaseScope) async {
         defer { applied += 1 }
         do {
             switch event {
@@ -100,10 +114,19 @@ actor Coordinator {
             case .sentRecordZoneChanges(let sent):
                 try await remember(sent.savedRecords)
             case .zonesRemoved(let reasons):
-                let zones = Set(reasons.keys.map(\.zoneName))
+                let conversions = self.conversions
                 try await applying { db in
-                    for conversion in self.conversions.values where zones.contains(conversion.table.zoneID.zoneName) {
-                        try db.execute(sql: "DELETE FROM \"\(conversion.table.tableName)\"")
+                    for zone in reasons.keys {
+                        let owner = zone.ownerRecordName ?? ""
+                        for conversion in conversions.values {
+                            let table = conversion.table
+                            try db.execute(sql: """
+                                DELETE FROM "\(table.tableName)" WHERE "\(table.primaryKey)" IN (
+                                    SELECT row_id FROM _stratus_rows WHERE table_name = ? AND zone_name = ? AND owner = ?)
+                                """, arguments: [table.tableName, zone.zoneName, owner])
+                        }
+                        try db.execute(sql: "DELETE FROM _stratus_rows WHERE zone_name = ? AND owner = ?", arguments: [zone.zoneName, owner])
+                        try db.execute(sql: "DELETE FROM _stratus_zones WHERE zone_name = ? AND owner = ?", arguments: [zone.zoneName, owner])
                     }
                 }
             default:
@@ -127,6 +150,15 @@ actor Coordinator {
         let byType = self.byType
         let conversions = self.conversions
         try await applying { db in
+            for record in records where record.isShare {
+                // The zone's sharing, and (in someone else's zone) whether this user may edit.
+                let owner = record.recordID.zoneID.ownerRecordName ?? ""
+                let canEdit = owner.isEmpty || record.shareKeys?.currentUserParticipant?.permission == .readWrite
+                try db.execute(sql: "INSERT OR REPLACE INTO _stratus_zones (zone_name, owner, shared, can_edit) VALUES (?, ?, 1, ?)",
+                               arguments: [record.recordID.zoneID.zoneName, owner, canEdit])
+                try db.execute(sql: "UPDATE _stratus_rows SET can_edit = ? WHERE zone_name = ? AND owner = ?",
+                               arguments: [canEdit, record.recordID.zoneID.zoneName, owner])
+            }
             for record in records {
                 guard let conversion = byType[record.recordType] else { continue }
                 let table = conversion.table
@@ -145,10 +177,11 @@ actor Coordinator {
                     unknownJSON = Data(writer.bytes)
                 }
                 try db.cachedStatement(sql: """
-                    INSERT INTO _stratus_rows (table_name, row_id, zone_name, owner, change_tag, unknown_fields, placeholder)
-                    VALUES (?, ?, ?, ?, ?, ?, 0)
+                    INSERT INTO _stratus_rows (table_name, row_id, zone_name, owner, change_tag, unknown_fields, placeholder, can_edit)
+                    VALUES (?, ?, ?, ?, ?, ?, 0, COALESCE((SELECT can_edit FROM _stratus_zones WHERE zone_name = ?3 AND owner = ?4), 1))
                     ON CONFLICT(table_name, row_id) DO UPDATE SET change_tag = excluded.change_tag,
-                        unknown_fields = excluded.unknown_fields, placeholder = 0
+                        unknown_fields = excluded.unknown_fields, placeholder = 0, zone_name = excluded.zone_name,
+                        owner = excluded.owner, can_edit = excluded.can_edit
                     """).execute(arguments: [table.tableName, record.recordID.recordName, record.recordID.zoneID.zoneName,
                                              record.recordID.zoneID.ownerRecordName ?? "", record.changeTag, unknownJSON])
                 try Self.fillPlaceholders(for: table, values: values, conversions: conversions, in: db)
@@ -214,8 +247,8 @@ actor Coordinator {
 
     /// Waits until every event the engine emitted so far is applied.
     func settle() async {
-        guard let engine else { return }
-        let emitted = await engine.emittedEventCount
+        var emitted = 0
+        for engine in engines.values { emitted += await engine.emittedEventCount }
         while applied < emitted { try? await Task.sleep(for: .milliseconds(1)) }
     }
 

@@ -11,7 +11,7 @@ struct RowConversion {
     /// The record for a row: its columns as fields (references as REFERENCE, reference lists as
     /// REFERENCE_LIST, the parent reference also as `parent`), plus the fields this device does not
     /// know, kept from the last fetch so they survive the save.
-    func record(from row: Row, unknownFields: [String: FieldValue]) -> CloudRecord? {
+    func record(from row: Row, zoneID: ZoneID, unknownFields: [String: FieldValue]) -> CloudRecord? {
         guard let id = row[table.primaryKey] as String? else { return nil }
         var fields = unknownFields
         var parent: String?
@@ -30,7 +30,7 @@ struct RowConversion {
                 fields[field] = Self.fieldValue(value)
             }
         }
-        var record = CloudRecord(recordType: table.recordType, recordID: RecordID(recordName: id, zoneID: table.zoneID), fields: fields)
+        var record = CloudRecord(recordType: table.recordType, recordID: RecordID(recordName: id, zoneID: zoneID), fields: fields)
         record.parent = parent
         return record
     }

@@ -12,13 +12,18 @@ import StratusSync
 /// `ValueObservation` as usual.
 public final class SyncedDatabase: Sendable {
     public let writer: any DatabaseWriter
+    /// The engine of the user's own (private) database.
     public let engine: SyncEngine
+    /// The engine of the shared database, when rows others shared land in the same tables.
+    public let sharedEngine: SyncEngine?
     private let tables: [String: SyncedTable]
     private let coordinator: Coordinator
 
     /// Installs the bookkeeping tables and triggers in `writer`'s database (idempotently) and opens
-    /// the sync engine of `database` on its state file. Synced tables must exist.
+    /// the sync engine of `database` on its state file — and, with `sharedDatabase`, a second
+    /// engine whose rows (shared by other users) land in the same tables. Synced tables must exist.
     public init(writer: any DatabaseWriter, tables: [SyncedTable], database: StratusClient.Database, stateURL: URL,
+                sharedDatabase: StratusClient.Database? = nil, sharedStateURL: URL? = nil,
                 configure: (inout SyncEngine.Configuration) -> Void = { _ in }) throws {
         self.writer = writer
         self.tables = Dictionary(uniqueKeysWithValues: tables.map { ($0.tableName, $0) })
@@ -29,38 +34,78 @@ public final class SyncedDatabase: Sendable {
             })
         }
         let coordinator = Coordinator(writer: writer, conversions: conversions)
-        var configuration = SyncEngine.Configuration(database: database, stateURL: stateURL) { id in
-            await coordinator.record(for: id)
+        func makeEngine(_ database: StratusClient.Database, _ state: URL) throws -> SyncEngine {
+            var configuration = SyncEngine.Configuration(database: database, stateURL: state) { id in
+                await coordinator.record(for: id)
+            }
+            configuration.automaticallySync = false
+            configuration.conflictResolver = .mergeFields
+            configure(&configuration)
+            return try SyncEngine(configuration: configuration)
         }
-        configuration.automaticallySync = false
-        configuration.conflictResolver = .mergeFields
-        configure(&configuration)
-        engine = try SyncEngine(configuration: configuration)
+        engine = try makeEngine(database, stateURL)
+        sharedEngine = try sharedDatabase.map { try makeEngine($0, sharedStateURL ?? stateURL.deletingPathExtension().appendingPathExtension("shared.sqlite")) }
         self.coordinator = coordinator
-        let engine = self.engine
-        Task { await coordinator.attach(engine) }
+        let engines = [(DatabaseScope.private, engine)] + (sharedEngine.map { [(DatabaseScope.shared, $0)] } ?? [])
+        Task {
+            for (scope, engine) in engines { await coordinator.attach(engine, scope: scope) }
+        }
         writer.add(transactionObserver: CommitObserver(tables: Set(tables.map(\.tableName))) {
             Task { try? await coordinator.drain() }
         }, extent: .databaseLifetime)
     }
 
+    private var allEngines: [SyncEngine] { [engine] + (sharedEngine.map { [$0] } ?? []) }
+
+    // MARK: Sharing
+
+    /// Shares a row and its descendants (rows whose parent reference leads to it) with users.
+    public func share(_ table: String, id: String, title: String? = nil,
+                      with users: [(username: String, permission: SharePermission)]) async throws -> CloudRecord {
+        guard let synced = tables[table] else { throw CloudError(.invalidArguments, "'\(table)' is not a synced table") }
+        try await syncNow()
+        return try await engine.configuration.database.share(RecordID(recordName: id, zoneID: synced.zoneID), title: title, participants: users)
+    }
+
+    /// Shares every row of a zone with users.
+    public func shareZone(_ zoneID: ZoneID = ZoneID(zoneName: "StratusData"), title: String? = nil,
+                          with users: [(username: String, permission: SharePermission)]) async throws -> CloudRecord {
+        try await syncNow()
+        return try await engine.configuration.database.shareZone(zoneID, title: title, participants: users)
+    }
+
+    /// Whether a row is shared, whether this user owns it, and whether they may change it. A row
+    /// they may not change is also refused locally (the write fails before anything is queued).
+    public func sharingStatus(_ table: String, id: String) async throws -> SharingStatus {
+        try await writer.read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT r.owner, r.can_edit, COALESCE(z.shared, 0) FROM _stratus_rows r
+                LEFT JOIN _stratus_zones z ON z.zone_name = r.zone_name AND z.owner = r.owner
+                WHERE r.table_name = ? AND r.row_id = ?
+                """, arguments: [table, id])
+            guard let row else { return SharingStatus(isShared: false, isOwner: true, canEdit: true) }
+            let owner: String = row[0]
+            return SharingStatus(isShared: row[2], isOwner: owner.isEmpty, canEdit: row[1])
+        }
+    }
+
     /// Hands queued changes to the engine, sends, fetches, and waits until fetched changes are applied.
     public func syncNow() async throws {
         try await coordinator.drain()
-        try await engine.syncNow()
+        for engine in allEngines { try await engine.syncNow() }
         await coordinator.settle()
     }
 
     /// Starts automatic syncing (sends soon after changes, fetches at start and by poll).
     public func start() async {
         await coordinator.setPaused(false)
-        await engine.start()
+        for engine in allEngines { await engine.start() }
     }
 
     /// Stops syncing the whole store; changes keep being captured and go out on ``resumeSync()``.
     public func pauseSync() async {
         await coordinator.setPaused(true)
-        await engine.stop()
+        for engine in allEngines { await engine.stop() }
     }
 
     /// Resumes syncing after ``pauseSync()``.

@@ -19,6 +19,10 @@ enum SyncedSchema {
                 PRIMARY KEY (table_name, row_id)
             ) WITHOUT ROWID;
             CREATE INDEX IF NOT EXISTS _stratus_rows_by_id ON _stratus_rows(row_id);
+            CREATE TABLE IF NOT EXISTS _stratus_zones (
+                zone_name TEXT NOT NULL, owner TEXT NOT NULL, shared INTEGER NOT NULL, can_edit INTEGER NOT NULL,
+                PRIMARY KEY (zone_name, owner)
+            ) WITHOUT ROWID;
             """)
         for table in tables {
             let name = table.tableName

@@ -189,3 +189,62 @@ struct DataDevice {
         }
     }
 }
+
+@Suite struct SyncedSharingTests {
+    static func device(_ cloud: TestCloud, user: String, name: String) async throws -> DataDevice {
+        let directory = cloud.root.appendingPathComponent("data-devices/\(name)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: directory.appendingPathComponent("app.sqlite").path)
+        try await queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE person (id TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL, addressID TEXT, courseIDs TEXT NOT NULL DEFAULT '[]');
+                CREATE TABLE address (id TEXT PRIMARY KEY NOT NULL, street TEXT NOT NULL, personID TEXT);
+                CREATE TABLE course (id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL);
+                """)
+        }
+        let container = await cloud.container(deviceID: name)
+        try await container.signIn(username: user, password: "password-\(user)")
+        let store = try SyncedDatabase(writer: queue, tables: DataDevice.tables, database: container.privateCloudDatabase,
+                                       stateURL: directory.appendingPathComponent("sync.sqlite"), sharedDatabase: container.sharedCloudDatabase)
+        return DataDevice(queue: queue, store: store)
+    }
+
+    @Test func sharedRowsLandInTheSameTablesWithTheirPermissions() async throws {
+        try await TestCloud.with { cloud in
+            let (aliceName, bobName, carolName) = (try await cloud.createUser("alice"), try await cloud.createUser("bob"), try await cloud.createUser("carol"))
+            let alice = try await Self.device(cloud, user: aliceName, name: "alice")
+            let bob = try await Self.device(cloud, user: bobName, name: "bob")
+            let carol = try await Self.device(cloud, user: carolName, name: "carol")
+            try await alice.queue.write { db in try Person(id: "p1", name: "Ada").insert(db) }
+            let share = try await alice.store.shareZone(with: [(bobName, .readOnly), (carolName, .readWrite)])
+            let url = try #require(share.shareKeys?.shareURL)
+            try await alice.store.syncNow()
+            #expect(try await alice.store.sharingStatus("person", id: "p1") == SharingStatus(isShared: true, isOwner: true, canEdit: true))
+
+            for device in [bob, carol] {
+                try await device.store.sharedEngine!.configuration.database.acceptShare(url)
+                try await device.store.syncNow()
+                #expect(try await device.queue.read { try Person.fetchOne($0, key: "p1") }?.name == "Ada")
+            }
+            #expect(try await bob.store.sharingStatus("person", id: "p1") == SharingStatus(isShared: true, isOwner: false, canEdit: false))
+            #expect(try await carol.store.sharingStatus("person", id: "p1") == SharingStatus(isShared: true, isOwner: false, canEdit: true))
+
+            // Bob may not edit: refused locally, before anything is queued.
+            let refused = try await #require(throws: DatabaseError.self) {
+                try await bob.queue.write { db in try db.execute(sql: "UPDATE person SET name = 'Bob was here' WHERE id = 'p1'") }
+            }
+            #expect(refused.message?.contains("read-only") == true)
+
+            // Carol may: her edit lands in Alice's zone and comes back to Alice.
+            try await carol.queue.write { db in try db.execute(sql: "UPDATE person SET name = 'Ada (edited by Carol)' WHERE id = 'p1'") }
+            try await carol.store.syncNow()
+            try await alice.store.syncNow()
+            #expect(try await alice.queue.read { try Person.fetchOne($0, key: "p1") }?.name == "Ada (edited by Carol)")
+
+            // Stopping sharing removes the rows from Bob's tables.
+            try await alice.store.engine.configuration.database.deleteShare(share.recordID)
+            try await bob.store.syncNow()
+            #expect(try await bob.queue.read { try Person.fetchCount($0) } == 0)
+        }
+    }
+}
