@@ -38,7 +38,7 @@ kill "$watcher"; wait "$watcher" 2>/dev/null || true
 expect "] Buy oat milk and bread" "$(cat "$work/watch.txt")"
 
 # A newer app version writes the note: this version refuses it instead of overwriting it.
-TOKEN=$(sed -n 's/.*"webAuthToken":"\([^"]*\)".*/\1/p' "$work/phone/settings.json" | sed 's#\\/#/#g')
+TOKEN=$(sed -n 's/.*"webAuthToken":"\([^"]*\)".*/\1/p' "$work/phone/session.json" | sed 's#\\/#/#g')
 TAG=$(curl -s -X POST "$URL/database/1/iCloud.dev.stratus/development/private/records/lookup?ckAPIToken=$API" \
   -H "Authorization: Bearer $TOKEN" -d '{"zoneID":{"zoneName":"note-zone"},"records":[{"recordName":"note"}]}' \
   | sed -n 's/.*"recordChangeTag":"\([^"]*\)".*/\1/p')

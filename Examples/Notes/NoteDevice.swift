@@ -14,13 +14,6 @@ actor NoteDevice {
     static let appVersion: Int64 = 1
     static let noteID = RecordID(recordName: "note", zoneID: ZoneID(zoneName: "note-zone"))
 
-    struct Settings: Codable {
-        var server: String
-        var container: String
-        var apiToken: String
-        var webAuthToken: String
-    }
-
     struct Note: Codable {
         var text: String
         /// Milliseconds since 1970.
@@ -28,7 +21,6 @@ actor NoteDevice {
     }
 
     let directory: URL
-    let settings: Settings
     let container: Container
     private(set) var engine: SyncEngine!
     /// Set when the server holds a note written by a newer app version; kept in the device's
@@ -38,14 +30,13 @@ actor NoteDevice {
 
     init(directory: URL) throws {
         self.directory = directory
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent("settings.json")) else {
+        guard let session = try? ContainerSession(contentsOf: directory.appendingPathComponent("session.json")) else {
             throw NotesError("no device at \(directory.path); run `notes setup` first")
         }
-        settings = try JSONDecoder().decode(Settings.self, from: data)
         refusal = try? String(contentsOf: directory.appendingPathComponent("refused.txt"), encoding: .utf8)
         (noteChanges, noteChangeSink) = AsyncStream.makeStream(of: Note.self)
-        container = Container(baseURL: settings.server, containerIdentifier: settings.container, apiToken: settings.apiToken,
-                              deviceID: directory.lastPathComponent, assetCacheDirectory: directory.appendingPathComponent("assets"))
+        container = Container(session: session, deviceID: directory.lastPathComponent,
+                              assetCacheDirectory: directory.appendingPathComponent("assets"))
     }
 
     /// Signs in (or up) and writes the device's settings.
@@ -58,14 +49,11 @@ actor NoteDevice {
         } else {
             try await container.signIn(username: username, password: password)
         }
-        guard let token = await container.webAuthToken else { throw NotesError("sign-in gave no token") }
-        let settings = Settings(server: server, container: identifier, apiToken: apiToken, webAuthToken: token)
-        try JSONEncoder().encode(settings).write(to: directory.appendingPathComponent("settings.json"))
+        try await container.session().write(to: directory.appendingPathComponent("session.json"))
     }
 
     /// Opens the engine on the device's state file; events are applied to the local note.
     func open() async throws {
-        await container.restoreSession(webAuthToken: settings.webAuthToken)
         let noteFile = directory.appendingPathComponent("note.json")
         let textFile = directory.appendingPathComponent("note.txt")
         var configuration = SyncEngine.Configuration(database: container.privateCloudDatabase,

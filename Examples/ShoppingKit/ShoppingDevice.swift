@@ -15,14 +15,6 @@ public actor ShoppingDevice {
         var zoneID: ZoneID { ZoneID(zoneName: zoneName, ownerRecordName: owner) }
     }
 
-    struct Settings: Codable {
-        var server: String
-        var container: String
-        var apiToken: String
-        var username: String
-        var webAuthToken: String
-    }
-
     struct ListInfo: Codable {
         var name: String
         var color: String
@@ -62,24 +54,19 @@ public actor ShoppingDevice {
         if signUp { try await container.signUp(username: username, password: password) } else {
             try await container.signIn(username: username, password: password)
         }
-        let settings = Settings(server: server, container: identifier, apiToken: apiToken, username: username,
-                                webAuthToken: await container.webAuthToken ?? "")
-        try JSONEncoder().encode(settings).write(to: directory.appendingPathComponent("settings.json"))
+        try await container.session().write(to: directory.appendingPathComponent("session.json"))
     }
 
     /// Opens a device's directory: its state, and its engines on their state files.
     public init(directory: URL, transport: any Transport = HTTPTransport(),
                 now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) async throws {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent("settings.json")) else {
+        guard let session = try? ContainerSession(contentsOf: directory.appendingPathComponent("session.json")) else {
             throw ShoppingError("no device at \(directory.path); run `shopping setup` first")
         }
-        let settings = try JSONDecoder().decode(Settings.self, from: data)
         self.directory = directory
         self.now = now
-        username = settings.username
-        container = Container(baseURL: settings.server, containerIdentifier: settings.container, apiToken: settings.apiToken,
-                              transport: transport, deviceID: directory.lastPathComponent)
-        await container.restoreSession(webAuthToken: settings.webAuthToken)
+        username = session.username ?? ""
+        container = Container(session: session, transport: transport, deviceID: directory.lastPathComponent)
         state = (try? JSONDecoder().decode(State.self, from: Data(contentsOf: directory.appendingPathComponent("state.json")))) ?? State()
         for scope in [DatabaseScope.private, .shared] {
             var configuration = SyncEngine.Configuration(database: container.database(with: scope),

@@ -23,9 +23,14 @@ public actor Container {
     public private(set) var webAuthToken: String?
     /// The signed-in user's record name, once known.
     public private(set) var userRecordName: String?
+    /// The username the session was signed in with, when known.
+    public internal(set) var signedInUsername: String?
 
     public init(baseURL: String, containerIdentifier: String, environment: ContainerEnvironment = .development, apiToken: String,
-                transport: any Transport = HTTPTransport(), deviceID: String? = nil, assetCacheDirectory: URL? = nil) {
+                transport: any Transport = HTTPTransport(), deviceID: String? = nil, assetCacheDirectory: URL? = nil,
+                webAuthToken: String? = nil, username: String? = nil) {
+        self.webAuthToken = webAuthToken
+        self.signedInUsername = username
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.containerIdentifier = containerIdentifier
         self.environment = environment
@@ -60,6 +65,7 @@ public actor Container {
         if webAuthToken != nil { _ = try await send(path: authPath("signout"), body: .bytes([])) }
         webAuthToken = nil
         userRecordName = nil
+        signedInUsername = nil
     }
 
     /// Uses a web auth token kept from an earlier sign-in.
@@ -91,6 +97,7 @@ public actor Container {
         let response = try Self.decode(SignInResponse.self, from: body)
         webAuthToken = response.ckWebAuthToken
         userRecordName = response.userRecordName
+        signedInUsername = username
         return response.userRecordName
     }
 
