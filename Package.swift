@@ -101,6 +101,8 @@ let package = Package(
             dependencies: [
                 "StratusClient",
                 "StratusSync",
+                "StratusData",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/Notes"

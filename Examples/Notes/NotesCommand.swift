@@ -15,11 +15,7 @@ struct Notes: AsyncParsableCommand {
 
         var url: URL { URL(fileURLWithPath: device) }
 
-        func open() async throws -> NoteDevice {
-            let device = try NoteDevice(directory: url)
-            try await device.open()
-            return device
-        }
+        func open() async throws -> NoteDevice { try await NoteDevice(directory: url) }
     }
 
     struct Setup: AsyncParsableCommand {
@@ -45,14 +41,18 @@ struct Notes: AsyncParsableCommand {
 
         func run() async throws {
             let device = try await device.open()
-            let pending = try await device.engine.snapshot().pendingRecordChanges.count
-            if let refusal = await device.refusal { print("refused: \(refusal)") }
-            guard let note = await device.note() else {
+            if let refusal = try await device.refusal() {
+                print("refused: \(refusal)")
+                return
+            }
+            guard let note = try await device.note() else {
                 print("(no note yet)")
                 return
             }
             print(note.text)
-            if pending > 0 { print("(not synced yet)") }
+            if try await device.store.hasUnsentChanges() {
+                print("(not synced yet)")
+            }
         }
     }
 
@@ -65,8 +65,7 @@ struct Notes: AsyncParsableCommand {
             let device = try await device.open()
             try await device.edit(text)
             do {
-                try await device.engine.sendChanges()
-                await device.settle()
+                try await device.sync()
                 print("saved and synced")
             } catch let error as CloudError where error.code == .networkUnavailable || error.code == .networkFailure {
                 print("saved on this device; it will sync when the server is reachable (`notes sync`)")
@@ -80,10 +79,8 @@ struct Notes: AsyncParsableCommand {
 
         func run() async throws {
             let device = try await device.open()
-            FileHandle.standardOutput.write(Data("\(await device.note()?.text ?? "(no note yet)")\n".utf8))
-            let push = try await device.watch()
-            defer { Task { await push.stop() } }
-            for await note in device.noteChanges {
+            FileHandle.standardOutput.write(Data("\(try await device.note()?.text ?? "(no note yet)")\n".utf8))
+            try await device.watch { note in
                 let time = Date(timeIntervalSince1970: Double(note.modified) / 1000).formatted(date: .omitted, time: .standard)
                 FileHandle.standardOutput.write(Data("[\(time)] \(note.text)\n".utf8))
             }
@@ -97,11 +94,11 @@ struct Notes: AsyncParsableCommand {
         func run() async throws {
             let device = try await device.open()
             try await device.sync()
-            if let refusal = await device.refusal {
+            if let refusal = try await device.refusal() {
                 print("refused: \(refusal)")
                 throw ExitCode(2)
             }
-            print(await device.note()?.text ?? "(no note yet)")
+            print(try await device.note()?.text ?? "(no note yet)")
         }
     }
 }

@@ -235,6 +235,11 @@ actor Coordinator {
 
     private func remember(_ records: [CloudRecord]) async throws {
         guard !records.isEmpty else { return }
+        // The files asset columns were written to for the upload are no longer needed.
+        let uploads = Set(conversions.values.map { $0.assetDirectory.standardizedFileURL.path })
+        for file in records.flatMap(\.assetFiles.values) where uploads.contains(file.deletingLastPathComponent().standardizedFileURL.path) {
+            try? FileManager.default.removeItem(at: file)
+        }
         try await writer.write { db in
             for record in records {
                 try db.execute(sql: "UPDATE _stratus_rows SET change_tag = ? WHERE row_id = ? AND zone_name = ?",

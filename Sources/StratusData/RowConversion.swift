@@ -7,6 +7,10 @@ struct RowConversion {
     let table: SyncedTable
     /// The table's columns, in order.
     let columns: [String]
+    /// Columns declared BLOB (an asset column's file goes into them as bytes, others as text).
+    let blobColumns: Set<String>
+    /// Where asset columns' values are written as files to upload.
+    let assetDirectory: URL
 
     /// The record for a row: its columns as fields (references as REFERENCE, reference lists as
     /// REFERENCE_LIST, the parent reference also as `parent`), plus the fields this device does not
@@ -23,6 +27,10 @@ struct RowConversion {
                     .reference(Reference(recordName: $0, zoneID: nil, action: reference.deleteRule == .cascade ? .deleteSelf : Reference.Action.none))
                 }
                 if reference.isParent { parent = value.storage.value as? String }
+            } else if table.assetColumns.contains(column) {
+                continue   // attached below, as a file
+            } else if table.timestampColumns.contains(column), case .int64(let milliseconds) = value.storage {
+                fields[field] = .timestamp(milliseconds)
             } else if table.referenceLists.contains(where: { $0.column == column }) {
                 let ids = (value.storage.value as? String).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
                 fields[field] = .list(.reference, ids.map { .reference(Reference(recordName: $0, zoneID: nil, action: Reference.Action.none)) })
@@ -32,6 +40,17 @@ struct RowConversion {
         }
         var record = CloudRecord(recordType: table.recordType, recordID: RecordID(recordName: id, zoneID: zoneID), fields: fields)
         record.parent = parent
+        for column in table.assetColumns where !table.localColumns.contains(column) {
+            let data: Data? = switch (row[column] as DatabaseValue).storage {
+            case .string(let text): Data(text.utf8)
+            case .blob(let bytes): bytes
+            default: nil
+            }
+            guard let data else { continue }
+            let file = assetDirectory.appendingPathComponent("\(table.tableName)-\(id)-\(column)-\(UUID().uuidString)")
+            guard (try? data.write(to: file)) != nil else { continue }
+            record.setAsset(fileURL: file, forKey: table.fieldName(column))
+        }
         return record
     }
 
@@ -48,7 +67,10 @@ struct RowConversion {
                 unknown[field] = value
                 continue
             }
-            if table.referenceLists.contains(where: { $0.column == column }) {
+            if table.assetColumns.contains(column) {
+                let data = record.assetFiles[field].flatMap { try? Data(contentsOf: $0) }
+                values[column] = data.map { blobColumns.contains(column) ? $0.databaseValue : String(decoding: $0, as: UTF8.self).databaseValue } ?? .null
+            } else if table.referenceLists.contains(where: { $0.column == column }) {
                 let ids = value.references.map(\.recordName)
                 values[column] = String(decoding: (try? JSONEncoder().encode(ids)) ?? Data("[]".utf8), as: UTF8.self).databaseValue
             } else {

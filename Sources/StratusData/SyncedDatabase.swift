@@ -22,15 +22,23 @@ public final class SyncedDatabase: Sendable {
     /// Installs the bookkeeping tables and triggers in `writer`'s database (idempotently) and opens
     /// the sync engine of `database` on its state file — and, with `sharedDatabase`, a second
     /// engine whose rows (shared by other users) land in the same tables. Synced tables must exist.
+    ///
+    /// Asset columns are written to files in `assetDirectory` (a temporary one by default) to be
+    /// uploaded; fetched ones are read from the container's asset cache, which must be set.
     public init(writer: any DatabaseWriter, tables: [SyncedTable], database: StratusClient.Database, stateURL: URL,
-                sharedDatabase: StratusClient.Database? = nil, sharedStateURL: URL? = nil,
+                sharedDatabase: StratusClient.Database? = nil, sharedStateURL: URL? = nil, assetDirectory: URL? = nil,
                 configure: (inout SyncEngine.Configuration) -> Void = { _ in }) throws {
+        let assetDirectory = assetDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("stratus-data-assets")
+        try FileManager.default.createDirectory(at: assetDirectory, withIntermediateDirectories: true)
         self.writer = writer
         self.tables = Dictionary(uniqueKeysWithValues: tables.map { ($0.tableName, $0) })
         let conversions = try writer.write { db in
             try SyncedSchema.install(tables, in: db)
             return try Dictionary(uniqueKeysWithValues: tables.map { table in
-                (table.tableName, RowConversion(table: table, columns: try db.columns(in: table.tableName).map(\.name)))
+                let columns = try db.columns(in: table.tableName)
+                return (table.tableName, RowConversion(table: table, columns: columns.map(\.name),
+                                                       blobColumns: Set(columns.filter { $0.type.uppercased() == "BLOB" }.map(\.name)),
+                                                       assetDirectory: assetDirectory))
             })
         }
         let coordinator = Coordinator(writer: writer, conversions: conversions)
@@ -56,6 +64,14 @@ public final class SyncedDatabase: Sendable {
     }
 
     private var allEngines: [SyncEngine] { [engine] + (sharedEngine.map { [$0] } ?? []) }
+
+    /// Whether changes were captured that the engine has not sent yet (in the outbox or the engine's).
+    public func hasUnsentChanges() async throws -> Bool {
+        let captured = try await writer.read { try Bool.fetchOne($0, sql: "SELECT EXISTS (SELECT 1 FROM _stratus_outbox)") ?? false }
+        if captured { return true }
+        for engine in allEngines where try await !engine.snapshot().pendingRecordChanges.isEmpty { return true }
+        return false
+    }
 
     // MARK: Sharing
 

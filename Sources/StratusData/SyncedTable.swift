@@ -57,18 +57,25 @@ public struct SyncedTable: Sendable {
     public var fieldNames: [String: String]
     /// Columns that are not synced.
     public var localColumns: Set<String>
+    /// Columns whose value (TEXT or BLOB) travels as an ASSET: a file uploaded on save and
+    /// downloaded on fetch, for values too large for a record.
+    public var assetColumns: Set<String>
+    /// INTEGER columns of milliseconds since 1970 that travel as TIMESTAMP fields.
+    public var timestampColumns: Set<String>
     public var references: [Reference]
     public var referenceLists: [ReferenceList]
 
     public init(_ tableName: String, recordType: String? = nil, zoneID: ZoneID = ZoneID(zoneName: "StratusData"), primaryKey: String = "id",
-                fieldNames: [String: String] = [:], localColumns: Set<String> = [], references: [Reference] = [],
-                referenceLists: [ReferenceList] = []) {
+                fieldNames: [String: String] = [:], localColumns: Set<String> = [], assetColumns: Set<String> = [],
+                timestampColumns: Set<String> = [], references: [Reference] = [], referenceLists: [ReferenceList] = []) {
         self.tableName = tableName
         self.recordType = recordType ?? tableName
         self.zoneID = zoneID
         self.primaryKey = primaryKey
         self.fieldNames = fieldNames
         self.localColumns = localColumns
+        self.assetColumns = assetColumns
+        self.timestampColumns = timestampColumns
         self.references = references
         self.referenceLists = referenceLists
     }
