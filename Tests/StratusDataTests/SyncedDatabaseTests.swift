@@ -248,3 +248,36 @@ struct DataDevice {
         }
     }
 }
+
+@Suite struct AssetColumnTests {
+    @Test func anAssetColumnTravelsAsAFile() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let table = SyncedTable("document", recordType: "Document", assetColumns: ["body"], timestampColumns: ["edited"])
+            func open(_ name: String) async throws -> (DatabaseQueue, SyncedDatabase) {
+                let directory = cloud.root.appendingPathComponent("asset-devices/\(name)")
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                let queue = try DatabaseQueue(path: directory.appendingPathComponent("app.sqlite").path)
+                try await queue.write { db in
+                    try db.execute(sql: "CREATE TABLE document (id TEXT PRIMARY KEY NOT NULL, body TEXT, edited INTEGER)")
+                }
+                let container = await cloud.container(deviceID: name, assetCacheDirectory: directory.appendingPathComponent("cache"))
+                try await container.signIn(username: user, password: "password-\(user)")
+                return (queue, try SyncedDatabase(writer: queue, tables: [table], database: container.privateCloudDatabase,
+                                                  stateURL: directory.appendingPathComponent("sync.sqlite"),
+                                                  assetDirectory: directory.appendingPathComponent("uploads")))
+            }
+            let (phoneDB, phone) = try await open("phone")
+            let (laptopDB, laptop) = try await open("laptop")
+            let body = String(repeating: "A long document. ", count: 100_000)   // 1.7 MB: over the 1 MB record limit
+            try await phoneDB.write { db in try db.execute(sql: "INSERT INTO document (id, body, edited) VALUES ('d1', ?, 1700000000000)", arguments: [body]) }
+            try await phone.syncNow()
+            try await laptop.syncNow()
+            let row = try await laptopDB.read { try Row.fetchOne($0, sql: "SELECT body, edited FROM document WHERE id = 'd1'") }
+            #expect(row?["body"] == body)
+            #expect(row?["edited"] == 1_700_000_000_000 as Int64)
+            let record = try await laptop.engine.configuration.database.record(for: RecordID(recordName: "d1", zoneID: ZoneID(zoneName: "StratusData")))
+            #expect(record.asset("body")?.size == Int64(body.utf8.count) && record["edited"] == .timestamp(1_700_000_000_000))
+        }
+    }
+}
