@@ -39,7 +39,6 @@ public actor ShoppingDevice {
     public let container: Container
     private var state: State
     private var engines: [DatabaseScope: SyncEngine] = [:]
-    private var userRecordName = ""
     private var applied = 0
     /// The clock, replaceable in tests.
     private let now: @Sendable () -> Int64

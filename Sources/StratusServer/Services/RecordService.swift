@@ -26,7 +26,7 @@ package struct RecordService: Sendable {
             let databaseID = try DatabaseDirectory.databaseID(key, in: transaction)
             let grant = try DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let zone = grant.zone
-            let sharing = ShareOperations(transaction: transaction, grant: grant, access: access, now: context.now)
+            let sharing = ShareOperations(transaction: transaction, grant: grant, access: access)
             var prepared = prepared
             try sharing.prepare(&prepared)
             let writer = RecordWriter(transaction: transaction, zone: zone, context: context, maxRecordBytes: maxRecordBytes)

@@ -37,7 +37,7 @@ package struct StratusServices: Sendable {
                               uploadGracePeriod: configuration.assetUploadGracePeriod)
         subscriptions = SubscriptionService(storage: storage, directory: directory, hub: hub, maxOperations: configuration.maxOperationsPerRequest)
         push = PushService(auth: auth, hub: hub, courierWait: configuration.courierWait)
-        sharing = ShareService(storage: storage, hub: hub)
+        sharing = ShareService(storage: storage)
         users = UserDirectory(storage: storage)
     }
 }

@@ -12,7 +12,6 @@ final class ShareOperations {
     let transaction: any StorageTransaction
     let grant: ZoneGrant
     let access: DatabaseAccess
-    let now: Int64
     private var plans: [String: Plan] = [:]
 
     /// What a share record's save or deletion does to its share.
@@ -21,11 +20,10 @@ final class ShareOperations {
         var previous: StoredShare?
     }
 
-    init(transaction: any StorageTransaction, grant: ZoneGrant, access: DatabaseAccess, now: Int64) {
+    init(transaction: any StorageTransaction, grant: ZoneGrant, access: DatabaseAccess) {
         self.transaction = transaction
         self.grant = grant
         self.access = access
-        self.now = now
     }
 
     var zone: StoredZone { grant.zone }

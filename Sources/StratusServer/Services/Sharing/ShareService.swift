@@ -6,7 +6,6 @@ import StratusCore
 /// owner's zone in their shared database.
 package struct ShareService: Sendable {
     let storage: any StratusStorage
-    let hub: NotificationHub
 
     package func resolve(_ request: ShortGUIDsRequest, _ access: DatabaseAccess) async throws -> ShareMetadataResponse {
         let user = try access.requireUser()
@@ -94,7 +93,7 @@ package struct ShareService: Sendable {
         }
         try transaction.saveShare(share)
         let operations = ShareOperations(transaction: transaction, grant: ZoneGrant(zone: zone, owner: owner, sharing: nil),
-                                         access: access, now: AuthService.now())
+                                         access: access)
         try operations.touch(share.recordName)
         try operations.updateSharedZones(for: [user])
     }
