@@ -180,7 +180,10 @@ struct Shopping: AsyncParsableCommand {
     struct Mode: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Shopping mode: hold others' new items until `apply-held`.")
         @OptionGroup var device: DeviceOption
-        @Argument var state: String
+        @Argument(help: "on or off") var state: String
+        func validate() throws {
+            guard state == "on" || state == "off" else { throw ValidationError("say `on` or `off`") }
+        }
         func run() async throws { try await device.open().setShoppingMode(state == "on") }
     }
 

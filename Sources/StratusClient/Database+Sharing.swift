@@ -50,7 +50,6 @@ extension Database {
         let current = share.shareKeys?.participants?.filter { $0.type != .owner && $0.acceptanceStatus != .removed } ?? []
         share.shareKeys = ShareKeys(publicPermission: publicPermission ?? share.shareKeys?.publicPermission,
                                     participants: participants.map { $0.map(Self.invitation) } ?? current)
-        share["cloudkit.title"] = share["cloudkit.title"]   // marks the share as changed
         return try await save(share)
     }
 

@@ -133,7 +133,9 @@ actor Coordinator {
                 break
             }
         } catch {
-            // A batch that cannot be applied is fetched again after the next token reset.
+            // The engine already stored the page's token: forget what it knows, so the next
+            // fetch brings this page (and everything) again instead of the tables missing it.
+            try? await engines[scope]?.refetchEverything()
         }
     }
 

@@ -43,7 +43,10 @@ public actor SyncEngine {
         state = try SyncStateStore(path: configuration.stateURL.path)
         batchSize = max(1, configuration.batchSize)
         (events, eventSink) = AsyncStream.makeStream(of: SyncEvent.self)
-        if let halted = try state.meta("halted") { status = .halted(CloudError(.notAuthenticated, halted)) }
+        if let halted = try state.meta("halted") {
+            let parts = halted.split(separator: "\n", maxSplits: 1).map(String.init)
+            status = .halted(CloudError(CloudError.Code(rawValue: parts[0]) ?? .notAuthenticated, parts.count > 1 ? parts[1] : halted))
+        }
     }
 
     // MARK: Queuing
@@ -220,7 +223,7 @@ public actor SyncEngine {
             return
         }
         status = .halted(error)
-        try state.setMeta("halted", error.reason)
+        try state.setMeta("halted", "\(error.code.rawValue)\n\(error.reason)")
         emit(.halted(error))
     }
 

@@ -154,11 +154,26 @@ import StratusTesting
             let user = try await cloud.createUser("alice")
             let phone = try await cloud.device("phone", of: user)
             try await phone.sync()
+            try await phone.container.privateCloudDatabase.save(zone: Self.zone)
             try await phone.save(Self.note("throttled", at: 1))
             phone.transport.inject(.fail(.throttled, retryAfter: 1))
-            let start = ContinuousClock.now
-            try await phone.sync()
-            #expect(ContinuousClock.now - start >= .seconds(1))
+            let before = Date()
+            async let syncing: Void = phone.sync()
+            // While it waits, the engine shows the retry scheduled no sooner than the server asked,
+            // and sends nothing.
+            var scheduled: Date?
+            for _ in 0..<500 where scheduled == nil {
+                if case .waitingToRetry(let until, let error) = try await phone.engine.snapshot().status {
+                    #expect(error.code == .requestRateLimited && error.retryAfter == 1)
+                    scheduled = until
+                } else {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+            }
+            #expect(try #require(scheduled).timeIntervalSince(before) >= 1)
+            #expect(phone.transport.requestsSent(to: "records/modify") == 0)
+            try await syncing
+            #expect(phone.transport.requestsSent(to: "records/modify") == 1)
             #expect(try await phone.engine.snapshot().pendingRecordChanges.isEmpty)
         }
     }

@@ -131,13 +131,4 @@ extension DatabaseScope {
         case .shared: 3
         }
     }
-
-    public init?(notificationValue: Int) {
-        switch notificationValue {
-        case 1: self = .public
-        case 2: self = .private
-        case 3: self = .shared
-        default: return nil
-        }
-    }
 }

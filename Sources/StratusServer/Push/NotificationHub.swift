@@ -60,23 +60,24 @@ package actor NotificationHub {
     /// Participants with the zone in their shared database hear of it through their shared
     /// database's subscriptions.
     private func publishToParticipants(_ changes: CommittedChanges) async {
-        do {
-            let key = changes.database
-            let members = try await storage.read { transaction in
-                try transaction.sharedZoneMembers(zoneRowID: changes.zoneRowID).compactMap { member -> (String, Int64)? in
-                    let shared = DatabaseKey(containerID: key.containerID, environment: key.environment, scope: .shared, ownerRecordName: member)
-                    return try transaction.databaseID(shared, create: false).map { (member, $0) }
-                }
-            }
-            for (member, databaseID) in members {
-                var view = changes
-                view.database = DatabaseKey(containerID: key.containerID, environment: key.environment, scope: .shared, ownerRecordName: member)
-                view.databaseID = databaseID
-                view.zoneOwner = key.ownerRecordName
-                await publishToOwner(view)
-            }
-        } catch {
-            logger.error("notifications for participants failed: \(error)")
+        let key = changes.database
+        for participant in changes.participants {
+            var view = changes
+            view.database = DatabaseKey(containerID: key.containerID, environment: key.environment, scope: .shared,
+                                        ownerRecordName: participant.user)
+            view.databaseID = participant.sharedDatabaseID
+            view.zoneOwner = key.ownerRecordName
+            await publishToOwner(view)
+        }
+    }
+
+    /// The users with a zone in their shared database, and those databases' rows: read in the
+    /// commit's own transaction, so publishing needs no read of its own.
+    static func participants(of zoneRowID: Int64, owner key: DatabaseKey,
+                             in transaction: any StorageTransaction) throws -> [CommittedChanges.Participant] {
+        try transaction.sharedZoneMembers(zoneRowID: zoneRowID).compactMap { member in
+            let shared = DatabaseKey(containerID: key.containerID, environment: key.environment, scope: .shared, ownerRecordName: member)
+            return try transaction.databaseID(shared, create: false).map { CommittedChanges.Participant(user: member, sharedDatabaseID: $0) }
         }
     }
 

@@ -20,4 +20,11 @@ package struct CommittedChanges: Sendable {
     package var zoneDeleted = false
     /// The zone's owner, when the database is a participant's shared database.
     package var zoneOwner: String?
+    /// A user with the zone in their shared database, and that database's row.
+    package struct Participant: Sendable {
+        package var user: String
+        package var sharedDatabaseID: Int64
+    }
+    /// Who else hears of the commit: the participants of the zone's shares.
+    package var participants: [Participant] = []
 }

@@ -105,7 +105,7 @@ package struct AssetService: Sendable {
 
     /// The file a download URL names, once the URL's grant and the caller are checked: a grant
     /// issued for a user needs that user's `ckWebAuthToken`, and the record must still hold the file.
-    package func download(token: String, webAuthToken: String?) async throws -> (path: String, size: Int64) {
+    package func download(token: String, webAuthToken: String?) async throws -> String {
         let grant = try signer.grant(from: token, kind: .download, now: AuthService.now())
         if let user = grant.user {
             guard let webAuthToken else { throw AuthService.authenticationRequired }
@@ -114,24 +114,25 @@ package struct AssetService: Sendable {
         }
         guard let checksum = grant.checksum, let zoneRowID = grant.zoneRowID,
               try await storage.read({ try $0.recordReferencesAsset(zoneRowID: zoneRowID, recordName: grant.recordName, checksum: checksum) }),
-              let path = blobs.path(forChecksum: checksum),
-              let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let size = (attributes[.size] as? NSNumber)?.int64Value else {
+              let path = blobs.path(forChecksum: checksum), FileManager.default.fileExists(atPath: path) else {
             throw CloudKitError.notFound("the asset no longer exists")
         }
-        return (path, size)
+        return path
     }
 
-    /// Removes uploads older than the grace period, then every file nothing refers to any more.
-    /// Returns how many uploads and files went.
+    /// Removes uploads older than the grace period, then every file nothing refers to any more,
+    /// and files of uploads that never finished. Returns how many uploads and files went.
     package func collectGarbage(now: Int64 = AuthService.now()) async throws -> (uploads: Int, files: Int) {
         let cutoff = now - uploadGracePeriod.milliseconds
         let blobs = self.blobs
-        return try await storage.write { transaction in
+        let result = try await storage.write { transaction in
             let uploads = try transaction.deleteAssetUploads(before: cutoff)
             let orphans = try transaction.deleteUnreferencedAssetBlobs()
             for checksum in orphans { blobs.remove(checksum: checksum) }
             return (uploads, orphans.count)
         }
+        // Uploads a crash cut off are left half-written; none takes this long.
+        blobs.removeIncoming(olderThan: .seconds(3600))
+        return result
     }
 }

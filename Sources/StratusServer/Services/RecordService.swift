@@ -52,8 +52,12 @@ package struct RecordService: Sendable {
                 zoneRowID: zone.rowID, owner: grant.owner, caller: user, origin: access.origin, in: transaction)
             let ownerKey = DatabaseKey(containerID: key.containerID, environment: key.environment,
                                        scope: access.scope == .shared ? .private : key.scope, ownerRecordName: grant.owner)
-            return (results, CommittedChanges(database: ownerKey, databaseID: zone.databaseID, zoneRowID: zone.rowID,
-                                              zoneName: zone.zoneName, records: writer.changeLog))
+            var changes = CommittedChanges(database: ownerKey, databaseID: zone.databaseID, zoneRowID: zone.rowID,
+                                           zoneName: zone.zoneName, records: writer.changeLog)
+            if ownerKey.scope == .private && !changes.records.isEmpty {
+                changes.participants = try NotificationHub.participants(of: zone.rowID, owner: ownerKey, in: transaction)
+            }
+            return (results, changes)
         }
         if !changes.records.isEmpty { await hub.publish(changes) }
         return results

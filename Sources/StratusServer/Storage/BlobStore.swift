@@ -13,11 +13,21 @@ package struct BlobStore: Sendable {
     let directory: URL
     private var incoming: URL { directory.appendingPathComponent("incoming") }
 
-    /// Opens the store, creating its directories and removing uploads a crash left half-written.
+    /// Opens the store, creating its directories. (Other processes — `stratus schema`, say —
+    /// open it too while the server runs, so opening never touches uploads in progress.)
     init(directory: URL) throws {
         self.directory = directory
-        try? FileManager.default.removeItem(at: directory.appendingPathComponent("incoming"))
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("incoming"), withIntermediateDirectories: true)
+    }
+
+    /// Deletes the files of uploads that started longer ago than `age` (a crash cut them off).
+    func removeIncoming(olderThan age: Duration) {
+        let cutoff = Date().addingTimeInterval(-Double(age.components.seconds))
+        let files = (try? FileManager.default.contentsOfDirectory(at: incoming, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+        for file in files {
+            let modified = (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate ?? .distantPast
+            if modified < cutoff { try? FileManager.default.removeItem(at: file) }
+        }
     }
 
     /// A file that has fully arrived but is not in the store yet.

@@ -23,9 +23,9 @@ struct AssetRoutes {
             return try JSONBody.response(receipt)
         }
         router.get("assets/1/download/:token") { request, context in
-            let file = try await assets.download(token: try context.parameters.require("token"),
+            let path = try await assets.download(token: try context.parameters.require("token"),
                                                  webAuthToken: DatabaseAuthenticator.webAuthToken(request))
-            let body = try await FileIO().loadFile(path: file.path, context: context, chunkLength: 128 * 1024)
+            let body = try await FileIO().loadFile(path: path, context: context, chunkLength: 128 * 1024)
             return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: body)
         }
     }

@@ -225,13 +225,10 @@ final class ShareOperations {
 
     /// Turns a share record into a tombstone.
     private func deleteShareRecord(_ name: String) throws {
-        guard var record = try transaction.record(zoneRowID: zone.rowID, recordName: name), !record.deleted else { return }
-        let sequence = try transaction.nextChangeSequence()
-        record.deleted = true
-        record.fieldsJSON = Array("{}".utf8)
-        record.sequence = sequence
-        record.changeTag = RecordMapper.changeTag(for: sequence)
-        try transaction.saveRecord(record, references: [], replacingReferences: true)
+        try rewrite(name) { record in
+            record.deleted = true
+            record.fieldsJSON = Array("{}".utf8)
+        }
     }
 
     private func commitPlans(succeeded names: Set<String>) throws {
@@ -251,22 +248,24 @@ final class ShareOperations {
 
     /// Sets a root record's `share` pointer (a change of the root, with a new change tag).
     private func point(_ root: String, at share: String?) throws {
-        guard var record = try transaction.record(zoneRowID: zone.rowID, recordName: root), !record.deleted else { return }
-        record.share = share
-        let sequence = try transaction.nextChangeSequence()
-        record.sequence = sequence
-        record.changeTag = RecordMapper.changeTag(for: sequence)
-        try transaction.saveRecord(record, references: [], replacingReferences: false)
+        try rewrite(root) { $0.share = share }
     }
 
     /// Gives a record a new change sequence, so change feeds report it again (a share whose
     /// participants changed).
     func touch(_ name: String) throws {
+        try rewrite(name) { _ in }
+    }
+
+    /// Changes a live record in place as a new change: a new sequence and change tag, and the
+    /// zone's change sequence moved to it.
+    private func rewrite(_ name: String, _ change: (inout StoredRecord) -> Void) throws {
         guard var record = try transaction.record(zoneRowID: zone.rowID, recordName: name), !record.deleted else { return }
+        change(&record)
         let sequence = try transaction.nextChangeSequence()
         record.sequence = sequence
         record.changeTag = RecordMapper.changeTag(for: sequence)
-        try transaction.saveRecord(record, references: [], replacingReferences: false)
+        try transaction.saveRecord(record, references: [], replacingReferences: record.deleted)
         try transaction.setZoneChangeSequence(rowID: zone.rowID, sequence: sequence)
     }
 
