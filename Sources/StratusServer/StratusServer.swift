@@ -18,7 +18,9 @@ public struct StratusServer: Sendable {
         self.configuration = configuration
         self.logger = logger
         services = StratusServices(
-            storage: try SQLiteStorage(path: configuration.databasePath), blobs: try BlobStore(directory: configuration.blobDirectory),
+            storage: try SQLiteStorage(path: configuration.databasePath, maxQueuedWrites: configuration.maxQueuedWrites,
+                                       maxDatabaseBytes: configuration.maxDatabaseBytes),
+            blobs: try BlobStore(directory: configuration.blobDirectory),
             signer: try AssetURLSigner(keyFile: configuration.assetKeyPath, urlLifetime: configuration.assetURLLifetime),
             configuration: configuration, logger: logger)
     }
@@ -53,6 +55,7 @@ public struct StratusServer: Sendable {
         let router = Router(context: StratusRequestContext.self)
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: CloudKitErrorMiddleware())
+        router.add(middleware: LoadSheddingMiddleware(maxInFlight: configuration.maxRequestsInFlight))
         AuthRoutes(auth: services.auth, maxRequestBytes: configuration.maxRequestBytes).register(on: router)
         DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes, publicURL: configuration.publicURL).register(on: router)
         AssetRoutes(assets: services.assets).register(on: router)

@@ -109,8 +109,8 @@ import StratusCore
     @Test func lookupHonoursDesiredKeys() async throws {
         try await TestServer.with { server in
             let alice = try await server.signUp()
-            _ = try await alice.save([.create("n1", ["a": .int64(1), "b": .int64(2)])])
-            let request = RecordsLookupRequest(records: [.init(recordName: "n1"), .init(recordName: "n1", desiredKeys: [])], desiredKeys: ["b"])
+            _ = try await alice.save([.create("n1", ["a": .int64(1), "b": .int64(2)]), .create("n2", ["a": .int64(1), "b": .int64(2)])])
+            let request = RecordsLookupRequest(records: [.init(recordName: "n1"), .init(recordName: "n2", desiredKeys: [])], desiredKeys: ["b"])
             let records = try await alice.post(alice.path(.private, "records/lookup"), request).decode(RecordsResponse.self).records
             #expect(records[0].record?.fields == ["b": .int64(2)])
             #expect(records[1].record?.fields == [:])

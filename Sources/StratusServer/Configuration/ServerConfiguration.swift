@@ -38,6 +38,52 @@ public struct ServerConfiguration: Sendable {
     public var courierWait: Duration = .seconds(30)
     /// scrypt cost (N = 2^log2Cost) for new password hashes.
     public var passwordHashLog2Cost = 15
+    /// Password hashes waiting for one of the two hashing threads; past it sign-ins and sign-ups
+    /// are shed with `THROTTLED`.
+    public var maxQueuedPasswordHashes = 64
+
+    // MARK: Budgets: no request makes the server build or hold more than these
+
+    /// Largest response the server builds, in bytes: change feeds and queries stop adding
+    /// records there (`moreComing`, a `continuationMarker`), a lookup over it is `LIMIT_EXCEEDED`.
+    public var maxResponseBytes = 8 * 1024 * 1024
+    /// Zones named in one `changes/zone` or `zones/lookup` request.
+    public var maxZonesPerRequest = 100
+    /// Filters in one query.
+    public var maxQueryFilters = 32
+    /// Sort descriptors in one query.
+    public var maxQuerySortKeys = 8
+    /// Values in one filter's list (`IN`, `NOT_IN`, `LIST_CONTAINS_ANY`…).
+    public var maxFilterListValues = 256
+    /// Subscriptions one user may have in one database.
+    public var maxSubscriptionsPerUser = 256
+    /// Long-poll couriers (`tokens/create`) one user may hold at once.
+    public var maxCouriersPerUser = 16
+    /// Push connections (WebSockets and couriers) one user may hold at once.
+    public var maxPushConnectionsPerUser = 16_384
+    /// An HTTP connection with no request for this long is closed.
+    public var httpIdleTimeout: Duration = .seconds(60)
+    /// How often a push WebSocket is pinged; one that leaves two pings unanswered is closed.
+    public var pushPingInterval: Duration = .seconds(30)
+
+    // MARK: Throttling and load shedding
+
+    /// Wrong passwords one account may be tried with (then one more a minute).
+    public var signInFailuresPerAccount = RateRule(burst: 10, perSecond: 1.0 / 60)
+    /// Sign-ins from one client address.
+    public var signInsPerAddress = RateRule(burst: 300, perSecond: 10)
+    /// Accounts one client address may create.
+    public var signUpsPerAddress = RateRule(burst: 200, perSecond: 2)
+    /// Database requests of one signed-in user.
+    public var requestsPerUser = RateRule(burst: 2000, perSecond: 500)
+    /// Requests being handled at once (push connections and long-polls not counted); past it new
+    /// ones are shed with `THROTTLED`.
+    public var maxRequestsInFlight = 512
+    /// Writes waiting for the database writer; past it new ones are shed with `THROTTLED`.
+    public var maxQueuedWrites = 1024
+    /// A cap on the database file's size in bytes; writes past it fail with `TRY_AGAIN_LATER`
+    /// and change nothing. Nil: no cap but the disk.
+    public var maxDatabaseBytes: Int64?
 
     public init(dataDirectory: URL, host: String = "127.0.0.1", port: Int = 8080) {
         self.dataDirectory = dataDirectory

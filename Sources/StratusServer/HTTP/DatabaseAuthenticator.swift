@@ -26,7 +26,9 @@ struct DatabaseAuthenticator: RouterMiddleware {
         _ = try await auth.checkAPIToken(Self.apiToken(request), containerID: containerID)
         var userRecordName: String?
         if let webAuthToken = Self.webAuthToken(request) {
-            userRecordName = try await auth.user(webAuthToken: webAuthToken, containerID: containerID, environment: environment)
+            let user = try await auth.user(webAuthToken: webAuthToken, containerID: containerID, environment: environment)
+            try auth.admitRequest(user: user, containerID: containerID)
+            userRecordName = user
         }
         var deviceID = request.headers[Self.deviceIDHeader] ?? Self.defaultDeviceID
         if deviceID.isEmpty || deviceID.utf8.count > 255 { deviceID = Self.defaultDeviceID }

@@ -7,9 +7,12 @@ public struct StratusRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The authenticated caller and addressed database; set on `/database/1/…` routes.
     package var access: DatabaseAccess?
+    /// The client's IP address, the key of per-address throttling.
+    package let clientAddress: String
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 
     /// The access a database route was authenticated with.

@@ -57,6 +57,12 @@ struct AssetURLSigner: Sendable {
         key = fresh
     }
 
+    /// A key of its own for another purpose (`label`), derived from the server's key file, so
+    /// one secret in the data directory protects every token the server hands out.
+    func derivedKey(for label: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data(label.utf8), outputByteCount: 32)
+    }
+
     /// The grant as a URL path segment: base64url JSON, a dot, base64url signature.
     func token(for grant: AssetGrant) throws -> String {
         let payload = try JSONEncoder().encode(grant)

@@ -4,10 +4,18 @@ import StratusCore
 
 /// Users, sessions and the checks every request goes through: the container's API token, then
 /// the user's web auth token where one is given or needed.
+///
+/// Sign-in and sign-up are throttled through the server's ``RateLimiter``: wrong passwords per
+/// account, sign-ins and sign-ups per client address.
 package struct AuthService: Sendable {
     let storage: any StratusStorage
     let hasher: PasswordHasher
     let sessionLifetime: Duration
+    let limiter: RateLimiter
+    let signInFailuresPerAccount: RateRule
+    let signInsPerAddress: RateRule
+    let signUpsPerAddress: RateRule
+    let requestsPerUser: RateRule
 
     static let authenticationRequired = CloudKitError(.authenticationRequired, "request needs authorization: sign in and pass ckWebAuthToken")
 
@@ -37,8 +45,15 @@ package struct AuthService: Sendable {
         return session.userRecordName
     }
 
+    /// Charges one request to a signed-in user's rate, or throws `THROTTLED`.
+    package func admitRequest(user: String, containerID: String) throws(CloudKitError) {
+        try limiter.acquire("requests|\(containerID)|\(user)", requestsPerUser, what: "requests from this user")
+    }
+
     /// Creates an account and signs it in.
-    package func signUp(_ credentials: Credentials, containerID: String, environment: ContainerEnvironment) async throws -> SignInResponse {
+    package func signUp(_ credentials: Credentials, containerID: String, environment: ContainerEnvironment,
+                        client: String) async throws -> SignInResponse {
+        try limiter.acquire("signup|\(client)", signUpsPerAddress, what: "sign-ups from this address")
         try Self.validate(credentials)
         let passwordHash = try await hasher.hash(credentials.password)
         let user = StoredUser(userRecordName: SecretGenerator.userRecordName(), containerID: containerID,
@@ -54,9 +69,19 @@ package struct AuthService: Sendable {
     }
 
     /// Checks a username and password and opens a new session.
-    package func signIn(_ credentials: Credentials, containerID: String, environment: ContainerEnvironment) async throws -> SignInResponse {
+    ///
+    /// An account that had ``ServerConfiguration/signInFailuresPerAccount`` wrong passwords is
+    /// refused with `THROTTLED` before its password is even checked, whoever asks.
+    package func signIn(_ credentials: Credentials, containerID: String, environment: ContainerEnvironment,
+                        client: String) async throws -> SignInResponse {
+        let account = "signin-failures|\(containerID)|\(credentials.username)"
+        try limiter.acquire("signin|\(client)", signInsPerAddress, what: "sign-ins from this address")
+        try limiter.check(account, signInFailuresPerAccount, what: "failed sign-ins for this account")
         let user = try await storage.read { try $0.user(containerID: containerID, username: credentials.username) }
-        guard let user, try await hasher.verify(credentials.password, against: user.passwordHash) else {
+        // An unknown username costs a hash too, so timing does not tell which usernames exist.
+        let matches = try await hasher.verify(credentials.password, against: user?.passwordHash ?? unknownUserHash)
+        guard let user, matches else {
+            limiter.charge(account, signInFailuresPerAccount)
             throw CloudKitError(.authenticationFailed, "unknown username or wrong password")
         }
         let token = SecretGenerator.webAuthToken()
@@ -96,4 +121,10 @@ package struct AuthService: Sendable {
     }
 
     static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    /// A hash no password matches (a zero salt and key) at the current cost, checked when the
+    /// username is unknown.
+    private var unknownUserHash: String {
+        "scrypt$\(hasher.log2Cost)$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+    }
 }

@@ -9,28 +9,41 @@ package struct ChangeService: Sendable {
     let storage: any StratusStorage
     let directory: DatabaseDirectory
     let maxResultsLimit: Int
+    let maxZonesPerRequest: Int
+    let maxResponseBytes: Int
     let tombstoneRetention: Duration
     let signer: AssetURLSigner
 
     /// Changes of each requested zone; a zone that fails gets an error entry of its own.
+    ///
+    /// All zones share one response budget: once it is spent, the remaining zones answer with
+    /// the records that fit (possibly none) and `moreComing`, and their tokens resume there.
     package func zoneChanges(_ request: ZoneChangesRequest, _ access: DatabaseAccess) async throws -> ZoneChangesPages {
         try checkFeedAvailable(access)
-        guard request.zones.count <= maxResultsLimit else {
-            throw CloudKitError.limitExceeded("at most \(maxResultsLimit) zones per request")
+        guard request.zones.count <= maxZonesPerRequest else {
+            throw CloudKitError.limitExceeded("at most \(maxZonesPerRequest) zones per request")
+        }
+        var named = Set<ZoneID>()
+        for query in request.zones where !named.insert(query.zoneID).inserted {
+            throw CloudKitError.badRequest("zone '\(query.zoneID.zoneName)' appears more than once; name each zone once")
         }
         let databaseID = try await databaseID(access)
+        let maxResponseBytes = self.maxResponseBytes
         return try await storage.read { transaction in
-            ZoneChangesPages(zones: try request.zones.map { query in
+            var budget = ResponseBudget(bytes: maxResponseBytes)
+            var pages: [Result<ZoneChangesPage, ZoneError>] = []
+            for query in request.zones {
                 do {
-                    return .success(try changes(
+                    pages.append(.success(try changes(
                         of: query.zoneID, after: query.syncToken, limit: query.resultsLimit ?? request.resultsLimit,
                         desiredKeys: query.desiredKeys ?? request.desiredKeys,
                         recordTypes: query.desiredRecordTypes ?? request.desiredRecordTypes,
-                        databaseID: databaseID, access: access, in: transaction))
+                        databaseID: databaseID, access: access, budget: &budget, in: transaction)))
                 } catch let error as CloudKitError {
-                    return .failure(ZoneError(zoneID: query.zoneID, error: error))
+                    pages.append(.failure(ZoneError(zoneID: query.zoneID, error: error)))
                 }
-            })
+            }
+            return ZoneChangesPages(zones: pages)
         }
     }
 
@@ -38,10 +51,13 @@ package struct ChangeService: Sendable {
     package func recordChanges(_ request: RecordsChangesRequest, _ access: DatabaseAccess) async throws -> RecordChangesPage {
         try checkFeedAvailable(access)
         let databaseID = try await databaseID(access)
+        let maxResponseBytes = self.maxResponseBytes
         return try await storage.read { transaction in
-            RecordChangesPage(page: try changes(
+            var budget = ResponseBudget(bytes: maxResponseBytes)
+            return RecordChangesPage(page: try changes(
                 of: request.zoneID ?? .default, after: request.syncToken, limit: request.resultsLimit,
-                desiredKeys: request.desiredKeys, recordTypes: nil, databaseID: databaseID, access: access, in: transaction))
+                desiredKeys: request.desiredKeys, recordTypes: nil, databaseID: databaseID, access: access,
+                budget: &budget, in: transaction))
         }
     }
 
@@ -123,7 +139,7 @@ package struct ChangeService: Sendable {
     }
 
     private func changes(of zoneID: ZoneID, after tokenText: String?, limit requestedLimit: Int?, desiredKeys: [String]?,
-                         recordTypes: [String]?, databaseID: Int64, access: DatabaseAccess,
+                         recordTypes: [String]?, databaseID: Int64, access: DatabaseAccess, budget: inout ResponseBudget,
                          in transaction: any StorageTransaction) throws -> ZoneChangesPage {
         let limit = try resultsLimit(requestedLimit)
         let grant = try DatabaseDirectory.grant(zoneID, databaseID: databaseID, access: access, in: transaction)
@@ -146,9 +162,14 @@ package struct ChangeService: Sendable {
             after = token.sequence
         }
         let rows = try transaction.recordChanges(zoneRowID: zone.rowID, after: after, limit: limit + 1, recordTypes: recordTypes)
-        let moreComing = rows.count > limit
-        var page = Array(rows.prefix(limit))
-        let sequence = moreComing ? page.last!.sequence : zone.changeSequence
+        var page: [StoredRecord] = []
+        page.reserveCapacity(min(rows.count, limit))
+        for row in rows.prefix(limit) {
+            guard budget.take(row) else { break }
+            page.append(row)
+        }
+        let moreComing = rows.count > page.count
+        let sequence = moreComing ? page.last?.sequence ?? after : zone.changeSequence
         if grant.sharing != nil {
             // A participant sees only what their shares cover.
             page = try page.filter { try grant.permission(forRecord: $0.recordName, in: transaction).canRead }

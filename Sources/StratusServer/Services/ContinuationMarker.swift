@@ -1,8 +1,12 @@
+import Crypto
 import Foundation
 import StratusCore
 
 /// Where a query's next page starts: the sort values and name of the last record returned, and
-/// the fingerprint of the query it belongs to. Opaque to clients (base64url of JSON).
+/// the fingerprint of the query it belongs to.
+///
+/// Sealed with ChaCha20-Poly1305 under a key of the server's: clients can neither read a marker
+/// (it may name a position among records they cannot see) nor forge or alter one.
 struct ContinuationMarker: Codable {
     var fingerprint: String
     var values: [IndexValue]
@@ -14,12 +18,17 @@ struct ContinuationMarker: Codable {
         self.recordName = recordName
     }
 
-    var encoded: String {
-        Base64URL.encode((try? JSONEncoder().encode(self)) ?? Data())
+    /// The marker sealed with `key`, as base64url.
+    func sealed(with key: SymmetricKey) -> String {
+        guard let plain = try? JSONEncoder().encode(self), let box = try? ChaChaPoly.seal(plain, using: key) else { return "" }
+        return Base64URL.encode(box.combined)
     }
 
-    init(decoding text: String) throws(CloudKitError) {
-        guard let data = Base64URL.decode(text), let marker = try? JSONDecoder().decode(Self.self, from: data) else {
+    /// Opens a marker sealed with `key`, or throws `BAD_REQUEST` for anything else.
+    init(unsealing text: String, with key: SymmetricKey) throws(CloudKitError) {
+        guard let data = Base64URL.decode(text), let box = try? ChaChaPoly.SealedBox(combined: data),
+              let plain = try? ChaChaPoly.open(box, using: key),
+              let marker = try? JSONDecoder().decode(Self.self, from: plain) else {
             throw .badRequest("continuationMarker is not valid")
         }
         self = marker

@@ -1,20 +1,41 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import NIOConcurrencyHelpers
 import NIOPosix
+import StratusCore
 
 /// Slow salted password hashing with scrypt, in a self-describing format:
 /// `scrypt$<log2 N>$<r>$<p>$<salt base64>$<hash base64>`, so the cost can rise without breaking
-/// old hashes. Hashing runs on NIO's blocking thread pool, off the event loops.
+/// old hashes.
+///
+/// Hashing runs on two threads of its own, off the event loops and apart from the pool file I/O
+/// uses, so a sign-in flood cannot stall uploads. At most `maxQueued` hashes wait for them; more
+/// are refused with `THROTTLED`.
 struct PasswordHasher: Sendable {
     var log2Cost: Int
+    var maxQueued = 64
+    private let queued = NIOLockedValueBox(0)
+
+    init(log2Cost: Int, maxQueued: Int = 64) {
+        self.log2Cost = log2Cost
+        self.maxQueued = maxQueued
+    }
+
+    /// The hashing threads, shared by the servers of a process (a static pool is never deinited,
+    /// as NIO requires of a pool that is not shut down).
+    private static let pool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 2)
+        pool.start()
+        return pool
+    }()
     private static let blockSize = 8
     private static let parallelism = 1
     private static let outputBytes = 32
 
     func hash(_ password: String) async throws -> String {
         let salt = Data((0..<16).map { _ in UInt8.random(in: .min ... .max) })
-        let key = try await Self.derive(password, salt: salt, log2Cost: log2Cost, blockSize: Self.blockSize, parallelism: Self.parallelism)
+        let key = try await derive(password, salt: salt, log2Cost: log2Cost, blockSize: Self.blockSize, parallelism: Self.parallelism)
         return "scrypt$\(log2Cost)$\(Self.blockSize)$\(Self.parallelism)$\(salt.base64EncodedString())$\(key.base64EncodedString())"
     }
 
@@ -26,12 +47,22 @@ struct PasswordHasher: Sendable {
               let expected = Data(base64Encoded: String(parts[5])) else {
             return false
         }
-        let key = try await Self.derive(password, salt: salt, log2Cost: log2Cost, blockSize: blockSize, parallelism: parallelism)
+        let key = try await derive(password, salt: salt, log2Cost: log2Cost, blockSize: blockSize, parallelism: parallelism)
         return Self.constantTimeEquals(key, expected)
     }
 
-    private static func derive(_ password: String, salt: Data, log2Cost: Int, blockSize: Int, parallelism: Int) async throws -> Data {
-        try await NIOThreadPool.singleton.runIfActive {
+    private func derive(_ password: String, salt: Data, log2Cost: Int, blockSize: Int, parallelism: Int) async throws -> Data {
+        let admitted = queued.withLockedValue { count in
+            guard count < maxQueued else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else {
+            throw CloudKitError(.throttled, "too many sign-ins at once; retry after the delay", retryAfter: 1)
+        }
+        defer { queued.withLockedValue { $0 -= 1 } }
+        let outputBytes = Self.outputBytes
+        return try await Self.pool.runIfActive {
             let key = try KDF.Scrypt.deriveKey(
                 from: Data(password.utf8), salt: salt, outputByteCount: outputBytes,
                 rounds: 1 << log2Cost, blockSize: blockSize, parallelism: parallelism,

@@ -11,13 +11,35 @@ package struct QueryService: Sendable {
     let storage: any StratusStorage
     let directory: DatabaseDirectory
     let maxResultsLimit: Int
+    let limits: QueryLimits
     let signer: AssetURLSigner
+    let markerKey: SymmetricKey
+
+    /// The bounds on one query (see ``ServerConfiguration``).
+    struct QueryLimits: Sendable {
+        var maxFilters: Int
+        var maxSortKeys: Int
+        var maxListValues: Int
+        var maxResponseBytes: Int
+    }
+
+    init(storage: any StratusStorage, directory: DatabaseDirectory, maxResultsLimit: Int, limits: QueryLimits, signer: AssetURLSigner) {
+        self.storage = storage
+        self.directory = directory
+        self.maxResultsLimit = maxResultsLimit
+        self.limits = limits
+        self.signer = signer
+        markerKey = signer.derivedKey(for: "stratus continuation marker v1")
+    }
 
     package func query(_ request: RecordsQueryRequest, _ access: DatabaseAccess) async throws -> QueryResults {
         let limit = try ResultsLimit.resolve(request.resultsLimit, maximum: maxResultsLimit)
+        try checkBounds(request.query)
         let databaseID = try await directory.databaseID(for: access)
         let fingerprint = try Self.fingerprint(request)
         let links = AssetLinks(signer: signer, access: access)
+        let limits = self.limits
+        let markerKey = self.markerKey
         return try await storage.read { transaction in
             let grant = try DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let zone = grant.zone
@@ -36,25 +58,71 @@ package struct QueryService: Sendable {
             for sort in request.query.sortBy ?? [] {
                 query.sort.append(try QueryTranslation.sortKey(for: sort, in: schema))
             }
-            if let marker = request.continuationMarker {
-                let position = try ContinuationMarker(decoding: marker)
+            if let text = request.continuationMarker {
+                let position = try ContinuationMarker(unsealing: text, with: markerKey)
                 guard position.fingerprint == fingerprint, position.values.count == query.sort.count else {
                     throw CloudKitError.badRequest("continuationMarker belongs to another query")
                 }
                 query.after = (position.values, position.recordName)
             }
-            let page = try transaction.query(query)
-            let rows = Array(page.rows.prefix(limit))
+            var budget = ResponseBudget(bytes: limits.maxResponseBytes)
+            var taken: [QueryRow] = []
+            // The last row handled (returned, or skipped as not visible to a participant).
+            var handled: QueryRow?
+            var more = false
+            var scanned = 0
+            // A participant gets only the matches their shares cover: rows are filtered before the
+            // page is cut, so the page and its marker are made of records the caller may see.
+            scan: while true {
+                let rows = try transaction.query(query).rows
+                for row in rows.prefix(limit) {
+                    let visible = try grant.sharing == nil || grant.permission(forRecord: row.record.recordName, in: transaction).canRead
+                    if visible {
+                        guard taken.count < limit, budget.take(row.record) else {
+                            more = true
+                            break scan
+                        }
+                        taken.append(row)
+                    }
+                    handled = row
+                    scanned += 1
+                }
+                guard rows.count > limit, let resume = handled else { break }
+                if taken.count == limit || scanned >= Self.maxScannedRows {
+                    more = true
+                    break
+                }
+                query.after = (resume.sortValues, resume.record.recordName)
+            }
             var marker: String?
-            if page.rows.count > limit, let last = rows.last {
-                marker = ContinuationMarker(fingerprint: fingerprint, values: last.sortValues, recordName: last.record.recordName).encoded
+            // The last returned record; only when a participant's scan found none to return, the
+            // sealed marker resumes after the rows it read past.
+            if more, let position = taken.last ?? handled {
+                marker = ContinuationMarker(fingerprint: fingerprint, values: position.sortValues,
+                                            recordName: position.record.recordName).sealed(with: markerKey)
             }
-            var records = rows.map(\.record)
-            if grant.sharing != nil {
-                // A participant gets the matches their shares cover (the marker still follows every match).
-                records = try records.filter { try grant.permission(forRecord: $0.recordName, in: transaction).canRead }
+            return QueryResults(rows: taken.map(\.record), desiredKeys: request.desiredKeys, continuationMarker: marker, links: links)
+        }
+    }
+
+    typealias QueryRow = (record: StoredRecord, sortValues: [IndexValue])
+
+    /// Rows a participant's query reads past before it answers with the page it has.
+    static let maxScannedRows = 10_000
+
+    /// Refuses queries over the filter, sort and list bounds with `LIMIT_EXCEEDED`.
+    private func checkBounds(_ query: Query) throws(CloudKitError) {
+        let filters = query.filterBy ?? []
+        guard filters.count <= limits.maxFilters else {
+            throw .limitExceeded("a query may have at most \(limits.maxFilters) filters")
+        }
+        guard (query.sortBy ?? []).count <= limits.maxSortKeys else {
+            throw .limitExceeded("a query may have at most \(limits.maxSortKeys) sort descriptors")
+        }
+        for filter in filters {
+            if case .list(_, let values) = filter.fieldValue.value, values.count > limits.maxListValues {
+                throw .limitExceeded("a filter's list may hold at most \(limits.maxListValues) values")
             }
-            return QueryResults(rows: records, desiredKeys: request.desiredKeys, continuationMarker: marker, links: links)
         }
     }
 

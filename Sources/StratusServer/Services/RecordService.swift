@@ -8,6 +8,7 @@ package struct RecordService: Sendable {
     let directory: DatabaseDirectory
     let maxOperations: Int
     let maxRecordBytes: Int
+    let maxResponseBytes: Int
     let signer: AssetURLSigner
     let hub: NotificationHub
 
@@ -64,19 +65,31 @@ package struct RecordService: Sendable {
     }
 
     /// Fetches records by name; a missing or deleted one gets `NOT_FOUND` in its place.
+    ///
+    /// Each record may be named once. Records that together exceed the response budget are
+    /// refused with `LIMIT_EXCEEDED` (split the lookup), before any response is built.
     package func lookup(_ request: RecordsLookupRequest, _ access: DatabaseAccess) async throws -> RecordResults {
         guard request.records.count <= maxOperations else {
             throw CloudKitError.limitExceeded("at most \(maxOperations) records per lookup")
         }
+        var named = Set<String>(minimumCapacity: request.records.count)
+        for item in request.records where !named.insert(item.recordName).inserted {
+            throw CloudKitError.badRequest("record '\(item.recordName)' appears more than once; name each record once")
+        }
         let databaseID = try await directory.databaseID(for: access)
+        let maxResponseBytes = self.maxResponseBytes
         return try await storage.read { transaction in
             let grant = try DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let zone = grant.zone
             var found: [StoredRecord] = []
+            var budget = ResponseBudget(bytes: maxResponseBytes)
             var results = RecordResults(results: try request.records.map { item in
                 guard let stored = try transaction.record(zoneRowID: zone.rowID, recordName: item.recordName), !stored.deleted,
                       try grant.permission(forRecord: item.recordName, in: transaction).canRead else {
                     return .failure(RecordError(recordName: item.recordName, error: .notFound("record '\(item.recordName)' does not exist")))
+                }
+                guard budget.take(stored) else {
+                    throw CloudKitError.limitExceeded("these records exceed the \(maxResponseBytes)-byte response limit; look them up in smaller batches")
                 }
                 found.append(stored)
                 return .stored(stored, desiredKeys: item.desiredKeys ?? request.desiredKeys)

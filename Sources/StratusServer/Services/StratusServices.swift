@@ -16,21 +16,36 @@ package struct StratusServices: Sendable {
     package let push: PushService
     package let sharing: ShareService
     package let users: UserDirectory
+    /// The one rate limiter of the server: sign-ins, sign-ups, per-user request rates.
+    package let limiter: RateLimiter
 
     init(storage: any StratusStorage, blobs: BlobStore, signer: AssetURLSigner, configuration: ServerConfiguration, logger: Logger) {
         let directory = DatabaseDirectory(storage: storage)
         let hub = NotificationHub(storage: storage, mailboxCapacity: configuration.pushMailboxCapacity, logger: logger)
         self.storage = storage
         self.hub = hub
-        auth = AuthService(storage: storage, hasher: PasswordHasher(log2Cost: configuration.passwordHashLog2Cost),
-                           sessionLifetime: configuration.sessionLifetime)
+        let limiter = RateLimiter()
+        self.limiter = limiter
+        auth = AuthService(storage: storage,
+                           hasher: PasswordHasher(log2Cost: configuration.passwordHashLog2Cost,
+                                                  maxQueued: configuration.maxQueuedPasswordHashes),
+                           sessionLifetime: configuration.sessionLifetime, limiter: limiter,
+                           signInFailuresPerAccount: configuration.signInFailuresPerAccount,
+                           signInsPerAddress: configuration.signInsPerAddress, signUpsPerAddress: configuration.signUpsPerAddress,
+                           requestsPerUser: configuration.requestsPerUser)
         containers = ContainerService(storage: storage)
         zones = ZoneService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest, hub: hub)
         records = RecordService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest,
-                                maxRecordBytes: configuration.maxRecordBytes, signer: signer, hub: hub)
+                                maxRecordBytes: configuration.maxRecordBytes, maxResponseBytes: configuration.maxResponseBytes,
+                                signer: signer, hub: hub)
         schema = SchemaService(storage: storage)
-        query = QueryService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit, signer: signer)
+        query = QueryService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit,
+                             limits: .init(maxFilters: configuration.maxQueryFilters, maxSortKeys: configuration.maxQuerySortKeys,
+                                           maxListValues: configuration.maxFilterListValues,
+                                           maxResponseBytes: configuration.maxResponseBytes),
+                             signer: signer)
         changes = ChangeService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit,
+                                maxZonesPerRequest: configuration.maxZonesPerRequest, maxResponseBytes: configuration.maxResponseBytes,
                                 tombstoneRetention: configuration.tombstoneRetention, signer: signer)
         assets = AssetService(storage: storage, directory: directory, auth: auth, blobs: blobs, signer: signer,
                               maxAssetBytes: configuration.maxAssetBytes, maxTokens: configuration.maxResultsLimit,

@@ -12,12 +12,14 @@ struct AuthRoutes {
         group.post("signup") { request, context in
             let (containerID, environment) = try await authorize(request, context)
             let credentials = try await JSONBody.decode(Credentials.self, from: request, limit: maxRequestBytes)
-            return try JSONBody.response(try await auth.signUp(credentials, containerID: containerID, environment: environment))
+            return try JSONBody.response(try await auth.signUp(credentials, containerID: containerID, environment: environment,
+                                                                      client: context.clientAddress))
         }
         group.post("signin") { request, context in
             let (containerID, environment) = try await authorize(request, context)
             let credentials = try await JSONBody.decode(Credentials.self, from: request, limit: maxRequestBytes)
-            return try JSONBody.response(try await auth.signIn(credentials, containerID: containerID, environment: environment))
+            return try JSONBody.response(try await auth.signIn(credentials, containerID: containerID, environment: environment,
+                                                                      client: context.clientAddress))
         }
         group.post("signout") { request, context in
             let (containerID, environment) = try await authorize(request, context)

@@ -30,20 +30,24 @@ final class ShareOperations {
 
     // MARK: Before the writes
 
+    /// Checks and plans every operation of the batch. The zone's shares are read once; the batch
+    /// is copied once, as the read-only view share plans look up roots in.
     func prepare(_ operations: inout [PreparedOperation]) throws {
+        let shares = Dictionary(try transaction.shares(zoneRowID: zone.rowID).map { ($0.recordName, $0) },
+                                uniquingKeysWith: { first, _ in first })
+        let batch = operations
         for index in operations.indices where operations[index].invalid == nil {
             do throws(CloudKitError) {
-                try prepare(&operations[index], batch: operations)
+                try prepare(&operations[index], existing: shares[operations[index].recordName], batch: batch)
             } catch {
                 operations[index].invalid = error
             }
         }
     }
 
-    private func prepare(_ prepared: inout PreparedOperation, batch: [PreparedOperation]) throws(CloudKitError) {
+    private func prepare(_ prepared: inout PreparedOperation, existing: StoredShare?, batch: [PreparedOperation]) throws(CloudKitError) {
         let name = prepared.recordName
         let operation = prepared.operation
-        let existing = try attempt { try transaction.share(zoneRowID: zone.rowID, recordName: name) }
         let isShare = ShareKeys.isShareType(operation.record.recordType) || name == ShareKeys.zoneShareName || existing != nil
         if let sharing = grant.sharing {
             if isShare {

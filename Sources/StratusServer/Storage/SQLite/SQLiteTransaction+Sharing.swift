@@ -5,13 +5,13 @@ extension SQLiteTransaction {
     private static let shareColumns = "zone_id, record_name, root_record_name, short_guid, public_permission"
 
     private func shares(where condition: String, _ arguments: StatementArguments) throws -> [StoredShare] {
-        try Row.fetchAll(db, sql: "SELECT \(Self.shareColumns) FROM shares WHERE \(condition)", arguments: arguments).map { row in
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.shareColumns) FROM shares WHERE \(condition)"), arguments: arguments).map { row in
             let zoneRowID: Int64 = row[0]
             let recordName: String = row[1]
-            let participants = try Row.fetchAll(db, sql: """
+            let participants = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT user_record_name, permission, type, status FROM share_participants
                 WHERE zone_id = ? AND share_record_name = ? ORDER BY position
-                """, arguments: [zoneRowID, recordName]).map { participant in
+                """), arguments: [zoneRowID, recordName]).map { participant in
                 StoredParticipant(userRecordName: participant[0], permission: SharePermission(rawValue: participant[1]) ?? .none,
                                   type: ParticipantType(rawValue: participant[2]) ?? .user,
                                   status: AcceptanceStatus(rawValue: participant[3]) ?? .invited)
@@ -85,7 +85,8 @@ extension SQLiteTransaction {
     }
 
     func sharedZoneMembers(zoneRowID: Int64) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT user_record_name FROM shared_zones WHERE zone_id = ? AND active = 1", arguments: [zoneRowID])
+        try String.fetchAll(db.cachedStatement(sql: "SELECT user_record_name FROM shared_zones WHERE zone_id = ? AND active = 1"),
+                            arguments: [zoneRowID])
     }
 
     func user(recordName: String) throws -> StoredUser? {

@@ -1,0 +1,80 @@
+import Foundation
+import NIOConcurrencyHelpers
+import StratusCore
+
+/// Stratus's one rate limiter: token buckets by key (an account, a client address, a user).
+///
+/// A bucket holds up to ``RateRule/burst`` tokens and refills at ``RateRule/perSecond``. Taking a token
+/// from an empty bucket is refused with CloudKit's `THROTTLED` and a `retryAfter` of the seconds
+/// until a token is back, which the sync engine honours. Memory is bounded: past
+/// ``maxKeys`` buckets, those that have refilled (and so carry no information) are dropped first.
+package final class RateLimiter: Sendable {
+    private struct Bucket {
+        var tokens: Double
+        var updated: Double
+    }
+
+    private let buckets = NIOLockedValueBox<[String: Bucket]>([:])
+    private let now: @Sendable () -> Double
+    let maxKeys: Int
+
+    /// - parameter now: seconds on a monotonic clock; tests and simulations pass their own.
+    package init(maxKeys: Int = 100_000, now: @escaping @Sendable () -> Double = RateLimiter.monotonicSeconds) {
+        self.maxKeys = maxKeys
+        self.now = now
+    }
+
+    /// Takes one token for `key`, or throws `THROTTLED` when the bucket is empty.
+    package func acquire(_ key: String, _ rule: RateRule, what: @autoclosure () -> String) throws(CloudKitError) {
+        if let wait = take(key, rule, consume: true) { throw Self.throttled(what(), wait: wait) }
+    }
+
+    /// Throws `THROTTLED` when `key`'s bucket is empty, taking nothing (checks before an attempt
+    /// whose failure alone is charged with ``charge(_:_:)``).
+    package func check(_ key: String, _ rule: RateRule, what: @autoclosure () -> String) throws(CloudKitError) {
+        if let wait = take(key, rule, consume: false) { throw Self.throttled(what(), wait: wait) }
+    }
+
+    /// Takes one token for `key` if there is one (a failed attempt is charged).
+    package func charge(_ key: String, _ rule: RateRule) {
+        _ = take(key, rule, consume: true)
+    }
+
+    /// Seconds to wait when the bucket is empty, else nil (and a token taken when `consume`).
+    private func take(_ key: String, _ rule: RateRule, consume: Bool) -> Double? {
+        guard rule.burst.isFinite else { return nil }
+        let time = now()
+        return buckets.withLockedValue { buckets in
+            var bucket = buckets[key] ?? Bucket(tokens: rule.burst, updated: time)
+            bucket.tokens = min(rule.burst, bucket.tokens + (time - bucket.updated) * rule.perSecond)
+            bucket.updated = time
+            guard bucket.tokens >= 1 else {
+                buckets[key] = bucket
+                return (1 - bucket.tokens) / max(rule.perSecond, 1e-9)
+            }
+            if consume { bucket.tokens -= 1 }
+            if buckets[key] == nil && buckets.count >= maxKeys { Self.prune(&buckets, keeping: maxKeys * 3 / 4, now: time, rule: rule) }
+            buckets[key] = bucket
+            return nil
+        }
+    }
+
+    /// Drops the buckets closest to full until `keeping` remain.
+    private static func prune(_ buckets: inout [String: Bucket], keeping: Int, now: Double, rule: RateRule) {
+        let fullness = buckets.mapValues { $0.tokens + (now - $0.updated) * rule.perSecond }
+        for (key, _) in fullness.sorted(by: { $0.value > $1.value }).prefix(max(0, buckets.count - keeping)) {
+            buckets[key] = nil
+        }
+    }
+
+    /// Keys with a bucket now (for tests of the memory bound).
+    package var keyCount: Int { buckets.withLockedValue { $0.count } }
+
+    private static func throttled(_ what: String, wait: Double) -> CloudKitError {
+        CloudKitError(.throttled, "too many \(what); retry after the delay", retryAfter: max(1, Int(wait.rounded(.up))))
+    }
+
+    package static func monotonicSeconds() -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+    }
+}

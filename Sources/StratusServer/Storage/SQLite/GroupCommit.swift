@@ -1,0 +1,154 @@
+import GRDB
+import NIOConcurrencyHelpers
+import StratusCore
+
+/// Group commit for SQLite's one writer connection.
+///
+/// Every acknowledged write must be fsynced (`synchronous = FULL`), and an fsync costs far more
+/// than the work of a small write. So writes that arrive while the writer is busy queue here, and
+/// whichever of them reaches the writer first runs all of those queued in **one** transaction
+/// and one fsync. Each write still runs in a savepoint of its own: one whose body throws (a
+/// failed validation, a conflict, a limit) is rolled back alone and fails alone, never its
+/// neighbours. A fault of the transaction itself (the commit's fsync failing, a full disk, an
+/// I/O error that makes SQLite abandon the transaction) fails every write of the group with a
+/// retryable error, and none of them is acknowledged.
+///
+/// A lone write waits for nothing: it queues, reaches the idle writer, finds itself the whole
+/// group and commits at once.
+final class GroupCommit: Sendable {
+    private let writer: DatabasePool
+    private let queue = NIOLockedValueBox<[any GroupMember]>([])
+    /// Most writes that may wait for the writer; past it a write is shed with `THROTTLED`.
+    let maxQueuedWrites: Int
+
+    init(writer: DatabasePool, maxQueuedWrites: Int) {
+        self.writer = writer
+        self.maxQueuedWrites = maxQueuedWrites
+    }
+
+    /// Writes waiting for the writer now.
+    var depth: Int { queue.withLockedValue { $0.count } }
+
+    /// Runs `body` in the next group's transaction and returns its result once that transaction
+    /// is durable.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let member = Member(body)
+        let admitted = queue.withLockedValue { queue in
+            guard queue.count < maxQueuedWrites else { return false }
+            queue.append(member)
+            return true
+        }
+        guard admitted else {
+            throw CloudKitError(.throttled, "the server is busy writing; retry later", retryAfter: 1)
+        }
+        try await writer.writeWithoutTransaction { db in
+            let group = self.queue.withLockedValue { queue in
+                defer { queue.removeAll(keepingCapacity: true) }
+                return queue
+            }
+            // Empty when an earlier holder of the writer already took (and finished) this write.
+            if !group.isEmpty { Self.commit(group, in: db) }
+        }
+        return try member.outcome()
+    }
+
+    /// Runs the members in one transaction, each in its own savepoint, and commits.
+    private static func commit(_ group: [any GroupMember], in db: Database) {
+        do {
+            try db.beginTransaction(.immediate)
+        } catch {
+            for member in group { member.fail(StorageFault.map(error)) }
+            return
+        }
+        for member in group {
+            member.run(in: db)
+            if !db.isInsideTransaction {
+                // SQLite rolled the whole transaction back (SQLITE_FULL, an I/O error…): every
+                // write of the group is gone, the ones already run included.
+                let fault: any Error = member.fault ?? CloudKitError(.tryAgainLater, "the write was rolled back; retry", retryAfter: 1)
+                for member in group { member.fail(fault) }
+                return
+            }
+        }
+        do {
+            try db.commit()
+        } catch {
+            try? db.rollback()
+            let fault = StorageFault.map(error)
+            for member in group { member.fail(fault) }
+            return
+        }
+        for member in group { member.acknowledge() }
+    }
+}
+
+/// One queued write of a group, erased to what the group needs.
+private protocol GroupMember: AnyObject, Sendable {
+    /// Runs the write in a savepoint; a write that throws is rolled back alone.
+    func run(in db: Database)
+    /// The storage fault the write ran into, if its error was one.
+    var fault: (any Error)? { get }
+    /// Fails the write, whatever it did (the group's transaction did not commit).
+    func fail(_ error: any Error)
+    /// The group committed: the write's own result stands.
+    func acknowledge()
+}
+
+private final class Member<T: Sendable>: GroupMember {
+    private let body: @Sendable (Database) throws -> T
+    private let state = NIOLockedValueBox<State>(.queued)
+
+    private enum State {
+        case queued
+        case ran(Result<T, any Error>)
+        case done(Result<T, any Error>)
+    }
+
+    init(_ body: @escaping @Sendable (Database) throws -> T) {
+        self.body = body
+    }
+
+    func run(in db: Database) {
+        var result: Result<T, any Error> = .failure(CloudKitError(.internalError, "write did not run"))
+        do {
+            try db.inSavepoint {
+                do {
+                    result = .success(try body(db))
+                    return .commit
+                } catch {
+                    result = .failure(error)
+                    return .rollback
+                }
+            }
+        } catch {
+            result = .failure(error)
+        }
+        state.withLockedValue { $0 = .ran(result.mapError(StorageFault.map)) }
+    }
+
+    var fault: (any Error)? {
+        state.withLockedValue { state in
+            guard case .ran(.failure(let error)) = state, StorageFault.isFault(error) else { return nil }
+            return error
+        }
+    }
+
+    func fail(_ error: any Error) {
+        state.withLockedValue { $0 = .done(.failure(error)) }
+    }
+
+    func acknowledge() {
+        state.withLockedValue { state in
+            if case .ran(let result) = state { state = .done(result) }
+        }
+    }
+
+    func outcome() throws -> T {
+        try state.withLockedValue { state in
+            guard case .done(let result) = state else {
+                throw CloudKitError(.internalError, "write finished without an outcome")
+            }
+            return try result.get()
+        }
+    }
+}

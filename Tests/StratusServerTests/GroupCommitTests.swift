@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import StratusCore
+@testable import StratusServer
+
+/// Durability that is true: the writer's pragmas read back from SQLite, and concurrent writes
+/// sharing commits without sharing failures.
+@Suite struct GroupCommitTests {
+    /// GRDB lowers `synchronous` to NORMAL when it enables WAL; the server must raise it again
+    /// and it must stay raised after the migrations and after writes.
+    @Test func writerConnectionIsWALWithSynchronousFull() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp()
+            _ = try await alice.save([.create("one")])
+            let storage = try #require(server.server.services.storage as? SQLiteStorage)
+            let durability = try await storage.writerDurability()
+            #expect(durability.journalMode == "wal")
+            #expect(durability.synchronous == 2, "synchronous must be FULL (2), not NORMAL (1)")
+        }
+    }
+
+    /// Many clients saving one record each at once: every save is acknowledged once and present
+    /// after a restart; the change feed holds each exactly once.
+    @Test func concurrentSingleSavesAreAllDurable() async throws {
+        let directory = TestServer.temporaryDirectory()
+        let users = try await TestServer.with(dataDirectory: directory) { server in
+            var users: [Caller] = []
+            for index in 0..<8 { users.append(try await server.signUp("writer\(index)")) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for user in users {
+                    group.addTask {
+                        for index in 0..<25 { _ = try await user.save([.create("r\(index)")]) }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            return users
+        }
+        try await TestServer.with(dataDirectory: directory) { server in
+            for user in users {
+                let caller = Caller(server: server.endpoint, webAuthToken: user.webAuthToken, userRecordName: user.userRecordName)
+                let names = try await caller.allZoneChanges(ZoneID.defaultZoneName).records.compactMap(\.recordName)
+                #expect(names.sorted() == (0..<25).map { "r\($0)" }.sorted())
+            }
+        }
+    }
+
+    /// A write that fails its own checks inside a shared group commit fails alone: its
+    /// neighbours commit, and nothing of it is written.
+    @Test func aFailingWriteNeverFailsItsGroup() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp()
+            _ = try await alice.save([.create("taken")])
+            let outcomes = try await withThrowingTaskGroup(of: (Int, ServerErrorCode?).self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        // Every fourth save clashes with an existing record.
+                        let name = index % 4 == 0 ? "taken" : "fresh-\(index)"
+                        let result = try await alice.modify([.create(name)])
+                        return (index, result.first?.error?.serverErrorCode)
+                    }
+                }
+                var outcomes: [Int: ServerErrorCode?] = [:]
+                for try await (index, code) in group { outcomes[index] = code }
+                return outcomes
+            }
+            for (index, code) in outcomes {
+                #expect(code == (index % 4 == 0 ? .exists : nil), "save \(index)")
+            }
+            let names = try await alice.allZoneChanges(ZoneID.defaultZoneName).records.compactMap(\.recordName)
+            #expect(names.count == 31, "one 'taken' and 30 fresh records, each once")
+        }
+    }
+
+    /// Past `maxQueuedWrites` waiting writes, new ones are shed with THROTTLED and `retryAfter`
+    /// instead of queueing without bound; none of the shed ones is written.
+    @Test func aDeepWriteQueueShedsLoad() async throws {
+        try await TestServer.with(configure: { $0.maxQueuedWrites = 1 }) { server in
+            var users: [Caller] = []
+            for index in 0..<4 { users.append(try await server.signUp("u\(index)")) }
+            let codes = try await withThrowingTaskGroup(of: (String, HTTPResult).self) { group in
+                for (index, user) in users.enumerated() {
+                    let user = user
+                    for item in 0..<30 {
+                        group.addTask {
+                            let name = "u\(index)-\(item)"
+                            return (name, try await user.post(user.path(.private, "records/modify"),
+                                                              RecordsModifyRequest(operations: [.create(name)])))
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let shed = codes.filter { $0.1.status != 200 }
+            #expect(shed.allSatisfy { $0.1.status == 429 && $0.1.errorCode == .throttled && $0.1.error?.retryAfter != nil })
+            #expect(!shed.isEmpty, "with one write allowed to wait, 120 concurrent saves must shed some")
+            let shedNames = Set(shed.map(\.0))
+            for user in users {
+                let saved = try await user.allZoneChanges(ZoneID.defaultZoneName).records.compactMap(\.recordName)
+                #expect(shedNames.isDisjoint(with: saved))
+            }
+        }
+    }
+}
