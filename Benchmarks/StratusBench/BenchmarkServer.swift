@@ -19,8 +19,11 @@ struct BenchmarkServer {
     var webAuthToken = ""
 
     /// Runs a server in this process over `directory` for the duration of `body`.
-    static func with<T: Sendable>(directory: URL, _ body: @Sendable (BenchmarkServer) async throws -> T) async throws -> T {
-        let server = try StratusServer(configuration: ServerConfiguration(dataDirectory: directory, port: 0), logger: quietLogger)
+    static func with<T: Sendable>(directory: URL, configure: (inout ServerConfiguration) -> Void = { _ in },
+                                  _ body: @Sendable (BenchmarkServer) async throws -> T) async throws -> T {
+        var configuration = ServerConfiguration(dataDirectory: directory, port: 0)
+        configure(&configuration)
+        let server = try StratusServer(configuration: configuration, logger: quietLogger)
         let apiToken = try await server.ensureContainer(containerID)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let group = ServiceGroup(configuration: .init(services: [server.makeApplication { continuation.yield($0) }], logger: quietLogger))
@@ -62,17 +65,32 @@ struct BenchmarkServer {
         return try await body(try await client.signedIn())
     }
 
+    /// One HTTP client for every benchmark caller, with enough connections per host for the
+    /// concurrent scenarios (AsyncHTTPClient's shared client keeps eight).
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
     static var quietLogger: Logger {
         var logger = Logger(label: "stratus-bench")
         logger.logLevel = .error
         return logger
     }
 
+    /// The same server, called by another new user.
+    func anotherUser(_ username: String) async throws -> BenchmarkServer {
+        var client = self
+        client.webAuthToken = ""
+        return try await client.signedIn(as: username)
+    }
+
     /// The same caller, signed up as a new user.
-    private func signedIn() async throws -> BenchmarkServer {
+    private func signedIn(as username: String = "bench") async throws -> BenchmarkServer {
         var client = self
         let signUp = try await post("/auth/1/\(Self.containerID)/development/signup",
-                                    body: try JSONEncoder().encode(Credentials(username: "bench", password: "bench-password")))
+                                    body: try JSONEncoder().encode(Credentials(username: username, password: "bench-password")))
         client.webAuthToken = try JSONDecoder().decode(SignInResponse.self, from: signUp).ckWebAuthToken
         return client
     }
@@ -93,7 +111,7 @@ struct BenchmarkServer {
         request.method = .POST
         if !webAuthToken.isEmpty { request.headers.add(name: "Authorization", value: "Bearer \(webAuthToken)") }
         request.body = .bytes(ByteBuffer(bytes: body))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+        let response = try await Self.client.execute(request, timeout: .seconds(120))
         let bytes = try await response.body.collect(upTo: 256 * 1024 * 1024)
         guard response.status == .ok else { throw BenchmarkError("HTTP \(response.status.code): \(String(buffer: bytes))") }
         return Data(buffer: bytes)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GRDB
 import StratusCore
+import StratusServer
 
 /// `stratus-bench server`: record writes and change-feed reads through the server, against raw
 /// GRDB inserts of the same rows measured in the same run.
@@ -45,7 +46,10 @@ struct ServerBenchmark: AsyncParsableCommand {
         Report.figure("changes_records_per_s", changesRate, decimals: 0)
         Report.figure("modify_vs_sqlite", modifyRatio)
         Report.figure("changes_vs_sqlite", changesRatio)
+        try await ConcurrentSaves(saves: saves, repeats: repeats).run(in: directory)
     }
+
+    @Option(help: "Single-record saves per client in the concurrent scenario.") var saves = 200
 
     static func record(_ index: Int) -> StratusCore.Record {
         StratusCore.Record(recordName: "record-\(index)", recordType: "Item", fields: [
@@ -58,11 +62,10 @@ struct ServerBenchmark: AsyncParsableCommand {
     }
 
     /// Baseline (a): the same rows inserted straight into a table shaped like the server's records
-    /// table, with the server's pragmas (WAL, synchronous FULL) and its transaction size.
+    /// table, through a pool opened by the server's own code (WAL, synchronous FULL on the
+    /// writer), with the server's transaction size.
     private func rawInsert(_ records: [StratusCore.Record], path: String) async throws -> Double {
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        let pool = try DatabasePool(path: path, configuration: configuration)
+        let pool = try SQLiteStorage.openPool(path: path)
         try await pool.write { db in
             try db.execute(sql: """
                 CREATE TABLE records (

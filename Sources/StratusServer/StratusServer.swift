@@ -19,7 +19,7 @@ public struct StratusServer: Sendable {
         self.logger = logger
         services = StratusServices(
             storage: try SQLiteStorage(path: configuration.databasePath, maxQueuedWrites: configuration.maxQueuedWrites,
-                                       maxDatabaseBytes: configuration.maxDatabaseBytes),
+                                       maxDatabaseBytes: configuration.maxDatabaseBytes, groupCommit: configuration.groupCommit),
             blobs: try BlobStore(directory: configuration.blobDirectory),
             signer: try AssetURLSigner(keyFile: configuration.assetKeyPath, urlLifetime: configuration.assetURLLifetime),
             configuration: configuration, logger: logger)
@@ -56,7 +56,7 @@ public struct StratusServer: Sendable {
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: CloudKitErrorMiddleware())
         router.add(middleware: LoadSheddingMiddleware(maxInFlight: configuration.maxRequestsInFlight))
-        AuthRoutes(auth: services.auth, maxRequestBytes: configuration.maxRequestBytes).register(on: router)
+        AuthRoutes(auth: services.auth, hub: services.hub, maxRequestBytes: configuration.maxRequestBytes).register(on: router)
         DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes, publicURL: configuration.publicURL).register(on: router)
         AssetRoutes(assets: services.assets).register(on: router)
         PushRoutes(push: services.push, publicURL: configuration.publicURL).register(on: router)
@@ -68,11 +68,19 @@ public struct StratusServer: Sendable {
         let push = PushRoutes(push: services.push, publicURL: configuration.publicURL)
         var application = Application(
             router: makeRouter(),
-            server: .http1WebSocketUpgrade { request, _, _ in try await push.shouldUpgrade(request) },
+            server: .http1WebSocketUpgrade(
+                configuration: .init(http1: .init(idleTimeout: Self.timeAmount(configuration.httpIdleTimeout)),
+                                     ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: configuration.pushPingInterval))),
+                shouldUpgrade: { request, _, _ in try await push.shouldUpgrade(request) }),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Stratus"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
         application.addServices(Maintenance(services: services, interval: configuration.maintenanceInterval, logger: logger))
         return application
+    }
+
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }

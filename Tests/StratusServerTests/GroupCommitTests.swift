@@ -69,6 +69,9 @@ import StratusCore
             }
             let names = try await alice.allZoneChanges(ZoneID.defaultZoneName).records.compactMap(\.recordName)
             #expect(names.count == 31, "one 'taken' and 30 fresh records, each once")
+            let storage = try #require(server.server.services.storage as? SQLiteStorage)
+            let statistics = storage.commitStatistics
+            #expect(statistics.writes > statistics.transactions, "concurrent saves shared commits: \(statistics)")
         }
     }
 

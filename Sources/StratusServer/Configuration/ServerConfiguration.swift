@@ -81,6 +81,9 @@ public struct ServerConfiguration: Sendable {
     public var maxRequestsInFlight = 512
     /// Writes waiting for the database writer; past it new ones are shed with `THROTTLED`.
     public var maxQueuedWrites = 1024
+    /// Whether writes that arrive while a commit is in flight share the next commit and its
+    /// fsync. Turned off only by the benchmark that measures what it gains.
+    public var groupCommit = true
     /// A cap on the database file's size in bytes; writes past it fail with `TRY_AGAIN_LATER`
     /// and change nothing. Nil: no cap but the disk.
     public var maxDatabaseBytes: Int64?

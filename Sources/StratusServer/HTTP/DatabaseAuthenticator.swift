@@ -24,17 +24,18 @@ struct DatabaseAuthenticator: RouterMiddleware {
             throw CloudKitError.badRequest("unknown database '\(databaseName)'; use public, private or shared")
         }
         _ = try await auth.checkAPIToken(Self.apiToken(request), containerID: containerID)
-        var userRecordName: String?
+        var session: StoredSession?
         if let webAuthToken = Self.webAuthToken(request) {
-            let user = try await auth.user(webAuthToken: webAuthToken, containerID: containerID, environment: environment)
-            try auth.admitRequest(user: user, containerID: containerID)
-            userRecordName = user
+            let signedIn = try await auth.session(webAuthToken: webAuthToken, containerID: containerID, environment: environment)
+            try auth.admitRequest(user: signedIn.userRecordName, containerID: containerID)
+            session = signedIn
         }
         var deviceID = request.headers[Self.deviceIDHeader] ?? Self.defaultDeviceID
         if deviceID.isEmpty || deviceID.utf8.count > 255 { deviceID = Self.defaultDeviceID }
         var context = context
         context.access = DatabaseAccess(containerID: containerID, environment: environment, scope: scope,
-                                        userRecordName: userRecordName, deviceID: deviceID, origin: origin(of: request))
+                                        userRecordName: session?.userRecordName, deviceID: deviceID, origin: origin(of: request),
+                                        session: session)
         return try await next(request, context)
     }
 

@@ -15,10 +15,13 @@ package final class Mailbox: Sendable {
     let capacity: Int
     /// The notification that stands for many (pruned): a database notification with `p` set.
     private let overflow: String
+    /// The hash of the session the device signed in with; its end closes the mailbox.
+    let sessionHash: String
 
-    init(capacity: Int, overflow: String) {
+    init(capacity: Int, overflow: String, sessionHash: String) {
         self.capacity = capacity
         self.overflow = overflow
+        self.sessionHash = sessionHash
     }
 
     /// Queues a notification, or hands it to the device if it is waiting.
@@ -67,6 +70,9 @@ package final class Mailbox: Sendable {
         }
         waiter?.resume(returning: nil)
     }
+
+    /// Whether the mailbox was closed (its connection ended, or its session).
+    var isClosed: Bool { state.withLock { $0.closed } }
 
     /// Ends the mailbox: a waiting `next()` returns nil.
     func close() {

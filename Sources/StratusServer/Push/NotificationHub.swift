@@ -17,21 +17,28 @@ package actor NotificationHub {
 
     private let storage: any StratusStorage
     private let mailboxCapacity: Int
+    /// Push connections (WebSockets and couriers) one user may hold at once.
+    private let maxConnectionsPerUser: Int
     private let logger: Logger
     private var subscriptions: [Int64: [StoredSubscription]] = [:]
     private var mailboxes: [Listener: [ObjectIdentifier: Mailbox]] = [:]
 
-    init(storage: any StratusStorage, mailboxCapacity: Int, logger: Logger) {
+    init(storage: any StratusStorage, mailboxCapacity: Int, maxConnectionsPerUser: Int, logger: Logger) {
         self.storage = storage
         self.mailboxCapacity = mailboxCapacity
+        self.maxConnectionsPerUser = maxConnectionsPerUser
         self.logger = logger
     }
 
-    /// A device connected: its mailbox, which starts with a notification telling it to fetch
-    /// (it may have missed some while it was away).
-    package func connect(_ listener: Listener) -> Mailbox {
+    /// A device connected with a session: its mailbox, which starts with a notification telling
+    /// it to fetch (it may have missed some while it was away). A user already holding
+    /// `maxConnectionsPerUser` connections gets `LIMIT_EXCEEDED`.
+    package func connect(_ listener: Listener, sessionHash: String) throws(CloudKitError) -> Mailbox {
+        guard (mailboxes[listener]?.count ?? 0) < maxConnectionsPerUser else {
+            throw .limitExceeded("a user may hold at most \(maxConnectionsPerUser) push connections; close some first")
+        }
         let catchUp = Self.encoded(Self.catchUp(containerID: listener.containerID))
-        let mailbox = Mailbox(capacity: mailboxCapacity, overflow: catchUp)
+        let mailbox = Mailbox(capacity: mailboxCapacity, overflow: catchUp, sessionHash: sessionHash)
         mailboxes[listener, default: [:]][ObjectIdentifier(mailbox)] = mailbox
         mailbox.post(catchUp, key: "overflow")
         return mailbox
@@ -41,6 +48,13 @@ package actor NotificationHub {
         mailbox.close()
         mailboxes[listener]?[ObjectIdentifier(mailbox)] = nil
         if mailboxes[listener]?.isEmpty == true { mailboxes[listener] = nil }
+    }
+
+    /// Closes every push connection opened with a session (the user signed out).
+    package func endSession(_ sessionHash: String) {
+        for (listener, devices) in mailboxes {
+            for mailbox in devices.values where mailbox.sessionHash == sessionHash { disconnect(listener, mailbox) }
+        }
     }
 
     /// How many devices are connected.

@@ -9,25 +9,38 @@ package struct PushService: Sendable {
     let auth: AuthService
     let hub: NotificationHub
     let courierWait: Duration
-    let couriers = CourierRegistry()
+    let couriers: CourierRegistry
 
-    /// Who a push connection is for, from the container's API token and the user's web auth token.
-    package func listener(containerID: String, environment: ContainerEnvironment, apiToken: String?,
-                          webAuthToken: String?) async throws -> NotificationHub.Listener {
-        _ = try await auth.checkAPIToken(apiToken, containerID: containerID)
-        guard let webAuthToken else { throw AuthService.authenticationRequired }
-        let user = try await auth.user(webAuthToken: webAuthToken, containerID: containerID, environment: environment)
-        return NotificationHub.Listener(containerID: containerID, environment: environment, user: user)
+    /// A device's push connection: who it is for, and the session it was opened with.
+    package struct Connection: Sendable {
+        package var listener: NotificationHub.Listener
+        package var session: StoredSession
     }
 
-    /// Serves one WebSocket connection until it closes: every notification for the listener,
-    /// starting with a "fetch to catch up" one.
-    package func serve(_ listener: NotificationHub.Listener, send: @Sendable (String) async throws -> Void,
+    /// Who a push connection is for, from the container's API token and the user's web auth token.
+    package func connection(containerID: String, environment: ContainerEnvironment, apiToken: String?,
+                            webAuthToken: String?) async throws -> Connection {
+        _ = try await auth.checkAPIToken(apiToken, containerID: containerID)
+        guard let webAuthToken else { throw AuthService.authenticationRequired }
+        let session = try await auth.session(webAuthToken: webAuthToken, containerID: containerID, environment: environment)
+        return Connection(listener: NotificationHub.Listener(containerID: containerID, environment: environment, user: session.userRecordName),
+                          session: session)
+    }
+
+    /// Serves one WebSocket connection until it closes, its session ends (sign-out closes the
+    /// mailbox) or expires: every notification for the listener, starting with a "fetch to
+    /// catch up" one.
+    package func serve(_ connection: Connection, send: @Sendable (String) async throws -> Void,
                        untilClosed closed: @escaping @Sendable () async -> Void) async throws {
-        let mailbox = await hub.connect(listener)
+        let mailbox = try await hub.connect(connection.listener, sessionHash: connection.session.tokenHash)
+        let expiresIn = Duration.milliseconds(max(0, connection.session.expiresAt - AuthService.now()))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 await closed()
+                mailbox.close()
+            }
+            group.addTask {
+                try? await Task.sleep(for: expiresIn)
                 mailbox.close()
             }
             while let json = await mailbox.next() {
@@ -35,15 +48,16 @@ package struct PushService: Sendable {
             }
             group.cancelAll()
         }
-        await hub.disconnect(listener, mailbox)
+        await hub.disconnect(connection.listener, mailbox)
     }
 
     /// `tokens/create`: a courier for the signed-in user, and its long-poll URL.
     package func createToken(_ request: TokenCreateRequest, _ access: DatabaseAccess) async throws -> TokenCreateResponse {
         let user = try access.requireUser()
+        guard let session = access.session else { throw AuthService.authenticationRequired }
         let listener = NotificationHub.Listener(containerID: access.containerID, environment: access.environment, user: user)
         let token = SecretGenerator.receipt()
-        await couriers.add(token: token, mailbox: await hub.connect(listener), listener: listener, hub: hub)
+        try await couriers.add(token: token, listener: listener, session: session, hub: hub)
         return TokenCreateResponse(apnsEnvironment: request.apnsEnvironment ?? access.environment.rawValue, apnsToken: token,
                                    webcourierURL: access.origin + PushRoutes.courierPath + token)
     }
@@ -70,14 +84,33 @@ package struct PushService: Sendable {
     }
 }
 
-/// The long-poll couriers: a mailbox per token, forgotten after ten idle minutes.
+/// The long-poll couriers: a mailbox per token, forgotten after ten idle minutes, when its
+/// session ends or expires, or when its user opens more than `maxPerUser` (the oldest goes).
 actor CourierRegistry {
-    private var couriers: [String: (mailbox: Mailbox, listener: NotificationHub.Listener, lastSeen: ContinuousClock.Instant)] = [:]
-    private let idleLimit: Duration = .seconds(600)
+    private struct Courier {
+        var mailbox: Mailbox
+        var listener: NotificationHub.Listener
+        var expiresAt: Int64
+        var lastSeen: ContinuousClock.Instant
+    }
 
-    func add(token: String, mailbox: Mailbox, listener: NotificationHub.Listener, hub: NotificationHub) async {
+    private var couriers: [String: Courier] = [:]
+    private let idleLimit: Duration = .seconds(600)
+    let maxPerUser: Int
+
+    init(maxPerUser: Int) {
+        self.maxPerUser = maxPerUser
+    }
+
+    func add(token: String, listener: NotificationHub.Listener, session: StoredSession, hub: NotificationHub) async throws {
         await expire(hub: hub)
-        couriers[token] = (mailbox, listener, .now)
+        let own = couriers.filter { $0.value.listener == listener }.sorted { $0.value.lastSeen < $1.value.lastSeen }
+        for (oldToken, oldest) in own.prefix(max(0, own.count - maxPerUser + 1)) {
+            couriers[oldToken] = nil
+            await hub.disconnect(oldest.listener, oldest.mailbox)
+        }
+        let mailbox = try await hub.connect(listener, sessionHash: session.tokenHash)
+        couriers[token] = Courier(mailbox: mailbox, listener: listener, expiresAt: session.expiresAt, lastSeen: .now)
     }
 
     func mailbox(token: String, hub: NotificationHub) async -> Mailbox? {
@@ -86,9 +119,13 @@ actor CourierRegistry {
         return couriers[token]?.mailbox
     }
 
+    /// Couriers of users currently registered (for tests of the bound).
+    var count: Int { couriers.count }
+
     private func expire(hub: NotificationHub) async {
         let now = ContinuousClock.now
-        for (token, courier) in couriers where now - courier.lastSeen > idleLimit {
+        let time = AuthService.now()
+        for (token, courier) in couriers where now - courier.lastSeen > idleLimit || courier.expiresAt <= time || courier.mailbox.isClosed {
             couriers[token] = nil
             await hub.disconnect(courier.listener, courier.mailbox)
         }

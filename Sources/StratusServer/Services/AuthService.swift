@@ -34,6 +34,11 @@ package struct AuthService: Sendable {
     /// The user a web auth token belongs to, or `AUTHENTICATION_FAILED` for an unknown, expired
     /// or foreign token.
     package func user(webAuthToken: String, containerID: String, environment: ContainerEnvironment) async throws -> String {
+        try await session(webAuthToken: webAuthToken, containerID: containerID, environment: environment).userRecordName
+    }
+
+    /// The live session a web auth token opens, or `AUTHENTICATION_FAILED`.
+    package func session(webAuthToken: String, containerID: String, environment: ContainerEnvironment) async throws -> StoredSession {
         let hash = SecretGenerator.digest(webAuthToken)
         let session = try await storage.read { try $0.session(tokenHash: hash) }
         guard let session, session.containerID == containerID, session.environment == environment else {
@@ -42,7 +47,7 @@ package struct AuthService: Sendable {
         guard session.expiresAt > Self.now() else {
             throw CloudKitError(.authenticationFailed, "ckWebAuthToken has expired; sign in again")
         }
-        return session.userRecordName
+        return session
     }
 
     /// Charges one request to a signed-in user's rate, or throws `THROTTLED`.
@@ -93,10 +98,11 @@ package struct AuthService: Sendable {
         return SignInResponse(ckWebAuthToken: token, userRecordName: user.userRecordName)
     }
 
-    /// Revokes a web auth token.
-    package func signOut(webAuthToken: String) async throws {
+    /// Revokes a web auth token; returns the session's hash, whose push connections must close.
+    package func signOut(webAuthToken: String) async throws -> String {
         let hash = SecretGenerator.digest(webAuthToken)
         try await storage.write { try $0.deleteSession(tokenHash: hash) }
+        return hash
     }
 
     private func makeSession(token: String, user: String, containerID: String, environment: ContainerEnvironment) -> StoredSession {

@@ -11,6 +11,8 @@ package struct DatabaseAccess: Sendable {
     package var deviceID: String
     /// Where the caller reached the server (`http://host:port`), for the asset URLs it is given.
     package var origin: String
+    /// The signed-in session, when there is a user: push connections opened with it end with it.
+    package var session: StoredSession?
 
     /// The signed-in user, or `AUTHENTICATION_REQUIRED`.
     package func requireUser() throws(CloudKitError) -> String {

@@ -21,7 +21,8 @@ package struct StratusServices: Sendable {
 
     init(storage: any StratusStorage, blobs: BlobStore, signer: AssetURLSigner, configuration: ServerConfiguration, logger: Logger) {
         let directory = DatabaseDirectory(storage: storage)
-        let hub = NotificationHub(storage: storage, mailboxCapacity: configuration.pushMailboxCapacity, logger: logger)
+        let hub = NotificationHub(storage: storage, mailboxCapacity: configuration.pushMailboxCapacity,
+                                  maxConnectionsPerUser: configuration.maxPushConnectionsPerUser, logger: logger)
         self.storage = storage
         self.hub = hub
         let limiter = RateLimiter()
@@ -50,8 +51,10 @@ package struct StratusServices: Sendable {
         assets = AssetService(storage: storage, directory: directory, auth: auth, blobs: blobs, signer: signer,
                               maxAssetBytes: configuration.maxAssetBytes, maxTokens: configuration.maxResultsLimit,
                               uploadGracePeriod: configuration.assetUploadGracePeriod)
-        subscriptions = SubscriptionService(storage: storage, directory: directory, hub: hub, maxOperations: configuration.maxOperationsPerRequest)
-        push = PushService(auth: auth, hub: hub, courierWait: configuration.courierWait)
+        subscriptions = SubscriptionService(storage: storage, directory: directory, hub: hub, maxOperations: configuration.maxOperationsPerRequest,
+                                            maxPerUser: configuration.maxSubscriptionsPerUser)
+        push = PushService(auth: auth, hub: hub, courierWait: configuration.courierWait,
+                           couriers: CourierRegistry(maxPerUser: configuration.maxCouriersPerUser))
         sharing = ShareService(storage: storage)
         users = UserDirectory(storage: storage)
     }

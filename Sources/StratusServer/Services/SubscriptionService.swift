@@ -8,6 +8,8 @@ package struct SubscriptionService: Sendable {
     let directory: DatabaseDirectory
     let hub: NotificationHub
     let maxOperations: Int
+    /// Subscriptions one user may have in one database.
+    let maxPerUser: Int
 
     package func list(_ access: DatabaseAccess) async throws -> SubscriptionsResponse {
         let user = try access.requireUser()
@@ -36,12 +38,13 @@ package struct SubscriptionService: Sendable {
             throw CloudKitError.limitExceeded("at most \(maxOperations) subscription operations per request")
         }
         let databaseID = try await directory.databaseID(for: access)
+        let maxPerUser = self.maxPerUser
         let response = try await storage.write { transaction in
             SubscriptionsResponse(subscriptions: try request.operations.map { operation in
                 let subscription = operation.subscription
                 do {
                     try transaction.withSavepoint {
-                        try Self.apply(operation, owner: user, databaseID: databaseID, access: access, in: transaction)
+                        try Self.apply(operation, owner: user, databaseID: databaseID, access: access, maxPerUser: maxPerUser, in: transaction)
                     }
                     return .success(subscription)
                 } catch let error as CloudKitError {
@@ -54,11 +57,15 @@ package struct SubscriptionService: Sendable {
     }
 
     private static func apply(_ operation: SubscriptionsModifyRequest.Operation, owner: String, databaseID: Int64,
-                              access: DatabaseAccess, in transaction: any StorageTransaction) throws {
+                              access: DatabaseAccess, maxPerUser: Int, in transaction: any StorageTransaction) throws {
         let subscription = operation.subscription
         let id = subscription.subscriptionID
         guard !id.isEmpty, id.utf8.count <= 255 else { throw CloudKitError.badRequest("subscriptionID must have 1 to 255 characters") }
-        let exists = try transaction.subscriptions(databaseID: databaseID, owner: owner).contains { $0.subscription.subscriptionID == id }
+        let existing = try transaction.subscriptions(databaseID: databaseID, owner: owner)
+        let exists = existing.contains { $0.subscription.subscriptionID == id }
+        if operation.operationType == .create, !exists, existing.count >= maxPerUser {
+            throw CloudKitError.limitExceeded("a user may have at most \(maxPerUser) subscriptions in a database; delete some first")
+        }
         switch operation.operationType {
         case .delete:
             guard try transaction.deleteSubscription(databaseID: databaseID, owner: owner, subscriptionID: id) else {

@@ -5,6 +5,7 @@ import StratusCore
 /// `/signin` and `/signout`. Each needs the container's `ckAPIToken`.
 struct AuthRoutes {
     let auth: AuthService
+    let hub: NotificationHub
     let maxRequestBytes: Int
 
     func register(on router: Router<StratusRequestContext>) {
@@ -25,7 +26,7 @@ struct AuthRoutes {
             let (containerID, environment) = try await authorize(request, context)
             guard let token = DatabaseAuthenticator.webAuthToken(request) else { throw AuthService.authenticationRequired }
             _ = try await auth.user(webAuthToken: token, containerID: containerID, environment: environment)
-            try await auth.signOut(webAuthToken: token)
+            await hub.endSession(try await auth.signOut(webAuthToken: token))
             return try JSONBody.response([String: String]())
         }
     }

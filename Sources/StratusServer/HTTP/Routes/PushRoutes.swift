@@ -33,23 +33,48 @@ struct PushRoutes {
 
     /// The WebSocket upgrade for `/push/1/{container}/{environment}/websocket`; anything else
     /// stays plain HTTP.
+    ///
+    /// A browser cannot read the status of a refused upgrade, so a request that fails
+    /// authentication or a bound is upgraded anyway and answered with CloudKit's error
+    /// dictionary as one text frame, then closed with code 4000 + the error's HTTP status
+    /// (4401 `AUTHENTICATION_FAILED`, 4421 `AUTHENTICATION_REQUIRED`, 4413 `LIMIT_EXCEEDED`…).
     func shouldUpgrade(_ request: HTTPRequest) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
         guard let path = request.path, let components = URLComponents(string: path) else { return .dontUpgrade }
         let segments = components.path.split(separator: "/").map(String.init)
-        guard segments.count == 5, segments[0] == "push", segments[1] == "1", segments[4] == "websocket",
-              let environment = ContainerEnvironment(rawValue: segments[3]) else { return .dontUpgrade }
+        guard segments.count == 5, segments[0] == "push", segments[1] == "1", segments[4] == "websocket" else { return .dontUpgrade }
         let query = components.queryItems ?? []
         var webAuthToken = query.first { $0.name == "ckWebAuthToken" }?.value
         if webAuthToken == nil, let authorization = request.headerFields[.authorization], authorization.lowercased().hasPrefix("bearer ") {
             webAuthToken = String(authorization.dropFirst(7))
         }
-        let listener = try await push.listener(containerID: segments[2], environment: environment,
-                                               apiToken: query.first { $0.name == "ckAPIToken" }?.value, webAuthToken: webAuthToken)
         let push = self.push
-        return .upgrade([:]) { inbound, outbound, _ in
-            try await push.serve(listener, send: { try await outbound.write(.text($0)) }, untilClosed: {
-                do { for try await _ in inbound {} } catch {}
-            })
+        let connection: PushService.Connection
+        do {
+            guard let environment = ContainerEnvironment(rawValue: segments[3]) else {
+                throw CloudKitError.badRequest("unknown environment '\(segments[3])'; use development or production")
+            }
+            connection = try await push.connection(containerID: segments[2], environment: environment,
+                                                   apiToken: query.first { $0.name == "ckAPIToken" }?.value, webAuthToken: webAuthToken)
+        } catch {
+            return .upgrade([:]) { _, outbound, _ in try await Self.refuse(error, outbound) }
         }
+        return .upgrade([:]) { inbound, outbound, _ in
+            do {
+                try await push.serve(connection, send: { try await outbound.write(.text($0)) }, untilClosed: {
+                    do { for try await _ in inbound {} } catch {}
+                })
+            } catch let error as CloudKitError {
+                try await Self.refuse(error, outbound)
+            }
+        }
+    }
+
+    /// Sends CloudKit's error dictionary for `error` and closes the WebSocket.
+    private static func refuse(_ error: any Error, _ outbound: WebSocketOutboundWriter) async throws {
+        let cloudKitError = CloudKitErrorMiddleware.cloudKitError(for: error)
+        let dictionary = ErrorDictionary(cloudKitError, uuid: UUID().uuidString)
+        let json = String(decoding: try JSONEncoder().encode(dictionary), as: UTF8.self)
+        try await outbound.write(.text(json))
+        try await outbound.close(.unknown(UInt16(4000 + cloudKitError.code.httpStatus)), reason: cloudKitError.code.rawValue)
     }
 }

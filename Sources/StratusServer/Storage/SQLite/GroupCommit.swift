@@ -20,14 +20,21 @@ final class GroupCommit: Sendable {
     private let queue = NIOLockedValueBox<[any GroupMember]>([])
     /// Most writes that may wait for the writer; past it a write is shed with `THROTTLED`.
     let maxQueuedWrites: Int
+    /// When false each write commits alone (for measuring what grouping gains).
+    let enabled: Bool
 
-    init(writer: DatabasePool, maxQueuedWrites: Int) {
+    init(writer: DatabasePool, maxQueuedWrites: Int, enabled: Bool = true) {
         self.writer = writer
         self.maxQueuedWrites = maxQueuedWrites
+        self.enabled = enabled
     }
 
     /// Writes waiting for the writer now.
     var depth: Int { queue.withLockedValue { $0.count } }
+
+    /// Transactions committed and the writes they carried, since the server started.
+    var statistics: (transactions: Int, writes: Int) { committed.withLockedValue { $0 } }
+    private let committed = NIOLockedValueBox((transactions: 0, writes: 0))
 
     /// Runs `body` in the next group's transaction and returns its result once that transaction
     /// is durable.
@@ -42,23 +49,33 @@ final class GroupCommit: Sendable {
             throw CloudKitError(.throttled, "the server is busy writing; retry later", retryAfter: 1)
         }
         try await writer.writeWithoutTransaction { db in
+            guard self.enabled else {
+                self.queue.withLockedValue { queue in queue.removeAll { $0 === member } }
+                if Self.commit([member], in: db) {
+                    self.committed.withLockedValue { $0 = ($0.transactions + 1, $0.writes + 1) }
+                }
+                return
+            }
             let group = self.queue.withLockedValue { queue in
                 defer { queue.removeAll(keepingCapacity: true) }
                 return queue
             }
             // Empty when an earlier holder of the writer already took (and finished) this write.
-            if !group.isEmpty { Self.commit(group, in: db) }
+            if !group.isEmpty && Self.commit(group, in: db) {
+                self.committed.withLockedValue { $0 = ($0.transactions + 1, $0.writes + group.count) }
+            }
         }
         return try member.outcome()
     }
 
-    /// Runs the members in one transaction, each in its own savepoint, and commits.
-    private static func commit(_ group: [any GroupMember], in db: Database) {
+    /// Runs the members in one transaction, each in its own savepoint, and commits. Returns
+    /// whether the transaction committed.
+    private static func commit(_ group: [any GroupMember], in db: Database) -> Bool {
         do {
             try db.beginTransaction(.immediate)
         } catch {
             for member in group { member.fail(StorageFault.map(error)) }
-            return
+            return false
         }
         for member in group {
             member.run(in: db)
@@ -67,7 +84,7 @@ final class GroupCommit: Sendable {
                 // write of the group is gone, the ones already run included.
                 let fault: any Error = member.fault ?? CloudKitError(.tryAgainLater, "the write was rolled back; retry", retryAfter: 1)
                 for member in group { member.fail(fault) }
-                return
+                return false
             }
         }
         do {
@@ -76,9 +93,10 @@ final class GroupCommit: Sendable {
             try? db.rollback()
             let fault = StorageFault.map(error)
             for member in group { member.fail(fault) }
-            return
+            return false
         }
         for member in group { member.acknowledge() }
+        return true
     }
 }
 

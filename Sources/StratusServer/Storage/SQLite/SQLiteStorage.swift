@@ -17,22 +17,32 @@ package final class SQLiteStorage: StratusStorage {
     ///   with `THROTTLED`.
     /// - parameter maxDatabaseBytes: a cap on the database file's size; writes past it fail with
     ///   `TRY_AGAIN_LATER` and change nothing. Nil leaves SQLite's own limit.
-    package init(path: String, maxQueuedWrites: Int = 1024, maxDatabaseBytes: Int64? = nil) throws {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
-            db.add(function: SQLiteTransaction.distanceFunction)
-        }
-        pool = try DatabasePool(path: path, configuration: configuration)
-        try pool.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-            if let maxDatabaseBytes {
+    /// - parameter groupCommit: whether concurrent writes share commits (off only to measure it).
+    package init(path: String, maxQueuedWrites: Int = 1024, maxDatabaseBytes: Int64? = nil, groupCommit: Bool = true) throws {
+        pool = try Self.openPool(path: path)
+        if let maxDatabaseBytes {
+            try pool.writeWithoutTransaction { db in
                 let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
                 try db.execute(sql: "PRAGMA max_page_count = \(max(1, maxDatabaseBytes / pageSize))")
             }
         }
         try SQLiteSchema.migrator.migrate(pool)
-        group = GroupCommit(writer: pool, maxQueuedWrites: maxQueuedWrites)
+        group = GroupCommit(writer: pool, maxQueuedWrites: maxQueuedWrites, enabled: groupCommit)
+    }
+
+    /// A pool over `path` with the server's connection settings: WAL, `synchronous = FULL` on
+    /// the writer, a busy timeout. The benchmarks' raw-SQLite baselines open theirs here too,
+    /// so both sides pay for the same durability.
+    package static func openPool(path: String) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            db.add(function: SQLiteTransaction.distanceFunction)
+        }
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        // GRDB sets NORMAL while enabling WAL, after `prepareDatabase`; raise it on the writer.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        return pool
     }
 
     package func read<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction) throws -> T) async throws -> T {
@@ -56,6 +66,10 @@ package final class SQLiteStorage: StratusStorage {
 
     /// Writes waiting for the writer now.
     package var queuedWrites: Int { group.depth }
+
+    /// Transactions committed and the writes they carried (more writes than transactions means
+    /// writes shared commits).
+    package var commitStatistics: (transactions: Int, writes: Int) { group.statistics }
 
     /// The writer connection's `journal_mode` and `synchronous` pragmas, read back from SQLite.
     package func writerDurability() async throws -> (journalMode: String, synchronous: Int) {
