@@ -23,13 +23,9 @@ struct DatabaseAuthenticator: RouterMiddleware {
         guard let scope = self.scope ?? DatabaseScope(rawValue: databaseName) else {
             throw CloudKitError.badRequest("unknown database '\(databaseName)'; use public, private or shared")
         }
-        _ = try await auth.checkAPIToken(Self.apiToken(request), containerID: containerID)
-        var session: StoredSession?
-        if let webAuthToken = Self.webAuthToken(request) {
-            let signedIn = try await auth.session(webAuthToken: webAuthToken, containerID: containerID, environment: environment)
-            try auth.admitRequest(user: signedIn.userRecordName, containerID: containerID)
-            session = signedIn
-        }
+        let session = try await auth.authenticate(apiToken: Self.apiToken(request), webAuthToken: Self.webAuthToken(request),
+                                                  containerID: containerID, environment: environment)
+        if let session { try auth.admitRequest(user: session.userRecordName, containerID: containerID) }
         var deviceID = request.headers[Self.deviceIDHeader] ?? Self.defaultDeviceID
         if deviceID.isEmpty || deviceID.utf8.count > 255 { deviceID = Self.defaultDeviceID }
         var context = context

@@ -20,9 +20,10 @@ package struct PushService: Sendable {
     /// Who a push connection is for, from the container's API token and the user's web auth token.
     package func connection(containerID: String, environment: ContainerEnvironment, apiToken: String?,
                             webAuthToken: String?) async throws -> Connection {
-        _ = try await auth.checkAPIToken(apiToken, containerID: containerID)
-        guard let webAuthToken else { throw AuthService.authenticationRequired }
-        let session = try await auth.session(webAuthToken: webAuthToken, containerID: containerID, environment: environment)
+        guard let session = try await auth.authenticate(apiToken: apiToken, webAuthToken: webAuthToken, containerID: containerID,
+                                                         environment: environment) else {
+            throw AuthService.authenticationRequired
+        }
         return Connection(listener: NotificationHub.Listener(containerID: containerID, environment: environment, user: session.userRecordName),
                           session: session)
     }

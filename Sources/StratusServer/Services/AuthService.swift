@@ -20,15 +20,8 @@ package struct AuthService: Sendable {
     static let authenticationRequired = CloudKitError(.authenticationRequired, "request needs authorization: sign in and pass ckWebAuthToken")
 
     /// Checks the API token against the container, in constant time.
-    package func checkAPIToken(_ apiToken: String?, containerID: String) async throws -> StoredContainer {
-        guard let apiToken, !apiToken.isEmpty else {
-            throw CloudKitError(.authenticationFailed, "ckAPIToken is missing")
-        }
-        let container = try await storage.read { try $0.container(id: containerID) }
-        guard let container, PasswordHasher.constantTimeEquals(Array(container.apiToken.utf8), Array(apiToken.utf8)) else {
-            throw CloudKitError(.authenticationFailed, "ckAPIToken is not valid for container '\(containerID)'")
-        }
-        return container
+    package func checkAPIToken(_ apiToken: String?, containerID: String) async throws {
+        _ = try await authenticate(apiToken: apiToken, webAuthToken: nil, containerID: containerID, environment: .development)
     }
 
     /// The user a web auth token belongs to, or `AUTHENTICATION_FAILED` for an unknown, expired
@@ -41,6 +34,32 @@ package struct AuthService: Sendable {
     package func session(webAuthToken: String, containerID: String, environment: ContainerEnvironment) async throws -> StoredSession {
         let hash = SecretGenerator.digest(webAuthToken)
         let session = try await storage.read { try $0.session(tokenHash: hash) }
+        return try Self.check(session, containerID: containerID, environment: environment)
+    }
+
+    /// Checks the API token and, when one is given, the web auth token, in one read: the
+    /// caller's session, or nil for an API-token-only caller.
+    package func authenticate(apiToken: String?, webAuthToken: String?, containerID: String,
+                              environment: ContainerEnvironment) async throws -> StoredSession? {
+        guard let apiToken, !apiToken.isEmpty else {
+            throw CloudKitError(.authenticationFailed, "ckAPIToken is missing")
+        }
+        let hash = webAuthToken.map(SecretGenerator.digest)
+        let (container, session) = try await storage.read { transaction in
+            (try transaction.container(id: containerID), try hash.flatMap { try transaction.session(tokenHash: $0) })
+        }
+        try Self.check(container, apiToken: apiToken, containerID: containerID)
+        guard hash != nil else { return nil }
+        return try Self.check(session, containerID: containerID, environment: environment)
+    }
+
+    private static func check(_ container: StoredContainer?, apiToken: String, containerID: String) throws(CloudKitError) {
+        guard let container, PasswordHasher.constantTimeEquals(Array(container.apiToken.utf8), Array(apiToken.utf8)) else {
+            throw CloudKitError(.authenticationFailed, "ckAPIToken is not valid for container '\(containerID)'")
+        }
+    }
+
+    private static func check(_ session: StoredSession?, containerID: String, environment: ContainerEnvironment) throws(CloudKitError) -> StoredSession {
         guard let session, session.containerID == containerID, session.environment == environment else {
             throw CloudKitError(.authenticationFailed, "ckWebAuthToken is not valid")
         }

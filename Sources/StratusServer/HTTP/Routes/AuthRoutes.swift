@@ -33,7 +33,7 @@ struct AuthRoutes {
 
     private func authorize(_ request: Request, _ context: StratusRequestContext) async throws -> (String, ContainerEnvironment) {
         let (containerID, environment) = try DatabaseAuthenticator.containerAndEnvironment(context)
-        _ = try await auth.checkAPIToken(DatabaseAuthenticator.apiToken(request), containerID: containerID)
+        try await auth.checkAPIToken(DatabaseAuthenticator.apiToken(request), containerID: containerID)
         return (containerID, environment)
     }
 }

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import StratusCore
+@testable import StratusServer
+
+/// Floods are throttled with CloudKit's `THROTTLED` (HTTP 429) and a `retryAfter`, by one rate
+/// limiter: wrong passwords per account, sign-ins and sign-ups per address, requests per user;
+/// and a saturated server sheds load the same way.
+@Suite struct ThrottlingTests {
+    static let auth = "/auth/1/\(TestServer.containerID)/development"
+
+    @Test func aPasswordFloodIsThrottledWithinTenFailures() async throws {
+        try await TestServer.with { server in
+            _ = try await server.anonymous.post("\(Self.auth)/signup", Credentials(username: "victim", password: "right-password"))
+                .decode(SignInResponse.self)
+            var failures = 0
+            var throttled: HTTPResult?
+            for attempt in 0..<30 {
+                let response = try await server.anonymous.post("\(Self.auth)/signin", Credentials(username: "victim", password: "guess-\(attempt)"))
+                if response.errorCode == .throttled {
+                    throttled = response
+                    break
+                }
+                #expect(response.errorCode == .authenticationFailed)
+                failures += 1
+            }
+            #expect(failures <= 10, "the account was tried \(failures) times before throttling")
+            let refusal = try #require(throttled)
+            #expect(refusal.status == 429)
+            #expect((refusal.error?.retryAfter ?? 0) >= 1)
+            #expect(refusal.headers.first(name: "Retry-After") != nil)
+            // While throttled, even the right password waits: the flood cannot keep guessing.
+            let right = try await server.anonymous.post("\(Self.auth)/signin", Credentials(username: "victim", password: "right-password"))
+            #expect(right.errorCode == .throttled)
+            // Other accounts are not affected.
+            _ = try await server.anonymous.post("\(Self.auth)/signup", Credentials(username: "other", password: "other-password"))
+                .decode(SignInResponse.self)
+            _ = try await server.anonymous.post("\(Self.auth)/signin", Credentials(username: "other", password: "other-password"))
+                .decode(SignInResponse.self)
+        }
+    }
+
+    @Test func signUpsPerAddressAreThrottled() async throws {
+        try await TestServer.with(configure: { $0.signUpsPerAddress = RateRule(burst: 3, perSecond: 0.001) }) { server in
+            for index in 0..<3 {
+                _ = try await server.anonymous.post("\(Self.auth)/signup", Credentials(username: "u\(index)", password: "password-\(index)"))
+                    .decode(SignInResponse.self)
+            }
+            let fourth = try await server.anonymous.post("\(Self.auth)/signup", Credentials(username: "u3", password: "password-3"))
+            #expect(fourth.status == 429 && fourth.errorCode == .throttled && (fourth.error?.retryAfter ?? 0) >= 1)
+        }
+    }
+
+    @Test func signInsPerAddressAreThrottled() async throws {
+        try await TestServer.with(configure: { $0.signInsPerAddress = RateRule(burst: 2, perSecond: 0.001) }) { server in
+            let credentials = Credentials(username: "alice", password: "alice-password")
+            _ = try await server.anonymous.post("\(Self.auth)/signup", credentials).decode(SignInResponse.self)
+            for _ in 0..<2 { _ = try await server.anonymous.post("\(Self.auth)/signin", credentials).decode(SignInResponse.self) }
+            let third = try await server.anonymous.post("\(Self.auth)/signin", credentials)
+            #expect(third.status == 429 && third.errorCode == .throttled)
+        }
+    }
+
+    @Test func requestsPerUserAreThrottled() async throws {
+        try await TestServer.with(configure: { $0.requestsPerUser = RateRule(burst: 5, perSecond: 0.01) }) { server in
+            let alice = try await server.signUp("alice")
+            let bob = try await server.signUp("bob")
+            var codes: [Int] = []
+            for _ in 0..<7 { codes.append(try await alice.get(alice.path(.private, "users/current")).status) }
+            #expect(codes == [200, 200, 200, 200, 200, 429, 429])
+            let over = try await alice.get(alice.path(.private, "users/current"))
+            #expect(over.errorCode == .throttled && (over.error?.retryAfter ?? 0) >= 1)
+            #expect(try await bob.get(bob.path(.private, "users/current")).status == 200, "each user has a rate of their own")
+        }
+    }
+
+    @Test func aSaturatedServerShedsLoad() async throws {
+        try await TestServer.with(configure: { $0.maxRequestsInFlight = 2 }) { server in
+            let alice = try await server.signUp("alice")
+            _ = try await alice.save((0..<50).map { .create("r\($0)", ["text": .string(String(repeating: "t", count: 10_000))]) })
+            let statuses = try await withThrowingTaskGroup(of: HTTPResult.self) { group in
+                for _ in 0..<40 {
+                    group.addTask { try await alice.post(alice.path(.private, "records/lookup"),
+                                                         RecordsLookupRequest(records: (0..<50).map { .init(recordName: "r\($0)") })) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let shed = statuses.filter { $0.status != 200 }
+            #expect(!shed.isEmpty, "40 concurrent lookups against 2 slots must shed some")
+            #expect(shed.allSatisfy { $0.status == 429 && $0.errorCode == .throttled && $0.error?.retryAfter == 1 })
+        }
+    }
+
+    @Test func theLimiterForgetsRefilledKeysToStayBounded() throws {
+        let clock = ManualClock()
+        let limiter = RateLimiter(maxKeys: 100, now: { clock.now })
+        let rule = RateRule(burst: 2, perSecond: 1)
+        for key in 0..<1000 {
+            try limiter.acquire("k\(key)", rule, what: "test requests")
+            clock.advance(by: 0.01)
+        }
+        #expect(limiter.keyCount <= 100)
+        try limiter.acquire("hot", rule, what: "x")
+        try limiter.acquire("hot", rule, what: "x")
+        #expect(throws: CloudKitError.self) { try limiter.acquire("hot", rule, what: "x") }
+        clock.advance(by: 1)
+        try limiter.acquire("hot", rule, what: "x")
+    }
+}
+
+/// A clock the test moves by hand.
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seconds = 1000.0
+    var now: Double { lock.withLock { seconds } }
+    func advance(by delta: Double) { lock.withLock { seconds += delta } }
+}
