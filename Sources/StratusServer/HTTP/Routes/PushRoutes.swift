@@ -56,7 +56,7 @@ struct PushRoutes {
             connection = try await push.connection(containerID: segments[2], environment: environment,
                                                    apiToken: query.first { $0.name == "ckAPIToken" }?.value, webAuthToken: webAuthToken)
         } catch {
-            return .upgrade([:]) { _, outbound, _ in try await Self.refuse(error, outbound) }
+            return .upgrade([:]) { inbound, outbound, _ in try await Self.refuse(error, inbound, outbound) }
         }
         return .upgrade([:]) { inbound, outbound, _ in
             do {
@@ -64,17 +64,25 @@ struct PushRoutes {
                     do { for try await _ in inbound {} } catch {}
                 })
             } catch let error as CloudKitError {
-                try await Self.refuse(error, outbound)
+                try await Self.refuse(error, inbound, outbound)
             }
         }
     }
 
-    /// Sends CloudKit's error dictionary for `error` and closes the WebSocket.
-    private static func refuse(_ error: any Error, _ outbound: WebSocketOutboundWriter) async throws {
+    static let refusalDelay: Duration = .milliseconds(100)
+
+    /// Sends CloudKit's error dictionary for `error` and closes the WebSocket, reading the
+    /// client's side until its close frame answers ours.
+    private static func refuse(_ error: any Error, _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async throws {
         let cloudKitError = CloudKitErrorMiddleware.cloudKitError(for: error)
         let dictionary = ErrorDictionary(cloudKitError, uuid: UUID().uuidString)
         let json = String(decoding: try JSONEncoder().encode(dictionary), as: UTF8.self)
+        // Some clients (swift-websocket's among them) install their frame reader only after the
+        // upgrade completes and lose frames that arrive with the 101 response; a refusal waits
+        // a moment so that it is read. It also slows a client that reconnects in a tight loop.
+        try await Task.sleep(for: Self.refusalDelay)
         try await outbound.write(.text(json))
         try await outbound.close(.unknown(UInt16(4000 + cloudKitError.code.httpStatus)), reason: cloudKitError.code.rawValue)
+        for try await _ in inbound {}
     }
 }

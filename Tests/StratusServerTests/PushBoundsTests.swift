@@ -1,0 +1,113 @@
+import AsyncHTTPClient
+import Foundation
+import HummingbirdWSClient
+import Logging
+import NIOCore
+import NIOWebSocket
+import Testing
+import StratusCore
+
+/// Push connections are bounded per user, end with their session, and a refused WebSocket is
+/// told why in CloudKit's error dictionary.
+@Suite struct PushBoundsTests {
+    /// What a WebSocket client saw: the text frames and the close code.
+    struct Outcome: Sendable {
+        var messages: [String] = []
+        var closeCode: WebSocketErrorCode?
+    }
+
+    static func webSocketURL(_ caller: Caller, token: String? = nil) -> String {
+        let base = caller.server.baseURL.replacingOccurrences(of: "http://", with: "ws://")
+        return "\(base)/push/1/\(TestServer.containerID)/development/websocket?ckAPIToken=\(caller.server.apiToken)"
+            + "&ckWebAuthToken=\(Caller.percentEncode(token ?? caller.webAuthToken ?? ""))"
+    }
+
+    /// Connects and reads until the server closes the socket, or `after` runs and the client stops.
+    static func connect(_ url: String, messages limit: Int = .max,
+                        after: @escaping @Sendable () async throws -> Void = {}) async throws -> Outcome {
+        var logger = Logger(label: "push-test")
+        logger.logLevel = .critical
+        let collected = Collected()
+        let closeFrame = try await WebSocketClient.connect(url: url, logger: logger) { inbound, outbound, _ in
+            var count = 0
+            for try await message in inbound.messages(maxSize: 1 << 20) {
+                if case .text(let text) = message {
+                    await collected.append(text)
+                    // A refusal: close from this side too, as a client does once it knows why.
+                    if (try? JSONDecoder().decode(ErrorDictionary.self, from: Data(text.utf8))) != nil {
+                        try await outbound.close(.normalClosure, reason: nil)
+                    }
+                }
+                count += 1
+                if count == 1 { try await after() }
+                if count >= limit { try await outbound.close(.normalClosure, reason: nil) }
+            }
+        }
+        return Outcome(messages: await collected.messages, closeCode: closeFrame?.closeCode)
+    }
+
+    actor Collected {
+        var messages: [String] = []
+        func append(_ message: String) { messages.append(message) }
+    }
+
+    @Test func aRefusedUpgradeAnswersTheErrorDictionary() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp()
+            let outcome = try await Self.connect(Self.webSocketURL(alice, token: "not-a-token"))
+            let error = try JSONDecoder().decode(ErrorDictionary.self, from: Data(try #require(outcome.messages.first).utf8))
+            #expect(error.serverErrorCode == .authenticationFailed)
+            #expect(outcome.closeCode == .unknown(4401))
+        }
+    }
+
+    @Test func signingOutClosesThePushConnectionsOfThatSession() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp()
+            let outcome = try await Self.connect(Self.webSocketURL(alice)) {
+                // The first message (the catch-up notification) arrived: sign out now.
+                let response = try await alice.post("/auth/1/\(TestServer.containerID)/development/signout", [String: String]())
+                #expect(response.status == 200)
+            }
+            #expect(outcome.messages.count == 1, "the socket closed after sign-out, with only the catch-up notification")
+            let again = try await Self.connect(Self.webSocketURL(alice))
+            #expect(again.closeCode == .unknown(4401), "a signed-out token cannot reconnect")
+        }
+    }
+
+    @Test func pushConnectionsPerUserAreBounded() async throws {
+        try await TestServer.with(configure: { $0.maxPushConnectionsPerUser = 2 }) { server in
+            let alice = try await server.signUp()
+            let url = Self.webSocketURL(alice)
+            // Two connections held open (each waits in its first message's handler) while a third tries.
+            _ = try await Self.connect(url, messages: 1) {
+                _ = try await Self.connect(url, messages: 1) {
+                    let refused = try await Self.connect(url)
+                    let error = try JSONDecoder().decode(ErrorDictionary.self, from: Data(try #require(refused.messages.first).utf8))
+                    #expect(error.serverErrorCode == .limitExceeded)
+                    #expect(refused.closeCode == .unknown(4413))
+                }
+            }
+            let bob = try await server.signUp("bob")
+            let other = try await Self.connect(Self.webSocketURL(bob), messages: 1)
+            #expect(other.messages.count == 1, "another user is not affected")
+        }
+    }
+
+    @Test func couriersPerUserAreBoundedOldestFirst() async throws {
+        try await TestServer.with(configure: { $0.maxCouriersPerUser = 2 }) { server in
+            let alice = try await server.signUp()
+            var urls: [String] = []
+            for _ in 0..<3 {
+                let response = try await alice.post("/device/1/\(TestServer.containerID)/development/tokens/create", TokenCreateRequest())
+                urls.append(try response.decode(TokenCreateResponse.self).webcourierURL)
+            }
+            let oldest = try await HTTPClient.shared.execute(HTTPClientRequest(url: urls[0]), timeout: .seconds(10))
+            _ = try await oldest.body.collect(upTo: 1 << 20)
+            #expect(oldest.status.code == 404, "the oldest courier made room for the third")
+            let newest = try await HTTPClient.shared.execute(HTTPClientRequest(url: urls[2]), timeout: .seconds(10))
+            _ = try await newest.body.collect(upTo: 1 << 20)
+            #expect(newest.status.code == 200)
+        }
+    }
+}
