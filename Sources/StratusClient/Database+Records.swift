@@ -97,11 +97,18 @@ extension Database {
 
     /// Fetches records by ID, with only `desiredKeys` among their fields (all when nil). Assets
     /// are downloaded when the container has an asset cache.
+    ///
+    /// Each ID is asked for once; requests hold at most 400 records, and a request the server
+    /// finds too large to answer (`LIMIT_EXCEEDED`) is split in halves until every part fits.
     public func records(for ids: [RecordID], desiredKeys: [String]? = nil) async throws -> ItemResults<RecordID, CloudRecord> {
         var results: ItemResults<RecordID, CloudRecord> = [:]
-        for (zoneID, zoneIDs) in Dictionary(grouping: ids, by: \.zoneID) {
-            let request = RecordsLookupRequest(records: zoneIDs.map { .init(recordName: $0.recordName) }, zoneID: zoneID, desiredKeys: desiredKeys)
-            let answers = try await post("records/lookup", request, as: RecordsResponse.self).records
+        var seen = Set<RecordID>()
+        for (zoneID, zoneIDs) in Dictionary(grouping: ids.filter { seen.insert($0).inserted }, by: \.zoneID) {
+            var answers: [RecordResult] = []
+            for start in stride(from: 0, to: zoneIDs.count, by: Self.maxLookup) {
+                let chunk = zoneIDs[start..<min(start + Self.maxLookup, zoneIDs.count)].map(\.recordName)
+                answers += try await lookup(chunk, in: zoneID, desiredKeys: desiredKeys)
+            }
             for (id, answer) in zip(zoneIDs, answers) {
                 if let record = answer.record {
                     results[id] = .success(try await downloadingAssets(of: try CloudRecord(wire: record, zoneID: normalized(zoneID))))
@@ -111,6 +118,21 @@ extension Database {
             }
         }
         return results
+    }
+
+    /// Records per lookup request (the server's default operation limit).
+    static let maxLookup = 400
+
+    /// One zone's lookup, split in halves while the server answers `LIMIT_EXCEEDED`.
+    private func lookup(_ names: [String], in zoneID: ZoneID, desiredKeys: [String]?) async throws -> [RecordResult] {
+        let request = RecordsLookupRequest(records: names.map { .init(recordName: $0) }, zoneID: zoneID, desiredKeys: desiredKeys)
+        do {
+            return try await post("records/lookup", request, as: RecordsResponse.self).records
+        } catch let error as CloudError where error.code == .limitExceeded && names.count > 1 {
+            let half = names.count / 2
+            return try await lookup(Array(names[..<half]), in: zoneID, desiredKeys: desiredKeys)
+                + lookup(Array(names[half...]), in: zoneID, desiredKeys: desiredKeys)
+        }
     }
 
     /// Fetches one record; its absence is ``CloudError/Code-swift.enum/unknownItem``.

@@ -21,6 +21,9 @@ public actor PushConnection {
     public private(set) var isConnected = false
     /// How many times a connection was opened.
     public private(set) var connectionCount = 0
+    /// Why the server last refused the connection (an expired session, too many connections,
+    /// throttling); nil once a connection is accepted.
+    public private(set) var lastRefusal: CloudError?
 
     public init(container: Container, minimumBackoff: Duration = .milliseconds(250), maximumBackoff: Duration = .seconds(30)) {
         self.container = container
@@ -47,28 +50,52 @@ public actor PushConnection {
         var logger = Logger(label: "stratus-push")
         logger.logLevel = .critical
         while !Task.isCancelled {
+            var wait: Duration?
             do {
                 let url = try await Self.webSocketURL(for: container)
                 let sink = self.sink
-                try await WebSocketClient.connect(url: url, logger: logger) { inbound, _, _ in
-                    await self.connected()
+                try await WebSocketClient.connect(url: url, logger: logger) { inbound, outbound, _ in
+                    // Connected once the server sends anything but a refusal (it starts with a
+                    // "fetch to catch up" notification).
+                    var accepted = false
                     for try await message in inbound.messages(maxSize: 1 << 20) {
-                        guard case .text(let text) = message,
-                              let notification = try? JSONDecoder().decode(PushNotification.self, from: Data(text.utf8)) else { continue }
+                        guard case .text(let text) = message else { continue }
+                        if let refusal = try? JSONDecoder().decode(ErrorDictionary.self, from: Data(text.utf8)) {
+                            // The server refused the connection and says why, in CloudKit's error dictionary.
+                            await self.refused(CloudError(server: refusal.serverErrorCode, reason: refusal.reason, retryAfter: refusal.retryAfter))
+                            try await outbound.close(.normalClosure, reason: nil)
+                            continue
+                        }
+                        if !accepted {
+                            accepted = true
+                            await self.connected()
+                        }
+                        guard let notification = try? JSONDecoder().decode(PushNotification.self, from: Data(text.utf8)) else { continue }
                         sink.yield(notification)
                     }
                 }
-                backoff = minimumBackoff
+                if let refusal = lastRefusal {
+                    // Honour the server's delay; a refusal that retrying cannot fix waits the longest.
+                    wait = refusal.retryAfter.map { .seconds($0) } ?? (refusal.isTransient ? backoff : maximumBackoff)
+                    backoff = min(backoff * 2, maximumBackoff)
+                } else {
+                    backoff = minimumBackoff
+                }
             } catch {
                 backoff = min(backoff * 2, maximumBackoff)
             }
             isConnected = false
-            try? await Task.sleep(for: backoff * Double.random(in: 0.75...1.25))
+            try? await Task.sleep(for: wait ?? backoff * Double.random(in: 0.75...1.25))
         }
+    }
+
+    private func refused(_ error: CloudError) {
+        lastRefusal = error
     }
 
     private func connected() {
         isConnected = true
+        lastRefusal = nil
         connectionCount += 1
     }
 

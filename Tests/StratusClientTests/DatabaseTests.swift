@@ -10,6 +10,22 @@ import StratusTesting
         CloudRecord(recordType: "Note", recordID: RecordID(recordName: name, zoneID: zone), fields: ["title": .string(title)])
     }
 
+    /// A lookup the server finds over its response budget is split until every part fits; an ID
+    /// named twice is asked for once.
+    @Test func lookupsSplitWhenTheServerSaysTheyAreTooLarge() async throws {
+        try await TestCloud.with(configure: { $0.maxResponseBytes = 300_000 }) { cloud in
+            let alice = try await cloud.signUp("alice")
+            let database = alice.privateCloudDatabase
+            try await database.save(zone: Self.zone)
+            let big = String(repeating: "b", count: 100_000)
+            let ids = (0..<8).map { RecordID(recordName: "big\($0)", zoneID: Self.zone) }
+            _ = try await database.modifyRecords(saving: ids.map { CloudRecord(recordType: "Note", recordID: $0, fields: ["body": .string(big)]) })
+            let fetched = try await database.records(for: ids + [ids[0]])
+            #expect(fetched.count == 8)
+            #expect(try ids.allSatisfy { try fetched[$0]?.get().string("body") == big })
+        }
+    }
+
     @Test func saveFetchAndConflict() async throws {
         try await TestCloud.with { cloud in
             let alice = try await cloud.signUp("alice")
