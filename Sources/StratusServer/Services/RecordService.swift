@@ -30,7 +30,7 @@ package struct RecordService: Sendable {
             let sharing = ShareOperations(transaction: transaction, grant: grant, access: access)
             var prepared = prepared
             try sharing.prepare(&prepared)
-            let writer = RecordWriter(transaction: transaction, zone: zone, context: context, maxRecordBytes: maxRecordBytes)
+            let writer = RecordWriter(transaction: transaction, grant: grant, context: context, maxRecordBytes: maxRecordBytes)
             try writer.prefetch(prepared.filter { $0.invalid == nil && $0.operation.operationType != .create }.map(\.recordName))
             let atomic = (request.atomic ?? true) && !zone.isDefaultZone
             let outcomes = atomic ? try writer.applyAtomically(prepared) : try writer.applyEach(prepared)
@@ -56,7 +56,12 @@ package struct RecordService: Sendable {
             var changes = CommittedChanges(database: ownerKey, databaseID: zone.databaseID, zoneRowID: zone.rowID,
                                            zoneName: zone.zoneName, records: writer.changeLog)
             if ownerKey.scope == .private && !changes.records.isEmpty {
-                changes.participants = try NotificationHub.participants(of: zone.rowID, owner: ownerKey, in: transaction)
+                // A participant hears of a commit only if it changed a record their shares cover.
+                let changed = changes.records.map(\.recordName)
+                changes.participants = try NotificationHub.participants(of: zone.rowID, owner: ownerKey, in: transaction).filter { participant in
+                    let access = ShareAccess(user: participant.user, shares: try transaction.acceptedShares(zoneRowID: zone.rowID, user: participant.user))
+                    return try changed.contains { try access.permission(forRecord: $0, zoneRowID: zone.rowID, in: transaction).canRead }
+                }
             }
             return (results, changes)
         }

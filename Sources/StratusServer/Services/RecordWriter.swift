@@ -7,7 +7,8 @@ import StratusCore
 /// as it writes, and restores it when a savepoint undoes an operation.
 final class RecordWriter {
     let transaction: any StorageTransaction
-    let zone: StoredZone
+    let grant: ZoneGrant
+    var zone: StoredZone { grant.zone }
     let context: WriteContext
     let maxRecordBytes: Int
     /// Rows known in this transaction by name: a record, a tombstone, or nil for "no row".
@@ -19,9 +20,9 @@ final class RecordWriter {
     private(set) var changeLog: [RecordChange] = []
     private var schema: SchemaCheck
 
-    init(transaction: any StorageTransaction, zone: StoredZone, context: WriteContext, maxRecordBytes: Int) {
+    init(transaction: any StorageTransaction, grant: ZoneGrant, context: WriteContext, maxRecordBytes: Int) {
         self.transaction = transaction
-        self.zone = zone
+        self.grant = grant
         self.context = context
         self.maxRecordBytes = maxRecordBytes
         schema = SchemaCheck(transaction: transaction, containerID: context.access.containerID, environment: context.access.environment)
@@ -195,7 +196,8 @@ final class RecordWriter {
         var edges: [StoredReference] = []
         for (fieldName, value) in fields {
             for reference in value?.references ?? [] where reference.action == .deleteSelf || reference.action == .validate {
-                if reference.action == .validate, reference.recordName != name, try liveRecord(reference.recordName) == nil {
+                if reference.action == .validate, reference.recordName != name,
+                   try liveRecord(reference.recordName).map(mayRead) != true {
                     throw CloudKitError(.validatingReferenceError, "field '\(fieldName)': VALIDATE reference target '\(reference.recordName)' does not exist")
                 }
                 edges.append(StoredReference(sourceName: name, targetName: reference.recordName, action: reference.action!))
@@ -227,15 +229,27 @@ final class RecordWriter {
 
     /// Turns the record into a tombstone, then its `DELETE_SELF` sources, transitively. A live
     /// `VALIDATE` reference to any of them fails the whole deletion. Returns the record's tombstone.
+    ///
+    /// A share participant's deletion never cascades into the owner's records outside the share
+    /// (those still protect their `VALIDATE` targets, unnamed); in the public database another
+    /// user's records neither block a creator's deletion nor are deleted with it.
     private func delete(_ record: StoredRecord) throws -> StoredRecord {
         var pending = [record]
         var first: StoredRecord?
         var deleted = Set<String>()
         while let target = pending.popLast() {
             guard deleted.insert(target.recordName).inserted else { continue }
-            let incoming = try transaction.references(zoneRowID: zone.rowID, targetName: target.recordName)
-            if let blocking = incoming.first(where: { $0.action == .validate && !deleted.contains($0.sourceName) }) {
-                throw CloudKitError(.validatingReferenceError, "record '\(target.recordName)' is the target of a VALIDATE reference from '\(blocking.sourceName)'")
+            var incoming: [(edge: StoredReference, source: StoredRecord)] = []
+            for edge in try transaction.references(zoneRowID: zone.rowID, targetName: target.recordName) where !deleted.contains(edge.sourceName) {
+                guard let source = try liveRecord(edge.sourceName) else { continue }
+                // A VALIDATE reference protects the owner's data whoever deletes; in the public
+                // database only the caller's own records protect theirs.
+                let counts = edge.action == .validate && context.access.scope != .public ? true : try mayChange(source)
+                if counts { incoming.append((edge, source)) }
+            }
+            if let blocking = try incoming.first(where: { $0.edge.action == .validate }) {
+                let name = try mayRead(blocking.source) ? "from '\(blocking.source.recordName)'" : "from another record"
+                throw CloudKitError(.validatingReferenceError, "record '\(target.recordName)' is the target of a VALIDATE reference \(name)")
             }
             let sequence = try transaction.nextChangeSequence()
             var tombstone = target
@@ -255,12 +269,21 @@ final class RecordWriter {
                                                     recordName: tombstone.recordName, entries: [])
             }
             if first == nil { first = tombstone }
-            for edge in incoming where edge.action == .deleteSelf && !deleted.contains(edge.sourceName) {
-                if let source = try liveRecord(edge.sourceName) {
-                    pending.append(source)
-                }
-            }
+            pending += incoming.filter { $0.edge.action == .deleteSelf }.map(\.source)
         }
         return first ?? record
+    }
+
+    /// Whether the caller may change a record: the owner any of theirs, a participant what their
+    /// shares let them write, a user of the public database what they created.
+    private func mayChange(_ record: StoredRecord) throws -> Bool {
+        if context.access.scope == .public { return record.created.userRecordName == context.user }
+        return try grant.permission(forRecord: record.recordName, in: transaction).canWrite
+    }
+
+    /// Whether the caller may see a record (to be told its name).
+    private func mayRead(_ record: StoredRecord) throws -> Bool {
+        if context.access.scope == .public { return true }
+        return try grant.permission(forRecord: record.recordName, in: transaction).canRead
     }
 }
