@@ -122,15 +122,26 @@ package struct AssetService: Sendable {
 
     /// Removes uploads older than the grace period, then every file nothing refers to any more,
     /// and files of uploads that never finished. Returns how many uploads and files went.
+    ///
+    /// A file goes only after its rows are gone for good: the rows are deleted and committed
+    /// first; then, in a second write (serialized with uploads, which may have brought the same
+    /// bytes back meanwhile), each file whose row is still absent is removed. A failure between
+    /// the two leaves a file nothing refers to, never a row without its file.
     package func collectGarbage(now: Int64 = AuthService.now()) async throws -> (uploads: Int, files: Int) {
         let cutoff = now - uploadGracePeriod.milliseconds
         let blobs = self.blobs
-        let result = try await storage.write { transaction in
-            let uploads = try transaction.deleteAssetUploads(before: cutoff)
-            let orphans = try transaction.deleteUnreferencedAssetBlobs()
-            for checksum in orphans { blobs.remove(checksum: checksum) }
-            return (uploads, orphans.count)
+        let (uploads, orphans) = try await storage.write { transaction in
+            (try transaction.deleteAssetUploads(before: cutoff), try transaction.deleteUnreferencedAssetBlobs())
         }
+        let removed = try await storage.write { transaction in
+            var removed = 0
+            for checksum in orphans where try !transaction.assetBlobExists(checksum: checksum) {
+                blobs.remove(checksum: checksum)
+                removed += 1
+            }
+            return removed
+        }
+        let result = (uploads, removed)
         // Uploads a crash cut off are left half-written; none takes this long.
         blobs.removeIncoming(olderThan: .seconds(3600))
         return result

@@ -88,8 +88,20 @@ package struct BlobStore: Sendable {
             return ReceivedFile(temporaryPath: path, checksum: Data(digest).base64EncodedString(), size: size)
         } catch {
             try? FileManager.default.removeItem(atPath: path)
-            throw error
+            throw Self.fault(error)
         }
+    }
+
+    /// A disk that is full or failing as a retryable CloudKit error; other errors unchanged.
+    static func fault(_ error: any Error) -> any Error {
+        guard let error = error as? FileSystemError else { return error }
+        if let call = error.cause as? FileSystemError.SystemCallError, call.errno.rawValue == ENOSPC || call.errno.rawValue == EDQUOT {
+            return CloudKitError(.tryAgainLater, "the server's asset storage is full; nothing was stored", retryAfter: 60)
+        }
+        if error.code == .io {
+            return CloudKitError(.tryAgainLater, "the server could not write the asset; nothing was stored", retryAfter: 5)
+        }
+        return error
     }
 
     /// Bytes gathered before a write, and writes allowed to be pending at once.

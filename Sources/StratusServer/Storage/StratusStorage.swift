@@ -97,6 +97,8 @@ package protocol StorageTransaction {
     func deleteAssetUploads(before time: Int64) throws -> Int
     /// Removes the blobs no record and no upload refers to; returns their checksums.
     func deleteUnreferencedAssetBlobs() throws -> [String]
+    /// Whether a blob row with this checksum exists.
+    func assetBlobExists(checksum: String) throws -> Bool
 
     // MARK: Subscriptions
     /// Subscriptions of a database, all of them or one user's.

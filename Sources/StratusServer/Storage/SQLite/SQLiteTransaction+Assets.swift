@@ -58,4 +58,8 @@ extension SQLiteTransaction {
         for checksum in orphans { try delete.execute(arguments: [checksum]) }
         return orphans
     }
+
+    func assetBlobExists(checksum: String) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM asset_blobs WHERE checksum = ?"), arguments: [checksum]) == true
+    }
 }
