@@ -21,7 +21,8 @@ public struct StratusServer: Sendable {
             storage: try SQLiteStorage(path: configuration.databasePath, maxQueuedWrites: configuration.maxQueuedWrites,
                                        maxDatabaseBytes: configuration.maxDatabaseBytes, groupCommit: configuration.groupCommit),
             blobs: try BlobStore(directory: configuration.blobDirectory),
-            signer: try AssetURLSigner(keyFile: configuration.assetKeyPath, urlLifetime: configuration.assetURLLifetime),
+            signer: try AssetURLSigner(keyFile: configuration.assetKeyPath, urlLifetime: configuration.assetURLLifetime,
+                                       bindsDownloadsToUser: configuration.bindDownloadURLsToUser),
             configuration: configuration, logger: logger)
     }
 

@@ -89,8 +89,25 @@ import StratusCore
         }
     }
 
-    @Test func downloadsAreBoundToTheirUser() async throws {
+    /// As Apple's pre-signed URLs: a plain GET with no credentials downloads until the URL
+    /// expires; a forged or altered URL does not.
+    @Test func aSignedDownloadURLIsTheCapability() async throws {
         try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            let bytes = TestFile.bytes(count: 5000)
+            let uploaded = try await alice.upload(bytes, record: "shared")
+            _ = try await alice.save([.create("shared", ["file": .asset(uploaded)])])
+            let url = try #require(try Self.asset(try await alice.lookup(["shared"]).first?.record).downloadURL)
+            let plain = try await alice.download(url, signedIn: false)
+            #expect(plain.status == 200 && Array(plain.body) == bytes)
+            var tampered = url
+            tampered.insert("x", at: tampered.index(tampered.endIndex, offsetBy: -5))
+            #expect(try await alice.download(tampered, signedIn: false).errorCode == .accessDenied)
+        }
+    }
+
+    @Test func downloadsCanBeBoundToTheirUser() async throws {
+        try await TestServer.with(configure: { $0.bindDownloadURLsToUser = true }) { server in
             let alice = try await server.signUp("alice")
             let bob = try await server.signUp("bob")
             let uploaded = try await alice.upload(TestFile.bytes(count: 5000), record: "secret")

@@ -27,6 +27,10 @@ public struct ServerConfiguration: Sendable {
     public var maxAssetBytes: Int64 = 50 * 1024 * 1024
     /// How long asset upload and download URLs stay valid (15 minutes, as CloudKit's).
     public var assetURLLifetime: Duration = .seconds(15 * 60)
+    /// Whether download URLs of private data work only with the `ckWebAuthToken` of the user they
+    /// were issued to. Off by default: as Apple's pre-signed URLs, a signed URL is the capability,
+    /// and third-party clients download with a plain GET.
+    public var bindDownloadURLsToUser = false
     /// How long an uploaded file may wait for a record to take it up before it is collected.
     public var assetUploadGracePeriod: Duration = .seconds(24 * 3600)
     /// The URL clients reach this server at (`https://sync.example.com`), used in asset URLs;

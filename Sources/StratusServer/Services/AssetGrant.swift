@@ -41,10 +41,14 @@ struct AssetURLSigner: Sendable {
     private let key: SymmetricKey
     /// How long the URLs of new grants stay valid.
     let urlLifetime: Duration
+    /// Whether download URLs of private data work only for the user they were issued to (with
+    /// their `ckWebAuthToken`); otherwise the signed URL is the capability, as Apple's are.
+    let bindsDownloadsToUser: Bool
 
     /// Loads the key file at `path`, creating it (owner-only, 256 random bits) on first use.
-    init(keyFile path: String, urlLifetime: Duration) throws {
+    init(keyFile path: String, urlLifetime: Duration, bindsDownloadsToUser: Bool = false) throws {
         self.urlLifetime = urlLifetime
+        self.bindsDownloadsToUser = bindsDownloadsToUser
         if let data = FileManager.default.contents(atPath: path), data.count == 32 {
             key = SymmetricKey(data: data)
             return
