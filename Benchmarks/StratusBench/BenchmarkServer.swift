@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import NIOHTTP1
 import ServiceLifecycle
 import StratusCore
 import StratusServer
@@ -121,4 +122,18 @@ struct BenchmarkServer {
 struct BenchmarkError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+}
+
+extension BenchmarkServer {
+    /// Sends a request and returns its status and body, whatever the status (for the hostile
+    /// scenario, which expects refusals).
+    func send(_ method: HTTPMethod = .POST, _ path: String, body: Data?, signedIn: Bool = true) async throws -> (status: Int, body: Data) {
+        var request = HTTPClientRequest(url: "\(baseURL)\(path)\(path.contains("?") ? "&" : "?")ckAPIToken=\(apiToken)")
+        request.method = method
+        if signedIn, !webAuthToken.isEmpty { request.headers.add(name: "Authorization", value: "Bearer \(webAuthToken)") }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await Self.client.execute(request, timeout: .seconds(120))
+        let bytes = try await response.body.collect(upTo: 256 * 1024 * 1024)
+        return (Int(response.status.code), Data(buffer: bytes))
+    }
 }

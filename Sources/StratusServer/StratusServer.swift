@@ -58,7 +58,9 @@ public struct StratusServer: Sendable {
         router.add(middleware: CloudKitErrorMiddleware())
         router.add(middleware: LoadSheddingMiddleware(maxInFlight: configuration.maxRequestsInFlight))
         AuthRoutes(auth: services.auth, hub: services.hub, maxRequestBytes: configuration.maxRequestBytes).register(on: router)
-        DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes, publicURL: configuration.publicURL).register(on: router)
+        DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes, publicURL: configuration.publicURL,
+                       permits: WorkPermits(permits: configuration.maxLargeRequests, maxWaiting: configuration.maxRequestsInFlight))
+            .register(on: router)
         AssetRoutes(assets: services.assets).register(on: router)
         PushRoutes(push: services.push, publicURL: configuration.publicURL).register(on: router)
         return router

@@ -40,6 +40,23 @@ import StratusCore
         }
     }
 
+    @Test func concurrentGuessesCannotSlipPastTheLimit() async throws {
+        try await TestServer.with { server in
+            _ = try await server.anonymous.post("\(Self.auth)/signup", Credentials(username: "victim", password: "right-password"))
+                .decode(SignInResponse.self)
+            let codes = try await withThrowingTaskGroup(of: ServerErrorCode?.self) { group in
+                for attempt in 0..<30 {
+                    group.addTask {
+                        try await server.anonymous.post("\(Self.auth)/signin", Credentials(username: "victim", password: "guess-\(attempt)")).errorCode
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(codes.filter { $0 == .authenticationFailed }.count <= 10)
+            #expect(codes.filter { $0 == .throttled }.count >= 20)
+        }
+    }
+
     @Test func signUpsPerAddressAreThrottled() async throws {
         try await TestServer.with(configure: { $0.signUpsPerAddress = RateRule(burst: 3, perSecond: 0.001) }) { server in
             for index in 0..<3 {

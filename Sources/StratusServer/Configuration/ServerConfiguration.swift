@@ -50,7 +50,11 @@ public struct ServerConfiguration: Sendable {
 
     /// Largest response the server builds, in bytes: change feeds and queries stop adding
     /// records there (`moreComing`, a `continuationMarker`), a lookup over it is `LIMIT_EXCEEDED`.
-    public var maxResponseBytes = 8 * 1024 * 1024
+    public var maxResponseBytes = 4 * 1024 * 1024
+    /// Requests handled at once that may hold much memory: lookups, queries and change feeds
+    /// (whose answers can fill `maxResponseBytes`) and any request with a body over 256 KB.
+    /// Others wait their turn; small requests never do.
+    public var maxLargeRequests = 8
     /// Zones named in one `changes/zone` or `zones/lookup` request.
     public var maxZonesPerRequest = 100
     /// Filters in one query.

@@ -26,22 +26,22 @@ package final class RateLimiter: Sendable {
 
     /// Takes one token for `key`, or throws `THROTTLED` when the bucket is empty.
     package func acquire(_ key: String, _ rule: RateRule, what: @autoclosure () -> String) throws(CloudKitError) {
-        if let wait = take(key, rule, consume: true) { throw Self.throttled(what(), wait: wait) }
+        if let wait = take(key, rule) { throw Self.throttled(what(), wait: wait) }
     }
 
-    /// Throws `THROTTLED` when `key`'s bucket is empty, taking nothing (checks before an attempt
-    /// whose failure alone is charged with ``charge(_:_:)``).
-    package func check(_ key: String, _ rule: RateRule, what: @autoclosure () -> String) throws(CloudKitError) {
-        if let wait = take(key, rule, consume: false) { throw Self.throttled(what(), wait: wait) }
+    /// Gives back a token taken with ``acquire(_:_:what:)`` (the attempt it paid for succeeded).
+    package func refund(_ key: String, _ rule: RateRule) {
+        guard rule.burst.isFinite else { return }
+        buckets.withLockedValue { buckets in
+            if var bucket = buckets[key] {
+                bucket.tokens = min(rule.burst, bucket.tokens + 1)
+                buckets[key] = bucket
+            }
+        }
     }
 
-    /// Takes one token for `key` if there is one (a failed attempt is charged).
-    package func charge(_ key: String, _ rule: RateRule) {
-        _ = take(key, rule, consume: true)
-    }
-
-    /// Seconds to wait when the bucket is empty, else nil (and a token taken when `consume`).
-    private func take(_ key: String, _ rule: RateRule, consume: Bool) -> Double? {
+    /// Seconds to wait when the bucket is empty, else nil (and a token taken).
+    private func take(_ key: String, _ rule: RateRule) -> Double? {
         guard rule.burst.isFinite else { return nil }
         let time = now()
         return buckets.withLockedValue { buckets in
@@ -52,7 +52,7 @@ package final class RateLimiter: Sendable {
                 buckets[key] = bucket
                 return (1 - bucket.tokens) / max(rule.perSecond, 1e-9)
             }
-            if consume { bucket.tokens -= 1 }
+            bucket.tokens -= 1
             if buckets[key] == nil && buckets.count >= maxKeys { Self.prune(&buckets, keeping: maxKeys * 3 / 4, now: time, rule: rule) }
             buckets[key] = bucket
             return nil

@@ -100,14 +100,16 @@ package struct AuthService: Sendable {
                         client: String) async throws -> SignInResponse {
         let account = "signin-failures|\(containerID)|\(credentials.username)"
         try limiter.acquire("signin|\(client)", signInsPerAddress, what: "sign-ins from this address")
-        try limiter.check(account, signInFailuresPerAccount, what: "failed sign-ins for this account")
+        // Every attempt takes a token before the password is checked, so concurrent guesses
+        // cannot slip past the limit; a right password gives it back.
+        try limiter.acquire(account, signInFailuresPerAccount, what: "failed sign-ins for this account")
         let user = try await storage.read { try $0.user(containerID: containerID, username: credentials.username) }
         // An unknown username costs a hash too, so timing does not tell which usernames exist.
         let matches = try await hasher.verify(credentials.password, against: user?.passwordHash ?? unknownUserHash)
         guard let user, matches else {
-            limiter.charge(account, signInFailuresPerAccount)
             throw CloudKitError(.authenticationFailed, "unknown username or wrong password")
         }
+        limiter.refund(account, signInFailuresPerAccount)
         let token = SecretGenerator.webAuthToken()
         let session = makeSession(token: token, user: user.userRecordName, containerID: containerID, environment: environment)
         try await storage.write { transaction in

@@ -8,6 +8,13 @@ struct DatabaseRoutes {
     let services: StratusServices
     let maxRequestBytes: Int
     let publicURL: String?
+    /// Permits for the requests that may hold much memory (see ``WorkPermits``).
+    let permits: WorkPermits
+
+    /// Endpoints whose answers can fill a response budget.
+    static let largeAnswers: Set<String> = ["records/lookup", "records/query", "records/changes", "changes/zone"]
+    /// Bodies larger than this take a permit whatever the endpoint.
+    static let largeBody = 256 * 1024
 
     func register(on router: Router<StratusRequestContext>) {
         let database = router.group("database/1/:container/:environment/:database")
@@ -44,13 +51,21 @@ struct DatabaseRoutes {
 
     /// A POST route: decodes the body as `Body`, then answers with `respond`.
     private func post<Body: Decodable & Sendable>(
-        _ group: RouterGroup<StratusRequestContext>, _ path: RouterPath,
+        _ group: RouterGroup<StratusRequestContext>, _ path: String,
         _ respond: @escaping @Sendable (Body, DatabaseAccess) async throws -> Response
     ) {
         let limit = maxRequestBytes
-        group.post(path) { request, context in
+        let permits = self.permits
+        let largeAnswer = Self.largeAnswers.contains(path)
+        group.post(RouterPath(path)) { request, context in
             let access = try context.requireAccess()
-            return try await respond(try await JSONBody.decode(Body.self, from: request, limit: limit), access)
+            let declared = request.headers[.contentLength].flatMap { Int($0) } ?? Int.max
+            guard largeAnswer || declared > Self.largeBody else {
+                return try await respond(try await JSONBody.decode(Body.self, from: request, limit: limit), access)
+            }
+            return try await permits.withPermit {
+                try await respond(try await JSONBody.decode(Body.self, from: request, limit: limit), access)
+            }
         }
     }
 }
