@@ -45,6 +45,9 @@ struct HostileBenchmark: AsyncParsableCommand {
             await tally.count(step, status)
             return data
         }
+        func peak(after step: String) {
+            print(String(format: "  after %@: server peak RSS %.0f MiB", step, Double(PeakMemory.status("VmHWM", of: "\(server.processID ?? 0)")) / 1_048_576))
+        }
         _ = try await send("setup", server.databasePath("zones/modify"), ZonesModifyRequest(operations: [.init(.create, zone)]))
         let big = String(repeating: "x", count: 900_000)
         for index in 0..<24 {
@@ -55,6 +58,7 @@ struct HostileBenchmark: AsyncParsableCommand {
         _ = try await send("setup", publicPath + "records/modify",
                            RecordsModifyRequest(operations: [RecordOperation(.create, Record(recordName: "pub", recordType: "Blob", fields: ["text": .string(big)]))]))
 
+        peak(after: "setup")
         // One small request naming the same thing many times.
         _ = try await send("zone named 200 times", server.databasePath("changes/zone"),
                            ZoneChangesRequest(zones: Array(repeating: .init(zoneID: zone), count: 200)))
@@ -64,6 +68,7 @@ struct HostileBenchmark: AsyncParsableCommand {
                            RecordsLookupRequest(records: Array(repeating: .init(recordName: "pub"), count: 400)), signedIn: false)
         _ = try await send("24 large records in one lookup", server.databasePath("records/lookup"),
                            RecordsLookupRequest(records: (0..<24).map { .init(recordName: "big\($0)") }, zoneID: zone))
+        peak(after: "repeated names")
         // Huge queries and forged markers.
         let filters = (0..<2000).map { QueryFilter(.equals, fieldName: "text", .string("\($0)")) }
         _ = try await send("2,000 filters", server.databasePath("records/query"), RecordsQueryRequest(query: Query(recordType: "Blob", filterBy: filters), zoneID: zone))
@@ -73,6 +78,7 @@ struct HostileBenchmark: AsyncParsableCommand {
             _ = try await send("forged marker", server.databasePath("records/query"),
                                RecordsQueryRequest(query: Query(recordType: "Blob"), zoneID: zone, continuationMarker: forged))
         }
+        peak(after: "huge queries")
         // Floods.
         let signUp = try await send("setup", "/auth/1/\(BenchmarkServer.containerID)/development/signup", Credentials(username: "victim", password: "victim-password"))
         _ = signUp
@@ -85,6 +91,7 @@ struct HostileBenchmark: AsyncParsableCommand {
                 if attempt % 16 == 15 { try await group.waitForAll() }
             }
         }
+        peak(after: "sign-in flood")
         for index in 0..<300 {
             let subscription = Subscription(subscriptionID: "s\(index)", subscriptionType: .database)
             _ = try await send("subscriptions", server.databasePath("subscriptions/modify"),
@@ -96,8 +103,11 @@ struct HostileBenchmark: AsyncParsableCommand {
         let url = server.baseURL.replacingOccurrences(of: "http://", with: "ws://")
             + "/push/1/\(BenchmarkServer.containerID)/development/websocket?ckAPIToken=\(server.apiToken)&ckWebAuthToken="
             + (server.webAuthToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        peak(after: "subscriptions and couriers")
         let listeners = (0..<sockets).map { _ in RawListener() }
         for listener in listeners { listener.start(url: url) }
+        try await Task.sleep(for: .seconds(2))
+        peak(after: "sockets")
         // Concurrent readers of large records while the sockets are open.
         try await withThrowingTaskGroup(of: Void.self) { group in
             for reader in 0..<readers {
@@ -112,6 +122,7 @@ struct HostileBenchmark: AsyncParsableCommand {
             }
             try await group.waitForAll()
         }
+        peak(after: "concurrent reads")
         var connected = 0
         for _ in 0..<50 where connected < sockets {
             connected = listeners.filter(\.isConnected).count

@@ -54,7 +54,7 @@ public struct ServerConfiguration: Sendable {
     /// Requests handled at once that may hold much memory: lookups, queries and change feeds
     /// (whose answers can fill `maxResponseBytes`) and any request with a body over 256 KB.
     /// Others wait their turn; small requests never do.
-    public var maxLargeRequests = 8
+    public var maxLargeRequests = 4
     /// Zones named in one `changes/zone` or `zones/lookup` request.
     public var maxZonesPerRequest = 100
     /// Filters in one query.

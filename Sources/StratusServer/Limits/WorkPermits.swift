@@ -6,8 +6,10 @@ import StratusCore
 /// is read, its work done and its answer encoded; others wait (their bodies stay unread in the
 /// socket, held back by TCP), and past `maxWaiting` waiters a request is shed with `THROTTLED`.
 ///
-/// With `permits` × (request body + its parse + response budget × 2) this is what bounds the
-/// server's memory under a flood of large requests; small requests never wait here.
+/// A permit is held until the answer has been written to the socket (see ``Lease``), so the
+/// answers waiting to be sent count too. With `permits` × (request body + its parse + response
+/// budget × 3) this is what bounds the server's memory under a flood of large requests; small
+/// requests never wait here.
 final class WorkPermits: Sendable {
     private struct State {
         var available: Int
@@ -22,11 +24,32 @@ final class WorkPermits: Sendable {
         self.maxWaiting = maxWaiting
     }
 
-    /// Runs `body` holding a permit, waiting for one if none is free.
-    func withPermit<T>(_ body: () async throws -> T) async throws -> T {
+    /// A permit, waiting for one if none is free. It returns when released, or when the lease
+    /// is dropped unreleased (a request that failed, a response never written).
+    func lease() async throws -> Lease {
         try await acquire()
-        defer { release() }
-        return try await body()
+        return Lease(self)
+    }
+
+    /// One held permit.
+    final class Lease: Sendable {
+        private let permits: WorkPermits
+        private let released = NIOLockedValueBox(false)
+
+        fileprivate init(_ permits: WorkPermits) {
+            self.permits = permits
+        }
+
+        /// Returns the permit; later calls do nothing.
+        func release() {
+            let first = released.withLockedValue { released in
+                defer { released = true }
+                return !released
+            }
+            if first { permits.release() }
+        }
+
+        deinit { release() }
     }
 
     private func acquire() async throws {
@@ -59,7 +82,7 @@ final class WorkPermits: Sendable {
     }
 
     /// Hands the permit to the first waiter, or returns it.
-    private func release() {
+    fileprivate func release() {
         let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
             if state.waiters.isEmpty {
                 state.available += 1

@@ -63,9 +63,15 @@ struct DatabaseRoutes {
             guard largeAnswer || declared > Self.largeBody else {
                 return try await respond(try await JSONBody.decode(Body.self, from: request, limit: limit), access)
             }
-            return try await permits.withPermit {
-                try await respond(try await JSONBody.decode(Body.self, from: request, limit: limit), access)
+            let lease = try await permits.lease()
+            var response = try await respond(try await JSONBody.decode(Body.self, from: request, limit: limit), access)
+            // The permit covers the answer until it is written to the socket.
+            let body = response.body
+            response.body = ResponseBody(contentLength: body.contentLength) { writer in
+                defer { lease.release() }
+                try await body.write(writer)
             }
+            return response
         }
     }
 }
