@@ -57,7 +57,8 @@ public struct StratusServer: Sendable {
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: CloudKitErrorMiddleware())
         router.add(middleware: LoadSheddingMiddleware(maxInFlight: configuration.maxRequestsInFlight))
-        AuthRoutes(auth: services.auth, hub: services.hub, maxRequestBytes: configuration.maxRequestBytes).register(on: router)
+        AuthRoutes(auth: services.auth, hub: services.hub, email: services.email, maxRequestBytes: configuration.maxRequestBytes)
+            .register(on: router)
         DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes, publicURL: configuration.publicURL,
                        permits: WorkPermits(permits: configuration.maxLargeRequests, maxWaiting: configuration.maxRequestsInFlight))
             .register(on: router)

@@ -19,18 +19,40 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Largest asset file accepted, in MB.") var assetLimitMb = 50
     @Option(help: "The URL clients reach the server at, used in asset upload and download URLs (default: http:// and the request's Host).")
     var publicUrl: String?
+    @Option(help: "Largest response the server builds, in MB (change feeds and queries page there; larger lookups are refused).")
+    var maxResponseMb = 4
+    @Option(help: "A cap on the database file's size in MB; writes past it get TRY_AGAIN_LATER (default: the disk's size).")
+    var maxDatabaseMb: Int?
+    @Option(help: "Requests per second one signed-in user may make, sustained (bursts of four times as many are allowed; 0: no limit).")
+    var userRequestsPerSecond = 500
+    @Option(help: "Wrong passwords one account may be tried with before sign-ins for it are throttled (then one more a minute).")
+    var signInFailures = 10
+    @Flag(help: "Make private-database download URLs work only with the ckWebAuthToken of the user they were issued to.")
+    var bindDownloadUrls = false
+    @Option(help: "The SMTP server that mails email verification codes (plain SMTP, no auth: a local relay). Without it, email addresses stay unverified.")
+    var smtpHost: String?
+    @Option(help: "The SMTP server's port.") var smtpPort = 25
+    @Option(help: "The address verification mails come from.") var smtpFrom = "stratus@localhost"
 
     func run() async throws {
         var logger = Logger(label: "stratus")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        guard sessionDays > 0, tombstoneDays > 0, assetLimitMb > 0 else {
-            throw ValidationError("--session-days, --tombstone-days and --asset-limit-mb must be positive")
+        guard sessionDays > 0, tombstoneDays > 0, assetLimitMb > 0, maxResponseMb > 0, signInFailures > 0, userRequestsPerSecond >= 0,
+              (maxDatabaseMb ?? 1) > 0 else {
+            throw ValidationError("--session-days, --tombstone-days, --asset-limit-mb, --max-response-mb, --max-database-mb and --sign-in-failures must be positive")
         }
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), host: host, port: port)
         configuration.sessionLifetime = .seconds(sessionDays * 24 * 3600)
         configuration.tombstoneRetention = .seconds(tombstoneDays * 24 * 3600)
         configuration.maxAssetBytes = Int64(assetLimitMb) * 1024 * 1024
         configuration.publicURL = publicUrl
+        configuration.maxResponseBytes = maxResponseMb * 1024 * 1024
+        configuration.maxDatabaseBytes = maxDatabaseMb.map { Int64($0) * 1024 * 1024 }
+        configuration.requestsPerUser = userRequestsPerSecond == 0
+            ? .unlimited : RateRule(burst: Double(userRequestsPerSecond * 4), perSecond: Double(userRequestsPerSecond))
+        configuration.signInFailuresPerAccount.burst = Double(signInFailures)
+        configuration.bindDownloadURLsToUser = bindDownloadUrls
+        configuration.smtp = smtpHost.map { SMTPMailer(host: $0, port: smtpPort, from: smtpFrom) }
         let server = try StratusServer(configuration: configuration, logger: logger)
         let apiToken = try await server.ensureContainer(container)
         let host = self.host

@@ -9,14 +9,19 @@ import StratusCore
     static let budget = 400_000
     static let bigText = String(repeating: "x", count: 100_000)
 
-    /// A server whose response budget holds about three 100 KB records, and ten of them saved.
+    /// A server whose response budget (and request limit) holds about three 100 KB records, and
+    /// ten of them saved.
     static func withTenBigRecords(_ body: @Sendable (TestServer, Caller) async throws -> Void) async throws {
-        try await TestServer.with(configure: { $0.maxResponseBytes = budget }) { server in
+        try await TestServer.with(configure: {
+            $0.maxResponseBytes = budget
+            $0.maxRequestBytes = 300_000
+        }) { server in
             try await server.server.importSchema(QueryTests.schema, container: TestServer.containerID)
             let alice = try await server.signUp()
             try await alice.createZone("Big")
-            _ = try await alice.save((0..<10).map { .create("big\($0)", type: "Item", ["name": .string("big\($0)"), "note": .string(bigText)]) },
-                                     zone: "Big")
+            for index in 0..<10 {
+                _ = try await alice.save([.create("big\(index)", type: "Item", ["name": .string("big\(index)"), "note": .string(bigText)])], zone: "Big")
+            }
             try await body(server, alice)
         }
     }
@@ -62,6 +67,25 @@ import StratusCore
             #expect(refused.status == 413 && refused.errorCode == .limitExceeded)
             let some = try await alice.lookup(["big0", "big1"], zone: "Big")
             #expect(some.compactMap(\.record).count == 2)
+        }
+    }
+
+    /// A small request touching many large records (updates merge with them, deletions drop them)
+    /// would make a large answer and large notifications: over the budget it is refused whole.
+    @Test func aBatchTouchingTooManyBytesIsRefusedWhole() async throws {
+        try await Self.withTenBigRecords { _, alice in
+            let updates = (0..<10).map { RecordOperation(.forceUpdate, Record(recordName: "big\($0)", recordType: "Item", fields: ["qty": .int64(1)])) }
+            let refused = try await alice.post(alice.path(.private, "records/modify"),
+                                               RecordsModifyRequest(operations: updates, zoneID: ZoneID(zoneName: "Big"), atomic: false))
+            #expect(refused.status == 413 && refused.errorCode == .limitExceeded, "\(refused.text)")
+            let deletes = (0..<10).map { RecordOperation(.forceDelete, Record(recordName: "big\($0)")) }
+            let refusedDeletes = try await alice.post(alice.path(.private, "records/modify"),
+                                                      RecordsModifyRequest(operations: deletes, zoneID: ZoneID(zoneName: "Big"), atomic: false))
+            #expect(refusedDeletes.errorCode == .limitExceeded)
+            let untouched = try await alice.lookup(["big0", "big1"], zone: "Big")
+            #expect(untouched.allSatisfy { $0.record?.fields["qty"] == nil }, "nothing of a refused batch is written")
+            let split = try await alice.modify(Array(updates.prefix(2)), zone: "Big", atomic: false)
+            #expect(split.allSatisfy { $0.record != nil })
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import StratusCore
+@testable import StratusServer
 
 @Suite struct SharingTests {
     static func record(_ name: String, parent: String? = nil, _ text: String = "x") -> Record {
@@ -150,6 +151,10 @@ import StratusCore
             let hiddenUser = try await server.anonymous.post(signup, hidden).decode(SignInResponse.self)
             let bad = try await server.anonymous.post(signup, Credentials(username: "x", password: "password-3", email: "not-an-email"))
             #expect(bad.errorCode == .badRequest)
+            // Both proved their addresses (EmailVerificationTests mails the codes; here they are marked directly).
+            try await server.server.services.storage.write { transaction in
+                for user in [findMe.userRecordName, hiddenUser.userRecordName] { try transaction.markEmailVerified(user: user) }
+            }
 
             let alice = try await server.signUp("alice")
             let request = UserDiscoveryRequest(lookupInfos: [LookupInfo(emailAddress: "find.me@example.com"), LookupInfo(emailAddress: "hidden@example.com"),

@@ -31,6 +31,9 @@ public struct ServerConfiguration: Sendable {
     /// were issued to. Off by default: as Apple's pre-signed URLs, a signed URL is the capability,
     /// and third-party clients download with a plain GET.
     public var bindDownloadURLsToUser = false
+    /// Where verification codes for users' email addresses are mailed from; nil sends no mail,
+    /// and email addresses then stay unverified (only usernames reach people).
+    public var smtp: SMTPMailer?
     /// How long an uploaded file may wait for a record to take it up before it is collected.
     public var assetUploadGracePeriod: Duration = .seconds(24 * 3600)
     /// The URL clients reach this server at (`https://sync.example.com`), used in asset URLs;

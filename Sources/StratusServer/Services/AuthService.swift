@@ -74,9 +74,10 @@ package struct AuthService: Sendable {
         try limiter.acquire("requests|\(containerID)|\(user)", requestsPerUser, what: "requests from this user")
     }
 
-    /// Creates an account and signs it in.
+    /// Creates an account and signs it in; returns the answer and the new user (whose email
+    /// address, if any, is not verified yet).
     package func signUp(_ credentials: Credentials, containerID: String, environment: ContainerEnvironment,
-                        client: String) async throws -> SignInResponse {
+                        client: String) async throws -> (SignInResponse, StoredUser) {
         try limiter.acquire("signup|\(client)", signUpsPerAddress, what: "sign-ups from this address")
         try Self.validate(credentials)
         let passwordHash = try await hasher.hash(credentials.password)
@@ -89,7 +90,7 @@ package struct AuthService: Sendable {
             try transaction.insertUser(user)
             try transaction.insertSession(session)
         }
-        return SignInResponse(ckWebAuthToken: token, userRecordName: user.userRecordName)
+        return (SignInResponse(ckWebAuthToken: token, userRecordName: user.userRecordName), user)
     }
 
     /// Checks a username and password and opens a new session.

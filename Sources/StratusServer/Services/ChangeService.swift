@@ -161,7 +161,9 @@ package struct ChangeService: Sendable {
             if token.sequence < zone.purgedSequence { throw Self.expired }
             after = token.sequence
         }
-        let rows = try transaction.recordChanges(zoneRowID: zone.rowID, after: after, limit: limit + 1, recordTypes: recordTypes)
+        // Read no further than the budget can answer (plus one row, to know whether more come).
+        let rows = try transaction.recordChanges(zoneRowID: zone.rowID, after: after, limit: limit + 1,
+                                                 maxBytes: budget.remaining, recordTypes: recordTypes)
         var page: [StoredRecord] = []
         page.reserveCapacity(min(rows.count, limit))
         for row in rows.prefix(limit) {

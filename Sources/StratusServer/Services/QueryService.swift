@@ -74,7 +74,9 @@ package struct QueryService: Sendable {
             // A participant gets only the matches their shares cover: rows are filtered before the
             // page is cut, so the page and its marker are made of records the caller may see.
             scan: while true {
-                let rows = try transaction.query(query).rows
+                query.maxBytes = max(0, budget.remaining)
+                let page = try transaction.query(query)
+                let rows = page.rows
                 for row in rows.prefix(limit) {
                     let visible = try grant.sharing == nil || grant.permission(forRecord: row.record.recordName, in: transaction).canRead
                     if visible {
@@ -87,7 +89,7 @@ package struct QueryService: Sendable {
                     handled = row
                     scanned += 1
                 }
-                guard rows.count > limit, let resume = handled else { break }
+                guard rows.count > limit || page.cutShort, let resume = handled else { break }
                 if taken.count == limit || scanned >= Self.maxScannedRows {
                     more = true
                     break

@@ -8,9 +8,15 @@ package struct RecordService: Sendable {
     let directory: DatabaseDirectory
     let maxOperations: Int
     let maxRecordBytes: Int
+    let maxRequestBytes: Int
     let maxResponseBytes: Int
     let signer: AssetURLSigner
     let hub: NotificationHub
+
+    /// The record bytes one `records/modify` may touch (write, merge or delete), which its answer
+    /// echoes and its notifications carry: the response budget, and never less than a request
+    /// body can carry, so any batch of creates that fits a request fits.
+    var maxBatchBytes: Int { max(maxResponseBytes, maxRequestBytes) }
 
     /// Applies a batch in order, in one transaction. In a custom zone with `atomic` (the default)
     /// one failure fails them all: the failing operations report their own error and the others
@@ -23,14 +29,15 @@ package struct RecordService: Sendable {
         let prepared = try prepare(request)
         let key = try access.databaseKey()
         let context = WriteContext(access: access, user: user, now: AuthService.now())
-        let (results, changes) = try await storage.write { transaction in
+        let (results, changes) = try await Self.refusingLargeBatches { try await storage.write { transaction in
             let databaseID = try DatabaseDirectory.databaseID(key, in: transaction)
             let grant = try DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let zone = grant.zone
             let sharing = ShareOperations(transaction: transaction, grant: grant, access: access)
             var prepared = prepared
             try sharing.prepare(&prepared)
-            let writer = RecordWriter(transaction: transaction, grant: grant, context: context, maxRecordBytes: maxRecordBytes)
+            let writer = RecordWriter(transaction: transaction, grant: grant, context: context, maxRecordBytes: maxRecordBytes,
+                                      maxBatchBytes: maxBatchBytes)
             try writer.prefetch(prepared.filter { $0.invalid == nil && $0.operation.operationType != .create }.map(\.recordName))
             let atomic = (request.atomic ?? true) && !zone.isDefaultZone
             let outcomes = atomic ? try writer.applyAtomically(prepared) : try writer.applyEach(prepared)
@@ -64,7 +71,7 @@ package struct RecordService: Sendable {
                 }
             }
             return (results, changes)
-        }
+        } }
         if !changes.records.isEmpty { await hub.publish(changes) }
         return results
     }
@@ -102,6 +109,15 @@ package struct RecordService: Sendable {
             results.shares = try ShareKeysView.keys(forShareRecords: found, zoneRowID: zone.rowID, owner: grant.owner,
                                                     caller: access.userRecordName, origin: access.origin, in: transaction)
             return results
+        }
+    }
+
+    /// Runs a write, turning a batch too large to answer into `LIMIT_EXCEEDED`.
+    private static func refusingLargeBatches<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as RecordWriter.BatchTooLarge {
+            throw error.error
         }
     }
 

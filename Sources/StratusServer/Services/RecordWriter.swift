@@ -18,22 +18,42 @@ final class RecordWriter {
     private var undo: [String: StoredRecord??]?
     /// Every record change written and not undone, in order, for the notification hub.
     private(set) var changeLog: [RecordChange] = []
+    /// The fields the batch has written (and deleted) so far, which the answer and the
+    /// notifications carry; past `maxBatchBytes` the whole batch is refused (split it).
+    private var loggedBytes = 0
+    let maxBatchBytes: Int
+
+    /// Thrown when a batch touches more record bytes than ``maxBatchBytes``: the request fails
+    /// with `LIMIT_EXCEEDED` and nothing of it is written.
+    struct BatchTooLarge: Error {
+        var limit: Int
+        var error: CloudKitError { .limitExceeded("this batch touches more than \(limit) bytes of records; split it") }
+    }
     private var schema: SchemaCheck
 
-    init(transaction: any StorageTransaction, grant: ZoneGrant, context: WriteContext, maxRecordBytes: Int) {
+    init(transaction: any StorageTransaction, grant: ZoneGrant, context: WriteContext, maxRecordBytes: Int, maxBatchBytes: Int) {
         self.transaction = transaction
         self.grant = grant
+        self.maxBatchBytes = maxBatchBytes
         self.context = context
         self.maxRecordBytes = maxRecordBytes
         schema = SchemaCheck(transaction: transaction, containerID: context.access.containerID, environment: context.access.environment)
     }
 
-    /// Reads the rows of the named records with one query. (Creates need no prefetch: their
-    /// insert finds out whether the name is taken.)
+    /// Reads the rows of the named records, a few queries in all. (Creates need no prefetch: their
+    /// insert finds out whether the name is taken.) Past `maxBatchBytes` of fields it stops: the
+    /// rest are read one at a time as the operations reach them.
     func prefetch(_ names: [String]) throws {
         known.reserveCapacity(names.count)
-        for name in names { known[name] = .some(nil) }
-        for row in try transaction.records(zoneRowID: zone.rowID, recordNames: names) { known[row.recordName] = row }
+        var bytes = 0
+        for start in stride(from: 0, to: names.count, by: 50) where bytes <= maxBatchBytes {
+            let chunk = Array(names[start..<min(start + 50, names.count)])
+            for name in chunk { known[name] = .some(nil) }
+            for row in try transaction.records(zoneRowID: zone.rowID, recordNames: chunk) {
+                known[row.recordName] = row
+                bytes += row.fieldsJSON.count
+            }
+        }
     }
 
     /// The live record with this name, if any.
@@ -76,7 +96,7 @@ final class RecordWriter {
             }
             return outcomes
         } catch is BatchFailed {
-            changeLog.removeAll()
+            truncateLog(to: 0)
             let atomicError = CloudKitError(.atomicError, "another operation of this atomic batch failed")
             return outcomes.map { outcome in
                 if case .failure = outcome { return outcome }
@@ -101,13 +121,26 @@ final class RecordWriter {
             } catch is BatchFailed {
                 for (name, entry) in undo ?? [:] { known[name] = entry }
                 schema.restore(schemaBefore)
-                changeLog.removeLast(changeLog.count - loggedBefore)
+                truncateLog(to: loggedBefore)
             }
             return result
         }
     }
 
     private struct BatchFailed: Error {}
+
+    /// Records a change; past `maxBatchBytes` the batch is refused.
+    private func log(_ change: RecordChange) throws {
+        changeLog.append(change)
+        loggedBytes += change.fieldsJSON.count
+        if loggedBytes > maxBatchBytes { throw BatchTooLarge(limit: maxBatchBytes) }
+    }
+
+    /// Forgets the changes after the first `count` (their operations were undone).
+    private func truncateLog(to count: Int) {
+        changeLog.removeLast(changeLog.count - count)
+        loggedBytes = changeLog.reduce(0) { $0 + $1.fieldsJSON.count }
+    }
 
     private func outcome(_ operation: PreparedOperation) throws -> Result<StoredRecord, Failure> {
         if let invalid = operation.invalid { return .failure(Failure(error: invalid)) }
@@ -214,8 +247,8 @@ final class RecordWriter {
             if insertOnly, let live = try liveRecord(name) { throw try Self.exists(live) }
             try store(stored, references: edges, replacingReferences: existing != nil)
         }
-        changeLog.append(RecordChange(recordName: name, recordType: recordType, trigger: existing == nil ? .create : .update,
-                                      fieldsJSON: fieldsJSON))
+        try log(RecordChange(recordName: name, recordType: recordType, trigger: existing == nil ? .create : .update,
+                             fieldsJSON: fieldsJSON))
         if !assetChecksums.isEmpty || existing.map({ RecordMapper.hasAssets($0.fieldsJSON) }) == true {
             try transaction.replaceAssetReferences(zoneRowID: zone.rowID, recordName: name, checksums: assetChecksums)
         }
@@ -259,8 +292,8 @@ final class RecordWriter {
             tombstone.changeTag = RecordMapper.changeTag(for: sequence)
             tombstone.modified = context.stamp
             try store(tombstone, references: [], replacingReferences: true)
-            changeLog.append(RecordChange(recordName: target.recordName, recordType: target.recordType, trigger: .delete,
-                                          fieldsJSON: target.fieldsJSON))
+            try log(RecordChange(recordName: target.recordName, recordType: target.recordType, trigger: .delete,
+                                 fieldsJSON: target.fieldsJSON))
             if RecordMapper.hasAssets(target.fieldsJSON) {
                 try transaction.replaceAssetReferences(zoneRowID: zone.rowID, recordName: target.recordName, checksums: [])
             }

@@ -18,6 +18,7 @@ package struct StratusServices: Sendable {
     package let users: UserDirectory
     /// The one rate limiter of the server: sign-ins, sign-ups, per-user request rates.
     package let limiter: RateLimiter
+    package let email: EmailVerification
 
     init(storage: any StratusStorage, blobs: BlobStore, signer: AssetURLSigner, configuration: ServerConfiguration, logger: Logger) {
         let directory = DatabaseDirectory(storage: storage)
@@ -37,7 +38,8 @@ package struct StratusServices: Sendable {
         containers = ContainerService(storage: storage)
         zones = ZoneService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest, hub: hub)
         records = RecordService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest,
-                                maxRecordBytes: configuration.maxRecordBytes, maxResponseBytes: configuration.maxResponseBytes,
+                                maxRecordBytes: configuration.maxRecordBytes, maxRequestBytes: configuration.maxRequestBytes,
+                                maxResponseBytes: configuration.maxResponseBytes,
                                 signer: signer, hub: hub)
         schema = SchemaService(storage: storage)
         query = QueryService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit,
@@ -57,5 +59,6 @@ package struct StratusServices: Sendable {
                            couriers: CourierRegistry(maxPerUser: configuration.maxCouriersPerUser))
         sharing = ShareService(storage: storage)
         users = UserDirectory(storage: storage)
+        email = EmailVerification(storage: storage, mailer: configuration.smtp, limiter: limiter, logger: logger)
     }
 }

@@ -64,9 +64,13 @@ package struct RecordQuery: Sendable {
     /// The sort values and record name of the last row returned, to continue after it.
     package var after: (values: [IndexValue], recordName: String)?
     package var limit: Int
+    /// Stop once the rows' fields add up to more than this (with at least two rows read).
+    package var maxBytes = Int.max
 }
 
 /// A page of query results: rows with the sort values of each (for continuation markers).
 package struct QueryPage: Sendable {
     package var rows: [(record: StoredRecord, sortValues: [IndexValue])]
+    /// Whether reading stopped at `maxBytes` before `limit` rows or the last match.
+    package var cutShort = false
 }

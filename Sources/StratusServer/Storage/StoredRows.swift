@@ -19,6 +19,17 @@ package struct StoredUser: Sendable, Equatable {
     package var email: String? = nil
     /// Whether `users/discover` may find this user.
     package var discoverable = false
+    /// Whether the user proved they receive mail at `email`; only then can anyone reach them by it.
+    package var emailVerified = false
+}
+
+/// A code sent to a user's email address to verify it; only its SHA-256 is kept.
+package struct StoredEmailCode: Sendable, Equatable {
+    package var userRecordName: String
+    package var codeHash: String
+    package var expiresAt: Int64
+    /// Wrong codes tried against it.
+    package var attempts: Int
 }
 
 /// A signed-in session. Only the SHA-256 of the web auth token is kept.

@@ -18,9 +18,16 @@ package protocol StorageTransaction {
     func container(id: String) throws -> StoredContainer?
     func insertContainer(_ container: StoredContainer) throws
     func user(containerID: String, username: String) throws -> StoredUser?
+    /// The user who verified this email address in the container (unverified claims never match).
     func user(containerID: String, email: String) throws -> StoredUser?
     /// Inserts a user; throws `EXISTS` when the username is taken in that container.
     func insertUser(_ user: StoredUser) throws
+    /// Creates or replaces the email verification code of a user.
+    func saveEmailCode(_ code: StoredEmailCode) throws
+    func emailCode(user: String) throws -> StoredEmailCode?
+    /// Marks the user's email address verified and forgets their code; `EXISTS` when another
+    /// account of the container verified the same address first.
+    func markEmailVerified(user: String) throws
     func session(tokenHash: String) throws -> StoredSession?
     func insertSession(_ session: StoredSession) throws
     func deleteSession(tokenHash: String) throws
@@ -62,8 +69,9 @@ package protocol StorageTransaction {
     func insertRecord(_ record: StoredRecord, references: [StoredReference]) throws -> Bool
     /// Edges pointing at `targetName` from live records of the zone.
     func references(zoneRowID: Int64, targetName: String) throws -> [StoredReference]
-    /// Records and tombstones changed after `sequence`, oldest first.
-    func recordChanges(zoneRowID: Int64, after sequence: Int64, limit: Int, recordTypes: [String]?) throws -> [StoredRecord]
+    /// Records and tombstones changed after `sequence`, oldest first: at most `limit`, and no more
+    /// once their fields add up to over `maxBytes` with at least two read.
+    func recordChanges(zoneRowID: Int64, after sequence: Int64, limit: Int, maxBytes: Int, recordTypes: [String]?) throws -> [StoredRecord]
 
     // MARK: Queries
     /// Replaces a record's index rows (none are written for fields that are not indexed).

@@ -2,10 +2,12 @@ import Hummingbird
 import StratusCore
 
 /// *Extension* endpoints for accounts: `POST /auth/1/{container}/{environment}/signup`,
-/// `/signin` and `/signout`. Each needs the container's `ckAPIToken`.
+/// `/signin`, `/signout`, and `/email/send` and `/email/verify` to prove an email address. Each
+/// needs the container's `ckAPIToken`.
 struct AuthRoutes {
     let auth: AuthService
     let hub: NotificationHub
+    let email: EmailVerification
     let maxRequestBytes: Int
 
     func register(on router: Router<StratusRequestContext>) {
@@ -13,8 +15,27 @@ struct AuthRoutes {
         group.post("signup") { request, context in
             let (containerID, environment) = try await authorize(request, context)
             let credentials = try await JSONBody.decode(Credentials.self, from: request, limit: maxRequestBytes)
-            return try JSONBody.response(try await auth.signUp(credentials, containerID: containerID, environment: environment,
-                                                                      client: context.clientAddress))
+            let (response, user) = try await auth.signUp(credentials, containerID: containerID, environment: environment,
+                                                         client: context.clientAddress)
+            if user.email != nil, email.mailer != nil {
+                // The account exists either way; a mail that fails can be asked for again.
+                try? await email.sendCode(to: user)
+            }
+            return try JSONBody.response(response)
+        }
+        group.post("email/send") { request, context in
+            let session = try await signedIn(request, context)
+            guard let user = try await auth.storage.read({ try $0.user(recordName: session.userRecordName) }) else {
+                throw AuthService.authenticationRequired
+            }
+            try await email.sendCode(to: user)
+            return try JSONBody.response([String: String]())
+        }
+        group.post("email/verify") { request, context in
+            let session = try await signedIn(request, context)
+            let body = try await JSONBody.decode(EmailCode.self, from: request, limit: 1024)
+            try await email.verify(code: body.code, user: session.userRecordName)
+            return try JSONBody.response([String: String]())
         }
         group.post("signin") { request, context in
             let (containerID, environment) = try await authorize(request, context)
@@ -29,6 +50,22 @@ struct AuthRoutes {
             await hub.endSession(try await auth.signOut(webAuthToken: token))
             return try JSONBody.response([String: String]())
         }
+    }
+
+    /// The body of `email/verify`.
+    struct EmailCode: Decodable {
+        var code: String
+    }
+
+    /// The caller's session, from the API token and the web auth token.
+    private func signedIn(_ request: Request, _ context: StratusRequestContext) async throws -> StoredSession {
+        let (containerID, environment) = try DatabaseAuthenticator.containerAndEnvironment(context)
+        guard let session = try await auth.authenticate(apiToken: DatabaseAuthenticator.apiToken(request),
+                                                        webAuthToken: DatabaseAuthenticator.webAuthToken(request),
+                                                        containerID: containerID, environment: environment) else {
+            throw AuthService.authenticationRequired
+        }
+        return session
     }
 
     private func authorize(_ request: Request, _ context: StratusRequestContext) async throws -> (String, ContainerEnvironment) {

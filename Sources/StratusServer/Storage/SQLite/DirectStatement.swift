@@ -80,6 +80,9 @@ struct DirectStatement {
         }
     }
 
+    /// Stops a statement before its last row, so GRDB finds it reset.
+    func reset() { sqlite3_reset(handle) }
+
     // MARK: Columns of the current row (0-based)
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }

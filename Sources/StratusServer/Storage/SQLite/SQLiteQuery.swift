@@ -133,9 +133,17 @@ extension SQLiteTransaction {
         let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(arguments)
         let rows = DirectStatement(bound: statement)
+        var bytes = 0
         while try rows.next(in: db) {
             let sortValues = (0..<query.sort.count).map { rows.indexValue(Int32(15 + $0)) }
-            page.rows.append((Self.record(rows), sortValues))
+            let record = Self.record(rows)
+            page.rows.append((record, sortValues))
+            bytes += record.fieldsJSON.count
+            if bytes > query.maxBytes && page.rows.count >= 2 {
+                rows.reset()
+                page.cutShort = true
+                break
+            }
         }
         return page
     }

@@ -192,6 +192,20 @@ enum SQLiteSchema {
                 CREATE UNIQUE INDEX users_email ON users(container_id, email) WHERE email IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v8-email-verification") { db in
+            // An address counts only once its owner proved it; claims of it do not block each other.
+            try db.execute(sql: """
+                ALTER TABLE users ADD COLUMN email_verified INTEGER NOT NULL DEFAULT 0;
+                DROP INDEX users_email;
+                CREATE UNIQUE INDEX users_verified_email ON users(container_id, email) WHERE email_verified = 1;
+                CREATE TABLE email_codes (
+                    user_record_name TEXT PRIMARY KEY NOT NULL,
+                    code_hash TEXT NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

@@ -27,11 +27,11 @@ final class SQLiteTransaction: StorageTransaction {
                        arguments: [container.id, container.apiToken, container.createdAt])
     }
 
-    static let userColumns = "user_record_name, container_id, username, password_hash, created_at, email, discoverable"
+    static let userColumns = "user_record_name, container_id, username, password_hash, created_at, email, discoverable, email_verified"
 
     static func user(_ row: Row) -> StoredUser {
         StoredUser(userRecordName: row[0], containerID: row[1], username: row[2], passwordHash: row[3], createdAt: row[4],
-                   email: row[5], discoverable: row[6])
+                   email: row[5], discoverable: row[6], emailVerified: row[7])
     }
 
     func user(containerID: String, username: String) throws -> StoredUser? {
@@ -40,19 +40,38 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func user(containerID: String, email: String) throws -> StoredUser? {
-        try Row.fetchOne(db, sql: "SELECT \(Self.userColumns) FROM users WHERE container_id = ? AND email = ?",
+        try Row.fetchOne(db, sql: "SELECT \(Self.userColumns) FROM users WHERE container_id = ? AND email = ? AND email_verified = 1",
                          arguments: [containerID, email.lowercased()]).map(Self.user)
     }
 
     func insertUser(_ user: StoredUser) throws {
         do {
             try db.execute(sql: """
-                INSERT INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [user.userRecordName, user.containerID, user.username, user.passwordHash, user.createdAt,
-                                 user.email?.lowercased(), user.discoverable])
+                                 user.email?.lowercased(), user.discoverable, user.emailVerified])
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            throw CloudKitError(.exists, "username '\(user.username)' or its email address is taken")
+            throw CloudKitError(.exists, "username '\(user.username)' is taken")
         }
+    }
+
+    func saveEmailCode(_ code: StoredEmailCode) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO email_codes (user_record_name, code_hash, expires_at, attempts) VALUES (?, ?, ?, ?)",
+                       arguments: [code.userRecordName, code.codeHash, code.expiresAt, code.attempts])
+    }
+
+    func emailCode(user: String) throws -> StoredEmailCode? {
+        try Row.fetchOne(db, sql: "SELECT user_record_name, code_hash, expires_at, attempts FROM email_codes WHERE user_record_name = ?",
+                         arguments: [user]).map { StoredEmailCode(userRecordName: $0[0], codeHash: $0[1], expiresAt: $0[2], attempts: $0[3]) }
+    }
+
+    func markEmailVerified(user: String) throws {
+        do {
+            try db.execute(sql: "UPDATE users SET email_verified = 1 WHERE user_record_name = ?", arguments: [user])
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw CloudKitError(.exists, "another account has verified this email address")
+        }
+        try db.execute(sql: "DELETE FROM email_codes WHERE user_record_name = ?", arguments: [user])
     }
 
     func session(tokenHash: String) throws -> StoredSession? {
@@ -186,12 +205,24 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     /// Reads every row of a record query whose arguments `bind` sets.
-    func fetchRecords(_ sql: String, capacity: Int = 0, bind: (inout DirectStatement) -> Void) throws -> [StoredRecord] {
+    /// The rows a statement yields; with `maxBytes`, it stops once their fields add up to more
+    /// than that and two rows are read (the one past the limit tells that more come), so a page
+    /// never loads far past what it can answer.
+    func fetchRecords(_ sql: String, capacity: Int = 0, maxBytes: Int = .max, bind: (inout DirectStatement) -> Void) throws -> [StoredRecord] {
         var statement = DirectStatement(try db.cachedStatement(sql: sql))
         bind(&statement)
         var rows: [StoredRecord] = []
         rows.reserveCapacity(capacity)
-        while try statement.next(in: db) { rows.append(Self.record(statement)) }
+        var bytes = 0
+        while try statement.next(in: db) {
+            let row = Self.record(statement)
+            rows.append(row)
+            bytes += row.fieldsJSON.count
+            if bytes > maxBytes && rows.count >= 2 {
+                statement.reset()
+                break
+            }
+        }
         return rows
     }
 
@@ -275,12 +306,12 @@ final class SQLiteTransaction: StorageTransaction {
         }
     }
 
-    func recordChanges(zoneRowID: Int64, after sequence: Int64, limit: Int, recordTypes: [String]?) throws -> [StoredRecord] {
+    func recordChanges(zoneRowID: Int64, after sequence: Int64, limit: Int, maxBytes: Int, recordTypes: [String]?) throws -> [StoredRecord] {
         let types = recordTypes ?? []
         let typeFilter = types.isEmpty ? "" : " AND record_type IN (\(databaseQuestionMarks(count: types.count)))"
         return try fetchRecords("""
             SELECT \(Self.recordColumns) FROM records WHERE zone_id = ? AND sequence > ?\(typeFilter) ORDER BY sequence LIMIT ?
-            """, capacity: limit) { statement in
+            """, capacity: min(limit, 256), maxBytes: maxBytes) { statement in
             statement.bind(zoneRowID)
             statement.bind(sequence)
             for type in types { statement.bind(type) }

@@ -1,0 +1,59 @@
+import Foundation
+import Logging
+import StratusCore
+
+/// Proving an email address before anyone can reach its user by it.
+///
+/// An address given at sign-up is only claimed: share invitations and `users/discover` never match
+/// it (usernames always match). With an SMTP server configured, sign-up mails a six-digit code,
+/// valid 15 minutes and for five tries; the user sends it to `email/verify` and the address then
+/// matches. Without one, addresses stay unverified and only usernames reach people.
+package struct EmailVerification: Sendable {
+    let storage: any StratusStorage
+    let mailer: SMTPMailer?
+    let limiter: RateLimiter
+    let logger: Logger
+
+    static let codeLifetime: Duration = .seconds(15 * 60)
+    static let maxAttempts = 5
+    /// Codes one user may have mailed: three, then one every ten minutes.
+    static let codesPerUser = RateRule(burst: 3, perSecond: 1.0 / 600)
+
+    /// Mails a new code to the user's address (after sign-up, or when they ask again).
+    package func sendCode(to user: StoredUser) async throws {
+        guard let email = user.email, !user.emailVerified else { throw CloudKitError.badRequest("there is no unverified email address to verify") }
+        guard let mailer else { throw CloudKitError.badRequest("this server sends no mail: email addresses cannot be verified here") }
+        try limiter.acquire("email-codes|\(user.userRecordName)", Self.codesPerUser, what: "verification codes for this account")
+        let code = String(format: "%06d", Int.random(in: 0..<1_000_000))
+        try await storage.write { transaction in
+            try transaction.saveEmailCode(StoredEmailCode(userRecordName: user.userRecordName, codeHash: SecretGenerator.digest(code),
+                                                          expiresAt: AuthService.now() + Self.codeLifetime.milliseconds, attempts: 0))
+        }
+        do {
+            try await mailer.send(to: email, subject: "Your verification code: \(code)",
+                                  body: "Enter this code to confirm your email address: \(code)\n\nIt is valid for 15 minutes.\n")
+        } catch {
+            logger.warning("verification mail could not be sent: \(error)")
+            throw CloudKitError(.tryAgainLater, "the verification mail could not be sent; retry later", retryAfter: 60)
+        }
+    }
+
+    /// Checks a code the user received; the address is verified when it matches.
+    package func verify(code: String, user: String) async throws {
+        let hash = SecretGenerator.digest(code)
+        let now = AuthService.now()
+        let outcome: CloudKitError? = try await storage.write { transaction in
+            guard var stored = try transaction.emailCode(user: user), stored.expiresAt > now, stored.attempts < Self.maxAttempts else {
+                return CloudKitError.badRequest("no valid verification code: ask for a new one with email/send")
+            }
+            guard PasswordHasher.constantTimeEquals(Array(stored.codeHash.utf8), Array(hash.utf8)) else {
+                stored.attempts += 1
+                try transaction.saveEmailCode(stored)
+                return CloudKitError.badRequest("wrong verification code")
+            }
+            try transaction.markEmailVerified(user: user)
+            return nil
+        }
+        if let outcome { throw outcome }
+    }
+}
