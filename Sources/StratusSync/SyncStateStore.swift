@@ -20,6 +20,13 @@ final class SyncStateStore: Sendable {
         try Self.migrator.migrate(database)
     }
 
+    /// The connection's `journal_mode` and `synchronous` pragmas, read back from SQLite.
+    func durability() throws -> (journalMode: String, synchronous: Int) {
+        try database.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "", try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)
+        }
+    }
+
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
