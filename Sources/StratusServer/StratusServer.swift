@@ -80,7 +80,8 @@ public struct StratusServer: Sendable {
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Stratus"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
-        application.addServices(Maintenance(services: services, interval: configuration.maintenanceInterval, logger: logger))
+        application.addServices(Maintenance(services: services, interval: configuration.maintenanceInterval, logger: logger),
+                                SessionSweeper(hub: services.hub, interval: .seconds(60)))
         return application
     }
 

@@ -1,5 +1,4 @@
 import Hummingbird
-import NIOConcurrencyHelpers
 import StratusCore
 
 /// Sheds load instead of queueing without bound: while `maxInFlight` requests are being handled,
@@ -7,24 +6,14 @@ import StratusCore
 /// design and are bounded per user elsewhere, so they are not counted.
 struct LoadSheddingMiddleware: RouterMiddleware {
     typealias Context = StratusRequestContext
-    let maxInFlight: Int
-    private let inFlight = NIOLockedValueBox(0)
+    private let inFlight: Occupancy
 
     init(maxInFlight: Int) {
-        self.maxInFlight = maxInFlight
+        inFlight = Occupancy(limit: maxInFlight)
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if request.uri.path.hasPrefix(PushRoutes.courierPath) { return try await next(request, context) }
-        let admitted = inFlight.withLockedValue { count in
-            guard count < maxInFlight else { return false }
-            count += 1
-            return true
-        }
-        guard admitted else {
-            throw CloudKitError(.throttled, "the server is at capacity; retry after the delay", retryAfter: 1)
-        }
-        defer { inFlight.withLockedValue { $0 -= 1 } }
-        return try await next(request, context)
+        return try await inFlight.run(shedding: "the server is at capacity") { try await next(request, context) }
     }
 }

@@ -15,13 +15,16 @@ package final class Mailbox: Sendable {
     let capacity: Int
     /// The notification that stands for many (pruned): a database notification with `p` set.
     private let overflow: String
-    /// The hash of the session the device signed in with; its end closes the mailbox.
+    /// The hash of the session the device signed in with, and when that session expires: its
+    /// end closes the mailbox.
     let sessionHash: String
+    let sessionExpiresAt: Int64
 
-    init(capacity: Int, overflow: String, sessionHash: String) {
+    init(capacity: Int, overflow: String, session: StoredSession) {
         self.capacity = capacity
         self.overflow = overflow
-        self.sessionHash = sessionHash
+        sessionHash = session.tokenHash
+        sessionExpiresAt = session.expiresAt
     }
 
     /// Queues a notification, or hands it to the device if it is waiting.

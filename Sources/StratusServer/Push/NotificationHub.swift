@@ -33,12 +33,12 @@ package actor NotificationHub {
     /// A device connected with a session: its mailbox, which starts with a notification telling
     /// it to fetch (it may have missed some while it was away). A user already holding
     /// `maxConnectionsPerUser` connections gets `LIMIT_EXCEEDED`.
-    package func connect(_ listener: Listener, sessionHash: String) throws(CloudKitError) -> Mailbox {
+    package func connect(_ listener: Listener, session: StoredSession) throws(CloudKitError) -> Mailbox {
         guard (mailboxes[listener]?.count ?? 0) < maxConnectionsPerUser else {
             throw .limitExceeded("a user may hold at most \(maxConnectionsPerUser) push connections; close some first")
         }
         let catchUp = Self.encoded(Self.catchUp(containerID: listener.containerID))
-        let mailbox = Mailbox(capacity: mailboxCapacity, overflow: catchUp, sessionHash: sessionHash)
+        let mailbox = Mailbox(capacity: mailboxCapacity, overflow: catchUp, session: session)
         mailboxes[listener, default: [:]][ObjectIdentifier(mailbox)] = mailbox
         mailbox.post(catchUp, key: "overflow")
         return mailbox
@@ -52,8 +52,17 @@ package actor NotificationHub {
 
     /// Closes every push connection opened with a session (the user signed out).
     package func endSession(_ sessionHash: String) {
+        disconnectAll { $0.sessionHash == sessionHash }
+    }
+
+    /// Closes the push connections whose session expired before `time` (ms).
+    package func endSessions(expiredBefore time: Int64) {
+        disconnectAll { $0.sessionExpiresAt <= time }
+    }
+
+    private func disconnectAll(where ends: (Mailbox) -> Bool) {
         for (listener, devices) in mailboxes {
-            for mailbox in devices.values where mailbox.sessionHash == sessionHash { disconnect(listener, mailbox) }
+            for mailbox in devices.values where ends(mailbox) { disconnect(listener, mailbox) }
         }
     }
 

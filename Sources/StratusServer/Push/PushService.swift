@@ -28,20 +28,15 @@ package struct PushService: Sendable {
                           session: session)
     }
 
-    /// Serves one WebSocket connection until it closes, its session ends (sign-out closes the
-    /// mailbox) or expires: every notification for the listener, starting with a "fetch to
-    /// catch up" one.
+    /// Serves one WebSocket connection until it closes or its session ends (sign-out, or expiry
+    /// found by the ``SessionSweeper``, closes the mailbox): every notification for the
+    /// listener, starting with a "fetch to catch up" one.
     package func serve(_ connection: Connection, send: @Sendable (String) async throws -> Void,
                        untilClosed closed: @escaping @Sendable () async -> Void) async throws {
-        let mailbox = try await hub.connect(connection.listener, sessionHash: connection.session.tokenHash)
-        let expiresIn = Duration.milliseconds(max(0, connection.session.expiresAt - AuthService.now()))
+        let mailbox = try await hub.connect(connection.listener, session: connection.session)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 await closed()
-                mailbox.close()
-            }
-            group.addTask {
-                try? await Task.sleep(for: expiresIn)
                 mailbox.close()
             }
             while let json = await mailbox.next() {
@@ -110,7 +105,7 @@ actor CourierRegistry {
             couriers[oldToken] = nil
             await hub.disconnect(oldest.listener, oldest.mailbox)
         }
-        let mailbox = try await hub.connect(listener, sessionHash: session.tokenHash)
+        let mailbox = try await hub.connect(listener, session: session)
         couriers[token] = Courier(mailbox: mailbox, listener: listener, expiresAt: session.expiresAt, lastSeen: .now)
     }
 

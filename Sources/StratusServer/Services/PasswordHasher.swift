@@ -1,7 +1,6 @@
 import Crypto
 import CryptoExtras
 import Foundation
-import NIOConcurrencyHelpers
 import NIOPosix
 import StratusCore
 
@@ -14,12 +13,12 @@ import StratusCore
 /// are refused with `THROTTLED`.
 struct PasswordHasher: Sendable {
     var log2Cost: Int
-    var maxQueued = 64
-    private let queued = NIOLockedValueBox(0)
+    /// The hashes computing or waiting for a thread.
+    private let queued: Occupancy
 
     init(log2Cost: Int, maxQueued: Int = 64) {
         self.log2Cost = log2Cost
-        self.maxQueued = maxQueued
+        queued = Occupancy(limit: maxQueued)
     }
 
     /// The hashing threads, shared by the servers of a process (a static pool is never deinited,
@@ -52,22 +51,15 @@ struct PasswordHasher: Sendable {
     }
 
     private func derive(_ password: String, salt: Data, log2Cost: Int, blockSize: Int, parallelism: Int) async throws -> Data {
-        let admitted = queued.withLockedValue { count in
-            guard count < maxQueued else { return false }
-            count += 1
-            return true
-        }
-        guard admitted else {
-            throw CloudKitError(.throttled, "too many sign-ins at once; retry after the delay", retryAfter: 1)
-        }
-        defer { queued.withLockedValue { $0 -= 1 } }
         let outputBytes = Self.outputBytes
-        return try await Self.pool.runIfActive {
-            let key = try KDF.Scrypt.deriveKey(
-                from: Data(password.utf8), salt: salt, outputByteCount: outputBytes,
-                rounds: 1 << log2Cost, blockSize: blockSize, parallelism: parallelism,
-                maxMemory: 256 * 1024 * 1024)
-            return key.withUnsafeBytes { Data($0) }
+        return try await queued.run(shedding: "too many sign-ins at once") {
+            try await Self.pool.runIfActive {
+                let key = try KDF.Scrypt.deriveKey(
+                    from: Data(password.utf8), salt: salt, outputByteCount: outputBytes,
+                    rounds: 1 << log2Cost, blockSize: blockSize, parallelism: parallelism,
+                    maxMemory: 256 * 1024 * 1024)
+                return key.withUnsafeBytes { Data($0) }
+            }
         }
     }
 
