@@ -74,7 +74,7 @@ public struct StratusServer: Sendable {
             router: makeRouter(),
             server: .http1WebSocketUpgrade(
                 configuration: .init(http1: .init(idleTimeout: Self.timeAmount(configuration.httpIdleTimeout)),
-                                     ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: configuration.pushPingInterval),
+                                     ws: .init(autoPing: .enabled(timePeriod: configuration.pushPingInterval),
                                               closeTimeout: .seconds(5))),
                 shouldUpgrade: { request, _, _ in try await push.shouldUpgrade(request) }),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Stratus"),
