@@ -81,7 +81,7 @@ public struct StratusServer: Sendable {
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
         application.addServices(Maintenance(services: services, interval: configuration.maintenanceInterval, logger: logger),
-                                SessionSweeper(hub: services.hub, interval: .seconds(60)))
+                                SessionSweeper(hub: services.hub, interval: configuration.expiredSessionSweepInterval))
         return application
     }
 

@@ -75,6 +75,20 @@ import StratusCore
         }
     }
 
+    @Test func anExpiredSessionsSocketIsClosed() async throws {
+        try await TestServer.with(configure: {
+            $0.sessionLifetime = .seconds(2)
+            $0.expiredSessionSweepInterval = .milliseconds(200)
+        }) { server in
+            let alice = try await server.signUp()
+            let started = ContinuousClock.now
+            // Reads until the server closes the socket: the session expires after two seconds.
+            let outcome = try await Self.connect(Self.webSocketURL(alice))
+            #expect(outcome.messages.count == 1, "only the catch-up notification came before the close")
+            #expect(ContinuousClock.now - started >= .seconds(1), "closed at expiry, not at once")
+        }
+    }
+
     @Test func pushConnectionsPerUserAreBounded() async throws {
         try await TestServer.with(configure: { $0.maxPushConnectionsPerUser = 2 }) { server in
             let alice = try await server.signUp()

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import GRDB
 import StratusCore
+@testable import StratusServer
 
 /// Storage faults answer a retryable code and leave nothing half-written.
 @Suite struct StorageFaultTests {
@@ -32,6 +34,14 @@ import StratusCore
             let changes = try await alice.allZoneChanges("Z")
             #expect(changes.records.compactMap(\.recordName).sorted() == saved.sorted())
         }
+    }
+
+    /// The faults no test here can provoke on demand map to the documented codes too.
+    @Test(arguments: [(ResultCode.SQLITE_IOERR, 5), (.SQLITE_BUSY, 1), (.SQLITE_LOCKED, 1), (.SQLITE_FULL, 60)])
+    func storageFaultsAreRetryable(_ code: ResultCode, _ retryAfter: Int) throws {
+        let error = try #require(StorageFault.map(DatabaseError(resultCode: code)) as? CloudKitError)
+        #expect(error.code == .tryAgainLater && error.retryAfter == retryAfter)
+        #expect(StorageFault.map(DatabaseError(resultCode: .SQLITE_CONSTRAINT)) is DatabaseError, "other errors pass through")
     }
 
     static var canMountTmpfs: Bool { getuid() == 0 && FileManager.default.fileExists(atPath: "/bin/mount") }

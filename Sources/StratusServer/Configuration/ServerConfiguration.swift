@@ -74,8 +74,10 @@ public struct ServerConfiguration: Sendable {
     public var maxPushConnectionsPerUser = 16_384
     /// An HTTP connection with no request for this long is closed.
     public var httpIdleTimeout: Duration = .seconds(60)
-    /// How often a push WebSocket is pinged; one that leaves two pings unanswered is closed.
+    /// How often a push WebSocket is pinged; one that leaves a ping unanswered until the next is closed.
     public var pushPingInterval: Duration = .seconds(30)
+    /// How often the push connections of expired sessions are looked for and closed.
+    public var expiredSessionSweepInterval: Duration = .seconds(60)
 
     // MARK: Throttling and load shedding
 

@@ -1,7 +1,8 @@
 import ServiceLifecycle
 
-/// Closes the push connections whose session expired, once a minute (signing out closes them
-/// at once). One timer for the server, rather than one waiting task per connection.
+/// Closes the push connections whose session expired, every
+/// ``ServerConfiguration/expiredSessionSweepInterval`` (a minute; signing out closes them at
+/// once). One timer for the server, rather than one waiting task per connection.
 struct SessionSweeper: Service, CustomStringConvertible {
     let hub: NotificationHub
     let interval: Duration
