@@ -80,8 +80,14 @@ public struct StratusServer: Sendable {
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Stratus"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
-        application.addServices(Maintenance(services: services, interval: configuration.maintenanceInterval, logger: logger),
-                                SessionSweeper(hub: services.hub, interval: configuration.expiredSessionSweepInterval))
+        let maintenance = Maintenance(services: services, logger: logger)
+        let hub = services.hub
+        application.addServices(
+            Periodic(description: "Maintenance", interval: configuration.maintenanceInterval, work: maintenance.run),
+            // One timer closes the push connections of expired sessions (sign-out closes them at once).
+            Periodic(description: "SessionSweeper", interval: configuration.expiredSessionSweepInterval) {
+                await hub.endSessions(expiredBefore: AuthService.now())
+            })
         return application
     }
 

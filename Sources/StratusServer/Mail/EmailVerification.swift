@@ -19,8 +19,23 @@ package struct EmailVerification: Sendable {
     /// Codes one user may have mailed: three, then one every ten minutes.
     static let codesPerUser = RateRule(burst: 3, perSecond: 1.0 / 600)
 
-    /// Mails a new code to the user's address (after sign-up, or when they ask again).
-    package func sendCode(to user: StoredUser) async throws {
+    /// After sign-up: mails the first code when the user gave an address and a mailer is
+    /// configured. The account exists either way; a mail that fails can be asked for again.
+    package func sendFirstCode(to user: StoredUser) async {
+        guard user.email != nil, mailer != nil else { return }
+        try? await sendCode(to: user)
+    }
+
+    /// `email/send`: mails the signed-in user a new code.
+    package func sendCode(to userRecordName: String) async throws {
+        guard let user = try await storage.read({ try $0.user(recordName: userRecordName) }) else {
+            throw AuthService.authenticationRequired
+        }
+        try await sendCode(to: user)
+    }
+
+    /// Mails a new code to the user's address.
+    private func sendCode(to user: StoredUser) async throws {
         guard let email = user.email, !user.emailVerified else { throw CloudKitError.badRequest("there is no unverified email address to verify") }
         guard let mailer else { throw CloudKitError.badRequest("this server sends no mail: email addresses cannot be verified here") }
         try limiter.acquire("email-codes|\(user.userRecordName)", Self.codesPerUser, what: "verification codes for this account")

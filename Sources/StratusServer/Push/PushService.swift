@@ -29,8 +29,8 @@ package struct PushService: Sendable {
     }
 
     /// Serves one WebSocket connection until it closes or its session ends (sign-out, or expiry
-    /// found by the ``SessionSweeper``, closes the mailbox): every notification for the
-    /// listener, starting with a "fetch to catch up" one.
+    /// found every ``ServerConfiguration/expiredSessionSweepInterval``, closes the mailbox):
+    /// every notification for the listener, starting with a "fetch to catch up" one.
     package func serve(_ connection: Connection, send: @Sendable (String) async throws -> Void,
                        untilClosed closed: @escaping @Sendable () async -> Void) async throws {
         let mailbox = try await hub.connect(connection.listener, session: connection.session)
@@ -114,9 +114,6 @@ actor CourierRegistry {
         couriers[token]?.lastSeen = .now
         return couriers[token]?.mailbox
     }
-
-    /// Couriers of users currently registered (for tests of the bound).
-    var count: Int { couriers.count }
 
     private func expire(hub: NotificationHub) async {
         let now = ContinuousClock.now

@@ -19,26 +19,16 @@ package struct AuthService: Sendable {
 
     static let authenticationRequired = CloudKitError(.authenticationRequired, "request needs authorization: sign in and pass ckWebAuthToken")
 
-    /// Checks the API token against the container, in constant time.
-    package func checkAPIToken(_ apiToken: String?, containerID: String) async throws {
-        _ = try await authenticate(apiToken: apiToken, webAuthToken: nil, containerID: containerID, environment: .development)
-    }
-
     /// The user a web auth token belongs to, or `AUTHENTICATION_FAILED` for an unknown, expired
     /// or foreign token.
     package func user(webAuthToken: String, containerID: String, environment: ContainerEnvironment) async throws -> String {
-        try await session(webAuthToken: webAuthToken, containerID: containerID, environment: environment).userRecordName
-    }
-
-    /// The live session a web auth token opens, or `AUTHENTICATION_FAILED`.
-    package func session(webAuthToken: String, containerID: String, environment: ContainerEnvironment) async throws -> StoredSession {
         let hash = SecretGenerator.digest(webAuthToken)
         let session = try await storage.read { try $0.session(tokenHash: hash) }
-        return try Self.check(session, containerID: containerID, environment: environment)
+        return try Self.check(session, containerID: containerID, environment: environment).userRecordName
     }
 
-    /// Checks the API token and, when one is given, the web auth token, in one read: the
-    /// caller's session, or nil for an API-token-only caller.
+    /// Checks the API token (in constant time) and, when one is given, the web auth token, in
+    /// one read: the caller's session, or nil for an API-token-only caller.
     package func authenticate(apiToken: String?, webAuthToken: String?, containerID: String,
                               environment: ContainerEnvironment) async throws -> StoredSession? {
         guard let apiToken, !apiToken.isEmpty else {
@@ -120,11 +110,9 @@ package struct AuthService: Sendable {
         return SignInResponse(ckWebAuthToken: token, userRecordName: user.userRecordName)
     }
 
-    /// Revokes a web auth token; returns the session's hash, whose push connections must close.
-    package func signOut(webAuthToken: String) async throws -> String {
-        let hash = SecretGenerator.digest(webAuthToken)
-        try await storage.write { try $0.deleteSession(tokenHash: hash) }
-        return hash
+    /// Revokes a session (its web auth token stops working).
+    package func signOut(_ session: StoredSession) async throws {
+        try await storage.write { try $0.deleteSession(tokenHash: session.tokenHash) }
     }
 
     private func makeSession(token: String, user: String, containerID: String, environment: ContainerEnvironment) -> StoredSession {

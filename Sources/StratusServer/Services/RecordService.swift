@@ -29,7 +29,7 @@ package struct RecordService: Sendable {
         let prepared = try prepare(request)
         let key = try access.databaseKey()
         let context = WriteContext(access: access, user: user, now: AuthService.now())
-        let (results, changes) = try await Self.refusingLargeBatches { try await storage.write { transaction in
+        let (results, changes) = try await storage.write { transaction in
             let databaseID = try DatabaseDirectory.databaseID(key, in: transaction)
             let grant = try DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let zone = grant.zone
@@ -40,7 +40,12 @@ package struct RecordService: Sendable {
                                       maxBatchBytes: maxBatchBytes)
             try writer.prefetch(prepared.filter { $0.invalid == nil && $0.operation.operationType != .create }.map(\.recordName))
             let atomic = (request.atomic ?? true) && !zone.isDefaultZone
-            let outcomes = atomic ? try writer.applyAtomically(prepared) : try writer.applyEach(prepared)
+            let outcomes: [Result<StoredRecord, RecordWriter.Failure>]
+            do {
+                outcomes = atomic ? try writer.applyAtomically(prepared) : try writer.applyEach(prepared)
+            } catch let tooLarge as RecordWriter.BatchTooLarge {
+                throw tooLarge.error
+            }
             let succeeded = Set(zip(prepared, outcomes).compactMap { operation, outcome in
                 if case .success = outcome { operation.recordName } else { nil }
             })
@@ -71,7 +76,7 @@ package struct RecordService: Sendable {
                 }
             }
             return (results, changes)
-        } }
+        }
         if !changes.records.isEmpty { await hub.publish(changes) }
         return results
     }
@@ -109,15 +114,6 @@ package struct RecordService: Sendable {
             results.shares = try ShareKeysView.keys(forShareRecords: found, zoneRowID: zone.rowID, owner: grant.owner,
                                                     caller: access.userRecordName, origin: access.origin, in: transaction)
             return results
-        }
-    }
-
-    /// Runs a write, turning a batch too large to answer into `LIMIT_EXCEEDED`.
-    private static func refusingLargeBatches<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as RecordWriter.BatchTooLarge {
-            throw error.error
         }
     }
 

@@ -17,18 +17,11 @@ struct AuthRoutes {
             let credentials = try await JSONBody.decode(Credentials.self, from: request, limit: maxRequestBytes)
             let (response, user) = try await auth.signUp(credentials, containerID: containerID, environment: environment,
                                                          client: context.clientAddress)
-            if user.email != nil, email.mailer != nil {
-                // The account exists either way; a mail that fails can be asked for again.
-                try? await email.sendCode(to: user)
-            }
+            await email.sendFirstCode(to: user)
             return try JSONBody.response(response)
         }
         group.post("email/send") { request, context in
-            let session = try await signedIn(request, context)
-            guard let user = try await auth.storage.read({ try $0.user(recordName: session.userRecordName) }) else {
-                throw AuthService.authenticationRequired
-            }
-            try await email.sendCode(to: user)
+            try await email.sendCode(to: try await signedIn(request, context).userRecordName)
             return try JSONBody.response([String: String]())
         }
         group.post("email/verify") { request, context in
@@ -44,10 +37,9 @@ struct AuthRoutes {
                                                                       client: context.clientAddress))
         }
         group.post("signout") { request, context in
-            let (containerID, environment) = try await authorize(request, context)
-            guard let token = DatabaseAuthenticator.webAuthToken(request) else { throw AuthService.authenticationRequired }
-            _ = try await auth.user(webAuthToken: token, containerID: containerID, environment: environment)
-            await hub.endSession(try await auth.signOut(webAuthToken: token))
+            let session = try await signedIn(request, context)
+            try await auth.signOut(session)
+            await hub.endSession(session.tokenHash)
             return try JSONBody.response([String: String]())
         }
     }
@@ -70,7 +62,8 @@ struct AuthRoutes {
 
     private func authorize(_ request: Request, _ context: StratusRequestContext) async throws -> (String, ContainerEnvironment) {
         let (containerID, environment) = try DatabaseAuthenticator.containerAndEnvironment(context)
-        try await auth.checkAPIToken(DatabaseAuthenticator.apiToken(request), containerID: containerID)
+        _ = try await auth.authenticate(apiToken: DatabaseAuthenticator.apiToken(request), webAuthToken: nil,
+                                        containerID: containerID, environment: environment)
         return (containerID, environment)
     }
 }

@@ -29,9 +29,6 @@ final class GroupCommit: Sendable {
         self.enabled = enabled
     }
 
-    /// Writes waiting for the writer now.
-    var depth: Int { queue.withLockedValue { $0.count } }
-
     /// Transactions committed and the writes they carried, since the server started.
     var statistics: (transactions: Int, writes: Int) { committed.withLockedValue { $0 } }
     private let committed = NIOLockedValueBox((transactions: 0, writes: 0))
@@ -49,14 +46,11 @@ final class GroupCommit: Sendable {
             throw CloudKitError(.throttled, "the server is busy writing; retry later", retryAfter: 1)
         }
         try await writer.writeWithoutTransaction { db in
-            guard self.enabled else {
-                self.queue.withLockedValue { queue in queue.removeAll { $0 === member } }
-                if Self.commit([member], in: db) {
-                    self.committed.withLockedValue { $0 = ($0.transactions + 1, $0.writes + 1) }
+            let group = self.queue.withLockedValue { queue -> [any GroupMember] in
+                guard self.enabled else {
+                    queue.removeAll { $0 === member }
+                    return [member]
                 }
-                return
-            }
-            let group = self.queue.withLockedValue { queue in
                 defer { queue.removeAll(keepingCapacity: true) }
                 return queue
             }

@@ -64,9 +64,6 @@ package final class SQLiteStorage: StratusStorage {
         }
     }
 
-    /// Writes waiting for the writer now.
-    package var queuedWrites: Int { group.depth }
-
     /// Transactions committed and the writes they carried (more writes than transactions means
     /// writes shared commits).
     package var commitStatistics: (transactions: Int, writes: Int) { group.statistics }

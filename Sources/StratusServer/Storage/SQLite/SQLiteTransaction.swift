@@ -204,8 +204,7 @@ final class SQLiteTransaction: StorageTransaction {
             parent: row.optionalText(11), share: row.optionalText(12), sequence: row.int64(13), deleted: row.bool(14))
     }
 
-    /// Reads every row of a record query whose arguments `bind` sets.
-    /// The rows a statement yields; with `maxBytes`, it stops once their fields add up to more
+    /// The rows of a record query whose arguments `bind` sets; with `maxBytes`, it stops once their fields add up to more
     /// than that and two rows are read (the one past the limit tells that more come), so a page
     /// never loads far past what it can answer.
     func fetchRecords(_ sql: String, capacity: Int = 0, maxBytes: Int = .max, bind: (inout DirectStatement) -> Void) throws -> [StoredRecord] {
