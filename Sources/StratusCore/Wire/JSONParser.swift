@@ -10,17 +10,19 @@ public struct JSONParser {
     /// Parses one JSON document; anything but whitespace after it is an error.
     public static func parse(_ bytes: [UInt8]) throws(CloudKitError) -> JSONValue {
         let result: Result<JSONValue, CloudKitError> = bytes.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(bytes: buffer)
-            do throws(CloudKitError) {
-                let value = try parser.value(depth: 0)
-                parser.skipWhitespace()
-                guard parser.index == buffer.count else { throw parser.invalid("unexpected data after the JSON value") }
-                return .success(value)
-            } catch {
-                return .failure(error)
-            }
+            Result { () throws(CloudKitError) in try parse(buffer) }
         }
         return try result.get()
+    }
+
+    /// Parses one JSON document in memory the caller owns (a request body's buffer, read in
+    /// place); anything but whitespace after it is an error.
+    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(CloudKitError) -> JSONValue {
+        var parser = JSONParser(bytes: buffer)
+        let value = try parser.value(depth: 0)
+        parser.skipWhitespace()
+        guard parser.index == buffer.count else { throw parser.invalid("unexpected data after the JSON value") }
+        return value
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }

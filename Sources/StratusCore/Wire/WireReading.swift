@@ -54,7 +54,8 @@ extension JSONValue {
 extension JSONObject {
     /// The member's value; nil when it is absent or `null`.
     func optional(_ key: String) -> JSONValue? {
-        guard let value = self[key], value != .null else { return nil }
+        guard let value = self[key] else { return nil }
+        if case .null = value { return nil }
         return value
     }
 
@@ -208,17 +209,33 @@ extension RecordStamp {
 extension Record: WireReadable {
     public init(json: JSONValue) throws(CloudKitError) {
         let object = try json.object("record")
-        self.init(recordName: try object.optionalString("recordName"), recordType: try object.optionalString("recordType"),
-                  recordChangeTag: try object.optionalString("recordChangeTag"),
-                  created: try object.optional("created").map { json throws(CloudKitError) in try RecordStamp(json: json, at: "created") },
-                  modified: try object.optional("modified").map { json throws(CloudKitError) in try RecordStamp(json: json, at: "modified") },
-                  deleted: try object.optionalBool("deleted"),
-                  parent: try object.optional("parent").map { json throws(CloudKitError) in
-                      RecordPointer(recordName: try json.object("parent").required("recordName").string("parent.recordName")) },
-                  share: try object.optional("share").map { json throws(CloudKitError) in
-                      RecordPointer(recordName: try json.object("share").required("recordName").string("share.recordName")) })
-        if let fields = object.optional("fields") { self.fields = try Self.readFields(fields) }
-        shareKeys = try ShareKeys.read(object)
+        self.init()
+        // One pass over the members (the first of a repeated key wins, as in lookups); a `null`
+        // member counts as absent.
+        var seen: UInt16 = 0
+        func first(_ bit: UInt16) -> Bool {
+            defer { seen |= bit }
+            return seen & bit == 0
+        }
+        var hasShareKeys = false
+        for (key, value) in object.members {
+            if case .null = value { continue }
+            switch key {
+            case "recordName": if first(1 << 0) { recordName = try value.string(key) }
+            case "recordType": if first(1 << 1) { recordType = try value.string(key) }
+            case "recordChangeTag": if first(1 << 2) { recordChangeTag = try value.string(key) }
+            case "fields": if first(1 << 3) { fields = try Self.readFields(value) }
+            case "created": if first(1 << 4) { created = try RecordStamp(json: value, at: key) }
+            case "modified": if first(1 << 5) { modified = try RecordStamp(json: value, at: key) }
+            case "deleted": if first(1 << 6) { deleted = try value.bool(key) }
+            case "parent":
+                if first(1 << 7) { parent = RecordPointer(recordName: try value.object(key).required("recordName").string("parent.recordName")) }
+            case "share":
+                if first(1 << 8) { share = RecordPointer(recordName: try value.object(key).required("recordName").string("share.recordName")) }
+            default: hasShareKeys = hasShareKeys || ShareKeys.keys.contains(key)
+            }
+        }
+        if hasShareKeys { shareKeys = try ShareKeys.read(object) }
     }
 
     /// Reads a fields dictionary, `{"name": {"value": …, "type": …}, …}`; a field whose value is

@@ -10,7 +10,7 @@ struct CloudKitErrorMiddleware: RouterMiddleware {
     typealias Context = StratusRequestContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let uuid = UUID().uuidString
+        let uuid = SecretGenerator.uuid()
         var response: Response
         do {
             response = try await next(request, context)

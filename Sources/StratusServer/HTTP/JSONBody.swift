@@ -19,7 +19,10 @@ enum JSONBody {
         if buffer.readableBytes == 0 && allowingEmpty { buffer = ByteBuffer(string: "{}") }
         guard buffer.readableBytes > 0 else { throw CloudKitError.badRequest("request body is empty; expected JSON") }
         if let readable = T.self as? any WireReadable.Type {
-            let json = try JSONParser.parse(Array(buffer.readableBytesView))
+            let parsed: Result<JSONValue, CloudKitError> = buffer.withUnsafeReadableBytes { raw in
+                Result { () throws(CloudKitError) in try JSONParser.parse(raw.assumingMemoryBound(to: UInt8.self)) }
+            }
+            let json = try parsed.get()
             guard let value = try readable.init(json: json) as? T else { throw CloudKitError(.internalError, "decoder mismatch") }
             return value
         }

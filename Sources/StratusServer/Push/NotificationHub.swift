@@ -149,7 +149,7 @@ package actor NotificationHub {
         let scope = changes.database.scope.notificationValue
         let zoneOwner = changes.database.scope == .public ? nil : changes.zoneOwner ?? changes.database.ownerRecordName
         let sid = subscription.subscriptionID
-        var ck = PushNotification.CK(cid: changes.database.containerID, nid: UUID().uuidString)
+        var ck = PushNotification.CK(cid: changes.database.containerID, nid: SecretGenerator.uuid())
         switch subscription.subscriptionType {
         case .database:
             ck.met = .init(dbs: scope, sid: sid)
@@ -167,7 +167,7 @@ package actor NotificationHub {
                 let fields = (try? RecordMapper.decodeFields(change.fieldsJSON)) ?? [:]
                 guard SubscriptionMatcher.matches(query.filterBy ?? [], recordName: change.recordName, fields: fields) else { continue }
                 var recordCK = ck
-                recordCK.nid = UUID().uuidString
+                recordCK.nid = SecretGenerator.uuid()
                 let desired = subscription.notificationInfo?.desiredKeys.map { keys in
                     fields.filter { keys.contains($0.key) }.mapValues(RecordField.init)
                 }
@@ -201,7 +201,7 @@ package actor NotificationHub {
 
     /// "You may have missed notifications: fetch" — a pruned database notification.
     static func catchUp(containerID: String) -> PushNotification {
-        var ck = PushNotification.CK(cid: containerID, nid: UUID().uuidString)
+        var ck = PushNotification.CK(cid: containerID, nid: SecretGenerator.uuid())
         ck.p = true
         ck.met = .init(dbs: DatabaseScope.private.notificationValue, sid: "")
         return PushNotification(aps: PushNotification.APS(contentAvailable: 1), ck: ck)

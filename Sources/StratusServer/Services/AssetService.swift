@@ -35,7 +35,7 @@ package struct AssetService: Sendable {
         }
         let expires = AuthService.now() + signer.urlLifetime.milliseconds
         return AssetUploadResponse(tokens: try request.tokens.map { token in
-            let recordName = token.recordName ?? UUID().uuidString
+            let recordName = token.recordName ?? SecretGenerator.uuid()
             let grant = AssetGrant(kind: .upload, containerID: access.containerID, environment: access.environment, user: user,
                                    expires: expires, databaseID: databaseID, zoneName: zone.zoneName,
                                    recordName: recordName, fieldName: token.fieldName)

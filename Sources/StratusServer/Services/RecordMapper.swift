@@ -42,13 +42,18 @@ enum RecordMapper {
     static func hasAssets(_ fieldsJSON: [UInt8]) -> Bool {
         let marker = assetMarker
         guard fieldsJSON.count >= marker.count else { return false }
-        return fieldsJSON.withUnsafeBufferPointer { bytes in
-            marker.withUnsafeBufferPointer { needle in
-                var index = 0
-                let last = bytes.count - needle.count
-                while index <= last {
-                    if bytes[index] == needle[0], memcmp(bytes.baseAddress! + index, needle.baseAddress!, needle.count) == 0 { return true }
-                    index += 1
+        return fieldsJSON.withUnsafeBytes { bytes in
+            marker.withUnsafeBytes { needle in
+                // Jump with memchr between the marker's `I`s, rare in field JSON (unlike `"`),
+                // and compare the whole marker only around them.
+                guard let base = bytes.baseAddress, let needleBase = needle.baseAddress else { return false }
+                let pivot = assetMarkerPivot
+                var offset = pivot
+                let last = bytes.count - needle.count + pivot
+                while offset <= last, let found = memchr(base + offset, Int32(needle[pivot]), last - offset + 1) {
+                    let position = base.distance(to: UnsafeRawPointer(found))
+                    if memcmp(base + position - pivot, needleBase, needle.count) == 0 { return true }
+                    offset = position + 1
                 }
                 return false
             }
@@ -56,6 +61,8 @@ enum RecordMapper {
     }
 
     private static let assetMarker = Array(#""type":"ASSETID"#.utf8)
+    /// The offset of the marker's first `I`, the byte the search looks for.
+    private static let assetMarkerPivot = assetMarker.firstIndex(of: UInt8(ascii: "I"))!
 
     /// A change tag for a change sequence number: short, opaque and new on every write.
     static func changeTag(for sequence: Int64) -> String { String(sequence, radix: 36) }

@@ -57,11 +57,13 @@ package struct RecordService: Sendable {
                 switch outcome {
                 case .success(let stored): .stored(stored, desiredKeys: operation.desiredKeys ?? request.desiredKeys)
                 case .failure(let failure): .failure(RecordError(recordName: operation.recordName, error: failure.error,
-                                                                 uuid: UUID().uuidString, serverRecord: failure.serverRecord))
+                                                                 uuid: SecretGenerator.uuid(), serverRecord: failure.serverRecord))
                 }
             }, links: AssetLinks(signer: signer, access: access))
             results.shares = try ShareKeysView.keys(
-                forShareRecords: outcomes.compactMap { if case .success(let stored) = $0 { stored } else { nil } },
+                forShareRecords: outcomes.compactMap { outcome in
+                    if case .success(let stored) = outcome, ShareKeys.isShareType(stored.recordType) { stored } else { nil }
+                },
                 zoneRowID: zone.rowID, owner: grant.owner, caller: user, origin: access.origin, in: transaction)
             let ownerKey = DatabaseKey(containerID: key.containerID, environment: key.environment,
                                        scope: access.scope == .shared ? .private : key.scope, ownerRecordName: grant.owner)
@@ -131,7 +133,7 @@ package struct RecordService: Sendable {
                     prepared.invalid = .badRequest("\(operation.operationType.rawValue) needs a recordName")
                     return prepared
                 }
-                prepared.recordName = UUID().uuidString
+                prepared.recordName = SecretGenerator.uuid()
             }
             guard seen.insert(prepared.recordName).inserted else {
                 throw CloudKitError.badRequest("record '\(prepared.recordName)' appears in more than one operation; one operation per record is allowed")

@@ -241,9 +241,9 @@ final class RecordWriter {
             zoneRowID: zone.rowID, recordName: name, recordType: recordType, changeTag: RecordMapper.changeTag(for: sequence),
             fieldsJSON: fieldsJSON, created: existing?.created ?? context.stamp, modified: context.stamp,
             parent: parent, share: existing?.share, sequence: sequence, deleted: false)
-        if insertOnly, try transaction.insertRecord(stored, references: edges) {
-            remember(name, stored)
-        } else {
+        // A new name is not remembered: a later read in this transaction finds the inserted row.
+        let inserted = try insertOnly && transaction.insertRecord(stored, references: edges)
+        if !inserted {
             if insertOnly, let live = try liveRecord(name) { throw try Self.exists(live) }
             try store(stored, references: edges, replacingReferences: existing != nil)
         }

@@ -11,7 +11,11 @@ struct SchemaCheck {
     let containerID: String
     let environment: ContainerEnvironment
     /// Record types read in this transaction; nil for a type the schema lacks.
-    private(set) var recordTypes: [String: RecordTypeSchema?] = [:]
+    private(set) var recordTypes: [String: RecordTypeSchema?] = [:] {
+        didSet { indexed.removeAll(keepingCapacity: true) }
+    }
+    /// The indexed fields of the record types in ``recordTypes``, as far as asked for.
+    private var indexed: [String: [FieldSchema]] = [:]
 
     init(transaction: any StorageTransaction, containerID: String, environment: ContainerEnvironment) {
         self.transaction = transaction
@@ -41,10 +45,12 @@ struct SchemaCheck {
         for (name, value) in fields {
             guard let value else { continue }
             if let field = type.fields[name] {
+                let valueType = value.type
+                guard valueType != field.type else { continue }
                 guard let coerced = Self.coerce(value, to: field.type) else {
-                    throw CloudKitError.badRequest("field '\(recordType).\(name)' is \(field.type), not \(value.type)")
+                    throw CloudKitError.badRequest("field '\(recordType).\(name)' is \(field.type), not \(valueType)")
                 }
-                if coerced != value { typed[name] = .some(coerced) }
+                typed[name] = .some(coerced)
             } else {
                 guard environment == .development else {
                     throw CloudKitError.badRequest("record type '\(recordType)' has no field '\(name)' in the production schema; deploy it from development")
@@ -63,10 +69,17 @@ struct SchemaCheck {
 
     /// The fields of a record type that have index rows.
     mutating func indexedFields(of recordType: String) throws -> [FieldSchema] {
-        if let cached = recordTypes[recordType] { return QueryIndexing.indexedFields(cached) }
-        let type = try transaction.recordTypeSchema(containerID: containerID, environment: environment, recordType: recordType)
-        recordTypes[recordType] = type
-        return QueryIndexing.indexedFields(type)
+        if let fields = indexed[recordType] { return fields }
+        let type: RecordTypeSchema?
+        if let cached = recordTypes[recordType] {
+            type = cached
+        } else {
+            type = try transaction.recordTypeSchema(containerID: containerID, environment: environment, recordType: recordType)
+            recordTypes[recordType] = type
+        }
+        let fields = QueryIndexing.indexedFields(type)
+        indexed[recordType] = fields
+        return fields
     }
 
     /// Restores the view of the schema to an earlier one, after a savepoint undid changes.

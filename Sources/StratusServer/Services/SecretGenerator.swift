@@ -28,9 +28,30 @@ enum SecretGenerator {
     /// The SHA-256 of a secret, hex-encoded: what is stored instead of the secret.
     static func digest(_ secret: String) -> String { hex(SHA256.hash(data: Data(secret.utf8))) }
 
+    /// A random (version 4) UUID string, as in `X-Apple-Request-UUID` and notification IDs.
+    ///
+    /// Drawn from the system generator (`getrandom`): Foundation's `UUID()` opens and reads
+    /// `/dev/urandom` on every call on Linux, a cost every request would pay.
+    static func uuid() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = (generator.next(), generator.next())
+        return withUnsafeMutableBytes(of: &bytes) { raw in
+            raw[6] = raw[6] & 0x0F | 0x40   // version 4
+            raw[8] = raw[8] & 0x3F | 0x80   // RFC 4122 variant
+            return UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+                               raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15])).uuidString
+        }
+    }
+
+    /// Random bytes, eight per draw from the system generator.
     private static func randomBytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 7)
+        while bytes.count < count {
+            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+        }
+        return Array(bytes.prefix(count))
     }
 
     static func hex(_ bytes: some Sequence<UInt8>) -> String {

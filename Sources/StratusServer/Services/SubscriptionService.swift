@@ -48,7 +48,7 @@ package struct SubscriptionService: Sendable {
                     }
                     return .success(subscription)
                 } catch let error as CloudKitError {
-                    return .failure(SubscriptionError(subscriptionID: subscription.subscriptionID, error: error, uuid: UUID().uuidString))
+                    return .failure(SubscriptionError(subscriptionID: subscription.subscriptionID, error: error, uuid: SecretGenerator.uuid()))
                 }
             })
         }

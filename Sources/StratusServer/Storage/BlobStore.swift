@@ -45,7 +45,7 @@ package struct BlobStore: Sendable {
     /// hashed, with at most ``blocksInFlight`` blocks pending: memory stays bounded whatever the
     /// size. An fsync every ``blocksPerSync`` blocks overlaps the disk's writeback with the transfer.
     func receive<Body: AsyncSequence>(_ body: Body, limit: Int64) async throws -> ReceivedFile where Body.Element == ByteBuffer {
-        let path = incoming.appendingPathComponent(UUID().uuidString).path
+        let path = incoming.appendingPathComponent(SecretGenerator.uuid()).path
         do {
             let (digest, size) = try await FileSystem.shared.withFileHandle(forWritingAt: FilePath(path)) { handle in
                 let result = try await withThrowingTaskGroup(of: Void.self) { writes in

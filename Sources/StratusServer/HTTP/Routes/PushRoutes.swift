@@ -75,7 +75,7 @@ struct PushRoutes {
     /// client's side until its close frame answers ours.
     private static func refuse(_ error: any Error, _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async throws {
         let cloudKitError = CloudKitErrorMiddleware.cloudKitError(for: error)
-        let dictionary = ErrorDictionary(cloudKitError, uuid: UUID().uuidString)
+        let dictionary = ErrorDictionary(cloudKitError, uuid: SecretGenerator.uuid())
         let json = String(decoding: try JSONEncoder().encode(dictionary), as: UTF8.self)
         // Some clients (swift-websocket's among them) install their frame reader only after the
         // upgrade completes and lose frames that arrive with the 101 response; a refusal waits

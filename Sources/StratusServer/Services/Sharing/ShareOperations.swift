@@ -35,8 +35,15 @@ final class ShareOperations {
     func prepare(_ operations: inout [PreparedOperation]) throws {
         let shares = Dictionary(try transaction.shares(zoneRowID: zone.rowID).map { ($0.recordName, $0) },
                                 uniquingKeysWith: { first, _ in first })
+        // The owner's saves of ordinary records (nearly every operation) need nothing here; the
+        // batch is not touched for them, so it is not copied either.
+        let involved = operations.indices.filter { index in
+            operations[index].invalid == nil
+                && (grant.sharing != nil || Self.isShare(operations[index], existing: shares[operations[index].recordName]))
+        }
+        guard !involved.isEmpty else { return }
         let batch = operations
-        for index in operations.indices where operations[index].invalid == nil {
+        for index in involved {
             do throws(CloudKitError) {
                 try prepare(&operations[index], existing: shares[operations[index].recordName], batch: batch)
             } catch {
@@ -45,10 +52,15 @@ final class ShareOperations {
         }
     }
 
+    /// Whether the operation is about a share record (a save or deletion of one, a new share).
+    private static func isShare(_ prepared: PreparedOperation, existing: StoredShare?) -> Bool {
+        ShareKeys.isShareType(prepared.operation.record.recordType) || prepared.recordName == ShareKeys.zoneShareName || existing != nil
+    }
+
     private func prepare(_ prepared: inout PreparedOperation, existing: StoredShare?, batch: [PreparedOperation]) throws(CloudKitError) {
         let name = prepared.recordName
         let operation = prepared.operation
-        let isShare = ShareKeys.isShareType(operation.record.recordType) || name == ShareKeys.zoneShareName || existing != nil
+        let isShare = Self.isShare(prepared, existing: existing)
         if let sharing = grant.sharing {
             if isShare {
                 guard operation.operationType.isDelete, let existing else {

@@ -34,7 +34,7 @@ package struct ShareService: Sendable {
         do {
             return .success(try body())
         } catch let error as CloudKitError {
-            return .failure(ShareMetadataError(shortGUID: item.value, error: error, uuid: UUID().uuidString))
+            return .failure(ShareMetadataError(shortGUID: item.value, error: error, uuid: SecretGenerator.uuid()))
         }
     }
 

@@ -66,7 +66,7 @@ final class GroupCommit: Sendable {
     /// whether the transaction committed.
     private static func commit(_ group: [any GroupMember], in db: Database) -> Bool {
         do {
-            try db.beginTransaction(.immediate)
+            try db.beginImmediateTransaction()
         } catch {
             for member in group { member.fail(StorageFault.map(error)) }
             return false
@@ -82,7 +82,7 @@ final class GroupCommit: Sendable {
             }
         }
         do {
-            try db.commit()
+            try db.commitTransaction()
         } catch {
             try? db.rollback()
             let fault = StorageFault.map(error)
@@ -123,15 +123,7 @@ private final class Member<T: Sendable>: GroupMember {
     func run(in db: Database) {
         var result: Result<T, any Error> = .failure(CloudKitError(.internalError, "write did not run"))
         do {
-            try db.inSavepoint {
-                do {
-                    result = .success(try body(db))
-                    return .commit
-                } catch {
-                    result = .failure(error)
-                    return .rollback
-                }
-            }
+            result = .success(try db.inCachedSavepoint { try body(db) })
         } catch {
             result = .failure(error)
         }

@@ -49,11 +49,11 @@ extension SQLiteTransaction {
     }
 
     func deleteUnreferencedAssetBlobs() throws -> [String] {
-        let orphans = try String.fetchAll(db, sql: """
+        let orphans = try String.fetchAll(db.cachedStatement(sql: """
             SELECT checksum FROM asset_blobs b
             WHERE NOT EXISTS (SELECT 1 FROM asset_references r WHERE r.checksum = b.checksum)
               AND NOT EXISTS (SELECT 1 FROM asset_uploads u WHERE u.checksum = b.checksum)
-            """)
+            """))
         let delete = try db.cachedStatement(sql: "DELETE FROM asset_blobs WHERE checksum = ?")
         for checksum in orphans { try delete.execute(arguments: [checksum]) }
         return orphans

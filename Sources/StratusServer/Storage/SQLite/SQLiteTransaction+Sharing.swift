@@ -60,9 +60,9 @@ extension SQLiteTransaction {
     }
 
     func isAcceptedParticipant(zoneRowID: Int64, user: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: """
+        try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT 1 FROM share_participants WHERE zone_id = ? AND user_record_name = ? AND status = 'ACCEPTED' LIMIT 1
-            """, arguments: [zoneRowID, user]) == true
+            """), arguments: [zoneRowID, user]) == true
     }
 
     func setSharedZone(user: String, zoneRowID: Int64, active: Bool, sequence: Int64) throws {
@@ -71,16 +71,16 @@ extension SQLiteTransaction {
     }
 
     func sharedZoneChanges(user: String, after sequence: Int64, limit: Int) throws -> [SharedZoneEntry] {
-        try Row.fetchAll(db, sql: """
+        try Row.fetchAll(db.cachedStatement(sql: """
             SELECT s.zone_id, s.active, MAX(s.sequence, CASE WHEN s.active = 1 THEN z.change_sequence ELSE 0 END) AS changed
             FROM shared_zones s JOIN zones z ON z.id = s.zone_id
             WHERE s.user_record_name = ? AND (s.sequence > ? OR (s.active = 1 AND z.change_sequence > ?))
             ORDER BY changed LIMIT ?
-            """, arguments: [user, sequence, sequence, limit]).map { SharedZoneEntry(zoneRowID: $0[0], active: $0[1], sequence: $0[2]) }
+            """), arguments: [user, sequence, sequence, limit]).map { SharedZoneEntry(zoneRowID: $0[0], active: $0[1], sequence: $0[2]) }
     }
 
     func activeSharedZones(user: String) throws -> [SharedZoneEntry] {
-        try Row.fetchAll(db, sql: "SELECT zone_id, active, sequence FROM shared_zones WHERE user_record_name = ? AND active = 1",
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT zone_id, active, sequence FROM shared_zones WHERE user_record_name = ? AND active = 1"),
                          arguments: [user]).map { SharedZoneEntry(zoneRowID: $0[0], active: $0[1], sequence: $0[2]) }
     }
 
@@ -90,11 +90,11 @@ extension SQLiteTransaction {
     }
 
     func user(recordName: String) throws -> StoredUser? {
-        try Row.fetchOne(db, sql: "SELECT \(Self.userColumns) FROM users WHERE user_record_name = ?", arguments: [recordName]).map(Self.user)
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.userColumns) FROM users WHERE user_record_name = ?"), arguments: [recordName]).map(Self.user)
     }
 
     func databaseKey(id: Int64) throws -> DatabaseKey? {
-        try Row.fetchOne(db, sql: "SELECT container_id, environment, scope, owner_record_name FROM databases WHERE id = ?",
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT container_id, environment, scope, owner_record_name FROM databases WHERE id = ?"),
                          arguments: [id]).flatMap { row in
             guard let environment = ContainerEnvironment(rawValue: row[1]), let scope = DatabaseScope(rawValue: row[2]) else { return nil }
             return DatabaseKey(containerID: row[0], environment: environment, scope: scope, ownerRecordName: row[3])

@@ -5,10 +5,10 @@ import StratusCore
 extension SQLiteTransaction {
     func subscriptions(databaseID: Int64, owner: String?) throws -> [StoredSubscription] {
         let rows = if let owner {
-            try Row.fetchAll(db, sql: "SELECT owner, body FROM subscriptions WHERE database_id = ? AND owner = ? ORDER BY subscription_id",
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT owner, body FROM subscriptions WHERE database_id = ? AND owner = ? ORDER BY subscription_id"),
                              arguments: [databaseID, owner])
         } else {
-            try Row.fetchAll(db, sql: "SELECT owner, body FROM subscriptions WHERE database_id = ?", arguments: [databaseID])
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT owner, body FROM subscriptions WHERE database_id = ?"), arguments: [databaseID])
         }
         return rows.compactMap { row in
             let body: String = row[1]

@@ -9,6 +9,8 @@ import StratusCore
 final class SQLiteTransaction: StorageTransaction {
     let db: Database
     private var sequence: (stored: Int64, current: Int64)?
+    private var insertRecordStatement: Statement?
+    private var replaceRecordStatement: Statement?
 
     init(db: Database) {
         self.db = db
@@ -17,7 +19,7 @@ final class SQLiteTransaction: StorageTransaction {
     // MARK: Containers, users, sessions
 
     func container(id: String) throws -> StoredContainer? {
-        try Row.fetchOne(db, sql: "SELECT id, api_token, created_at FROM containers WHERE id = ?", arguments: [id]).map {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT id, api_token, created_at FROM containers WHERE id = ?"), arguments: [id]).map {
             StoredContainer(id: $0[0], apiToken: $0[1], createdAt: $0[2])
         }
     }
@@ -35,12 +37,12 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func user(containerID: String, username: String) throws -> StoredUser? {
-        try Row.fetchOne(db, sql: "SELECT \(Self.userColumns) FROM users WHERE container_id = ? AND username = ?",
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.userColumns) FROM users WHERE container_id = ? AND username = ?"),
                          arguments: [containerID, username]).map(Self.user)
     }
 
     func user(containerID: String, email: String) throws -> StoredUser? {
-        try Row.fetchOne(db, sql: "SELECT \(Self.userColumns) FROM users WHERE container_id = ? AND email = ? AND email_verified = 1",
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.userColumns) FROM users WHERE container_id = ? AND email = ? AND email_verified = 1"),
                          arguments: [containerID, email.lowercased()]).map(Self.user)
     }
 
@@ -61,7 +63,7 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func emailCode(user: String) throws -> StoredEmailCode? {
-        try Row.fetchOne(db, sql: "SELECT user_record_name, code_hash, expires_at, attempts FROM email_codes WHERE user_record_name = ?",
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT user_record_name, code_hash, expires_at, attempts FROM email_codes WHERE user_record_name = ?"),
                          arguments: [user]).map { StoredEmailCode(userRecordName: $0[0], codeHash: $0[1], expiresAt: $0[2], attempts: $0[3]) }
     }
 
@@ -75,9 +77,9 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func session(tokenHash: String) throws -> StoredSession? {
-        try Row.fetchOne(db, sql: """
+        try Row.fetchOne(db.cachedStatement(sql: """
             SELECT token_hash, user_record_name, container_id, environment, expires_at FROM sessions WHERE token_hash = ?
-            """, arguments: [tokenHash]).flatMap { row in
+            """), arguments: [tokenHash]).flatMap { row in
             guard let environment = ContainerEnvironment(rawValue: row[3]) else { return nil }
             return StoredSession(tokenHash: row[0], userRecordName: row[1], containerID: row[2], environment: environment, expiresAt: row[4])
         }
@@ -101,7 +103,7 @@ final class SQLiteTransaction: StorageTransaction {
 
     func currentChangeSequence() throws -> Int64 {
         if let sequence { return sequence.current }
-        let stored = try Int64.fetchOne(db, sql: "SELECT value FROM change_sequence WHERE id = 1") ?? 0
+        let stored = try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM change_sequence WHERE id = 1")) ?? 0
         sequence = (stored, stored)
         return stored
     }
@@ -115,7 +117,7 @@ final class SQLiteTransaction: StorageTransaction {
     /// Writes the sequence handed out by this transaction back to its row.
     func storeChangeSequence() throws {
         guard let sequence, sequence.current != sequence.stored else { return }
-        try db.execute(sql: "UPDATE change_sequence SET value = ? WHERE id = 1", arguments: [sequence.current])
+        try db.cachedStatement(sql: "UPDATE change_sequence SET value = ? WHERE id = 1").execute(arguments: [sequence.current])
         self.sequence = (sequence.current, sequence.current)
     }
 
@@ -136,7 +138,7 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func databasePurgedSequence(databaseID: Int64) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT purged_sequence FROM databases WHERE id = ?", arguments: [databaseID]) ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT purged_sequence FROM databases WHERE id = ?"), arguments: [databaseID]) ?? 0
     }
 
     private static let zoneColumns = "id, database_id, zone_name, change_sequence, purged_sequence, deleted"
@@ -156,9 +158,9 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func liveZones(databaseID: Int64) throws -> [StoredZone] {
-        try Row.fetchAll(db, sql: """
+        try Row.fetchAll(db.cachedStatement(sql: """
             SELECT \(Self.zoneColumns) FROM zones WHERE database_id = ? AND deleted = 0 ORDER BY zone_name
-            """, arguments: [databaseID]).map(Self.zone)
+            """), arguments: [databaseID]).map(Self.zone)
     }
 
     func insertZone(databaseID: Int64, zoneName: String, sequence: Int64) throws -> StoredZone {
@@ -183,10 +185,10 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func zonesChanged(databaseID: Int64, after sequence: Int64, limit: Int) throws -> [StoredZone] {
-        try Row.fetchAll(db, sql: """
+        try Row.fetchAll(db.cachedStatement(sql: """
             SELECT \(Self.zoneColumns) FROM zones WHERE database_id = ? AND change_sequence > ?
             ORDER BY change_sequence LIMIT ?
-            """, arguments: [databaseID, sequence, limit]).map(Self.zone)
+            """), arguments: [databaseID, sequence, limit]).map(Self.zone)
     }
 
     // MARK: Records
@@ -247,7 +249,7 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func saveRecord(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) throws {
-        try write(record, verb: "INSERT OR REPLACE")
+        try write(record, replacing: true)
         if replacingReferences {
             try db.cachedStatement(sql: "DELETE FROM record_references WHERE zone_id = ? AND source_name = ?")
                 .execute(arguments: [record.zoneRowID, record.recordName])
@@ -257,7 +259,7 @@ final class SQLiteTransaction: StorageTransaction {
 
     func insertRecord(_ record: StoredRecord, references: [StoredReference]) throws -> Bool {
         do {
-            try write(record, verb: "INSERT")
+            try write(record, replacing: false)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             return false
         }
@@ -265,10 +267,21 @@ final class SQLiteTransaction: StorageTransaction {
         return true
     }
 
-    private func write(_ record: StoredRecord, verb: StaticString) throws {
-        var row = DirectStatement(try db.cachedStatement(sql: """
-            \(verb) INTO records (\(Self.recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """))
+    private static let insertRecordSQL = "INSERT INTO records (\(recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    private static let replaceRecordSQL = "INSERT OR REPLACE INTO records (\(recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+    private func write(_ record: StoredRecord, replacing: Bool) throws {
+        // The two statements are kept for the transaction: GRDB's cache is keyed by the SQL
+        // text, which would be hashed anew for every saved record.
+        let statement: Statement
+        if replacing {
+            statement = try replaceRecordStatement ?? db.cachedStatement(sql: Self.replaceRecordSQL)
+            replaceRecordStatement = statement
+        } else {
+            statement = try insertRecordStatement ?? db.cachedStatement(sql: Self.insertRecordSQL)
+            insertRecordStatement = statement
+        }
+        var row = DirectStatement(statement)
         row.bind(record.zoneRowID)
         row.bind(record.recordName)
         row.bind(record.recordType)
@@ -338,9 +351,9 @@ final class SQLiteTransaction: StorageTransaction {
 
     func schema(containerID: String, environment: ContainerEnvironment) throws -> Schema {
         var schema = Schema()
-        for name in try String.fetchAll(db, sql: """
+        for name in try String.fetchAll(db.cachedStatement(sql: """
             SELECT record_type FROM schema_record_types WHERE container_id = ? AND environment = ?
-            """, arguments: [containerID, environment.rawValue]) {
+            """), arguments: [containerID, environment.rawValue]) {
             schema.recordTypes[name] = try recordTypeSchema(containerID: containerID, environment: environment, recordType: name)
         }
         return schema
@@ -408,13 +421,7 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func withSavepoint<T>(_ body: () throws -> T) throws -> T {
-        var result: T?
-        try db.inSavepoint {
-            result = try body()
-            return .commit
-        }
-        guard let result else { throw CloudKitError(.internalError, "savepoint ended without a result") }
-        return result
+        try db.inCachedSavepoint(body)
     }
 
     static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
