@@ -11,9 +11,12 @@ public enum FieldValue: Sendable, Hashable {
     /// Milliseconds since 1970-01-01 UTC.
     case timestamp(Int64)
     case bytes(Data)
-    case reference(Reference)
-    case location(Location)
-    case asset(Asset)
+    // The three large payloads are boxed, so a value is the size of a string: field values are
+    // copied at every step of a save, and copying the widest case's bytes each time cost more
+    // than the boxes do.
+    indirect case reference(Reference)
+    indirect case location(Location)
+    indirect case asset(Asset)
     /// A list whose elements are all of the given scalar type.
     case list(ScalarType, [FieldValue])
 

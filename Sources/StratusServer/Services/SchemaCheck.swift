@@ -26,13 +26,7 @@ struct SchemaCheck {
     /// Returns the fields as the schema types them, growing the development schema if needed.
     mutating func check(recordType: String, fields: [String: FieldValue?]) throws -> [String: FieldValue?] {
         if ShareKeys.isShareType(recordType) { return fields }   // a system type, outside the schema
-        let known: RecordTypeSchema?
-        if let cached = recordTypes[recordType] {
-            known = cached
-        } else {
-            known = try transaction.recordTypeSchema(containerID: containerID, environment: environment, recordType: recordType)
-            recordTypes[recordType] = known
-        }
+        let known = try schema(of: recordType)
         var changes: [SchemaChange] = []
         var type = known ?? RecordTypeSchema(name: recordType)
         if known == nil {
@@ -70,16 +64,17 @@ struct SchemaCheck {
     /// The fields of a record type that have index rows.
     mutating func indexedFields(of recordType: String) throws -> [FieldSchema] {
         if let fields = indexed[recordType] { return fields }
-        let type: RecordTypeSchema?
-        if let cached = recordTypes[recordType] {
-            type = cached
-        } else {
-            type = try transaction.recordTypeSchema(containerID: containerID, environment: environment, recordType: recordType)
-            recordTypes[recordType] = type
-        }
-        let fields = QueryIndexing.indexedFields(type)
+        let fields = QueryIndexing.indexedFields(try schema(of: recordType))
         indexed[recordType] = fields
         return fields
+    }
+
+    /// The record type's schema as this transaction knows it, read once; nil when it has none.
+    private mutating func schema(of recordType: String) throws -> RecordTypeSchema? {
+        if let cached = recordTypes[recordType] { return cached }
+        let type = try transaction.recordTypeSchema(containerID: containerID, environment: environment, recordType: recordType)
+        recordTypes[recordType] = type
+        return type
     }
 
     /// Restores the view of the schema to an earlier one, after a savepoint undid changes.
