@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "StratusTesting", targets: ["StratusTesting"]),
         .executable(name: "stratus", targets: ["stratus"]),
         .executable(name: "stratus-bench", targets: ["StratusBench"]),
+        .executable(name: "stratus-sim", targets: ["StratusSim"]),
         .executable(name: "notes", targets: ["Notes"]),
         .executable(name: "shopping", targets: ["Shopping"]),
     ],
@@ -140,6 +141,15 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             path: "Benchmarks/StratusBench"
+        ),
+        .executableTarget(
+            name: "StratusSim",
+            dependencies: [
+                "StratusClient",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Reliability/StratusSim"
         ),
         .testTarget(
             name: "StratusCoreTests",

@@ -8,6 +8,10 @@ scripts/install-deps.sh
 python3 -c 'import aiosmtpd' 2>/dev/null || python3 -m pip install -q -r requirements.txt
 swift build --build-tests
 swift test --skip-build
+# A slice of the crash loop: the real server killed mid-batch 20 times (scripts/crash-loop.sh runs 1,000),
+# and once with a record removed behind its back, which the checks must report.
+.build/debug/stratus-sim crash-loop --kills 20 --seed 20261123 | tail -4
+.build/debug/stratus-sim crash-loop --kills 2 --seed 1 --self-test | tail -1
 scripts/check-quickstart.sh
 scripts/check-notes.sh
 scripts/check-shopping.sh

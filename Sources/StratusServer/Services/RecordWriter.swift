@@ -280,7 +280,7 @@ final class RecordWriter {
                 let counts = edge.action == .validate && context.access.scope != .public ? true : try mayChange(source)
                 if counts { incoming.append((edge, source)) }
             }
-            if let blocking = try incoming.first(where: { $0.edge.action == .validate }) {
+            if let blocking = incoming.first(where: { $0.edge.action == .validate }) {
                 let name = try mayRead(blocking.source) ? "from '\(blocking.source.recordName)'" : "from another record"
                 throw CloudKitError(.validatingReferenceError, "record '\(target.recordName)' is the target of a VALIDATE reference \(name)")
             }
