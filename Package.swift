@@ -146,6 +146,7 @@ let package = Package(
             name: "StratusSim",
             dependencies: [
                 "StratusClient",
+                "StratusTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GRDB
 import StratusClient
+import StratusTesting
 import Synchronization
 
 /// `stratus-sim crash-loop`: kills a real `stratus serve` with `SIGKILL` at random moments while
@@ -57,7 +58,10 @@ struct CrashLoop: AsyncParsableCommand {
                 try server.start()
                 ledger.withLock { $0.serverUp = true }
                 for writer in writers { try await writer.follow() }
-                if kills.all % 100 == 0 { print("  \(kills.all) kills, \(kills.inFlight) mid-batch") }
+                if kills.all % 100 == 0 {
+                    print("  \(kills.all) kills, \(kills.inFlight) mid-batch")
+                    flushOutput()
+                }
             }
             ledger.withLock { $0.finished = true }
             try await group.waitForAll()

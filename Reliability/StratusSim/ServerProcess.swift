@@ -17,6 +17,19 @@ final class ServerProcess: @unchecked Sendable {
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
+    /// The running server's process ID.
+    var processIdentifier: Int32? { process?.processIdentifier }
+
+    /// The running server's resident memory (`VmRSS`) in MiB and its open file descriptors.
+    func usage() -> (rssMiB: Double, fileDescriptors: Int)? {
+        guard let pid = processIdentifier,
+              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Double(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+        return (kilobytes / 1024, descriptors)
+    }
+
     /// Starts the server (on a free port the first time, on the same port afterwards) and returns
     /// once it has printed its banner: it is listening.
     func start() throws {

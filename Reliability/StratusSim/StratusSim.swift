@@ -1,9 +1,16 @@
 import ArgumentParser
+import Foundation
 
 /// `stratus-sim`: reliability tools that run real Stratus processes and break them on purpose.
 @main
 struct StratusSim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stratus-sim", abstract: "Reliability runs against real Stratus processes.",
-        subcommands: [CrashLoop.self])
+        subcommands: [CrashLoop.self, Soak.self])
+}
+
+/// Flushes standard output, so progress shows as it happens when it goes to a file or a pipe
+/// (the reliability runs are long, and output there is block-buffered).
+func flushOutput() {
+    fflush(nil)
 }

@@ -214,7 +214,7 @@ import StratusTesting
                     configuration.retry.maximumAttempts = 2
                 })
             }
-            var generator = SplitMix(seed: 42)
+            var generator = SeededGenerator(seed: 42)
             var clock: Int64 = 0
             let ids = (0..<12).map { RecordID(recordName: "r\($0)", zoneID: Self.zone) }
             var latest: [RecordID: Int64] = [:]
@@ -247,18 +247,5 @@ import StratusTesting
                 #expect(await device.records().mapValues(\.fields) == serverFields, "\(device.name) differs from the server")
             }
         }
-    }
-}
-
-/// A small deterministic random generator, so a failing run can be replayed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
