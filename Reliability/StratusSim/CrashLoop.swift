@@ -209,25 +209,28 @@ final class Writer: @unchecked Sendable {
 
     /// Reads the zone's changes from the token kept so far to the end.
     func follow() async throws {
+        var names = followed
+        token = try await readChanges(since: token, into: &names)
+        followed = names
+    }
+
+    /// Applies the zone's changes after `token` to `names`, page by page to the end; returns the
+    /// last page's token.
+    private func readChanges(since token: ServerChangeToken?, into names: inout Set<String>) async throws -> ServerChangeToken {
+        var token = token
         while true {
             let page = try await database.recordZoneChanges(inZoneWith: zone, since: token)
-            followed.formUnion(page.modifications.map(\.recordID.recordName))
-            followed.subtract(page.deletions.map(\.recordID.recordName))
+            names.formUnion(page.modifications.map(\.recordID.recordName))
+            names.subtract(page.deletions.map(\.recordID.recordName))
             token = page.changeToken
-            if !page.moreComing { return }
+            if !page.moreComing { return page.changeToken }
         }
     }
 
     /// Compares what a fresh read of the whole zone finds with the ledger and the followed feed.
     func check(ledger: Ledger, size: Int, into report: inout Report) async throws {
         var present: Set<String> = []
-        var fresh: ServerChangeToken?
-        while true {
-            let page = try await database.recordZoneChanges(inZoneWith: zone, since: fresh)
-            present.formUnion(page.modifications.map(\.recordID.recordName))
-            fresh = page.changeToken
-            if !page.moreComing { break }
-        }
+        _ = try await readChanges(since: nil, into: &present)
         var counts: [Int: Int] = [:]
         for name in present {
             guard let batch = Int(name.dropFirst().prefix { $0 != "-" }) else { continue }
