@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "stratus", targets: ["stratus"]),
         .executable(name: "stratus-bench", targets: ["StratusBench"]),
         .executable(name: "stratus-sim", targets: ["StratusSim"]),
+        .executable(name: "stratus-fuzz", targets: ["StratusFuzz"]),
         .executable(name: "notes", targets: ["Notes"]),
         .executable(name: "shopping", targets: ["Shopping"]),
     ],
@@ -152,6 +153,20 @@ let package = Package(
             ],
             path: "Reliability/StratusSim"
         ),
+        .target(
+            name: "StratusFuzzTargets",
+            dependencies: [
+                "StratusCore",
+                "StratusServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Reliability/FuzzTargets"
+        ),
+        .executableTarget(
+            name: "StratusFuzz",
+            dependencies: ["StratusFuzzTargets"],
+            path: "Reliability/StratusFuzz"
+        ),
         .testTarget(
             name: "StratusCoreTests",
             dependencies: ["StratusCore"]
@@ -176,6 +191,7 @@ let package = Package(
             name: "StratusServerTests",
             dependencies: [
                 "StratusServer",
+                "StratusFuzzTargets",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),

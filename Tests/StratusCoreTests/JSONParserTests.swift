@@ -6,13 +6,19 @@ import Testing
     func parse(_ text: String) throws -> JSONValue { try JSONParser.parse(Array(text.utf8)) }
 
     @Test(arguments: [
-        ("0", JSONValue.integer(0)), ("-0", .integer(0)), ("42", .integer(42)), ("-17", .integer(-17)),
+        ("0", JSONValue.integer(0)), ("-0", .number(-0.0)), ("42", .integer(42)), ("-17", .integer(-17)),
         ("9223372036854775807", .integer(Int64.max)), ("-9223372036854775808", .integer(Int64.min)),
         ("9223372036854775808", .number(9_223_372_036_854_775_808)), ("1.5", .number(1.5)), ("-2.5e3", .number(-2500)),
         ("1E-2", .number(0.01)), ("1e+2", .number(100)),
     ])
     func numbers(_ text: String, _ expected: JSONValue) throws {
         #expect(try parse(text) == expected)
+    }
+
+    /// Found by fuzzing: "-0" was read as the integer 0, so a DOUBLE field's -0.0 came back as 0.
+    @Test func negativeZeroKeepsItsSign() throws {
+        guard case .number(let value) = try parse("-0") else { Issue.record("-0 is not a double"); return }
+        #expect(value.sign == .minus)
     }
 
     @Test(arguments: ["01", "-", "1.", ".5", "1e", "1e+", "+1", "1.2.3", "--1", "1e400", "NaN", "Infinity", "0x10"])

@@ -229,7 +229,8 @@ public struct JSONParser {
         }
         if !fractional, !overflow {
             if !negative, magnitude <= UInt64(Int64.max) { return .integer(Int64(magnitude)) }
-            if negative, magnitude <= UInt64(Int64.max) + 1 { return .integer(Int64(bitPattern: 0 &- magnitude)) }
+            // "-0" is the double -0.0: an integer has no negative zero to keep the sign in.
+            if negative, magnitude != 0, magnitude <= UInt64(Int64.max) + 1 { return .integer(Int64(bitPattern: 0 &- magnitude)) }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else { throw invalid("'\(text)' is out of range") }

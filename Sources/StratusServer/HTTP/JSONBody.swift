@@ -8,7 +8,7 @@ import StratusCore
 /// Any content type is accepted as long as the body parses as JSON (Apple's own examples send
 /// `text/plain`). A body over the limit is `LIMIT_EXCEEDED`; one that does not parse, or does not
 /// have the expected shape, is `BAD_REQUEST` naming the problem.
-enum JSONBody {
+package enum JSONBody {
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int, allowingEmpty: Bool = false) async throws -> T {
         var buffer: ByteBuffer
         do {
@@ -18,16 +18,19 @@ enum JSONBody {
         }
         if buffer.readableBytes == 0 && allowingEmpty { buffer = ByteBuffer(string: "{}") }
         guard buffer.readableBytes > 0 else { throw CloudKitError.badRequest("request body is empty; expected JSON") }
+        return try buffer.withUnsafeReadableBytes { bytes in try decode(T.self, from: bytes) }
+    }
+
+    /// Reads a complete body as `T`: the parser and readers every request goes through (the fuzz
+    /// targets call this too).
+    package static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
         if let readable = T.self as? any WireReadable.Type {
-            let parsed: Result<JSONValue, CloudKitError> = buffer.withUnsafeReadableBytes { raw in
-                Result { () throws(CloudKitError) in try JSONParser.parse(raw.assumingMemoryBound(to: UInt8.self)) }
-            }
-            let json = try parsed.get()
+            let json = try JSONParser.parse(bytes.assumingMemoryBound(to: UInt8.self))
             guard let value = try readable.init(json: json) as? T else { throw CloudKitError(.internalError, "decoder mismatch") }
             return value
         }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+            return try JSONDecoder().decode(T.self, from: Data(bytes))
         } catch let error as CloudKitError {
             throw error
         } catch let DecodingError.keyNotFound(key, context) {

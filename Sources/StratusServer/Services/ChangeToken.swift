@@ -5,23 +5,23 @@ import StratusCore
 ///
 /// Clients see a base64url string and must not look inside; the server validates every token it
 /// is given (kind, owner and sequence) and answers `BAD_REQUEST` for anything else.
-struct ChangeToken: Equatable {
-    enum Kind: String {
+package struct ChangeToken: Equatable {
+    package enum Kind: String {
         case zone = "z"
         case database = "d"
     }
 
-    var kind: Kind
+    package var kind: Kind
     /// The zone's or the database's row id.
-    var ownerID: Int64
-    var sequence: Int64
+    package var ownerID: Int64
+    package var sequence: Int64
 
-    var encoded: String {
+    package var encoded: String {
         Base64URL.encode(Data("1.\(kind.rawValue).\(ownerID).\(sequence)".utf8))
     }
 
     /// Parses a token of the given kind, or throws `BAD_REQUEST`.
-    init(decoding text: String, as kind: Kind) throws(CloudKitError) {
+    package init(decoding text: String, as kind: Kind) throws(CloudKitError) {
         guard let data = Base64URL.decode(text), let plain = String(data: data, encoding: .utf8) else {
             throw .badRequest("syncToken is not a valid token")
         }
@@ -36,7 +36,7 @@ struct ChangeToken: Equatable {
         self.init(kind: kind, ownerID: ownerID, sequence: sequence)
     }
 
-    init(kind: Kind, ownerID: Int64, sequence: Int64) {
+    package init(kind: Kind, ownerID: Int64, sequence: Int64) {
         self.kind = kind
         self.ownerID = ownerID
         self.sequence = sequence

@@ -7,25 +7,25 @@ import StratusCore
 ///
 /// Sealed with ChaCha20-Poly1305 under a key of the server's: clients can neither read a marker
 /// (it may name a position among records they cannot see) nor forge or alter one.
-struct ContinuationMarker: Codable {
-    var fingerprint: String
-    var values: [IndexValue]
-    var recordName: String
+package struct ContinuationMarker: Codable {
+    package var fingerprint: String
+    package var values: [IndexValue]
+    package var recordName: String
 
-    init(fingerprint: String, values: [IndexValue], recordName: String) {
+    package init(fingerprint: String, values: [IndexValue], recordName: String) {
         self.fingerprint = fingerprint
         self.values = values
         self.recordName = recordName
     }
 
     /// The marker sealed with `key`, as base64url.
-    func sealed(with key: SymmetricKey) -> String {
+    package func sealed(with key: SymmetricKey) -> String {
         guard let plain = try? JSONEncoder().encode(self), let box = try? ChaChaPoly.seal(plain, using: key) else { return "" }
         return Base64URL.encode(box.combined)
     }
 
     /// Opens a marker sealed with `key`, or throws `BAD_REQUEST` for anything else.
-    init(unsealing text: String, with key: SymmetricKey) throws(CloudKitError) {
+    package init(unsealing text: String, with key: SymmetricKey) throws(CloudKitError) {
         guard let data = Base64URL.decode(text), let box = try? ChaChaPoly.SealedBox(combined: data),
               let plain = try? ChaChaPoly.open(box, using: key),
               let marker = try? JSONDecoder().decode(Self.self, from: plain) else {
