@@ -4,8 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-# Python packages the tests use (a real SMTP server for email verification).
-python3 -c 'import aiosmtpd' 2>/dev/null || python3 -m pip install -q -r requirements.txt
+# Python packages the tests use (a real SMTP server for email verification, schemathesis).
+python3 -c 'import aiosmtpd, schemathesis' 2>/dev/null || python3 -m pip install -q -r requirements.txt
 swift build --build-tests
 swift test --skip-build
 # A slice of the crash loop: the real server killed mid-batch 20 times (scripts/crash-loop.sh runs 1,000),
@@ -14,6 +14,9 @@ swift test --skip-build
 .build/debug/stratus-sim crash-loop --kills 2 --seed 1 --self-test | tail -1
 # A slice of the soak: 30 seconds at 100 requests/s, which must all succeed (scripts/soak.sh runs 30 minutes).
 .build/debug/stratus-sim soak --minutes 0.5 --rate 100 --report-every 10 --warm-up 0 --seed 20261123 | grep -E "^requests|errors"
+# The published API description against a real server: schemathesis with 10 examples per operation
+# (scripts/schemathesis.sh runs 100).
+scripts/schemathesis.sh --examples 10 | grep -E "generated|issues found|failures"
 scripts/check-quickstart.sh
 scripts/check-notes.sh
 scripts/check-shopping.sh

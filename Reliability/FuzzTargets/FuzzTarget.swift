@@ -42,9 +42,13 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         precondition(canonical(again) == canonical(value), "a parsed value changed in a round trip")
     }
 
-    /// The value as `JSONEncoder` keeps it: object members by name, a repeated name's last value.
+    /// The value as `JSONEncoder` keeps it: object members by name, a repeated name's last value,
+    /// and a whole double as the integer it is written as (`3.1e9` comes back as `3100000000`).
     private static func canonical(_ value: JSONValue) -> JSONValue {
         switch value {
+        case .number(let number) where number == number.rounded() && !(number == 0 && number.sign == .minus):
+            if let integer = Int64(exactly: number) { return .integer(integer) }
+            return value
         case .array(let elements): return .array(elements.map(canonical))
         case .object(let object):
             var byName: [String: JSONValue] = [:]

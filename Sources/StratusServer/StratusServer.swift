@@ -52,7 +52,7 @@ public struct StratusServer: Sendable {
     }
 
     /// The router with every Stratus route and the error middleware in front of them.
-    func makeRouter() -> Router<StratusRequestContext> {
+    package func makeRouter() -> Router<StratusRequestContext> {
         let router = Router(context: StratusRequestContext.self)
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: CloudKitErrorMiddleware())

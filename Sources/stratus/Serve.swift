@@ -27,6 +27,8 @@ struct Serve: AsyncParsableCommand {
     var userRequestsPerSecond = 500
     @Option(help: "Wrong passwords one account may be tried with before sign-ins for it are throttled (then one more a minute).")
     var signInFailures = 10
+    @Option(help: "Seconds a courier long-poll (tokens/create's webcourierURL) waits for a notification before answering empty; keep it under any proxy's read timeout.")
+    var courierWaitSeconds = 30
     @Flag(help: "Make private-database download URLs work only with the ckWebAuthToken of the user they were issued to.")
     var bindDownloadUrls = false
     @Option(help: "The SMTP server that mails email verification codes (plain SMTP, no auth: a local relay). Without it, email addresses stay unverified.")
@@ -37,9 +39,9 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "stratus")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        guard sessionDays > 0, tombstoneDays > 0, assetLimitMb > 0, maxResponseMb > 0, signInFailures > 0, userRequestsPerSecond >= 0,
+        guard sessionDays > 0, tombstoneDays > 0, assetLimitMb > 0, maxResponseMb > 0, signInFailures > 0, userRequestsPerSecond >= 0, courierWaitSeconds > 0,
               (maxDatabaseMb ?? 1) > 0 else {
-            throw ValidationError("--session-days, --tombstone-days, --asset-limit-mb, --max-response-mb, --max-database-mb and --sign-in-failures must be positive")
+            throw ValidationError("--session-days, --tombstone-days, --asset-limit-mb, --max-response-mb, --max-database-mb, --sign-in-failures and --courier-wait-seconds must be positive")
         }
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), host: host, port: port)
         configuration.sessionLifetime = .seconds(sessionDays * 24 * 3600)
@@ -52,6 +54,7 @@ struct Serve: AsyncParsableCommand {
             ? .unlimited : RateRule(burst: Double(userRequestsPerSecond * 4), perSecond: Double(userRequestsPerSecond))
         configuration.signInFailuresPerAccount.burst = Double(signInFailures)
         configuration.bindDownloadURLsToUser = bindDownloadUrls
+        configuration.courierWait = .seconds(courierWaitSeconds)
         configuration.smtp = smtpHost.map { SMTPMailer(host: $0, port: smtpPort, from: smtpFrom) }
         let server = try StratusServer(configuration: configuration, logger: logger)
         let apiToken = try await server.ensureContainer(container)

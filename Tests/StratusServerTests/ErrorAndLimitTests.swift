@@ -38,6 +38,8 @@ import StratusCore
         ("{}", "operations"),
         (#"{"operations":[{"operationType":"upsert","record":{"recordName":"a"}}]}"#, "operationType"),
         (#"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"T","fields":{"f":{"value":1,"type":"DECIMAL"}}}}]}"#, "unknown field type"),
+        // Found by schemathesis: a removal (null value) with an unknown type was accepted.
+        (#"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"T","fields":{"f":{"value":null,"type":"AAA"}}}}]}"#, "unknown field type"),
         (#"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"T","fields":{"f":{"value":"one","type":"INT64"}}}}]}"#, "field 'f'"),
         (#"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"T"}},{"operationType":"create","record":{"recordName":"a","recordType":"T"}}]}"#, "more than one operation"),
     ])

@@ -13,9 +13,10 @@ server=""
 trap '[ -z "$server" ] || kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null || echo 18080)
 
-# Starts `stratus serve` on $port over data directory $1 and waits for its banner.
+# Starts `stratus serve` on $port over data directory $1 (more `serve` options may follow) and waits
+# for its banner.
 start_server() {
-  "$PWD/.build/debug/stratus" serve --data "$1" --port "$port" --log-level error > "$work/server.log" 2>&1 &
+  "$PWD/.build/debug/stratus" serve --data "$1" --port "$port" --log-level error "${@:2}" > "$work/server.log" 2>&1 &
   server=$!
   for _ in $(seq 1 50); do grep -q ckAPIToken "$work/server.log" && return; sleep 0.2; done
   echo "server did not start"; cat "$work/server.log"; exit 1

@@ -90,12 +90,15 @@ extension ZoneID {
 
 extension FieldValue {
     /// Reads a Record Field Dictionary's value; nil for an absent or `null` value.
+    /// A `type` is checked even when there is no value to read.
     static func read(field: JSONObject) throws(CloudKitError) -> FieldValue? {
-        guard let value = field.optional("value") else { return nil }
+        var type: FieldType?
         if let typeName = try field.optionalString("type"), typeName != "LIST" {
-            guard let type = FieldType(wireName: typeName) else { throw .badRequest("unknown field type '\(typeName)'") }
-            return try read(value, as: type)
+            guard let named = FieldType(wireName: typeName) else { throw .badRequest("unknown field type '\(typeName)'") }
+            type = named
         }
+        guard let value = field.optional("value") else { return nil }
+        if let type { return try read(value, as: type) }
         return try read(value, as: inferType(of: value))
     }
 

@@ -23,8 +23,9 @@ struct PushRoutes {
                 return try JSONBody.response(try await push.createToken(body, try context.requireAccess()))
             }
         router.get("push/1/courier/:token") { _, context in
+            // Nothing arrived within the wait: 204, and the client polls again.
             guard let json = try await push.poll(courierToken: try context.parameters.require("token")) else {
-                return Response(status: .ok)
+                return Response(status: .noContent)
             }
             return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(string: json)))
