@@ -147,6 +147,9 @@ let package = Package(
             name: "StratusSim",
             dependencies: [
                 "StratusClient",
+                "StratusSync",
+                "StratusData",
+                "StratusServer",
                 "StratusTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

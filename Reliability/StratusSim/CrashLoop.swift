@@ -164,7 +164,7 @@ final class Writer: @unchecked Sendable {
     }
 
     static func signedUp(index: Int, server: ServerProcess) async throws -> Writer {
-        let container = Container(baseURL: server.baseURL, containerIdentifier: "iCloud.dev.stratus", apiToken: server.apiToken)
+        let container = Container(baseURL: server.baseURL, containerIdentifier: ServerProcess.containerID, apiToken: server.apiToken)
         _ = try await container.signUp(username: "writer-\(index)", password: "crash loop password \(index)")
         let zone = ZoneID(zoneName: "Crash-\(index)")
         _ = try await container.privateCloudDatabase.save(zone: zone)

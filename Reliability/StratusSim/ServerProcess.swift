@@ -3,6 +3,8 @@ import Foundation
 /// A real `stratus serve` process over a data directory, which the reliability tools kill with
 /// `SIGKILL` and start again on the same port and files: the one crash harness.
 final class ServerProcess: @unchecked Sendable {
+    /// The container `stratus serve` creates by default.
+    static let containerID = "iCloud.dev.stratus"
     let executable: URL
     let dataDirectory: URL
     private(set) var port = 0

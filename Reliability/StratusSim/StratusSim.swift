@@ -6,7 +6,7 @@ import Foundation
 struct StratusSim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stratus-sim", abstract: "Reliability runs against real Stratus processes.",
-        subcommands: [CrashLoop.self, Soak.self])
+        subcommands: [Simulate.self, CrashLoop.self, Soak.self], defaultSubcommand: Simulate.self)
 }
 
 /// Flushes standard output, so progress shows as it happens when it goes to a file or a pipe

@@ -112,7 +112,7 @@ actor Coordinator {
                 census?.formUnion(modifications.map(\.recordID.recordName))
                 try await applyFetched(modifications, deletions.map { ($0.recordID.recordName, $0.recordType) })
             case .sentRecordZoneChanges(let sent):
-                try await remember(sent.savedRecords)
+                try await remember(sent.savedRecords, scope: scope)
             case .zonesRemoved(let reasons):
                 let conversions = self.conversions
                 try await applying { db in
@@ -235,8 +235,25 @@ actor Coordinator {
         }
     }
 
-    private func remember(_ records: [CloudRecord]) async throws {
+    /// Takes in the records a send saved: their change tags, and — where a conflict resolved
+    /// into something other than the row (the server's edit won) — their values, unless the row
+    /// was edited again since.
+    private func remember(_ records: [CloudRecord], scope: DatabaseScope) async throws {
         guard !records.isEmpty else { return }
+        let byType = self.byType
+        let resolved = try await writer.read { db in
+            try records.filter { record in
+                guard let conversion = byType[record.recordType] else { return false }
+                let table = conversion.table
+                guard let row = try Row.fetchOne(db, sql: "SELECT * FROM \"\(table.tableName)\" WHERE \"\(table.primaryKey)\" = ?",
+                                                 arguments: [record.recordID.recordName]) else { return false }
+                return conversion.values(of: record).columns.contains { column, value in row[column] as DatabaseValue? != value }
+            }
+        }
+        if !resolved.isEmpty {
+            let editedAgain = try await editedSinceSent(scope: scope)
+            try await applyFetched(resolved.filter { !editedAgain.contains($0.recordID.recordName) }, [])
+        }
         // The files asset columns were written to for the upload are no longer needed.
         let uploads = Set(conversions.values.map { $0.assetDirectory.standardizedFileURL.path })
         for file in records.flatMap(\.assetFiles.values) where uploads.contains(file.deletingLastPathComponent().standardizedFileURL.path) {
@@ -248,6 +265,17 @@ actor Coordinator {
                                arguments: [record.changeTag, record.recordID.recordName, record.recordID.zoneID.zoneName])
             }
         }
+    }
+
+    /// Rows with a change not yet sent: captured in the outbox, or queued in the engine.
+    private func editedSinceSent(scope: DatabaseScope) async throws -> Set<String> {
+        var names = Set(try await writer.read { try String.fetchAll($0, sql: "SELECT row_id FROM _stratus_outbox") })
+        for change in try await engines[scope]?.snapshot().pendingRecordChanges ?? [] {
+            switch change {
+            case .saveRecord(let id), .deleteRecord(let id): names.insert(id.recordName)
+            }
+        }
+        return names
     }
 
     // MARK: Waiting and counting

@@ -76,9 +76,10 @@ public actor SyncEngine {
         let queued = ((try? state.pendingRecordCount()) ?? 0) + ((try? state.pendingDatabaseChanges().count) ?? 0)
         if queued > 0 { scheduleSend(after: .zero) }
         if let interval = configuration.pollInterval {
+            let clock = configuration.clock
             poller = Task { [weak self] in
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
+                    try? await clock.sleep(for: interval)
                     await self?.runAutomatically { try await $0.fetchOnce() }
                 }
             }
@@ -172,7 +173,7 @@ public actor SyncEngine {
                 let delay = configuration.retry.delay(attempt: attempt, error: error)
                 status = .waitingToRetry(until: Date().addingTimeInterval(delay.seconds), error: error)
                 attempt += 1
-                try await Task.sleep(for: delay)
+                try await configuration.clock.sleep(for: delay)
             } catch let error as CloudError {
                 try handleFatal(error)
                 throw error
@@ -190,8 +191,9 @@ public actor SyncEngine {
         } catch let error as CloudError where error.isTransient {
             let delay = configuration.retry.delay(attempt: attempt, error: error)
             status = .waitingToRetry(until: Date().addingTimeInterval(delay.seconds), error: error)
+            let clock = configuration.clock
             Task { [weak self] in
-                try? await Task.sleep(for: delay)
+                try? await clock.sleep(for: delay)
                 await self?.runAutomatically(attempt: attempt + 1, evenWhenStopped: evenWhenStopped, operation)
             }
         } catch let error as CloudError {
@@ -205,8 +207,9 @@ public actor SyncEngine {
     private func scheduleSend(after delay: Duration? = nil) {
         guard started, scheduledSend == nil else { return }
         let delay = delay ?? configuration.sendDelay
+        let clock = configuration.clock
         scheduledSend = Task { [weak self] in
-            try? await Task.sleep(for: delay)
+            try? await clock.sleep(for: delay)
             await self?.runScheduledSend()
         }
     }

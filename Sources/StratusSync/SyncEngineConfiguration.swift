@@ -31,6 +31,9 @@ extension SyncEngine {
         public var fetchPageSize = 200
         /// Waits between retries of transient failures.
         public var retry = RetryPolicy()
+        /// The clock the send delay, polling, backoff and `retryAfter` waits run on; a test or a
+        /// simulation gives a simulated one (`StratusTesting.SimulatedClock`) so waits cost no time.
+        public var clock: any Clock<Duration> = ContinuousClock()
 
         public init(database: Database, stateURL: URL, recordProvider: @escaping @Sendable (RecordID) async -> CloudRecord?) {
             self.database = database

@@ -19,10 +19,14 @@ public final class FaultInjectingTransport: Transport {
     }
 
     private let base: any Transport
-    private let state = Mutex<(offline: Bool, faults: [Fault], sent: [String])>((false, [], []))
+    private let clock: any Clock<Duration>
+    /// Queued faults, each for the next request, or the next to an endpoint.
+    private let state = Mutex<(offline: Bool, faults: [(fault: Fault, endpoint: String?)], sent: [String])>((false, [], []))
 
-    public init(base: any Transport = HTTPTransport()) {
+    /// A transport in front of `base`; `delay` faults wait on `clock`.
+    public init(base: any Transport = HTTPTransport(), clock: any Clock<Duration> = ContinuousClock()) {
         self.base = base
+        self.clock = clock
     }
 
     /// While offline, every request fails with `networkUnavailable`.
@@ -34,7 +38,18 @@ public final class FaultInjectingTransport: Transport {
 
     /// Queues faults for the next requests, in order.
     public func inject(_ faults: Fault...) {
-        state.withLock { $0.faults += faults }
+        state.withLock { $0.faults += faults.map { ($0, nil) } }
+    }
+
+    /// Queues a fault for the next request to a path ending with `endpoint` (such as
+    /// `records/modify`); other requests pass it by.
+    public func inject(_ fault: Fault, on endpoint: String) {
+        state.withLock { $0.faults.append((fault, endpoint)) }
+    }
+
+    /// Drops every queued fault.
+    public func clearFaults() {
+        state.withLock { $0.faults.removeAll() }
     }
 
     /// How many requests reached the server.
@@ -46,9 +61,11 @@ public final class FaultInjectingTransport: Transport {
     }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let path = Self.path(of: request)
         let (offline, fault) = state.withLock { state -> (Bool, Fault?) in
             if state.offline { return (true, nil) }
-            return (false, state.faults.isEmpty ? nil : state.faults.removeFirst())
+            guard let index = state.faults.firstIndex(where: { $0.endpoint.map { path.hasSuffix($0) } ?? true }) else { return (false, nil) }
+            return (false, state.faults.remove(at: index).fault)
         }
         if offline { throw CloudError(.networkUnavailable, "the device is offline") }
         switch fault {
@@ -58,7 +75,7 @@ public final class FaultInjectingTransport: Transport {
             _ = try await forward(request)
             throw CloudError(.networkFailure, "injected fault: the response was dropped")
         case .delay(let duration)?:
-            try await Task.sleep(for: duration)
+            try await clock.sleep(for: duration)
             return try await forward(request)
         case .fail(let code, let retryAfter)?:
             let body = ErrorDictionary(uuid: UUID().uuidString, serverErrorCode: code, reason: "injected fault", retryAfter: retryAfter)
@@ -69,8 +86,12 @@ public final class FaultInjectingTransport: Transport {
     }
 
     private func forward(_ request: TransportRequest) async throws -> TransportResponse {
-        let path = String(request.url.split(separator: "?").first ?? "")
+        let path = Self.path(of: request)
         state.withLock { $0.sent.append(path) }
         return try await base.send(request)
+    }
+
+    private static func path(of request: TransportRequest) -> String {
+        String(request.url.split(separator: "?").first ?? "")
     }
 }

@@ -20,6 +20,9 @@ public actor TestCloud {
     public nonisolated let root: URL
     /// The server's data directory; it survives ``restartServer()``.
     public nonisolated var dataDirectory: URL { root.appendingPathComponent("server") }
+    /// The clock of the cloud's devices: their engines' send delays, backoff and `retryAfter`
+    /// waits, and their transports' injected delays, run on it.
+    public nonisolated let clock: any Clock<Duration>
     private let configure: @Sendable (inout ServerConfiguration) -> Void
     private let logger: Logger
     private var running: RunningServer?
@@ -29,9 +32,10 @@ public actor TestCloud {
     private var port = 0
 
     /// Starts a cloud, runs `body`, and shuts the server down and removes its data, whatever happens.
-    public static func with<T: Sendable>(configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
+    public static func with<T: Sendable>(clock: any Clock<Duration> = ContinuousClock(),
+                                         configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
                                          _ body: (TestCloud) async throws -> T) async throws -> T {
-        let cloud = TestCloud(configure: configure)
+        let cloud = TestCloud(clock: clock, configure: configure)
         do {
             try await cloud.startServer()
             let result = try await body(cloud)
@@ -43,8 +47,9 @@ public actor TestCloud {
         }
     }
 
-    public init(configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }) {
+    public init(clock: any Clock<Duration> = ContinuousClock(), configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }) {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-testcloud-\(UUID().uuidString)")
+        self.clock = clock
         self.configure = configure
         var logger = Logger(label: "stratus-testcloud")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .critical

@@ -19,8 +19,10 @@ public actor TestDevice {
     /// The database the device's engine syncs.
     public nonisolated let scope: DatabaseScope
 
-    init(name: String, directory: URL, container: Container, transport: FaultInjectingTransport, scope: DatabaseScope,
-         configure: @escaping @Sendable (inout SyncEngine.Configuration) -> Void) throws {
+    /// A device syncing `scope` of `container`'s signed-in user, keeping its state in `directory`;
+    /// `transport` must be the one `container` sends through.
+    public init(name: String, directory: URL, container: Container, transport: FaultInjectingTransport, scope: DatabaseScope,
+                configure: @escaping @Sendable (inout SyncEngine.Configuration) -> Void) throws {
         self.scope = scope
         self.name = name
         self.directory = directory
@@ -106,11 +108,15 @@ extension TestCloud {
     /// A new device for a signed-in user's container: its own directory, transport and engine.
     public func device(_ name: String, of user: String, database scope: DatabaseScope = .private,
                        configure: @escaping @Sendable (inout SyncEngine.Configuration) -> Void = { _ in }) async throws -> TestDevice {
-        let transport = FaultInjectingTransport()
+        let clock = self.clock
+        let transport = FaultInjectingTransport(clock: clock)
         let container = container(deviceID: name, transport: transport)
         try await container.signIn(username: user, password: "password-\(user)")
         return try TestDevice(name: name, directory: root.appendingPathComponent("devices/\(name)"),
-                              container: container, transport: transport, scope: scope, configure: configure)
+                              container: container, transport: transport, scope: scope) { configuration in
+            configuration.clock = clock
+            configure(&configuration)
+        }
     }
 
     /// Creates an account (username `name`, password `password-<name>`) and returns its username.

@@ -168,6 +168,24 @@ struct DataDevice {
         }
     }
 
+    /// Found by the simulation (`stratus-sim --seed 3`, shrunk to two edits): when a conflict
+    /// resolved in the server's favour, the row kept the losing local value for good.
+    @Test func aConflictTheServerWinsReachesTheTable() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await DataDevice.open(cloud, user: user, name: "phone")
+            let laptop = try await DataDevice.open(cloud, user: user, name: "laptop")
+            try await laptop.queue.write { db in try Course(id: "c", title: "from the laptop").insert(db) }
+            try await laptop.store.syncNow()
+            // The phone made the same course offline; sending it conflicts, and the server wins.
+            try await phone.queue.write { db in try Course(id: "c", title: "from the phone").insert(db) }
+            try await phone.store.syncNow()
+            #expect(try await phone.queue.read { try Course.fetchOne($0, key: "c") }?.title == "from the laptop")
+            try await phone.store.syncNow()
+            #expect(try await phone.queue.read { try Course.fetchOne($0, key: "c") }?.title == "from the laptop")
+        }
+    }
+
     @Test func forceFullSyncRepairsDriftBothWays() async throws {
         try await TestCloud.with { cloud in
             let user = try await cloud.createUser("alice")

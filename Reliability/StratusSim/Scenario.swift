@@ -1,0 +1,154 @@
+import StratusTesting
+
+/// A fault the simulation puts in a scenario's way.
+enum FaultKind: String, CaseIterable, Comparable, Sendable {
+    /// A device goes offline for a while.
+    case offline
+    /// A request never reaches the server.
+    case dropRequest
+    /// The server commits a request and its answer is lost.
+    case dropResponse
+    /// The server answers `THROTTLED` with `retryAfter`.
+    case throttle
+    /// The server answers `LIMIT_EXCEEDED` to a batch, which the device must split.
+    case limitExceeded
+    /// The app is killed with changes queued and launched again.
+    case appKill
+    /// Tombstones are purged, so devices' change tokens expire.
+    case tokenExpiry
+    /// The server is killed with `SIGKILL` while a device syncs, and restarted.
+    case serverKill
+
+    static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// One step of a scenario. Devices are numbered across users: device `d` belongs to user `d / 2`;
+/// even devices sync through a `SyncEngine` alone, odd ones through `StratusData` tables.
+enum Step: Hashable, Sendable, CustomStringConvertible {
+    /// Edits a note (created on first edit); the edit is stamped with its step number, and the
+    /// latest stamp must win every conflict.
+    case editNote(device: Int, note: Int)
+    /// Creates a journal entry, a record nobody edits.
+    case createEntry(device: Int, entry: Int)
+    /// Deletes an entry, if the device has it.
+    case deleteEntry(device: Int, entry: Int)
+    case sync(device: Int)
+    case goOffline(device: Int)
+    case goOnline(device: Int)
+    /// Queues a fault for the device's next request (to an endpoint, for batch faults).
+    case inject(device: Int, fault: FaultKind)
+    /// Kills the app and launches it again.
+    case restartApp(device: Int)
+    /// Purges every tombstone on the server.
+    case purgeTombstones
+    /// Kills the server with `SIGKILL` while the device syncs, then restarts it.
+    case killServer(duringSyncOf: Int)
+
+    var description: String {
+        switch self {
+        case .editNote(let device, let note): "device \(device) edits note \(note)"
+        case .createEntry(let device, let entry): "device \(device) creates entry \(entry)"
+        case .deleteEntry(let device, let entry): "device \(device) deletes entry \(entry)"
+        case .sync(let device): "device \(device) syncs"
+        case .goOffline(let device): "device \(device) goes offline"
+        case .goOnline(let device): "device \(device) comes back online"
+        case .inject(let device, let fault): "device \(device) meets \(fault.rawValue)"
+        case .restartApp(let device): "device \(device)'s app is killed and relaunched"
+        case .purgeTombstones: "the server purges tombstones"
+        case .killServer(let device): "the server is killed (SIGKILL) while device \(device) syncs"
+        }
+    }
+
+    /// Whether the step changes data (the scenario's operations).
+    var isOperation: Bool {
+        switch self {
+        case .editNote, .createEntry, .deleteEntry: true
+        default: false
+        }
+    }
+
+    /// The kind of fault the step is, if it is one.
+    var fault: FaultKind? {
+        switch self {
+        case .goOffline: .offline
+        case .inject(_, let fault): fault
+        case .restartApp: .appKill
+        case .purgeTombstones: .tokenExpiry
+        case .killServer: .serverKill
+        default: nil
+        }
+    }
+}
+
+/// Everything a seed fixes: the users and devices, the operations and the faults, in order.
+struct Scenario: Sendable {
+    static let users = 3
+    static let devicesPerUser = 2
+    static let notesPerUser = 4
+    static var deviceCount: Int { users * devicesPerUser }
+
+    let seed: UInt64
+    /// Whether the scenario runs against a real `stratus` process that it kills (one in ten).
+    let killsServer: Bool
+    var steps: [Step]
+
+    var operationCount: Int { steps.filter(\.isOperation).count }
+    var faultKinds: Set<FaultKind> { Set(steps.compactMap(\.fault)) }
+
+    /// The scenario of `seed`: at least 50 operations and at least three kinds of fault, with a
+    /// server kill in one scenario of ten.
+    init(seed: UInt64) {
+        self.seed = seed
+        var random = SeededGenerator(seed: seed)
+        killsServer = seed % 10 == 0
+        var steps: [Step] = []
+        var offline = Set<Int>()
+        var entries = 0
+        var created: [Int: [Int]] = [:]
+        let operations = Int.random(in: 50...70, using: &random)
+        var made = 0
+        while made < operations {
+            let device = Int.random(in: 0..<Self.deviceCount, using: &random)
+            let user = device / Self.devicesPerUser
+            switch Int.random(in: 0..<100, using: &random) {
+            case 0..<30:
+                steps.append(.editNote(device: device, note: Int.random(in: 0..<Self.notesPerUser, using: &random)))
+                made += 1
+            case 30..<48:
+                steps.append(.createEntry(device: device, entry: entries))
+                created[user, default: []].append(entries)
+                entries += 1
+                made += 1
+            case 48..<56:
+                guard let entry = created[user]?.randomElement(using: &random) else { continue }
+                steps.append(.deleteEntry(device: device, entry: entry))
+                made += 1
+            case 56..<78:
+                steps.append(.sync(device: device))
+            case 78..<84:
+                if offline.remove(device) != nil { steps.append(.goOnline(device: device)) }
+                else { offline.insert(device); steps.append(.goOffline(device: device)) }
+            case 84..<95:
+                let kinds: [FaultKind] = [.dropRequest, .dropResponse, .throttle, .limitExceeded]
+                steps.append(.inject(device: device, fault: kinds.randomElement(using: &random)!))
+            case 95..<98:
+                steps.append(.restartApp(device: device))
+            default:
+                if killsServer { steps.append(.killServer(duringSyncOf: device)) } else { steps.append(.purgeTombstones) }
+            }
+        }
+        // Every scenario meets at least three kinds of fault (and a killing one, a kill).
+        var required: [Step] = [.goOffline(device: 0), .inject(device: 1, fault: .dropResponse), .restartApp(device: 2)]
+        required.append(killsServer ? .killServer(duringSyncOf: 3) : .purgeTombstones)
+        for step in required where !Set(steps.compactMap(\.fault)).contains(step.fault!) {
+            steps.insert(step, at: Int.random(in: 0...steps.count, using: &random))
+        }
+        self.steps = steps
+    }
+
+    init(seed: UInt64, killsServer: Bool, steps: [Step]) {
+        self.seed = seed
+        self.killsServer = killsServer
+        self.steps = steps
+    }
+}

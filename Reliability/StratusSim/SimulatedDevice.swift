@@ -1,0 +1,162 @@
+import Foundation
+import GRDB
+import StratusClient
+import StratusData
+import StratusSync
+import StratusTesting
+import Synchronization
+
+/// What the simulation reads and writes on a device: notes (edited anywhere, the latest edit wins)
+/// and journal entries (created once, maybe deleted), as an app would.
+protocol SimulatedDevice: AnyObject, Sendable {
+    var transport: FaultInjectingTransport { get }
+    func editNote(_ name: String, text: String, modified: Int64) async throws
+    func createEntry(_ name: String, text: String, note: String) async throws
+    /// Deletes the entry if the device has it; whether it did.
+    func deleteEntry(_ name: String) async throws -> Bool
+    func sync() async throws
+    /// Kills the app (no shutdown) and launches it again on the same files.
+    func restartApp() async throws
+    /// Every record the device holds: record name → text.
+    func contents() async throws -> [String: String]
+}
+
+/// The zone every simulated record lives in.
+let simulationZone = ZoneID(zoneName: "StratusData")
+
+/// How both kinds of device configure their engines: simulated time, the latest edit wins.
+func configureSimulatedEngine(_ configuration: inout SyncEngine.Configuration, clock: SimulatedClock) {
+    configuration.clock = clock
+    configuration.conflictResolver = .latestModified(field: "modified")
+    configuration.retry.maximumAttempts = 8
+}
+
+/// A device whose app keeps its records itself and syncs them with a ``SyncEngine``.
+final class EngineDevice: SimulatedDevice {
+    let device: TestDevice
+    var transport: FaultInjectingTransport { device.transport }
+
+    init(name: String, directory: URL, container: Container, transport: FaultInjectingTransport, clock: SimulatedClock) throws {
+        device = try TestDevice(name: name, directory: directory, container: container, transport: transport, scope: .private) {
+            configureSimulatedEngine(&$0, clock: clock)
+        }
+    }
+
+    func editNote(_ name: String, text: String, modified: Int64) async throws {
+        let id = RecordID(recordName: name, zoneID: simulationZone)
+        var note = await device.record(id) ?? CloudRecord(recordType: "Note", recordID: id)
+        note["text"] = .string(text)
+        note["modified"] = .timestamp(modified)
+        try await device.save(note)
+    }
+
+    func createEntry(_ name: String, text: String, note: String) async throws {
+        let id = RecordID(recordName: name, zoneID: simulationZone)
+        try await device.save(CloudRecord(recordType: "Entry", recordID: id, fields: [
+            "text": .string(text), "noteID": .reference(Reference(recordName: note, zoneID: simulationZone)),
+        ]))
+    }
+
+    func deleteEntry(_ name: String) async throws -> Bool {
+        let id = RecordID(recordName: name, zoneID: simulationZone)
+        guard await device.record(id) != nil else { return false }
+        try await device.delete(id)
+        return true
+    }
+
+    func sync() async throws { try await device.sync() }
+
+    func restartApp() async throws { try await device.restart() }
+
+    func contents() async throws -> [String: String] {
+        var contents: [String: String] = [:]
+        for (id, record) in await device.records() where id.zoneID.zoneName == simulationZone.zoneName {
+            contents[id.recordName] = record.string("text") ?? ""
+        }
+        return contents
+    }
+}
+
+/// A device whose app keeps its records in SQLite tables synced by StratusData: notes, and
+/// entries that refer to a note (which may not exist yet).
+final class TableDevice: SimulatedDevice {
+    static let tables = [
+        SyncedTable("note", recordType: "Note", timestampColumns: ["modified"]),
+        SyncedTable("entry", recordType: "Entry", references: [.init(column: "noteID", targetTable: "note")]),
+    ]
+
+    let transport: FaultInjectingTransport
+    private let directory: URL
+    private let container: Container
+    private let clock: SimulatedClock
+    private let state: Mutex<(queue: DatabaseQueue, store: SyncedDatabase)>
+
+    init(directory: URL, container: Container, transport: FaultInjectingTransport, clock: SimulatedClock) throws {
+        self.directory = directory
+        self.container = container
+        self.transport = transport
+        self.clock = clock
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        state = Mutex(try Self.open(directory: directory, container: container, clock: clock))
+    }
+
+    private static func open(directory: URL, container: Container, clock: SimulatedClock) throws -> (queue: DatabaseQueue, store: SyncedDatabase) {
+        // The killed app's connection is not closed (this process goes on): wait for its lock.
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let queue = try DatabaseQueue(path: directory.appendingPathComponent("app.sqlite").path, configuration: configuration)
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS note (id TEXT PRIMARY KEY NOT NULL, text TEXT NOT NULL, modified INTEGER NOT NULL);
+                CREATE TABLE IF NOT EXISTS entry (id TEXT PRIMARY KEY NOT NULL, text TEXT NOT NULL, noteID TEXT);
+                """)
+        }
+        let store = try SyncedDatabase(writer: queue, tables: tables, database: container.privateCloudDatabase,
+                                       stateURL: directory.appendingPathComponent("sync.sqlite")) {
+            configureSimulatedEngine(&$0, clock: clock)
+        }
+        return (queue, store)
+    }
+
+    private var queue: DatabaseQueue { state.withLock { $0.queue } }
+    private var store: SyncedDatabase { state.withLock { $0.store } }
+
+    func editNote(_ name: String, text: String, modified: Int64) async throws {
+        try await queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO note (id, text, modified) VALUES (?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET text = excluded.text, modified = excluded.modified
+                """, arguments: [name, text, modified])
+        }
+    }
+
+    func createEntry(_ name: String, text: String, note: String) async throws {
+        try await queue.write { db in
+            try db.execute(sql: "INSERT INTO entry (id, text, noteID) VALUES (?, ?, ?)", arguments: [name, text, note])
+        }
+    }
+
+    func deleteEntry(_ name: String) async throws -> Bool {
+        try await queue.write { db in
+            try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [name])
+            return db.changesCount > 0
+        }
+    }
+
+    func sync() async throws { try await store.syncNow() }
+
+    func restartApp() async throws {
+        let reopened = try Self.open(directory: directory, container: container, clock: clock)
+        state.withLock { $0 = reopened }
+    }
+
+    func contents() async throws -> [String: String] {
+        try await queue.read { db in
+            var contents: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, text FROM note UNION ALL SELECT id, text FROM entry") {
+                contents[row["id"]] = row["text"]
+            }
+            return contents
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import StratusServer
+import StratusTesting
+
+/// The server a scenario runs against: in this process (fast, and its tombstones can be purged on
+/// demand), or a real `stratus serve` process that the scenario kills with `SIGKILL`.
+protocol SimulationServer: Sendable {
+    var baseURL: String { get async }
+    var apiToken: String { get async }
+    var containerID: String { get }
+    /// Kills the server with `SIGKILL` and starts it again on the same files and port.
+    func killAndRestart() async throws
+    /// Purges every tombstone, whatever its age, so change tokens from before expire.
+    func purgeTombstones() async throws
+    func shutdown() async
+}
+
+/// The real server in this process, through ``TestCloud``.
+struct InProcessServer: SimulationServer {
+    let cloud: TestCloud
+
+    init(clock: SimulatedClock) async throws {
+        cloud = TestCloud(clock: clock)
+        try await cloud.startServer()
+    }
+
+    var baseURL: String { get async { await cloud.baseURL } }
+    var apiToken: String { get async { await cloud.apiToken } }
+    var containerID: String { TestCloud.containerID }
+
+    func killAndRestart() async throws {
+        throw SimulationError("an in-process server cannot be killed; kill scenarios run a stratus process")
+    }
+
+    func purgeTombstones() async throws {
+        let yearFromNow = Int64(Date().timeIntervalSince1970 * 1000) + 365 * 24 * 3600 * 1000
+        _ = try await cloud.server?.services.changes.purgeTombstones(now: yearFromNow)
+    }
+
+    func shutdown() async { await cloud.shutdown() }
+}
+
+/// A real `stratus serve` process over a temporary directory (the crash harness's).
+struct ProcessServer: SimulationServer {
+    let process: ServerProcess
+    let directory: URL
+
+    init(executable: URL) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-sim-\(UUID().uuidString)")
+        process = ServerProcess(executable: executable, dataDirectory: directory.appendingPathComponent("data"))
+        try process.start()
+    }
+
+    var baseURL: String { process.baseURL }
+    var apiToken: String { process.apiToken }
+    var containerID: String { ServerProcess.containerID }
+
+    func killAndRestart() async throws {
+        process.kill()
+        try process.start()
+    }
+
+    func purgeTombstones() async throws {
+        throw SimulationError("tombstones are purged in in-process scenarios only")
+    }
+
+    func shutdown() async {
+        process.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
