@@ -18,6 +18,8 @@ enum FaultKind: String, CaseIterable, Comparable, Sendable {
     case tokenExpiry
     /// The server is killed with `SIGKILL` while a device syncs, and restarted.
     case serverKill
+    /// A zone is deleted under devices that hold its records or have changes queued for it.
+    case zoneDeleted
 
     static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }
 }
@@ -32,6 +34,10 @@ enum Step: Hashable, Sendable, CustomStringConvertible {
     case createEntry(device: Int, entry: Int)
     /// Deletes an entry, if the device has it.
     case deleteEntry(device: Int, entry: Int)
+    /// Writes a record in the user's second zone, the one that gets deleted (`SyncEngine` devices).
+    case writeScratch(device: Int, item: Int)
+    /// Deletes the user's second zone from the device, with what it holds.
+    case deleteScratchZone(device: Int)
     case sync(device: Int)
     case goOffline(device: Int)
     case goOnline(device: Int)
@@ -49,6 +55,8 @@ enum Step: Hashable, Sendable, CustomStringConvertible {
         case .editNote(let device, let note): "device \(device) edits note \(note)"
         case .createEntry(let device, let entry): "device \(device) creates entry \(entry)"
         case .deleteEntry(let device, let entry): "device \(device) deletes entry \(entry)"
+        case .writeScratch(let device, let item): "device \(device) writes scratch record \(item)"
+        case .deleteScratchZone(let device): "device \(device) deletes the scratch zone"
         case .sync(let device): "device \(device) syncs"
         case .goOffline(let device): "device \(device) goes offline"
         case .goOnline(let device): "device \(device) comes back online"
@@ -62,7 +70,7 @@ enum Step: Hashable, Sendable, CustomStringConvertible {
     /// Whether the step changes data (the scenario's operations).
     var isOperation: Bool {
         switch self {
-        case .editNote, .createEntry, .deleteEntry: true
+        case .editNote, .createEntry, .deleteEntry, .writeScratch: true
         default: false
         }
     }
@@ -75,6 +83,7 @@ enum Step: Hashable, Sendable, CustomStringConvertible {
         case .restartApp: .appKill
         case .purgeTombstones: .tokenExpiry
         case .killServer: .serverKill
+        case .deleteScratchZone: .zoneDeleted
         default: nil
         }
     }
@@ -111,28 +120,34 @@ struct Scenario: Sendable {
             let device = Int.random(in: 0..<Self.deviceCount, using: &random)
             let user = device / Self.devicesPerUser
             switch Int.random(in: 0..<100, using: &random) {
-            case 0..<30:
+            case 0..<28:
                 steps.append(.editNote(device: device, note: Int.random(in: 0..<Self.notesPerUser, using: &random)))
                 made += 1
-            case 30..<48:
+            case 28..<44:
                 steps.append(.createEntry(device: device, entry: entries))
                 created[user, default: []].append(entries)
                 entries += 1
                 made += 1
-            case 48..<56:
+            case 44..<50:
                 guard let entry = created[user]?.randomElement(using: &random) else { continue }
                 steps.append(.deleteEntry(device: device, entry: entry))
                 made += 1
-            case 56..<78:
+            case 50..<56:
+                guard device % 2 == 0 else { continue }
+                steps.append(.writeScratch(device: device, item: Int.random(in: 0..<6, using: &random)))
+                made += 1
+            case 56..<77:
                 steps.append(.sync(device: device))
-            case 78..<84:
+            case 77..<83:
                 if offline.remove(device) != nil { steps.append(.goOnline(device: device)) }
                 else { offline.insert(device); steps.append(.goOffline(device: device)) }
-            case 84..<95:
+            case 83..<93:
                 let kinds: [FaultKind] = [.dropRequest, .dropResponse, .throttle, .limitExceeded]
                 steps.append(.inject(device: device, fault: kinds.randomElement(using: &random)!))
-            case 95..<98:
+            case 93..<96:
                 steps.append(.restartApp(device: device))
+            case 96..<98:
+                steps.append(.deleteScratchZone(device: device))
             default:
                 if killsServer { steps.append(.killServer(duringSyncOf: device)) } else { steps.append(.purgeTombstones) }
             }

@@ -42,6 +42,9 @@ struct ScenarioRun {
     let scenario: Scenario
     /// The `stratus` executable, for scenarios that kill a real server.
     let stratus: URL
+    /// Check the checks: once quiet, one device's tables are emptied behind the sync's back, which
+    /// the invariants must report.
+    var selfTest = false
 
     /// Runs the scenario; a step that fails outright is a violation too.
     func outcome() async -> ScenarioOutcome {
@@ -80,11 +83,13 @@ struct ScenarioRun {
             users.append(name)
         }
         var devices: [any SimulatedDevice] = []
+        var sessions: [Container] = []
         for index in 0..<Scenario.deviceCount {
             let transport = FaultInjectingTransport(clock: clock)
             let session = container(transport, device: "device-\(index)")
             let user = users[index / Scenario.devicesPerUser]
             _ = try await session.signIn(username: user, password: "password-\(user)")
+            sessions.append(session)
             let directory = root.appendingPathComponent("device-\(index)")
             devices.append(index % 2 == 0
                 ? try EngineDevice(name: "device-\(index)", directory: directory, container: session, transport: transport, clock: clock)
@@ -116,6 +121,14 @@ struct ScenarioRun {
                     model.deleted.insert("entry-\(entry)")
                     unsent[device] += 1
                 }
+            case .writeScratch(let device, let item):
+                let user = device / Scenario.devicesPerUser
+                let name = "scratch-\(user)-\(item)"
+                try await (devices[device] as! EngineDevice).writeScratch(name, text: "u\(user):\(name):step-\(index)")
+                unsent[device] += 1
+            case .deleteScratchZone(let device):
+                // Through the device's network, faults and all; it may not get through.
+                if (try? await sessions[device].privateCloudDatabase.deleteRecordZone(withID: scratchZone)) == nil { outcome.failedSyncs += 1 }
             case .sync(let device):
                 do {
                     try await devices[device].sync()
@@ -165,29 +178,34 @@ struct ScenarioRun {
             }
         }
         outcome.simulatedWait = clock.elapsed
+        if selfTest { try await (devices[1] as! TableDevice).forgetEverything() }
 
         for (user, name) in users.enumerated() {
             let session = container()
             _ = try await session.signIn(username: name, password: "password-\(name)")
-            let onServer = try await Self.records(of: session.privateCloudDatabase)
+            let onServer = try await Self.records(of: session.privateCloudDatabase, in: simulationZone)
+            // What the scratch zone holds depends on when its deletion landed among the queued
+            // writes: the devices must agree with the server on it, whatever it is.
+            let scratch = try await Self.records(of: session.privateCloudDatabase, in: scratchZone)
             outcome.violations += model.check(server: onServer, user: user)
             for index in 0..<Scenario.devicesPerUser {
                 let device = user * Scenario.devicesPerUser + index
                 let held = try await devices[device].contents()
-                outcome.violations += Model.compare(device: device, user: user, held: held, server: onServer)
+                let expected = devices[device].syncsScratchZone ? onServer.merging(scratch) { first, _ in first } : onServer
+                outcome.violations += Model.compare(device: device, user: user, held: held, server: expected)
             }
         }
         return outcome
     }
 
-    /// Every record in the simulation's zone as the server has it now: record name → text.
-    private static func records(of database: Database) async throws -> [String: String] {
+    /// Every record in a zone as the server has it now: record name → text.
+    private static func records(of database: Database, in zone: ZoneID) async throws -> [String: String] {
         var records: [String: String] = [:]
         var token: ServerChangeToken?
         while true {
             let page: RecordZoneChanges
             do {
-                page = try await database.recordZoneChanges(inZoneWith: simulationZone, since: token)
+                page = try await database.recordZoneChanges(inZoneWith: zone, since: token)
             } catch let error as CloudError where error.code == .zoneNotFound {
                 return [:]
             }

@@ -19,10 +19,14 @@ protocol SimulatedDevice: AnyObject, Sendable {
     func restartApp() async throws
     /// Every record the device holds: record name → text.
     func contents() async throws -> [String: String]
+    /// Whether the device syncs the scratch zone too.
+    var syncsScratchZone: Bool { get }
 }
 
 /// The zone every simulated record lives in.
 let simulationZone = ZoneID(zoneName: "StratusData")
+/// The zone that gets deleted under the devices (written by `SyncEngine` devices only).
+let scratchZone = ZoneID(zoneName: "Scratch")
 
 /// How both kinds of device configure their engines: simulated time, the latest edit wins.
 func configureSimulatedEngine(_ configuration: inout SyncEngine.Configuration, clock: SimulatedClock) {
@@ -35,6 +39,7 @@ func configureSimulatedEngine(_ configuration: inout SyncEngine.Configuration, c
 final class EngineDevice: SimulatedDevice {
     let device: TestDevice
     var transport: FaultInjectingTransport { device.transport }
+    var syncsScratchZone: Bool { true }
 
     init(name: String, directory: URL, container: Container, transport: FaultInjectingTransport, clock: SimulatedClock) throws {
         device = try TestDevice(name: name, directory: directory, container: container, transport: transport, scope: .private) {
@@ -57,6 +62,13 @@ final class EngineDevice: SimulatedDevice {
         ]))
     }
 
+    func writeScratch(_ name: String, text: String) async throws {
+        let id = RecordID(recordName: name, zoneID: scratchZone)
+        var record = await device.record(id) ?? CloudRecord(recordType: "Scratch", recordID: id)
+        record["text"] = .string(text)
+        try await device.save(record)
+    }
+
     func deleteEntry(_ name: String) async throws -> Bool {
         let id = RecordID(recordName: name, zoneID: simulationZone)
         guard await device.record(id) != nil else { return false }
@@ -70,7 +82,7 @@ final class EngineDevice: SimulatedDevice {
 
     func contents() async throws -> [String: String] {
         var contents: [String: String] = [:]
-        for (id, record) in await device.records() where id.zoneID.zoneName == simulationZone.zoneName {
+        for (id, record) in await device.records() {
             contents[id.recordName] = record.string("text") ?? ""
         }
         return contents
@@ -86,6 +98,7 @@ final class TableDevice: SimulatedDevice {
     ]
 
     let transport: FaultInjectingTransport
+    var syncsScratchZone: Bool { false }
     private let directory: URL
     private let container: Container
     private let clock: SimulatedClock
@@ -144,6 +157,11 @@ final class TableDevice: SimulatedDevice {
     }
 
     func sync() async throws { try await store.syncNow() }
+
+    /// Drops the device's notes and entries behind the sync's back (the self-test's tampering).
+    func forgetEverything() async throws {
+        try await queue.write { db in try db.execute(sql: "DELETE FROM note; DELETE FROM entry") }
+    }
 
     func restartApp() async throws {
         let reopened = try Self.open(directory: directory, container: container, clock: clock)
