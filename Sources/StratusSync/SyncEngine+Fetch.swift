@@ -12,6 +12,9 @@ extension SyncEngine {
         var modified: [ZoneID] = []
         var deleted: [ZoneID] = []
         var reasons: [ZoneID: ZoneDeletionReason] = [:]
+        /// After an expired token: the zones known before, to find those deleted meanwhile (a
+        /// listing from the start names only the zones that exist).
+        var unseen: Set<ZoneID>?
         while true {
             let page: DatabaseChanges
             do {
@@ -19,6 +22,7 @@ extension SyncEngine {
             } catch let error as CloudError where error.code == .changeTokenExpired && token != nil {
                 emit(.changeTokenExpired(nil))
                 try state.applyDatabaseChanges(deletedZones: [], token: nil)
+                unseen = try state.knownZones()
                 token = nil
                 continue
             }
@@ -28,6 +32,11 @@ extension SyncEngine {
             reasons.merge(page.deletionReasons) { $1 }
             token = page.changeToken
             if !page.moreComing { break }
+        }
+        if let gone = unseen?.subtracting(modified).subtracting(deleted), !gone.isEmpty {
+            try state.applyDatabaseChanges(deletedZones: Array(gone), token: token)
+            deleted += gone
+            for zoneID in gone { reasons[zoneID] = database.scope == .shared ? .accessEnded : .zoneDeleted }
         }
         if !modified.isEmpty || !deleted.isEmpty {
             emit(.fetchedDatabaseChanges(modifications: modified, deletions: deleted))

@@ -244,6 +244,16 @@ final class SyncStateStore: Sendable {
         }
     }
 
+    /// The zones the device holds server records of, except those it is about to create.
+    func knownZones() throws -> Set<ZoneID> {
+        try database.read { db in
+            Set(try Row.fetchAll(db, sql: """
+                SELECT DISTINCT zone_name, owner FROM records
+                WHERE (zone_name, owner) NOT IN (SELECT zone_name, owner FROM pending_zones WHERE change = 'save')
+                """).map { Self.zoneID($0[0], $0[1]) })
+        }
+    }
+
     /// Forgets records the server no longer has.
     func forget(_ ids: [RecordID]) throws {
         try database.write { db in

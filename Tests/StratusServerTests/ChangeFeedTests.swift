@@ -207,6 +207,12 @@ import StratusCore
             _ = try await server.server.services.changes.purgeTombstones(now: AuthService.now() + 1000)
             let expired = try await alice.post(alice.path(.private, "changes/database"), DatabaseChangesRequest(syncToken: first.syncToken))
             #expect(expired.errorCode == .changeTokenExpired)
+
+            // Found by the simulation: once the deleted zone itself is purged, its tokens still
+            // expire (they were BAD_REQUEST, and a device kept the deleted zone's records).
+            let purgedZone = try await alice.zoneChanges("B", token: oldToken)
+            guard case .failure(let purgedError) = purgedZone else { Issue.record("purged zone token honoured"); return }
+            #expect(purgedError.serverErrorCode == .changeTokenExpired)
         }
     }
 }

@@ -204,6 +204,29 @@ import StratusTesting
         }
     }
 
+    /// Found by the simulation (`stratus-sim --seed 14`, shrunk to five steps): a zone deleted
+    /// and purged under a device, then made again by the device's queued save, took the purged
+    /// zone's row id, so the device's old token passed for the new zone's: the device kept the old
+    /// zone's records and would have skipped the new zone's first changes.
+    @Test func aZoneDeletedAndPurgedUnderADeviceLeavesNothingBehind() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user)
+            let old = RecordID(recordName: "old", zoneID: Self.zone)
+            try await phone.save(Self.note("old", at: 1, id: old))
+            try await phone.sync()
+            try await phone.container.privateCloudDatabase.deleteRecordZone(withID: Self.zone)
+            _ = try await cloud.server?.services.changes.purgeTombstones(now: AuthService.now() + 1_000 * 3600 * 24 * 365)
+            let new = RecordID(recordName: "new", zoneID: Self.zone)
+            try await phone.save(Self.note("new", at: 2, id: new))
+            try await phone.sync()
+            try await phone.sync()
+            let server = try await phone.container.privateCloudDatabase.recordZoneChanges(inZoneWith: Self.zone, since: nil)
+            #expect(server.modifications.map(\.recordID) == [new])
+            #expect(Set(await phone.records().keys) == [new])
+        }
+    }
+
     @Test func threeDevicesConvergeAfterRandomEditsAndOutages() async throws {
         try await TestCloud.with { cloud in
             let user = try await cloud.createUser("alice")

@@ -148,9 +148,10 @@ package struct ChangeService: Sendable {
         if let tokenText {
             let token = try ChangeToken(decoding: tokenText, as: .zone)
             if token.ownerID != zone.rowID {
-                // A token of an earlier zone of the same name: that zone was deleted, start over.
-                if let earlier = try transaction.zone(rowID: token.ownerID), earlier.databaseID == zone.databaseID,
-                   earlier.zoneName == zone.zoneName, earlier.deleted {
+                // A token of an earlier zone of the same name: that zone was deleted (and maybe
+                // purged since, leaving no row), start over.
+                guard let earlier = try transaction.zone(rowID: token.ownerID) else { throw Self.expired }
+                if earlier.databaseID == zone.databaseID, earlier.zoneName == zone.zoneName, earlier.deleted {
                     throw Self.expired
                 }
                 throw CloudKitError.badRequest("syncToken belongs to another zone")

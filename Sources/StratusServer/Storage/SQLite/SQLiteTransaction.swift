@@ -415,7 +415,10 @@ final class SQLiteTransaction: StorageTransaction {
                 SELECT MAX(change_sequence) FROM zones WHERE database_id = databases.id AND deleted = 1 AND deleted_at < ?))
             WHERE EXISTS (SELECT 1 FROM zones WHERE database_id = databases.id AND deleted = 1 AND deleted_at < ?)
             """, arguments: [time, time])
-        try db.execute(sql: "DELETE FROM zones WHERE deleted = 1 AND deleted_at < ?", arguments: [time])
+        // The zone with the highest id stays, deleted or not: SQLite gives a new row the highest
+        // id plus one, so no zone ever gets the id of a purged one, whose tokens would then pass
+        // for the new zone's and skip its first changes.
+        try db.execute(sql: "DELETE FROM zones WHERE deleted = 1 AND deleted_at < ? AND id < (SELECT MAX(id) FROM zones)", arguments: [time])
         purged += db.changesCount
         return purged
     }
