@@ -98,7 +98,6 @@ struct ScenarioRun {
 
         var model = Model()
         var outcome = ScenarioOutcome()
-        var unsent = [Int](repeating: 0, count: devices.count)
         var random = SeededGenerator(seed: scenario.seed ^ 0x5EED)
         for (index, step) in scenario.steps.enumerated() {
             switch step {
@@ -108,31 +107,26 @@ struct ScenarioRun {
                 let text = "u\(user):\(name):step-\(index)"
                 try await devices[device].editNote(name, text: text, modified: Int64(index))
                 model.notes[name] = (user, text)
-                unsent[device] += 1
             case .createEntry(let device, let entry):
                 let user = device / Scenario.devicesPerUser
                 let name = "entry-\(entry)"
                 try await devices[device].createEntry(name, text: "u\(user):\(name)", note: "note-\(user)-\(entry % Scenario.notesPerUser)")
                 model.entries[name] = (user, "u\(user):\(name)")
-                unsent[device] += 1
             case .deleteEntry(let device, let entry):
                 if try await devices[device].deleteEntry("entry-\(entry)") {
                     model.entries["entry-\(entry)"] = nil
                     model.deleted.insert("entry-\(entry)")
-                    unsent[device] += 1
-                }
+                    }
             case .writeScratch(let device, let item):
                 let user = device / Scenario.devicesPerUser
                 let name = "scratch-\(user)-\(item)"
                 try await (devices[device] as! EngineDevice).writeScratch(name, text: "u\(user):\(name):step-\(index)")
-                unsent[device] += 1
             case .deleteScratchZone(let device):
                 // Through the device's network, faults and all; it may not get through.
                 if (try? await sessions[device].privateCloudDatabase.deleteRecordZone(withID: scratchZone)) == nil { outcome.failedSyncs += 1 }
             case .sync(let device):
                 do {
                     try await devices[device].sync()
-                    unsent[device] = 0
                 } catch {
                     outcome.failedSyncs += 1
                 }
@@ -148,7 +142,7 @@ struct ScenarioRun {
                 case .throttle: transport.inject(.fail(.throttled, retryAfter: 3))
                 // A batch of one cannot be split: the server would answer that only for a record
                 // too large to save, which this scenario never makes.
-                case .limitExceeded where unsent[device] > 1: transport.inject(.fail(.limitExceeded), on: "records/modify")
+                case .limitExceeded: transport.inject(.fail(.limitExceeded), on: "records/modify", minimumOperations: 2)
                 default: break
                 }
             case .restartApp(let device):

@@ -20,8 +20,34 @@ public final class FaultInjectingTransport: Transport {
 
     private let base: any Transport
     private let clock: any Clock<Duration>
+    /// A queued fault and the requests it waits for.
+    private struct Queued {
+        var fault: Fault
+        var endpoint: String?
+        var minimumOperations = 0
+
+        func matches(_ path: String, _ request: TransportRequest) -> Bool {
+            guard endpoint.map({ path.hasSuffix($0) }) ?? true else { return false }
+            guard minimumOperations > 0 else { return true }
+            guard case .bytes(let body) = request.body else { return false }
+            return Self.operationCount(in: body) >= minimumOperations
+        }
+
+        /// The operations a `records/modify` body carries (each has one `operationType`).
+        private static func operationCount(in body: [UInt8]) -> Int {
+            let key = Array("\"operationType\"".utf8)
+            guard body.count >= key.count else { return 0 }
+            var count = 0
+            var index = 0
+            while index <= body.count - key.count {
+                if body[index] == key[0], Array(body[index..<(index + key.count)]) == key { count += 1; index += key.count } else { index += 1 }
+            }
+            return count
+        }
+    }
+
     /// Queued faults, each for the next request, or the next to an endpoint.
-    private let state = Mutex<(offline: Bool, faults: [(fault: Fault, endpoint: String?)], sent: [String])>((false, [], []))
+    private let state = Mutex<(offline: Bool, faults: [Queued], sent: [String])>((false, [], []))
 
     /// A transport in front of `base`; `delay` faults wait on `clock`.
     public init(base: any Transport = HTTPTransport(), clock: any Clock<Duration> = ContinuousClock()) {
@@ -38,13 +64,14 @@ public final class FaultInjectingTransport: Transport {
 
     /// Queues faults for the next requests, in order.
     public func inject(_ faults: Fault...) {
-        state.withLock { $0.faults += faults.map { ($0, nil) } }
+        state.withLock { $0.faults += faults.map { Queued(fault: $0) } }
     }
 
     /// Queues a fault for the next request to a path ending with `endpoint` (such as
-    /// `records/modify`); other requests pass it by.
-    public func inject(_ fault: Fault, on endpoint: String) {
-        state.withLock { $0.faults.append((fault, endpoint)) }
+    /// `records/modify`) — with `minimumOperations`, the next one carrying at least that many
+    /// operations (a `LIMIT_EXCEEDED` only a batch can earn); other requests pass it by.
+    public func inject(_ fault: Fault, on endpoint: String, minimumOperations: Int = 0) {
+        state.withLock { $0.faults.append(Queued(fault: fault, endpoint: endpoint, minimumOperations: minimumOperations)) }
     }
 
     /// Drops every queued fault.
@@ -64,7 +91,7 @@ public final class FaultInjectingTransport: Transport {
         let path = Self.path(of: request)
         let (offline, fault) = state.withLock { state -> (Bool, Fault?) in
             if state.offline { return (true, nil) }
-            guard let index = state.faults.firstIndex(where: { $0.endpoint.map { path.hasSuffix($0) } ?? true }) else { return (false, nil) }
+            guard let index = state.faults.firstIndex(where: { $0.matches(path, request) }) else { return (false, nil) }
             return (false, state.faults.remove(at: index).fault)
         }
         if offline { throw CloudError(.networkUnavailable, "the device is offline") }

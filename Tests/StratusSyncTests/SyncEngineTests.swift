@@ -204,6 +204,26 @@ import StratusTesting
         }
     }
 
+    /// Found by the simulation (`stratus-sim --seed 13`, shrunk to four steps): a zone deleted
+    /// while tombstones were purged was never reported to the device, whose expired database
+    /// token made it list the zones from the start (where a deleted zone does not appear).
+    @Test func aZoneDeletedBehindAnExpiredTokenIsRemoved() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user)
+            let laptop = try await cloud.device("laptop", of: user)
+            try await phone.save(Self.note("note", at: 1))
+            try await phone.sync()
+            try await laptop.sync()
+            #expect(await laptop.records().count == 1)
+            try await phone.container.privateCloudDatabase.deleteRecordZone(withID: Self.zone)
+            _ = try await cloud.server?.services.changes.purgeTombstones(now: AuthService.now() + 1_000 * 3600 * 24 * 365)
+            try await laptop.sync()
+            #expect(await laptop.records().isEmpty)
+            #expect(try await laptop.engine.snapshot().recentEvents.contains { $0.contains("change token expired (database)") })
+        }
+    }
+
     /// Found by the simulation (`stratus-sim --seed 14`, shrunk to five steps): a zone deleted
     /// and purged under a device, then made again by the device's queued save, took the purged
     /// zone's row id, so the device's old token passed for the new zone's: the device kept the old
