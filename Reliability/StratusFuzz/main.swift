@@ -9,7 +9,12 @@ import StratusFuzzTargets
 // reproduced and debugged without the sanitizers.
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 2, let target = FuzzTarget(rawValue: arguments[1]) else {
+/// libFuzzer starts copies of this program (to merge corpora, to fork) with its own options only,
+/// so the target travels in the environment too.
+let targetVariable = "STRATUS_FUZZ_TARGET"
+let named = arguments.count >= 2 ? FuzzTarget(rawValue: arguments[1]) : nil
+let inherited = ProcessInfo.processInfo.environment[targetVariable].flatMap(FuzzTarget.init(rawValue:))
+guard let target = named ?? inherited else {
     let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: "|")
     FileHandle.standardError.write(Data("usage: stratus-fuzz \(names) [options] [corpus…]\n".utf8))
     exit(64)
@@ -33,8 +38,9 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 }
 
 selected = target
+setenv(targetVariable, target.rawValue, 1)
 // libFuzzer reads its own options; the target's name is not one of them.
-var driverArguments = [arguments[0]] + arguments.dropFirst(2)
+var driverArguments = named == nil ? arguments : [arguments[0]] + arguments.dropFirst(2)
 var cArguments = driverArguments.map { strdup($0) } + [nil]
 var argc = CInt(driverArguments.count)
 let status = cArguments.withUnsafeMutableBufferPointer { buffer in
@@ -44,7 +50,7 @@ let status = cArguments.withUnsafeMutableBufferPointer { buffer in
 exit(status)
 #else
 var replayed = 0
-for path in arguments.dropFirst(2) {
+for path in arguments.dropFirst(named == nil ? 1 : 2) {
     for file in FuzzCorpus.files(at: URL(fileURLWithPath: path)) {
         let bytes = (try? Data(contentsOf: file)) ?? Data()
         bytes.withUnsafeBytes { target.run($0) }
