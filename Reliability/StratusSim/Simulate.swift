@@ -31,6 +31,10 @@ struct Simulate: AsyncParsableCommand {
             }
             let outcome = await ScenarioRun(scenario: scenario, stratus: executable, selfTest: selfTest).outcome()
             report.add(scenario, outcome)
+            if report.scenarios % 100 == 0 {
+                print("… \(report.scenarios) of \(chosen.count) scenarios, \(report.failed) failed")
+                flushOutput()
+            }
             if selfTest {
                 let caught = outcome.violations.contains { $0.kind == .divergence }
                 print("seed \(seed): self-test \(caught ? "caught the tampering" : "MISSED the tampering")")
