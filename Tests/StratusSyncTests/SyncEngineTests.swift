@@ -115,7 +115,11 @@ import StratusTesting
     @Test func theServerRestartingMidSyncLosesNothing() async throws {
         try await TestCloud.with { cloud in
             let user = try await cloud.createUser("alice")
-            let phone = try await cloud.device("phone", of: user) { $0.retry.initialDelay = .milliseconds(50) }
+            // Enough attempts to outlast a restart on a loaded machine (backoff doubles from 50 ms).
+            let phone = try await cloud.device("phone", of: user) {
+                $0.retry.initialDelay = .milliseconds(50)
+                $0.retry.maximumAttempts = 10
+            }
             try await phone.sync()
             for index in 0..<20 {
                 try await phone.save(Self.note("note \(index)", at: Int64(index), id: RecordID(recordName: "n\(index)", zoneID: Self.zone)))
