@@ -42,7 +42,7 @@ bearer = "$web_token"
 TOML
 
 run() {
-  schemathesis --config-file "$work/schemathesis.toml" run docs/openapi.yaml --url "$base" \
+  python3 -m schemathesis.cli --config-file "$work/schemathesis.toml" run docs/openapi.yaml --url "$base" \
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,negative_data_rejection \
     --max-examples "$examples" --request-timeout 10 --workers 2 --seed 1 --no-color "$@"
 }
