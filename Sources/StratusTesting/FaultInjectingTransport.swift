@@ -37,12 +37,7 @@ public final class FaultInjectingTransport: Transport {
         private static func operationCount(in body: [UInt8]) -> Int {
             let key = Array("\"operationType\"".utf8)
             guard body.count >= key.count else { return 0 }
-            var count = 0
-            var index = 0
-            while index <= body.count - key.count {
-                if body[index] == key[0], Array(body[index..<(index + key.count)]) == key { count += 1; index += key.count } else { index += 1 }
-            }
-            return count
+            return (0...(body.count - key.count)).count { body[$0..<($0 + key.count)].elementsEqual(key) }
         }
     }
 
