@@ -128,6 +128,7 @@ let package = Package(
             name: "StratusBench",
             dependencies: [
                 "StratusServer",
+                "StratusTesting",
                 "StratusClient",
                 "StratusSync",
                 "StratusData",
@@ -194,6 +195,7 @@ let package = Package(
             name: "StratusServerTests",
             dependencies: [
                 "StratusServer",
+                "StratusTesting",
                 "StratusFuzzTargets",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),

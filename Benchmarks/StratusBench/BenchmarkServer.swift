@@ -6,6 +6,7 @@ import NIOHTTP1
 import ServiceLifecycle
 import StratusCore
 import StratusServer
+import StratusTesting
 
 /// A release-built Stratus server on a loopback port — in this process, or in a child process
 /// when its memory is to be measured on its own — and an HTTP caller for it, signed in.
@@ -43,26 +44,13 @@ struct BenchmarkServer {
 
     /// Runs a server in a child process (this executable's `child-server` command) over `directory`.
     static func inChildProcess<T: Sendable>(directory: URL, _ body: @Sendable (BenchmarkServer) async throws -> T) async throws -> T {
-        let process = Process()
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        process.arguments = ["child-server", "--data", directory.path]
-        process.standardOutput = output
-        try process.run()
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        var banner = ""
-        while !banner.hasSuffix("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw BenchmarkError("child server exited: \(banner)") }
-            banner += String(decoding: chunk, as: UTF8.self)
-        }
+        let child = try ChildProcess("/proc/self/exe", ["child-server", "--data", directory.path])
+        defer { child.end(with: SIGTERM) }
+        let banner = try child.read { $0.hasSuffix("\n") }
         let words = banner.split(whereSeparator: \.isWhitespace)
         guard words.count == 2 else { throw BenchmarkError("unexpected banner: \(banner)") }
         var client = BenchmarkServer(baseURL: "http://127.0.0.1:\(words[0])", apiToken: String(words[1]), dataDirectory: directory)
-        client.processID = process.processIdentifier
+        client.processID = child.processIdentifier
         return try await body(try await client.signedIn())
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import StratusCore
+import StratusTesting
 
 @Suite struct DurabilityTests {
     @Test func restartedServerServesSameDataAndHonoursOldTokens() async throws {
@@ -49,14 +50,10 @@ import StratusCore
 
 /// The `stratus` executable running as a child process, for tests that must kill it.
 struct ServerProcess {
-    let process = Process()
-    let output = Pipe()
+    let child: ChildProcess
 
     init(dataDirectory: URL) throws {
-        process.executableURL = Self.executable
-        process.arguments = ["serve", "--data", dataDirectory.path, "--port", "0", "--container", TestServer.containerID, "--log-level", "error"]
-        process.standardOutput = output
-        try process.run()
+        child = try ChildProcess(Self.executable.path, ["serve", "--data", dataDirectory.path, "--port", "0", "--container", TestServer.containerID, "--log-level", "error"])
     }
 
     /// The built `stratus` binary next to the test bundle (`swift build` builds it).
@@ -65,15 +62,14 @@ struct ServerProcess {
         return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stratus")
     }
 
+    /// Runs `stratus` with `arguments` to its end: its exit status and everything it wrote.
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        try ChildProcess.run(executable.path, arguments)
+    }
+
     /// Reads the banner for the port and the API token.
     func endpoint() async throws -> ServerEndpoint {
-        var text = ""
-        let handle = output.fileHandleForReading
-        while !(text.contains("ckAPIToken: ") && text.hasSuffix("\n")) {
-            let chunk = handle.availableData
-            guard !chunk.isEmpty else { throw TestFailure("stratus exited before printing its banner: \(text)") }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
+        let text = try child.read { $0.contains("ckAPIToken: ") && $0.hasSuffix("\n") }
         let lines = text.split(separator: "\n")
         guard let url = lines.first(where: { $0.contains("running at") })?.split(separator: " ").last,
               let token = lines.first(where: { $0.hasPrefix("ckAPIToken: ") })?.split(separator: " ").last else {
@@ -83,7 +79,6 @@ struct ServerProcess {
     }
 
     func kill9() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        child.end(with: SIGKILL)
     }
 }

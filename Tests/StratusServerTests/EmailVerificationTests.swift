@@ -2,46 +2,40 @@ import Foundation
 import Testing
 import StratusCore
 import StratusServer
+import StratusTesting
 
 /// An address in an invitation or in `users/discover` reaches only an account that proved it
 /// receives mail there: codes are mailed through a real SMTP server (Python's aiosmtpd on
 /// loopback, which `scripts/test.sh` installs from `requirements.txt`).
 @Suite struct EmailVerificationTests {
     static var aiosmtpdAvailable: Bool {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import aiosmtpd"]
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
+        (try? ChildProcess.run("python3", ["-c", "import aiosmtpd"]).status) == 0
     }
 
     /// A real SMTP server on a free loopback port, printing every message it receives.
     final class MailSink: @unchecked Sendable {
         let port: Int
-        private let process = Process()
-        private let output = Pipe()
+        private let child: ChildProcess
         private let lock = NSLock()
         private var text = ""
+        /// Signalled when the reader has read the server's output to its end.
+        private let outputEnded = DispatchSemaphore(value: 0)
 
         init() throws {
             port = try Self.freePort()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-u", "-m", "aiosmtpd", "-n", "-l", "127.0.0.1:\(port)", "-c", "aiosmtpd.handlers.Debugging"]
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let chunk = String(decoding: handle.availableData, as: UTF8.self)
-                self?.lock.withLock { self?.text += chunk }
+            child = try ChildProcess("python3", ["-u", "-m", "aiosmtpd", "-n", "-l", "127.0.0.1:\(port)", "-c", "aiosmtpd.handlers.Debugging"])
+            Thread.detachNewThread { [child, lock, outputEnded] in
+                while let chunk = child.readChunk() {
+                    lock.withLock { self.text += chunk }
+                }
+                outputEnded.signal()
             }
-            try process.run()
         }
 
         func stop() {
-            output.fileHandleForReading.readabilityHandler = nil
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            child.send(SIGKILL)
+            outputEnded.wait()
+            child.wait()
         }
 
         /// Waits until it is listening.

@@ -93,31 +93,18 @@ import StratusServer
         try "DEFINE SCHEMA\n RECORD TYPE Item (name STRING QUERYABLE, qty INT64);\n".write(to: file, atomically: true, encoding: .utf8)
         let location = ["--data", directory.path, "--container", TestServer.containerID]
 
-        #expect(try Self.stratus(["schema", "import", file.path] + location).status == 0)
-        let export = try Self.stratus(["schema", "export"] + location)
+        #expect(try ServerProcess.run(["schema", "import", file.path] + location).status == 0)
+        let export = try ServerProcess.run(["schema", "export"] + location)
         #expect(export.output.contains("name  STRING QUERYABLE"))
-        let deploy = try Self.stratus(["schema", "deploy"] + location)
+        let deploy = try ServerProcess.run(["schema", "deploy"] + location)
         #expect(deploy.status == 0 && deploy.output.contains("+ field Item.name STRING"))
-        #expect(try Self.stratus(["schema", "deploy"] + location).output.contains("production is up to date"))
+        #expect(try ServerProcess.run(["schema", "deploy"] + location).output.contains("production is up to date"))
 
         try "DEFINE SCHEMA\n RECORD TYPE Item (name INT64);\n".write(to: file, atomically: true, encoding: .utf8)
-        #expect(try Self.stratus(["schema", "import", file.path] + location).status == 0)
-        let refused = try Self.stratus(["schema", "deploy"] + location)
+        #expect(try ServerProcess.run(["schema", "import", file.path] + location).status == 0)
+        let refused = try ServerProcess.run(["schema", "deploy"] + location)
         #expect(refused.status != 0)
         #expect(refused.output.contains("'Item.name' would change type from STRING to INT64"))
         #expect(refused.output.contains("'Item.qty' would be removed"))
-    }
-
-    static func stratus(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = ServerProcess.executable
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StratusTesting
 import GRDB
 import StratusCore
 @testable import StratusServer
@@ -68,11 +69,7 @@ import StratusCore
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestFailure("\(tool) \(arguments) failed") }
+        let result = try ChildProcess.run(tool, arguments)
+        guard result.status == 0 else { throw TestFailure("\(tool) \(arguments) failed: \(result.output)") }
     }
 }

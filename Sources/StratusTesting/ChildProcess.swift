@@ -1,0 +1,119 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A program run as a child process with its standard output (and, if asked, its standard error)
+/// read through a pipe: how tests and the reliability tools start `stratus` and other tools.
+///
+/// Spawned with `posix_spawn` rather than Foundation's `Process`, whose `run()` crashed (a bad
+/// read in `memmove`) about once in a few hundred starts made while other threads were busy.
+public final class ChildProcess: @unchecked Sendable {
+    /// The child's process ID; `nil` once it has been reaped.
+    public private(set) var processIdentifier: pid_t?
+    /// The read end of the child's output, kept open until the child is reaped, so the child never
+    /// writes to a closed pipe.
+    private var output: FileHandle?
+
+    /// Starts `executable` with `arguments` (not including the program name).
+    ///
+    /// - Parameters:
+    ///   - standardError: Whether the child's standard error goes into the same pipe as its
+    ///     standard output; otherwise it goes to `/dev/null`.
+    public init(_ executable: String, _ arguments: [String], capturingStandardError standardError: Bool = false) throws {
+        var pipe: [Int32] = [0, 0]
+        guard Self.makePipe(&pipe) == 0 else { throw ChildProcessError("pipe failed: errno \(errno)") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+        if standardError {
+            posix_spawn_file_actions_adddup2(&actions, pipe[1], 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addclose(&actions, pipe[0])
+        posix_spawn_file_actions_addclose(&actions, pipe[1])
+        var argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var child: pid_t = 0
+        let status = posix_spawnp(&child, executable, &actions, nil, &argv, environ)
+        close(pipe[1])
+        let output = FileHandle(fileDescriptor: pipe[0], closeOnDealloc: true)
+        guard status == 0 else { throw ChildProcessError("could not start \(executable): errno \(status)") }
+        processIdentifier = child
+        self.output = output
+    }
+
+    /// Runs a program to its end and returns its exit status and everything it wrote.
+    public static func run(_ executable: String, _ arguments: [String], capturingStandardError: Bool = true) throws -> (status: Int32, output: String) {
+        let child = try ChildProcess(executable, arguments, capturingStandardError: capturingStandardError)
+        let output = child.readToEnd()
+        return (child.wait(), output)
+    }
+
+    /// Reads the child's output until `isComplete` holds for all of it read so far, and returns
+    /// it; throws if the child closes its output first.
+    public func read(until isComplete: (String) -> Bool) throws -> String {
+        var text = ""
+        while !isComplete(text) {
+            guard let chunk = readChunk() else {
+                throw ChildProcessError("the child process ended its output before it was complete: \(text)")
+            }
+            text += chunk
+        }
+        return text
+    }
+
+    /// Blocks until the child writes something and returns it; `nil` once its output has ended.
+    public func readChunk() -> String? {
+        guard let chunk = output?.availableData, !chunk.isEmpty else { return nil }
+        return String(decoding: chunk, as: UTF8.self)
+    }
+
+    /// Reads the child's output to its end.
+    public func readToEnd() -> String {
+        String(decoding: output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+    }
+
+    /// Sends `signal` to the child and reaps it; returns its wait status.
+    @discardableResult
+    public func end(with signal: Int32) -> Int32 {
+        send(signal)
+        return wait()
+    }
+
+    /// Sends `signal` to the child, if it has not been reaped.
+    public func send(_ signal: Int32) {
+        if let processIdentifier { kill(processIdentifier, signal) }
+    }
+
+    /// Waits for the child to exit and returns its exit status (128 + the signal if a signal
+    /// ended it).
+    @discardableResult
+    public func wait() -> Int32 {
+        guard let pid = processIdentifier else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        processIdentifier = nil
+        output = nil
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+
+    private static func makePipe(_ descriptors: inout [Int32]) -> Int32 {
+        #if canImport(Glibc)
+        Glibc.pipe(&descriptors)
+        #else
+        Darwin.pipe(&descriptors)
+        #endif
+    }
+}
+
+/// A child process could not be started or ended its output early.
+public struct ChildProcessError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
