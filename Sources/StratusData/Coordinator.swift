@@ -11,6 +11,8 @@ actor Coordinator {
     private let byType: [String: RowConversion]
     private var engines: [DatabaseScope: SyncEngine] = [:]
     private var paused = false
+    /// The last drain pass started; each pass waits for the one before it.
+    private var draining: Task<Void, any Error>?
     private var applied = 0
     /// During ``SyncedDatabase/forceFullSync()``: the record names fetched.
     private var census: Set<String>?
@@ -34,12 +36,30 @@ actor Coordinator {
 
     // MARK: Outbox → engine
 
+    /// Queues every change captured before this call with the engine.
+    ///
+    /// One pass runs at a time: a pass deletes the outbox rows up to the last sequence it read,
+    /// and an emptied outbox gives its next row a sequence used before, so a pass overlapping
+    /// another would delete a change it never queued.
+    func drain() async throws {
+        let previous = draining
+        let pass = Task {
+            _ = await previous?.result
+            try await drainPass()
+        }
+        draining = pass
+        try await pass.value
+    }
+
     /// Queues the captured changes with the engine, then removes them from the outbox (unless a
     /// newer change of the same row arrived meanwhile). A crash in between only queues twice.
-    func drain() async throws {
+    ///
+    /// A saved row is known in `_stratus_rows` before its change reaches the engine: the engine
+    /// may send it at once, and ``record(for:)`` finds rows through that table.
+    private func drainPass() async throws {
         guard !paused, let privateEngine = engines[.private] else { return }
         let conversions = self.conversions
-        let (captured, last) = try await writer.read { db -> ([(table: String, id: String, change: String, zone: ZoneID)], Int64) in
+        let (captured, last) = try await writer.write { db -> ([(table: String, id: String, change: String, zone: ZoneID)], Int64) in
             var latest: [String: (String, String, String)] = [:]
             var order: [String] = []
             var last: Int64 = 0
@@ -53,6 +73,7 @@ actor Coordinator {
                 latest[key] = (table, id, row[3])
             }
             let zoneOf = try db.cachedStatement(sql: "SELECT zone_name, owner FROM _stratus_rows WHERE table_name = ? AND row_id = ?")
+            let known = try db.cachedStatement(sql: "INSERT OR IGNORE INTO _stratus_rows (table_name, row_id, zone_name) VALUES (?, ?, ?)")
             return (try order.map { key in
                 let (table, id, change) = latest[key]!
                 let zone = try Row.fetchOne(zoneOf, arguments: [table, id])
@@ -60,6 +81,7 @@ actor Coordinator {
                         let owner: String = row[1]
                         return ZoneID(zoneName: row[0], ownerRecordName: owner.isEmpty ? nil : owner)
                     } ?? conversions[table]!.table.zoneID
+                if change == "save" && zone.ownerRecordName == nil { try known.execute(arguments: [table, id, zone.zoneName]) }
                 return (table, id, change, zone)
             }, last)
         }
@@ -74,19 +96,16 @@ actor Coordinator {
         }
         try await writer.write { db in
             try db.execute(sql: "DELETE FROM _stratus_outbox WHERE sequence <= ?", arguments: [last])
-            let known = try db.cachedStatement(sql: "INSERT OR IGNORE INTO _stratus_rows (table_name, row_id, zone_name) VALUES (?, ?, ?)")
-            for change in captured where change.change == "save" && change.zone.ownerRecordName == nil {
-                try known.execute(arguments: [change.table, change.id, change.zone.zoneName])
-            }
         }
     }
 
     // MARK: Engine asks for a record
 
-    /// The record for a row the engine is about to send; nil if the row is gone.
-    func record(for id: RecordID) async -> CloudRecord? {
+    /// The record for a row the engine is about to send; nil if the row is gone. Throws if the
+    /// database cannot be read, so the engine keeps the change for a later send.
+    func record(for id: RecordID) async throws -> CloudRecord? {
         let conversions = self.conversions
-        return try? await writer.read { db in
+        return try await writer.read { db in
             let tables = try String.fetchAll(db, sql: "SELECT table_name FROM _stratus_rows WHERE row_id = ? AND zone_name = ? AND owner = ?",
                                              arguments: [id.recordName, id.zoneID.zoneName, id.zoneID.ownerRecordName ?? ""])
             for name in tables {

@@ -44,7 +44,7 @@ public final class SyncedDatabase: Sendable {
         let coordinator = Coordinator(writer: writer, conversions: conversions)
         func makeEngine(_ database: StratusClient.Database, _ state: URL) throws -> SyncEngine {
             var configuration = SyncEngine.Configuration(database: database, stateURL: state) { id in
-                await coordinator.record(for: id)
+                try await coordinator.record(for: id)
             }
             configuration.automaticallySync = false
             configuration.conflictResolver = .mergeFields

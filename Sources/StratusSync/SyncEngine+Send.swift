@@ -95,7 +95,7 @@ extension SyncEngine {
         for queued in batch {
             let id = queued.change.recordID
             guard case .saveRecord = queued.change else { prepared.deletes.append(queued); continue }
-            guard let local = await configuration.recordProvider(id) else {
+            guard let local = try await configuration.recordProvider(id) else {
                 prepared.dropped.append((id, queued.version))
                 continue
             }

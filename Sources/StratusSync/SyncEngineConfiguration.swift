@@ -9,8 +9,9 @@ extension SyncEngine {
         /// The engine's own SQLite file (created on first use).
         public var stateURL: URL
         /// The app's current version of a record with a pending save; nil if it no longer exists
-        /// locally (its pending save is then dropped).
-        public var recordProvider: @Sendable (RecordID) async -> CloudRecord?
+        /// locally (its pending save is then dropped). An error (the app's store could not be
+        /// read) ends the send and keeps the change queued for the next one.
+        public var recordProvider: @Sendable (RecordID) async throws -> CloudRecord?
         /// Resolves conflicts of record types without a resolver of their own.
         public var conflictResolver: ConflictResolver = .serverWins
         /// Conflict resolvers by record type.
@@ -35,7 +36,7 @@ extension SyncEngine {
         /// simulation gives a simulated one (`StratusTesting.SimulatedClock`) so waits cost no time.
         public var clock: any Clock<Duration> = ContinuousClock()
 
-        public init(database: Database, stateURL: URL, recordProvider: @escaping @Sendable (RecordID) async -> CloudRecord?) {
+        public init(database: Database, stateURL: URL, recordProvider: @escaping @Sendable (RecordID) async throws -> CloudRecord?) {
             self.database = database
             self.stateURL = stateURL
             self.recordProvider = recordProvider
