@@ -58,8 +58,10 @@ public final class SyncedDatabase: Sendable {
         Task {
             for (scope, engine) in engines { await coordinator.attach(engine, scope: scope) }
         }
-        writer.add(transactionObserver: CommitObserver(tables: Set(tables.map(\.tableName))) {
-            Task { try? await coordinator.drain() }
+        // The observer lives as long as the app's database, which the coordinator holds: a strong
+        // reference back would keep both, and every file they opened, alive for good.
+        writer.add(transactionObserver: CommitObserver(tables: Set(tables.map(\.tableName))) { [weak coordinator] in
+            Task { try? await coordinator?.drain() }
         }, extent: .databaseLifetime)
     }
 

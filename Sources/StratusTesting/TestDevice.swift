@@ -46,9 +46,12 @@ public actor TestDevice {
         return (store, try SyncEngine(configuration: configuration))
     }
 
+    /// Applies the engine's events to the store. The task holds the event stream, not the
+    /// engine, so a device dropped with its engine frees the engine's files.
     private static func listen(_ engine: SyncEngine, _ store: DeviceRecordStore) -> Task<Void, Never> {
-        Task {
-            for await event in engine.events { await store.apply(event) }
+        let events = engine.events
+        return Task {
+            for await event in events { await store.apply(event) }
         }
     }
 
