@@ -43,8 +43,11 @@ public final class SyncedDatabase: Sendable {
         }
         let coordinator = Coordinator(writer: writer, conversions: conversions)
         func makeEngine(_ database: StratusClient.Database, _ state: URL) throws -> SyncEngine {
-            var configuration = SyncEngine.Configuration(database: database, stateURL: state) { id in
-                try await coordinator.record(for: id)
+            // The coordinator holds the engines: the engines hold it weakly. Gone, it keeps the
+            // changes queued rather than dropping them.
+            var configuration = SyncEngine.Configuration(database: database, stateURL: state) { [weak coordinator] id in
+                guard let coordinator else { throw CancellationError() }
+                return try await coordinator.record(for: id)
             }
             configuration.automaticallySync = false
             configuration.conflictResolver = .mergeFields
