@@ -50,6 +50,17 @@ enum SyncedSchema {
                     AND EXISTS (SELECT 1 FROM _stratus_rows WHERE table_name = '\(name)' AND row_id = OLD."\(key)" AND can_edit = 0)
                 BEGIN SELECT RAISE(ABORT, 'this row is shared with you read-only'); END;
                 """)
+            // The app deleting a row deletes the rows that cascade from it, in its transaction
+            // (their deletions are captured too). Fetched deletions cascade in `Coordinator`.
+            for reference in table.references {
+                let trigger = "_stratus_\(name)_\(reference.column)_cascade"
+                try db.execute(sql: "DROP TRIGGER IF EXISTS \"\(trigger)\"")
+                guard reference.deleteRule == .cascade, let target = tables.first(where: { $0.tableName == reference.targetTable }) else { continue }
+                try db.execute(sql: """
+                    CREATE TRIGGER "\(trigger)" AFTER DELETE ON "\(target.tableName)" WHEN \(capturing)
+                    BEGIN DELETE FROM "\(name)" WHERE "\(reference.column)" = OLD."\(target.primaryKey)"; END;
+                    """)
+            }
         }
     }
 }

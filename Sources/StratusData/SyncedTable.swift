@@ -13,7 +13,8 @@ public struct SyncedTable: Sendable {
     public struct Reference: Sendable {
         /// What happens to this row when the target is deleted.
         public enum DeleteRule: Sendable {
-            /// This row is deleted too (`DELETE_SELF` on the server).
+            /// This row is deleted too: with the target's deletion by the app, in its transaction,
+            /// and on the server (`DELETE_SELF`) when another device deletes the target.
             case cascade
             /// The column is cleared.
             case nullify

@@ -99,6 +99,26 @@ struct DataDevice {
         }
     }
 
+    /// The simulation's seed 1: a person created and deleted before a sync left its address,
+    /// whose `DELETE_SELF` had nothing to cascade from on the server.
+    @Test func deletingARowLocallyDeletesWhatCascadesFromIt() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await DataDevice.open(cloud, user: user, name: "phone")
+            try await phone.queue.write { db in
+                try Address(id: "a1", street: "1 Main St", personID: "p1").insert(db)
+                try Person(id: "p1", name: "Ada", addressID: "a1", courseIDs: []).insert(db)
+                try Address(id: "a2", street: "2 Main St", personID: "p2").insert(db)
+                try Person(id: "p2", name: "Grace", addressID: "a2", courseIDs: []).insert(db)
+            }
+            try await phone.queue.write { db in _ = try Person.deleteOne(db, key: "p1") }
+            #expect(try await phone.queue.read { try Address.fetchAll($0).map(\.id) } == ["a2"])
+            try await phone.store.syncNow()
+            let changes = try await phone.store.engine.configuration.database.recordZoneChanges(inZoneWith: ZoneID(zoneName: "StratusData"), since: nil)
+            #expect(Set(changes.modifications.map(\.recordID.recordName)) == ["a2", "p2"])
+        }
+    }
+
     @Test func aPlaceholderStandsInForAMissingReference() async throws {
         try await TestCloud.with { cloud in
             let user = try await cloud.createUser("alice")
