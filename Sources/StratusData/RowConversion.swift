@@ -68,7 +68,12 @@ struct RowConversion {
                 continue
             }
             if table.assetColumns.contains(column) {
-                let data = record.assetFiles[field].flatMap { try? Data(contentsOf: $0) }
+                // An asset not downloaded (a record a send's conflict returned) leaves the column as it is.
+                guard let file = record.assetFiles[field] else {
+                    if !value.assets.isEmpty { values[column] = nil }
+                    continue
+                }
+                let data = try? Data(contentsOf: file)
                 values[column] = data.map { blobColumns.contains(column) ? $0.databaseValue : String(decoding: $0, as: UTF8.self).databaseValue } ?? .null
             } else if table.referenceLists.contains(where: { $0.column == column }) {
                 let ids = value.references.map(\.recordName)

@@ -24,10 +24,14 @@ public final class SyncedDatabase: Sendable {
     /// engine whose rows (shared by other users) land in the same tables. Synced tables must exist.
     ///
     /// Asset columns are written to files in `assetDirectory` (a temporary one by default) to be
-    /// uploaded; fetched ones are read from the container's asset cache, which must be set.
+    /// uploaded; fetched ones are read from the container's asset cache, which must be set
+    /// (without one, tables with asset columns are refused with `invalidArguments`).
     public init(writer: any DatabaseWriter, tables: [SyncedTable], database: StratusClient.Database, stateURL: URL,
                 sharedDatabase: StratusClient.Database? = nil, sharedStateURL: URL? = nil, assetDirectory: URL? = nil,
                 configure: (inout SyncEngine.Configuration) -> Void = { _ in }) throws {
+        if let table = tables.first(where: { !$0.assetColumns.isEmpty }), database.container.assetCacheDirectory == nil {
+            throw CloudError(.invalidArguments, "'\(table.tableName)' has asset columns: the container needs an assetCacheDirectory to download them into")
+        }
         let assetDirectory = assetDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("stratus-data-assets")
         try FileManager.default.createDirectory(at: assetDirectory, withIntermediateDirectories: true)
         self.writer = writer

@@ -316,25 +316,59 @@ struct DataDevice {
 }
 
 @Suite struct AssetColumnTests {
+    static let documents = SyncedTable("document", recordType: "Document", assetColumns: ["body"], timestampColumns: ["edited"])
+
+    static func open(_ name: String, in cloud: TestCloud, user: String, table: SyncedTable) async throws
+        -> (DatabaseQueue, SyncedDatabase, FaultInjectingTransport) {
+        let directory = cloud.root.appendingPathComponent("asset-devices/\(name)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: directory.appendingPathComponent("app.sqlite").path)
+        try await queue.write { db in
+            try db.execute(sql: "CREATE TABLE document (id TEXT PRIMARY KEY NOT NULL, body TEXT, edited INTEGER)")
+        }
+        let transport = FaultInjectingTransport()
+        let container = await cloud.container(deviceID: name, transport: transport, assetCacheDirectory: directory.appendingPathComponent("cache"))
+        try await container.signIn(username: user, password: "password-\(user)")
+        let store = try SyncedDatabase(writer: queue, tables: [table], database: container.privateCloudDatabase,
+                                       stateURL: directory.appendingPathComponent("sync.sqlite"),
+                                       assetDirectory: directory.appendingPathComponent("uploads")) { $0.retry.maximumAttempts = 1 }
+        return (queue, store, transport)
+    }
+
+    /// The simulation's seed 6: a row's create landed but its answer was lost; sent again, it met
+    /// the server's copy (`EXISTS`), whose asset was not downloaded — and the row's asset became NULL.
+    @Test func aRowKeepsItsAssetWhenItsLostCreateIsSentAgain() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let (queue, store, transport) = try await Self.open("phone", in: cloud, user: user, table: Self.documents)
+            try await queue.write { db in try db.execute(sql: "INSERT INTO document (id, body, edited) VALUES ('first', 'first', 1)") }
+            try await store.syncNow()
+            try await queue.write { db in try db.execute(sql: "INSERT INTO document (id, body, edited) VALUES ('d1', 'the body', 2)") }
+            transport.inject(.dropResponse, on: "records/modify")
+            await #expect(throws: CloudError.self) { try await store.syncNow() }
+            try await store.syncNow()
+            #expect(try await queue.read { try String.fetchOne($0, sql: "SELECT body FROM document WHERE id = 'd1'") } == "the body")
+        }
+    }
+
+    @Test func assetColumnsNeedAnAssetCache() async throws {
+        try await TestCloud.with { cloud in
+            let queue = try DatabaseQueue()
+            try await queue.write { db in try db.execute(sql: "CREATE TABLE document (id TEXT PRIMARY KEY NOT NULL, body TEXT, edited INTEGER)") }
+            let database = await cloud.container().privateCloudDatabase
+            let refused = #expect(throws: CloudError.self) {
+                try SyncedDatabase(writer: queue, tables: [Self.documents], database: database,
+                                   stateURL: cloud.root.appendingPathComponent("no-cache.sqlite"))
+            }
+            #expect(refused?.code == .invalidArguments)
+        }
+    }
     @Test func anAssetColumnTravelsAsAFile() async throws {
         try await TestCloud.with { cloud in
             let user = try await cloud.createUser("alice")
-            let table = SyncedTable("document", recordType: "Document", assetColumns: ["body"], timestampColumns: ["edited"])
-            func open(_ name: String) async throws -> (DatabaseQueue, SyncedDatabase) {
-                let directory = cloud.root.appendingPathComponent("asset-devices/\(name)")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                let queue = try DatabaseQueue(path: directory.appendingPathComponent("app.sqlite").path)
-                try await queue.write { db in
-                    try db.execute(sql: "CREATE TABLE document (id TEXT PRIMARY KEY NOT NULL, body TEXT, edited INTEGER)")
-                }
-                let container = await cloud.container(deviceID: name, assetCacheDirectory: directory.appendingPathComponent("cache"))
-                try await container.signIn(username: user, password: "password-\(user)")
-                return (queue, try SyncedDatabase(writer: queue, tables: [table], database: container.privateCloudDatabase,
-                                                  stateURL: directory.appendingPathComponent("sync.sqlite"),
-                                                  assetDirectory: directory.appendingPathComponent("uploads")))
-            }
-            let (phoneDB, phone) = try await open("phone")
-            let (laptopDB, laptop) = try await open("laptop")
+            let table = Self.documents
+            let (phoneDB, phone, _) = try await Self.open("phone", in: cloud, user: user, table: table)
+            let (laptopDB, laptop, _) = try await Self.open("laptop", in: cloud, user: user, table: table)
             let body = String(repeating: "A long document. ", count: 100_000)   // 1.7 MB: over the 1 MB record limit
             try await phoneDB.write { db in try db.execute(sql: "INSERT INTO document (id, body, edited) VALUES ('d1', ?, 1700000000000)", arguments: [body]) }
             try await phone.syncNow()
