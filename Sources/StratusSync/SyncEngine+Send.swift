@@ -156,7 +156,7 @@ extension SyncEngine {
                             outcome.rebased.append(server)
                             again.append((queued, resolved))
                         }
-                    case .zoneNotFound:
+                    case .zoneNotFound where database.scope != .shared:
                         try await database.save(zone: zoneID)
                     case .unknownItem:
                         outcome.forgotten.append(id)
@@ -206,18 +206,28 @@ extension SyncEngine {
             batchSize = max(1, batch.count / 2)
             return .retryFromStart
         case .limitExceeded, .invalidArguments:
-            let queued = batch[0]
-            outcome.setAside.append((queued, error.description))
-            if case .saveRecord(let id) = queued.change { sent.failedRecordSaves[id] = error } else { sent.failedRecordDeletes[queued.change.recordID] = error }
-            try state.apply(outcome)
-            emit(.sentRecordZoneChanges(sent))
-            return .retryFromStart
-        case .zoneNotFound:
+            return try setAside(batch.prefix(1), error, outcome: &outcome, sent: &sent)
+        case .zoneNotFound where database.scope != .shared:
             try await database.save(zone: zoneID)
             return .retryFromStart
+        case .zoneNotFound:
+            // A zone shared with the user no longer is: nothing can be sent to it.
+            return try setAside(batch[...], error, outcome: &outcome, sent: &sent)
         default:
             try state.apply(outcome)
             throw error
         }
+    }
+
+    /// Sets changes aside that the server refused for good, and reports them.
+    private func setAside(_ changes: ArraySlice<SyncStateStore.QueuedRecordChange>, _ error: CloudError,
+                          outcome: inout SyncStateStore.SendOutcome, sent: inout SentRecordZoneChanges) throws -> BatchOutcome {
+        for queued in changes {
+            outcome.setAside.append((queued, error.description))
+            if case .saveRecord(let id) = queued.change { sent.failedRecordSaves[id] = error } else { sent.failedRecordDeletes[queued.change.recordID] = error }
+        }
+        try state.apply(outcome)
+        emit(.sentRecordZoneChanges(sent))
+        return .retryFromStart
     }
 }

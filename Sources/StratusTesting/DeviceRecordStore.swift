@@ -41,6 +41,11 @@ public actor DeviceRecordStore {
             for deletion in deletions { records[deletion.recordID] = nil }
         case .sentRecordZoneChanges(let sent):
             for record in sent.savedRecords { records[record.recordID] = record }
+            // A new record the user may not write (a share's read-only participant, or one
+            // removed): the app discards it, as it was never the server's.
+            for (id, error) in sent.failedRecordSaves where error.code == .permissionFailure || error.code == .zoneNotFound {
+                if records[id]?.changeTag == nil { records[id] = nil }
+            }
         case .fetchedDatabaseChanges(_, let deletions):
             let zones = Set(deletions)
             records = records.filter { !zones.contains($0.key.zoneID) }

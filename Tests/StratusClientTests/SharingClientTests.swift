@@ -71,3 +71,32 @@ import StratusTesting
         }
     }
 }
+
+@Suite struct SharedZoneLossTests {
+    /// Found by the simulation: a participant's engine, sending into a zone no longer shared with
+    /// them, tried to create the zone in the shared database and stayed stuck on the refusal.
+    @Test func aChangeForAZoneNoLongerSharedIsSetAside() async throws {
+        try await TestCloud.with { cloud in
+            let aliceName = try await cloud.createUser("alice")
+            let bobName = try await cloud.createUser("bob")
+            let alice = try await SharingClientTests.signedIn(cloud, aliceName).privateCloudDatabase
+            try await alice.save(zone: SharingClientTests.zone)
+            let share = try await alice.shareZone(SharingClientTests.zone, participants: [(bobName, .readWrite)])
+            let bob = try await SharingClientTests.signedIn(cloud, bobName)
+            try await bob.sharedCloudDatabase.acceptShare(try #require(share.shareKeys?.shareURL))
+            let bobDevice = try await cloud.device("bob-phone", of: bobName, database: .shared)
+            try await bobDevice.sync()
+
+            let sharedZone = ZoneID(zoneName: SharingClientTests.zone.zoneName, ownerRecordName: try await alice.container.currentUserRecordName())
+            let item = RecordID(recordName: "eggs", zoneID: sharedZone)
+            try await bobDevice.save(CloudRecord(recordType: "Item", recordID: item, fields: ["name": .string("Eggs")]))
+            try await alice.deleteShare(share.recordID)
+            try await bobDevice.sync()
+
+            let snapshot = try await bobDevice.engine.snapshot()
+            #expect(snapshot.pendingRecordChanges.isEmpty)
+            #expect(await bobDevice.records().isEmpty)
+            await #expect(throws: CloudError.self) { try await alice.record(for: RecordID(recordName: "eggs", zoneID: SharingClientTests.zone)) }
+        }
+    }
+}
