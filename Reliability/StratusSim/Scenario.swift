@@ -20,20 +20,36 @@ enum FaultKind: String, CaseIterable, Comparable, Sendable {
     case serverKill
     /// A zone is deleted under devices that hold its records or have changes queued for it.
     case zoneDeleted
+    /// An owner removes a participant from a share, maybe while the participant is offline.
+    case participantRemoved
 
     static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// One step of a scenario. Devices are numbered across users: device `d` belongs to user `d / 2`;
-/// even devices sync through a `SyncEngine` alone, odd ones through `StratusData` tables.
+/// even devices sync through `SyncEngine`s (the private database, and the shared database for
+/// the zones other users share with them), odd ones through `StratusData` tables. Every user owns
+/// a shared zone (a zone-wide share) that the others may be invited to.
 enum Step: Hashable, Sendable, CustomStringConvertible {
     /// Edits a note (created on first edit); the edit is stamped with its step number, and the
     /// latest stamp must win every conflict.
     case editNote(device: Int, note: Int)
-    /// Creates a journal entry, a record nobody edits.
+    /// Creates a journal entry, a record nobody edits. On a `StratusData` device the entry carries
+    /// a photo (an asset) and a mark row that cascades with it.
     case createEntry(device: Int, entry: Int)
-    /// Deletes an entry, if the device has it.
+    /// Deletes an entry (and so its mark), if the device has it.
     case deleteEntry(device: Int, entry: Int)
+    /// The owner invites a user to their shared zone, or changes the user's permission.
+    case setParticipant(owner: Int, user: Int, canWrite: Bool)
+    /// The user accepts the owner's share (which fails unless invited).
+    case accept(user: Int, owner: Int)
+    /// The user leaves the owner's share.
+    case leave(user: Int, owner: Int)
+    /// The owner removes the user from the share.
+    case removeParticipant(owner: Int, user: Int)
+    /// A `SyncEngine` device adds an item to the owner's shared zone: its own user's zone through
+    /// the private database, another's through the shared one (if it holds that zone).
+    case writeShared(device: Int, owner: Int)
     /// Writes a record in the user's second zone, the one that gets deleted (`SyncEngine` devices).
     case writeScratch(device: Int, item: Int)
     /// Deletes the user's second zone from the device, with what it holds.
@@ -55,6 +71,11 @@ enum Step: Hashable, Sendable, CustomStringConvertible {
         case .editNote(let device, let note): "device \(device) edits note \(note)"
         case .createEntry(let device, let entry): "device \(device) creates entry \(entry)"
         case .deleteEntry(let device, let entry): "device \(device) deletes entry \(entry)"
+        case .setParticipant(let owner, let user, let canWrite): "user \(owner) lets user \(user) \(canWrite ? "write" : "read") their shared zone"
+        case .accept(let user, let owner): "user \(user) accepts user \(owner)'s share"
+        case .leave(let user, let owner): "user \(user) leaves user \(owner)'s share"
+        case .removeParticipant(let owner, let user): "user \(owner) removes user \(user) from their share"
+        case .writeShared(let device, let owner): "device \(device) adds an item to user \(owner)'s shared zone"
         case .writeScratch(let device, let item): "device \(device) writes scratch record \(item)"
         case .deleteScratchZone(let device): "device \(device) deletes the scratch zone"
         case .sync(let device): "device \(device) syncs"
@@ -70,7 +91,7 @@ enum Step: Hashable, Sendable, CustomStringConvertible {
     /// Whether the step changes data (the scenario's operations).
     var isOperation: Bool {
         switch self {
-        case .editNote, .createEntry, .deleteEntry, .writeScratch: true
+        case .editNote, .createEntry, .deleteEntry, .writeScratch, .setParticipant, .accept, .leave, .removeParticipant, .writeShared: true
         default: false
         }
     }
@@ -84,6 +105,7 @@ enum Step: Hashable, Sendable, CustomStringConvertible {
         case .purgeTombstones: .tokenExpiry
         case .killServer: .serverKill
         case .deleteScratchZone: .zoneDeleted
+        case .removeParticipant: .participantRemoved
         default: nil
         }
     }
@@ -119,7 +141,7 @@ struct Scenario: Sendable {
         while made < operations {
             let device = Int.random(in: 0..<Self.deviceCount, using: &random)
             let user = device / Self.devicesPerUser
-            switch Int.random(in: 0..<100, using: &random) {
+            switch Int.random(in: 0..<114, using: &random) {
             case 0..<28:
                 steps.append(.editNote(device: device, note: Int.random(in: 0..<Self.notesPerUser, using: &random)))
                 made += 1
@@ -148,6 +170,23 @@ struct Scenario: Sendable {
                 steps.append(.restartApp(device: device))
             case 96..<98:
                 steps.append(.deleteScratchZone(device: device))
+            case 98..<101:
+                let other = (user + Int.random(in: 1..<Self.users, using: &random)) % Self.users
+                steps.append(.setParticipant(owner: user, user: other, canWrite: Bool.random(using: &random)))
+                made += 1
+            case 101..<103:
+                steps.append(.accept(user: user, owner: (user + Int.random(in: 1..<Self.users, using: &random)) % Self.users))
+                made += 1
+            case 103:
+                steps.append(.leave(user: user, owner: (user + Int.random(in: 1..<Self.users, using: &random)) % Self.users))
+                made += 1
+            case 104:
+                steps.append(.removeParticipant(owner: user, user: (user + Int.random(in: 1..<Self.users, using: &random)) % Self.users))
+                made += 1
+            case 105..<112:
+                guard device % 2 == 0 else { continue }
+                steps.append(.writeShared(device: device, owner: Int.random(in: 0..<Self.users, using: &random)))
+                made += 1
             default:
                 if killsServer { steps.append(.killServer(duringSyncOf: device)) } else { steps.append(.purgeTombstones) }
             }
@@ -158,7 +197,12 @@ struct Scenario: Sendable {
         for step in required where !Set(steps.compactMap(\.fault)).contains(step.fault!) {
             steps.insert(step, at: Int.random(in: 0...steps.count, using: &random))
         }
-        self.steps = steps
+        // Each user starts out sharing their zone with the next one, who accepts.
+        let sharing = (0..<Self.users).flatMap { owner in
+            let user = (owner + 1) % Self.users
+            return [Step.setParticipant(owner: owner, user: user, canWrite: true), .accept(user: user, owner: owner)]
+        }
+        self.steps = sharing + steps
     }
 
     init(seed: UInt64, killsServer: Bool, steps: [Step]) {

@@ -11,8 +11,10 @@ struct Violation: CustomStringConvertible, Sendable {
         case duplicate
         /// A deleted record came back.
         case resurrected
-        /// A device holds a record of another user.
+        /// A device holds a record of another user, or of a share it is not in.
         case leak
+        /// A record is still on the server after the record it cascades from was deleted.
+        case orphan
         /// A device's records differ from the server's after quiescence.
         case divergence
         /// A device could not finish syncing once the faults were gone.
@@ -33,6 +35,13 @@ struct ScenarioOutcome: Sendable {
     var simulatedWait: Duration = .zero
     /// Syncs that failed while faults were in the way (expected; counted for the report).
     var failedSyncs = 0
+    /// Participants in a share at the end (accepted), across owners.
+    var participants = 0
+    /// Items in shared zones at the end, and how many of them participants wrote.
+    var sharedItems = 0
+    var participantItems = 0
+    /// Participants' items the server rightly refused: their access had changed.
+    var refusedItems = 0
 }
 
 /// Runs one scenario against a fresh server: signs up its users, opens their devices, plays the
@@ -74,13 +83,35 @@ struct ScenarioRun {
     private func play(on server: any SimulationServer, clock: SimulatedClock, root: URL) async throws -> ScenarioOutcome {
         let (baseURL, apiToken) = (await server.baseURL, await server.apiToken)
         func container(_ transport: any Transport = HTTPTransport(), device: String? = nil) -> Container {
-            Container(baseURL: baseURL, containerIdentifier: server.containerID, apiToken: apiToken, transport: transport, deviceID: device)
+            Container(baseURL: baseURL, containerIdentifier: server.containerID, apiToken: apiToken, transport: transport, deviceID: device,
+                      assetCacheDirectory: device.map { root.appendingPathComponent("\($0)-assets") })
         }
         var users: [String] = []
+        var userRecordNames: [String] = []
+        var shareURLs: [String] = []
         for user in 0..<Scenario.users {
             let name = "sim-\(scenario.seed)-\(user)-\(UUID().uuidString.prefix(6))"
-            _ = try await container().signUp(username: name, password: "password-\(name)")
+            let session = container()
+            _ = try await session.signUp(username: name, password: "password-\(name)")
             users.append(name)
+            userRecordNames.append(try await session.currentUserRecordName())
+            // The user's shared zone, shared with nobody yet.
+            try await session.privateCloudDatabase.save(zone: ZoneID(zoneName: sharedZoneName))
+            let share = try await session.privateCloudDatabase.shareZone(ZoneID(zoneName: sharedZoneName))
+            shareURLs.append(share.shareKeys?.shareURL ?? "")
+        }
+        /// Sets the owner's share participants through the owner's device (faults and all).
+        func setParticipants(owner: Int, _ change: (inout [Int: SharePermission]) -> Void) async throws {
+            let database = sessions[owner * Scenario.devicesPerUser].privateCloudDatabase
+            let share = try await database.record(for: RecordID(recordName: ShareKeys.zoneShareName, zoneID: ZoneID(zoneName: sharedZoneName)))
+            var participants: [Int: SharePermission] = [:]
+            for participant in share.shareKeys?.participants ?? [] where participant.type != .owner && participant.acceptanceStatus != .removed {
+                if let user = userRecordNames.firstIndex(of: participant.userIdentity?.userRecordName ?? "") {
+                    participants[user] = participant.permission ?? .readOnly
+                }
+            }
+            change(&participants)
+            _ = try await database.updateShare(share, participants: participants.sorted { $0.key < $1.key }.map { (users[$0.key], $0.value) })
         }
         var devices: [any SimulatedDevice] = []
         var sessions: [Container] = []
@@ -110,13 +141,48 @@ struct ScenarioRun {
             case .createEntry(let device, let entry):
                 let user = device / Scenario.devicesPerUser
                 let name = "entry-\(entry)"
-                try await devices[device].createEntry(name, text: "u\(user):\(name)", note: "note-\(user)-\(entry % Scenario.notesPerUser)")
-                model.entries[name] = (user, "u\(user):\(name)")
+                let text = "u\(user):\(name)"
+                try await devices[device].createEntry(name, text: text, note: "note-\(user)-\(entry % Scenario.notesPerUser)")
+                if devices[device] is TableDevice {
+                    model.entries[name] = (user, text + "+photo")
+                    model.marks[TableDevice.mark(ofEntry: name)] = (user, TableDevice.markText(entryText: text, entry: name), name)
+                } else {
+                    model.entries[name] = (user, text)
+                }
             case .deleteEntry(let device, let entry):
                 if try await devices[device].deleteEntry("entry-\(entry)") {
                     model.entries["entry-\(entry)"] = nil
                     model.deleted.insert("entry-\(entry)")
-                    }
+                }
+            case .setParticipant(let owner, let user, let canWrite):
+                if !canWrite { model.disturbed.insert([owner, user]) }
+                do {
+                    try await setParticipants(owner: owner) { $0[user] = canWrite ? .readWrite : .readOnly }
+                } catch { outcome.failedSyncs += 1 }
+            case .accept(let user, let owner):
+                if (try? await sessions[user * Scenario.devicesPerUser].sharedCloudDatabase.acceptShare(shareURLs[owner])) == nil {
+                    outcome.failedSyncs += 1
+                }
+            case .leave(let user, let owner):
+                model.disturbed.insert([owner, user])
+                let share = RecordID(recordName: ShareKeys.zoneShareName, zoneID: ZoneID(zoneName: sharedZoneName, ownerRecordName: userRecordNames[owner]))
+                if (try? await sessions[user * Scenario.devicesPerUser].sharedCloudDatabase.deleteShare(share)) == nil { outcome.failedSyncs += 1 }
+            case .removeParticipant(let owner, let user):
+                model.disturbed.insert([owner, user])
+                do {
+                    try await setParticipants(owner: owner) { $0[user] = nil }
+                } catch { outcome.failedSyncs += 1 }
+            case .writeShared(let device, let owner):
+                let writer = device / Scenario.devicesPerUser
+                let name = "shared-\(owner)-\(index)"
+                let text = "o\(owner):w\(writer):\(name)"
+                let engineDevice = devices[device] as! EngineDevice
+                if writer == owner {
+                    try await engineDevice.writeOwnShared(name, text: text)
+                } else if try await !engineDevice.writeShared(name, text: text, owner: userRecordNames[owner]) {
+                    break
+                }
+                model.sharedWrites[name] = (owner, writer, text)
             case .writeScratch(let device, let item):
                 let user = device / Scenario.devicesPerUser
                 let name = "scratch-\(user)-\(item)"
@@ -174,6 +240,29 @@ struct ScenarioRun {
         outcome.simulatedWait = clock.elapsed
         if selfTest { try await (devices[1] as! TableDevice).forgetEverything() }
 
+        // Each owner's shared zone and who, by the share, may see and change it now.
+        var sharedItems: [[String: String]] = []
+        var participants: [[Int: SharePermission]] = []
+        for (owner, name) in users.enumerated() {
+            let session = container()
+            _ = try await session.signIn(username: name, password: "password-\(name)")
+            let database = session.privateCloudDatabase
+            sharedItems.append(try await Self.records(of: database, in: ZoneID(zoneName: sharedZoneName)))
+            let share = try await database.record(for: RecordID(recordName: ShareKeys.zoneShareName, zoneID: ZoneID(zoneName: sharedZoneName)))
+            var accepted: [Int: SharePermission] = [:]
+            for participant in share.shareKeys?.participants ?? [] where participant.type != .owner && participant.acceptanceStatus == .accepted {
+                if let user = userRecordNames.firstIndex(of: participant.userIdentity?.userRecordName ?? "") {
+                    accepted[user] = participant.permission ?? .readOnly
+                }
+            }
+            participants.append(accepted)
+            outcome.participants += accepted.count
+            outcome.sharedItems += sharedItems[owner].count
+            outcome.participantItems += sharedItems[owner].keys.filter { model.sharedWrites[$0].map { $0.writer != owner } ?? false }.count
+            outcome.refusedItems += model.sharedWrites.values.filter { $0.owner == owner && $0.writer != owner && sharedItems[owner][$0.text.split(separator: ":").last.map(String.init) ?? ""] == nil }.count
+            outcome.violations += model.checkShared(server: sharedItems[owner], owner: owner, participants: accepted)
+        }
+
         for (user, name) in users.enumerated() {
             let session = container()
             _ = try await session.signIn(username: name, password: "password-\(name)")
@@ -185,11 +274,32 @@ struct ScenarioRun {
             for index in 0..<Scenario.devicesPerUser {
                 let device = user * Scenario.devicesPerUser + index
                 let held = try await devices[device].contents()
-                let expected = devices[device].syncsScratchZone ? onServer.merging(scratch) { first, _ in first } : onServer
+                var expected = onServer
+                if let engineDevice = devices[device] as? EngineDevice {
+                    expected.merge(scratch) { first, _ in first }
+                    expected.merge(sharedItems[user]) { first, _ in first }
+                    // The zones others share: exactly those the user is in now, as they are.
+                    let holds = await engineDevice.sharedContents()
+                    for owner in 0..<Scenario.users where owner != user {
+                        let want = participants[owner][user] == nil ? [:] : sharedItems[owner]
+                        let have = holds[userRecordNames[owner]] ?? [:]
+                        if have != want {
+                            let kind: Violation.Kind = want.isEmpty ? .leak : .divergence
+                            violations(&outcome, kind, device: device, of: "user \(owner)'s shared zone", held: have, server: want)
+                        }
+                    }
+                }
                 outcome.violations += Model.compare(device: device, user: user, held: held, server: expected)
             }
         }
         return outcome
+    }
+
+    private func violations(_ outcome: inout ScenarioOutcome, _ kind: Violation.Kind, device: Int, of what: String,
+                            held: [String: String], server: [String: String]) {
+        let missing = Set(server.keys).subtracting(held.keys).sorted().prefix(3)
+        let extra = Set(held.keys).subtracting(server.keys).sorted().prefix(3)
+        outcome.violations.append(Violation(kind: kind, detail: "device \(device), \(what): missing \(Array(missing)), extra \(Array(extra))"))
     }
 
     /// Every record in a zone as the server has it now: record name → text.
@@ -203,7 +313,9 @@ struct ScenarioRun {
             } catch let error as CloudError where error.code == .zoneNotFound {
                 return [:]
             }
-            for record in page.modifications { records[record.recordID.recordName] = record.string("text") ?? "" }
+            for record in page.modifications where record.recordType != ShareKeys.recordType {
+                records[record.recordID.recordName] = comparedText(of: record)
+            }
             for deletion in page.deletions { records[deletion.recordID.recordName] = nil }
             token = page.changeToken
             if !page.moreComing { return records }
@@ -212,15 +324,29 @@ struct ScenarioRun {
 }
 
 /// What the server must hold at the end: the latest edit of every note, every entry created and
-/// not deleted — by user.
+/// not deleted with its mark — by user; and in shared zones every item written by someone allowed to.
 struct Model {
     var notes: [String: (user: Int, text: String)] = [:]
     var entries: [String: (user: Int, text: String)] = [:]
+    /// Marks, created with their entry, deleted with it (a cascade on the server).
+    var marks: [String: (user: Int, text: String, entry: String)] = [:]
     var deleted: Set<String> = []
+    /// Items written to shared zones: record name → owner, writer, text.
+    var sharedWrites: [String: (owner: Int, writer: Int, text: String)] = [:]
+    /// [owner, user] pairs whose write access was taken away or put at risk at some point
+    /// (read-only, removed, left): the user's writes may rightly be refused.
+    var disturbed: Set<[Int]> = []
 
     func check(server: [String: String], user: Int) -> [Violation] {
         var violations: [Violation] = []
-        let expected = notes.merging(entries) { first, _ in first }.filter { $0.value.user == user }
+        var expected = notes.merging(entries) { first, _ in first }.filter { $0.value.user == user }
+        for (name, mark) in marks where mark.user == user {
+            if entries[mark.entry] != nil {
+                expected[name] = (user, mark.text)
+            } else if server[name] != nil {
+                violations.append(Violation(kind: .orphan, detail: "user \(user): \(name) outlived its deleted \(mark.entry)"))
+            }
+        }
         for (name, want) in expected.sorted(by: { $0.key < $1.key }) {
             guard let have = server[name] else {
                 violations.append(Violation(kind: .lost, detail: "user \(user): \(name) is not on the server"))
@@ -230,7 +356,7 @@ struct Model {
                 violations.append(Violation(kind: .lost, detail: "user \(user): \(name) is '\(have)' on the server, not the latest edit '\(want.text)'"))
             }
         }
-        for name in Set(server.keys).subtracting(expected.keys).sorted() {
+        for name in Set(server.keys).subtracting(expected.keys).sorted() where marks[name] == nil {
             violations.append(deleted.contains(name)
                 ? Violation(kind: .resurrected, detail: "user \(user): deleted \(name) is on the server")
                 : Violation(kind: .duplicate, detail: "user \(user): \(name) ('\(server[name]!)') is on the server but nobody wrote it"))
@@ -243,15 +369,33 @@ struct Model {
         return violations
     }
 
+    /// Checks an owner's shared zone: every item on the server was written, with that text; the
+    /// owner's items are all there, and so are those of participants who could always write.
+    func checkShared(server: [String: String], owner: Int, participants: [Int: SharePermission]) -> [Violation] {
+        var violations: [Violation] = []
+        for (name, text) in server.sorted(by: { $0.key < $1.key }) where sharedWrites[name]?.text != text {
+            violations.append(Violation(kind: .duplicate, detail: "user \(owner)'s shared zone: \(name) ('\(text)') was never written"))
+        }
+        for (name, write) in sharedWrites.sorted(by: { $0.key < $1.key }) where write.owner == owner && server[name] == nil {
+            let mayWrite = write.writer == owner
+                || (participants[write.writer] == .readWrite && !disturbed.contains([owner, write.writer]))
+            if mayWrite {
+                violations.append(Violation(kind: .lost, detail: "user \(owner)'s shared zone: \(name) by user \(write.writer) is not on the server"))
+            }
+        }
+        return violations
+    }
+
     static func compare(device: Int, user: Int, held: [String: String], server: [String: String]) -> [Violation] {
         var violations: [Violation] = []
-        for (name, text) in held where !text.hasPrefix("u\(user):") {
+        for (name, text) in held where !text.hasPrefix("u\(user):") && !text.hasPrefix("o\(user):") {
             violations.append(Violation(kind: .leak, detail: "device \(device) of user \(user) holds \(name) ('\(text)')"))
         }
         if held != server {
             let missing = Set(server.keys).subtracting(held.keys).sorted().prefix(3)
             let extra = Set(held.keys).subtracting(server.keys).sorted().prefix(3)
             let different = held.filter { server[$0.key] != nil && server[$0.key] != $0.value }.keys.sorted().prefix(3)
+                .map { "\($0) '\(held[$0]!)' (server '\(server[$0]!)')" }
             violations.append(Violation(kind: .divergence, detail: "device \(device): missing \(Array(missing)), extra \(Array(extra)), different \(Array(different))"))
         }
         return violations

@@ -96,6 +96,10 @@ private struct SimulationReport {
     var faults: [FaultKind: Int] = [:]
     var kindsPerScenario: [Int: Int] = [:]
     var violations: [Violation.Kind: Int] = [:]
+    var participants = 0
+    var sharedItems = 0
+    var participantItems = 0
+    var refusedItems = 0
 
     mutating func add(_ scenario: Scenario, _ outcome: ScenarioOutcome) {
         scenarios += 1
@@ -108,6 +112,10 @@ private struct SimulationReport {
         for fault in scenario.steps.compactMap(\.fault) { faults[fault, default: 0] += 1 }
         kindsPerScenario[scenario.faultKinds.count, default: 0] += 1
         for violation in outcome.violations { violations[violation.kind, default: 0] += 1 }
+        participants += outcome.participants
+        sharedItems += outcome.sharedItems
+        participantItems += outcome.participantItems
+        refusedItems += outcome.refusedItems
     }
 
     func print(duration: Duration) {
@@ -116,6 +124,7 @@ private struct SimulationReport {
             operations \(operations) (\(operations / max(scenarios, 1)) a scenario), steps \(steps), syncs failed under faults \(failedSyncs)
             scenarios with a server SIGKILL: \(kills)
             fault kinds per scenario: \(kindsPerScenario.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))
+            sharing: \(participants) participants in shares at the end, \(sharedItems) items in shared zones (\(participantItems) written by participants), \(refusedItems) participant writes refused after their access changed
             faults: \(faults.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", "))
             violations: \(Violation.Kind.allCases.map { "\($0.rawValue) \(violations[$0] ?? 0)" }.joined(separator: ", "))
             simulated waits \(Int(simulatedWait.components.seconds)) s, real time \(Int(duration.components.seconds)) s

@@ -8,6 +8,9 @@ import Synchronization
 
 /// What the simulation reads and writes on a device: notes (edited anywhere, the latest edit wins)
 /// and journal entries (created once, maybe deleted), as an app would.
+///
+/// What a device holds is compared as record name → text; an entry whose photo (an asset) the
+/// device holds reads `+photo` after its text (`+badphoto` if the bytes are not the ones saved).
 protocol SimulatedDevice: AnyObject, Sendable {
     var transport: FaultInjectingTransport { get }
     func editNote(_ name: String, text: String, modified: Int64) async throws
@@ -27,6 +30,18 @@ protocol SimulatedDevice: AnyObject, Sendable {
 let simulationZone = ZoneID(zoneName: "StratusData")
 /// The zone that gets deleted under the devices (written by `SyncEngine` devices only).
 let scratchZone = ZoneID(zoneName: "Scratch")
+/// The zone every user shares with others (a zone-wide share), in its owner's private database.
+let sharedZoneName = "Shared"
+
+/// The photo a `StratusData` device attaches to an entry it creates.
+func photo(ofEntry name: String) -> Data {
+    Data(String(repeating: "photo of \(name) ", count: 64).utf8)
+}
+
+/// A record as the simulation compares it: its text, and `+photo` if it carries a photo.
+func comparedText(of record: CloudRecord) -> String {
+    (record.string("text") ?? "") + (record["photo"] != nil ? "+photo" : "")
+}
 
 /// How both kinds of device configure their engines: simulated time, the latest edit wins.
 func configureSimulatedEngine(_ configuration: inout SyncEngine.Configuration, clock: SimulatedClock) {
@@ -35,9 +50,11 @@ func configureSimulatedEngine(_ configuration: inout SyncEngine.Configuration, c
     configuration.retry.maximumAttempts = 8
 }
 
-/// A device whose app keeps its records itself and syncs them with a ``SyncEngine``.
+/// A device whose app keeps its records itself and syncs them with two ``SyncEngine``s: one for
+/// its user's private database, one for the zones others share with the user.
 final class EngineDevice: SimulatedDevice {
     let device: TestDevice
+    let shared: TestDevice
     var transport: FaultInjectingTransport { device.transport }
     var syncsScratchZone: Bool { true }
 
@@ -45,6 +62,33 @@ final class EngineDevice: SimulatedDevice {
         device = try TestDevice(name: name, directory: directory, container: container, transport: transport, scope: .private) {
             configureSimulatedEngine(&$0, clock: clock)
         }
+        shared = try TestDevice(name: "\(name)-shared", directory: directory.appendingPathComponent("shared"), container: container,
+                                transport: transport, scope: .shared) {
+            configureSimulatedEngine(&$0, clock: clock)
+        }
+    }
+
+    /// Adds an item to the user's own shared zone.
+    func writeOwnShared(_ name: String, text: String) async throws {
+        let id = RecordID(recordName: name, zoneID: ZoneID(zoneName: sharedZoneName))
+        try await device.save(CloudRecord(recordType: "Item", recordID: id, fields: ["text": .string(text)]))
+    }
+
+    /// Adds an item to another user's shared zone, if the device holds that zone; whether it did.
+    func writeShared(_ name: String, text: String, owner: String) async throws -> Bool {
+        let zoneID = ZoneID(zoneName: sharedZoneName, ownerRecordName: owner)
+        guard await shared.records().keys.contains(where: { $0.zoneID == zoneID }) else { return false }
+        try await shared.save(CloudRecord(recordType: "Item", recordID: RecordID(recordName: name, zoneID: zoneID), fields: ["text": .string(text)]))
+        return true
+    }
+
+    /// The items of other users' shared zones the device holds, by owner: record name → text.
+    func sharedContents() async -> [String: [String: String]] {
+        var contents: [String: [String: String]] = [:]
+        for (id, record) in await shared.records() where record.recordType != ShareKeys.recordType {
+            contents[id.zoneID.ownerRecordName ?? "", default: [:]][id.recordName] = comparedText(of: record)
+        }
+        return contents
     }
 
     func editNote(_ name: String, text: String, modified: Int64) async throws {
@@ -76,25 +120,33 @@ final class EngineDevice: SimulatedDevice {
         return true
     }
 
-    func sync() async throws { try await device.sync() }
+    func sync() async throws {
+        try await device.sync()
+        try await shared.sync()
+    }
 
-    func restartApp() async throws { try await device.restart() }
+    func restartApp() async throws {
+        try await device.restart()
+        try await shared.restart()
+    }
 
     func contents() async throws -> [String: String] {
         var contents: [String: String] = [:]
-        for (id, record) in await device.records() {
-            contents[id.recordName] = record.string("text") ?? ""
+        for (id, record) in await device.records() where record.recordType != ShareKeys.recordType {
+            contents[id.recordName] = comparedText(of: record)
         }
         return contents
     }
 }
 
-/// A device whose app keeps its records in SQLite tables synced by StratusData: notes, and
-/// entries that refer to a note (which may not exist yet).
+/// A device whose app keeps its records in SQLite tables synced by StratusData: notes, entries
+/// that refer to a note (which may not exist yet) and carry a photo, and marks that go with
+/// their entry (a cascade).
 final class TableDevice: SimulatedDevice {
     static let tables = [
         SyncedTable("note", recordType: "Note", timestampColumns: ["modified"]),
-        SyncedTable("entry", recordType: "Entry", references: [.init(column: "noteID", targetTable: "note")]),
+        SyncedTable("entry", recordType: "Entry", assetColumns: ["photo"], references: [.init(column: "noteID", targetTable: "note")]),
+        SyncedTable("mark", recordType: "Mark", references: [.init(column: "entryID", targetTable: "entry", deleteRule: .cascade)]),
     ]
 
     let transport: FaultInjectingTransport
@@ -121,7 +173,8 @@ final class TableDevice: SimulatedDevice {
         try queue.write { db in
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS note (id TEXT PRIMARY KEY NOT NULL, text TEXT NOT NULL, modified INTEGER NOT NULL);
-                CREATE TABLE IF NOT EXISTS entry (id TEXT PRIMARY KEY NOT NULL, text TEXT NOT NULL, noteID TEXT);
+                CREATE TABLE IF NOT EXISTS entry (id TEXT PRIMARY KEY NOT NULL, text TEXT NOT NULL, noteID TEXT, photo BLOB);
+                CREATE TABLE IF NOT EXISTS mark (id TEXT PRIMARY KEY NOT NULL, text TEXT NOT NULL, entryID TEXT);
                 """)
         }
         let store = try SyncedDatabase(writer: queue, tables: tables, database: container.privateCloudDatabase,
@@ -145,7 +198,9 @@ final class TableDevice: SimulatedDevice {
 
     func createEntry(_ name: String, text: String, note: String) async throws {
         try await queue.write { db in
-            try db.execute(sql: "INSERT INTO entry (id, text, noteID) VALUES (?, ?, ?)", arguments: [name, text, note])
+            try db.execute(sql: "INSERT INTO entry (id, text, noteID, photo) VALUES (?, ?, ?, ?)", arguments: [name, text, note, photo(ofEntry: name)])
+            try db.execute(sql: "INSERT INTO mark (id, text, entryID) VALUES (?, ?, ?)",
+                           arguments: [TableDevice.mark(ofEntry: name), TableDevice.markText(entryText: text, entry: name), name])
         }
     }
 
@@ -156,11 +211,17 @@ final class TableDevice: SimulatedDevice {
         }
     }
 
+    /// The name and text of the mark a device creates with an entry.
+    static func mark(ofEntry name: String) -> String { "mark-\(name)" }
+    static func markText(entryText: String, entry name: String) -> String {
+        "\(entryText.prefix { $0 != ":" }):\(mark(ofEntry: name))"
+    }
+
     func sync() async throws { try await store.syncNow() }
 
     /// Drops the device's notes and entries behind the sync's back (the self-test's tampering).
     func forgetEverything() async throws {
-        try await queue.write { db in try db.execute(sql: "DELETE FROM note; DELETE FROM entry") }
+        try await queue.write { db in try db.execute(sql: "DELETE FROM note; DELETE FROM entry; DELETE FROM mark") }
     }
 
     func restartApp() async throws {
@@ -171,8 +232,13 @@ final class TableDevice: SimulatedDevice {
     func contents() async throws -> [String: String] {
         try await queue.read { db in
             var contents: [String: String] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT id, text FROM note UNION ALL SELECT id, text FROM entry") {
+            for row in try Row.fetchAll(db, sql: "SELECT id, text FROM note UNION ALL SELECT id, text FROM mark") {
                 contents[row["id"]] = row["text"]
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT id, text, photo FROM entry") {
+                let name: String = row["id"]
+                let bytes: Data? = row["photo"]
+                contents[name] = row["text"] + (bytes == nil ? "" : bytes == photo(ofEntry: name) ? "+photo" : "+badphoto")
             }
             return contents
         }
