@@ -11,8 +11,6 @@ extension SyncEngine {
         let zoneChanges = try state.pendingDatabaseChanges()
         let pendingRecords = try state.pendingRecordCount()
         guard !zoneChanges.isEmpty || pendingRecords > 0 else { return }
-        let unconfirmed = try state.zonesWithUnconfirmedCreates()
-        if !unconfirmed.isEmpty { try await fetchZones(unconfirmed) }
         status = .sending
         emit(.willSendChanges)
         if !zoneChanges.isEmpty { try await sendZoneChanges(zoneChanges) }
@@ -132,9 +130,6 @@ extension SyncEngine {
                     : try await database.modifyRecords(saving: saves.map(\.1), deleting: deletes.map(\.change.recordID),
                                                        atomically: false, echoingFields: false)
             } catch let error as CloudError where round == 0 {
-                if error.code == .networkFailure {
-                    try state.markUnconfirmed(saves.filter { $0.1.changeTag == nil }.map(\.0))
-                }
                 return try await recover(from: error, batch: prepared.batch, zoneID: zoneID, outcome: &outcome, sent: &sent)
             }
             var again: [(SyncStateStore.QueuedRecordChange, CloudRecord)] = []

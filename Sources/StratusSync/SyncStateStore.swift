@@ -58,10 +58,6 @@ final class SyncStateStore: Sendable {
                 CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
                 """)
         }
-        migrator.registerMigration("v2: unconfirmed creates") { db in
-            // A create sent whose answer was lost: the server may hold it already.
-            try db.execute(sql: "ALTER TABLE pending_records ADD COLUMN unconfirmed INTEGER NOT NULL DEFAULT 0")
-        }
         return migrator
     }
 
@@ -122,27 +118,6 @@ final class SyncStateStore: Sendable {
                 let kind: String = row[1]
                 return QueuedRecordChange(change: kind == "save" ? .saveRecord(id) : .deleteRecord(id), version: row[2])
             }
-        }
-    }
-
-    /// Marks queued creates whose request may have reached the server although no answer came
-    /// back (``CloudError/Code-swift.enum/networkFailure``). Queuing the record again clears the mark.
-    func markUnconfirmed(_ creates: [QueuedRecordChange]) throws {
-        guard !creates.isEmpty else { return }
-        try database.write { db in
-            let statement = try db.cachedStatement(sql: """
-                UPDATE pending_records SET unconfirmed = 1 WHERE zone_name = ? AND owner = ? AND record_name = ? AND version = ?
-                """)
-            for queued in creates { try statement.execute(arguments: Self.key(queued.change.recordID) + [queued.version]) }
-        }
-    }
-
-    /// The zones holding unconfirmed creates: their changes are fetched before anything is sent
-    /// again, so a create that landed and was deleted since is not sent a second time.
-    func zonesWithUnconfirmedCreates() throws -> [ZoneID] {
-        try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT DISTINCT zone_name, owner FROM pending_records WHERE unconfirmed = 1")
-                .map { Self.zoneID($0[0], $0[1]) }
         }
     }
 
@@ -304,17 +279,8 @@ final class SyncStateStore: Sendable {
                 if try String.fetchOne(tagStatement, arguments: Self.key(record.recordID)) != record.changeTag { news.append(record) }
                 try Self.remember(record, in: db)
             }
-            // A deletion of a record whose create is unconfirmed proves the create landed: the
-            // deletion came later, and wins. Any other pending change wins over a deletion.
-            let dropUnconfirmed = try db.cachedStatement(sql: """
-                DELETE FROM pending_records WHERE zone_name = ? AND owner = ? AND record_name = ? AND unconfirmed = 1
-                """)
             var deletions: [RecordZoneChanges.Deletion] = []
-            for deletion in page.deletions {
-                if anyPending {
-                    try dropUnconfirmed.execute(arguments: Self.key(deletion.recordID))
-                    if db.changesCount == 0, try isPending(deletion.recordID) { continue }
-                }
+            for deletion in page.deletions where try !isPending(deletion.recordID) {
                 try Self.forget(deletion.recordID, in: db)
                 deletions.append(deletion)
             }

@@ -112,34 +112,6 @@ import StratusTesting
         }
     }
 
-    /// The simulation's seed 230: a create lands, its answer is lost, another device deletes the
-    /// record; the create, sent again, must not bring it back.
-    @Test func aLostCreateDeletedElsewhereIsNotSentAgain() async throws {
-        try await TestCloud.with { cloud in
-            let user = try await cloud.createUser("alice")
-            let phone = try await cloud.device("phone", of: user) { $0.retry.maximumAttempts = 1 }
-            let laptop = try await cloud.device("laptop", of: user)
-            try await phone.save(Self.note("first", at: 1, id: RecordID(recordName: "first", zoneID: Self.zone)))
-            try await phone.sync()
-            try await phone.save(Self.note("created on the phone", at: 2))
-            phone.transport.inject(.dropResponse, on: "records/modify")
-            await #expect(throws: CloudError.self) { try await phone.engine.sendChanges() }
-
-            try await laptop.sync()
-            #expect(await laptop.record(Self.noteID)?.string("title") == "created on the phone")
-            try await laptop.delete(Self.noteID)
-            try await laptop.sync()
-
-            try await phone.restart()
-            try await phone.sync()
-            #expect(await phone.record(Self.noteID) == nil)
-            let snapshot = try await phone.engine.snapshot()
-            #expect(snapshot.pendingRecordChanges.isEmpty && snapshot.setAsideChanges.isEmpty)
-            let changes = try await laptop.container.privateCloudDatabase.recordZoneChanges(inZoneWith: Self.zone, since: nil)
-            #expect(changes.modifications.map(\.recordID.recordName) == ["first"])
-        }
-    }
-
     @Test func theServerRestartingMidSyncLosesNothing() async throws {
         try await TestCloud.with { cloud in
             let user = try await cloud.createUser("alice")
