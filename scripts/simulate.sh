@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the seeded simulation: scenarios of 3 users with 2 devices each (a SyncEngine app and a
-# StratusData app) editing, creating and deleting through dropped requests, answers lost after
+# StratusData app) editing, creating and deleting (with assets and cascades), sharing zones (invites,
+# permission changes, accepts, leaves, removals), through dropped requests, answers lost after
 # commit, throttling, oversized batches, offline spells, app kills, expired change tokens and, one
 # scenario in ten, a real `stratus serve` killed with SIGKILL; after each, the invariants (nothing
 # lost, nothing duplicated or resurrected, no leaks, every device equal to the server). A failure
