@@ -104,12 +104,7 @@ struct ScenarioRun {
         func setParticipants(owner: Int, _ change: (inout [Int: SharePermission]) -> Void) async throws {
             let database = sessions[owner * Scenario.devicesPerUser].privateCloudDatabase
             let share = try await database.record(for: RecordID(recordName: ShareKeys.zoneShareName, zoneID: ZoneID(zoneName: sharedZoneName)))
-            var participants: [Int: SharePermission] = [:]
-            for participant in share.shareKeys?.participants ?? [] where participant.type != .owner && participant.acceptanceStatus != .removed {
-                if let user = userRecordNames.firstIndex(of: participant.userIdentity?.userRecordName ?? "") {
-                    participants[user] = participant.permission ?? .readOnly
-                }
-            }
+            var participants = Self.participants(of: share, users: userRecordNames) { $0 != .removed }
             change(&participants)
             _ = try await database.updateShare(share, participants: participants.sorted { $0.key < $1.key }.map { (users[$0.key], $0.value) })
         }
@@ -249,17 +244,12 @@ struct ScenarioRun {
             let database = session.privateCloudDatabase
             sharedItems.append(try await Self.records(of: database, in: ZoneID(zoneName: sharedZoneName)))
             let share = try await database.record(for: RecordID(recordName: ShareKeys.zoneShareName, zoneID: ZoneID(zoneName: sharedZoneName)))
-            var accepted: [Int: SharePermission] = [:]
-            for participant in share.shareKeys?.participants ?? [] where participant.type != .owner && participant.acceptanceStatus == .accepted {
-                if let user = userRecordNames.firstIndex(of: participant.userIdentity?.userRecordName ?? "") {
-                    accepted[user] = participant.permission ?? .readOnly
-                }
-            }
+            let accepted = Self.participants(of: share, users: userRecordNames) { $0 == .accepted }
             participants.append(accepted)
             outcome.participants += accepted.count
             outcome.sharedItems += sharedItems[owner].count
             outcome.participantItems += sharedItems[owner].keys.filter { model.sharedWrites[$0].map { $0.writer != owner } ?? false }.count
-            outcome.refusedItems += model.sharedWrites.values.filter { $0.owner == owner && $0.writer != owner && sharedItems[owner][$0.text.split(separator: ":").last.map(String.init) ?? ""] == nil }.count
+            outcome.refusedItems += model.sharedWrites.filter { $0.value.owner == owner && $0.value.writer != owner && sharedItems[owner][$0.key] == nil }.count
             outcome.violations += model.checkShared(server: sharedItems[owner], owner: owner, participants: accepted)
         }
 
@@ -284,8 +274,8 @@ struct ScenarioRun {
                         let want = participants[owner][user] == nil ? [:] : sharedItems[owner]
                         let have = holds[userRecordNames[owner]] ?? [:]
                         if have != want {
-                            let kind: Violation.Kind = want.isEmpty ? .leak : .divergence
-                            violations(&outcome, kind, device: device, of: "user \(owner)'s shared zone", held: have, server: want)
+                            outcome.violations.append(Violation(kind: want.isEmpty ? .leak : .divergence,
+                                                                detail: "device \(device), user \(owner)'s shared zone: \(Model.difference(held: have, server: want))"))
                         }
                     }
                 }
@@ -295,11 +285,15 @@ struct ScenarioRun {
         return outcome
     }
 
-    private func violations(_ outcome: inout ScenarioOutcome, _ kind: Violation.Kind, device: Int, of what: String,
-                            held: [String: String], server: [String: String]) {
-        let missing = Set(server.keys).subtracting(held.keys).sorted().prefix(3)
-        let extra = Set(held.keys).subtracting(server.keys).sorted().prefix(3)
-        outcome.violations.append(Violation(kind: kind, detail: "device \(device), \(what): missing \(Array(missing)), extra \(Array(extra))"))
+    /// A share's participants other than its owner whose acceptance passes `status`: user → permission.
+    private static func participants(of share: CloudRecord, users: [String], where status: (AcceptanceStatus?) -> Bool) -> [Int: SharePermission] {
+        var participants: [Int: SharePermission] = [:]
+        for participant in share.shareKeys?.participants ?? [] where participant.type != .owner && status(participant.acceptanceStatus) {
+            if let user = users.firstIndex(of: participant.userIdentity?.userRecordName ?? "") {
+                participants[user] = participant.permission ?? .readOnly
+            }
+        }
+        return participants
     }
 
     /// Every record in a zone as the server has it now: record name → text.
@@ -392,12 +386,17 @@ struct Model {
             violations.append(Violation(kind: .leak, detail: "device \(device) of user \(user) holds \(name) ('\(text)')"))
         }
         if held != server {
-            let missing = Set(server.keys).subtracting(held.keys).sorted().prefix(3)
-            let extra = Set(held.keys).subtracting(server.keys).sorted().prefix(3)
-            let different = held.filter { server[$0.key] != nil && server[$0.key] != $0.value }.keys.sorted().prefix(3)
-                .map { "\($0) '\(held[$0]!)' (server '\(server[$0]!)')" }
-            violations.append(Violation(kind: .divergence, detail: "device \(device): missing \(Array(missing)), extra \(Array(extra)), different \(Array(different))"))
+            violations.append(Violation(kind: .divergence, detail: "device \(device): \(difference(held: held, server: server))"))
         }
         return violations
+    }
+
+    /// How a device's records differ from the server's: a few of the missing, extra and different.
+    static func difference(held: [String: String], server: [String: String]) -> String {
+        let missing = Set(server.keys).subtracting(held.keys).sorted().prefix(3)
+        let extra = Set(held.keys).subtracting(server.keys).sorted().prefix(3)
+        let different = held.filter { server[$0.key] != nil && server[$0.key] != $0.value }.keys.sorted().prefix(3)
+            .map { "\($0) '\(held[$0]!)' (server '\(server[$0]!)')" }
+        return "missing \(Array(missing)), extra \(Array(extra)), different \(Array(different))"
     }
 }

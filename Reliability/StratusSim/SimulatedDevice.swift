@@ -22,8 +22,6 @@ protocol SimulatedDevice: AnyObject, Sendable {
     func restartApp() async throws
     /// Every record the device holds: record name → text.
     func contents() async throws -> [String: String]
-    /// Whether the device syncs the scratch zone too.
-    var syncsScratchZone: Bool { get }
 }
 
 /// The zone every simulated record lives in.
@@ -56,7 +54,6 @@ final class EngineDevice: SimulatedDevice {
     let device: TestDevice
     let shared: TestDevice
     var transport: FaultInjectingTransport { device.transport }
-    var syncsScratchZone: Bool { true }
 
     init(name: String, directory: URL, container: Container, transport: FaultInjectingTransport, clock: SimulatedClock) throws {
         device = try TestDevice(name: name, directory: directory, container: container, transport: transport, scope: .private) {
@@ -150,7 +147,6 @@ final class TableDevice: SimulatedDevice {
     ]
 
     let transport: FaultInjectingTransport
-    var syncsScratchZone: Bool { false }
     private let directory: URL
     private let container: Container
     private let clock: SimulatedClock

@@ -318,7 +318,8 @@ struct DataDevice {
 @Suite struct AssetColumnTests {
     static let documents = SyncedTable("document", recordType: "Document", assetColumns: ["body"], timestampColumns: ["edited"])
 
-    static func open(_ name: String, in cloud: TestCloud, user: String, table: SyncedTable) async throws
+    /// A device of `user` syncing `table`; with `singleAttempt`, a failed request is not retried.
+    static func open(_ name: String, in cloud: TestCloud, user: String, table: SyncedTable, singleAttempt: Bool = false) async throws
         -> (DatabaseQueue, SyncedDatabase, FaultInjectingTransport) {
         let directory = cloud.root.appendingPathComponent("asset-devices/\(name)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -331,7 +332,9 @@ struct DataDevice {
         try await container.signIn(username: user, password: "password-\(user)")
         let store = try SyncedDatabase(writer: queue, tables: [table], database: container.privateCloudDatabase,
                                        stateURL: directory.appendingPathComponent("sync.sqlite"),
-                                       assetDirectory: directory.appendingPathComponent("uploads")) { $0.retry.maximumAttempts = 1 }
+                                       assetDirectory: directory.appendingPathComponent("uploads")) {
+            if singleAttempt { $0.retry.maximumAttempts = 1 }
+        }
         return (queue, store, transport)
     }
 
@@ -340,7 +343,7 @@ struct DataDevice {
     @Test func aRowKeepsItsAssetWhenItsLostCreateIsSentAgain() async throws {
         try await TestCloud.with { cloud in
             let user = try await cloud.createUser("alice")
-            let (queue, store, transport) = try await Self.open("phone", in: cloud, user: user, table: Self.documents)
+            let (queue, store, transport) = try await Self.open("phone", in: cloud, user: user, table: Self.documents, singleAttempt: true)
             try await queue.write { db in try db.execute(sql: "INSERT INTO document (id, body, edited) VALUES ('first', 'first', 1)") }
             try await store.syncNow()
             try await queue.write { db in try db.execute(sql: "INSERT INTO document (id, body, edited) VALUES ('d1', 'the body', 2)") }
