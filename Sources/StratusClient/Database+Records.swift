@@ -18,9 +18,13 @@ extension Database {
     /// With `echoingFields` false, the server answers saved records without their fields, and each
     /// saved record keeps the fields it was sent with. Use it only for records that carry all their
     /// fields (as a sync engine's edits do), to halve what comes back.
+    ///
+    /// `createKeys` name creates (saves of records without a change tag) so that one sent again
+    /// after a lost answer is recognised (a Stratus extension): if the record it made was deleted
+    /// since, its result is ``CloudError/Code-swift.enum/unknownItem`` rather than the record back.
     public func modifyRecords(saving records: [CloudRecord], deleting deletions: [RecordID] = [],
                               savePolicy: SavePolicy = .ifServerRecordUnchanged, atomically: Bool = true,
-                              echoingFields: Bool = true) async throws -> ModifyRecordsResult {
+                              echoingFields: Bool = true, createKeys: [RecordID: String] = [:]) async throws -> ModifyRecordsResult {
         var result = ModifyRecordsResult(saveResults: [:], deleteResults: [:])
         let uploaded = try await uploadingAssets(of: records)
         var zones: [ZoneID] = []
@@ -37,7 +41,7 @@ extension Database {
             let (saves, deletes) = byZone[zoneID]!
             var operations = saves.map { record in
                 let (type, keys) = savePolicy.operation(for: record)
-                return RecordOperation(type, record.wire(keys: keys))
+                return RecordOperation(type, record.wire(keys: keys), createKey: type == .create ? createKeys[record.recordID] : nil)
             }
             operations += deletes.map { RecordOperation(.forceDelete, Record(recordName: $0.recordName)) }
             let request = RecordsModifyRequest(operations: operations, zoneID: zoneID, atomic: atomically, desiredKeys: echoingFields ? nil : [])

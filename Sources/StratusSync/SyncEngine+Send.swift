@@ -108,8 +108,13 @@ extension SyncEngine {
         let database = self.database
         let saves = prepared.saves.map(\.1)
         let deletes = prepared.deletes.map(\.change.recordID)
-        return Task {
-            try await database.modifyRecords(saving: saves, deleting: deletes, atomically: false, echoingFields: false)
+        var createKeys: [RecordID: String] = [:]
+        for (queued, record) in prepared.saves where record.changeTag == nil {
+            createKeys[record.recordID] = state.createKey(of: queued)
+        }
+        return Task { [createKeys] in
+            try await database.modifyRecords(saving: saves, deleting: deletes, atomically: false, echoingFields: false,
+                                             createKeys: createKeys)
         }
     }
 
@@ -153,6 +158,9 @@ extension SyncEngine {
                         }
                     case .zoneNotFound where database.scope != .shared:
                         try await database.save(zone: zoneID)
+                    case .unknownItem where record.changeTag == nil:
+                        // This create was applied before (its answer lost), then the record deleted.
+                        outcome.deletedSinceCreated.append((.init(recordID: id, recordType: record.recordType), queued.version))
                     case .unknownItem:
                         outcome.forgotten.append(id)
                     case .batchRequestFailed:
@@ -186,10 +194,12 @@ extension SyncEngine {
         }
         let requeued = try state.apply(outcome)
         sent.savedRecords.removeAll { requeued.contains($0.recordID) }
+        let deletedSinceCreated = outcome.deletedSinceCreated.map(\.deletion).filter { !requeued.contains($0.recordID) }
+        if !deletedSinceCreated.isEmpty { emit(.fetchedRecordZoneChanges(modifications: [], deletions: deletedSinceCreated)) }
         emit(.sentRecordZoneChanges(sent))
         if let deferredError { throw deferredError }
         let progressed = !(outcome.saved.isEmpty && outcome.deleted.isEmpty && outcome.setAside.isEmpty && outcome.dropped.isEmpty
-                           && outcome.forgotten.isEmpty)
+                           && outcome.forgotten.isEmpty && outcome.deletedSinceCreated.isEmpty)
         return progressed ? .progressed : .stalled
     }
 

@@ -11,6 +11,8 @@ import StratusClient
 /// fetches those pages again or resends what is still queued — which the server recognises.
 final class SyncStateStore: Sendable {
     private let database: DatabaseQueue
+    /// This file's name in the create keys it gives queued creates: random, made with the file.
+    private let createKeyPrefix: String
 
     init(path: String) throws {
         var configuration = Configuration()
@@ -18,6 +20,12 @@ final class SyncStateStore: Sendable {
         database = try DatabaseQueue(path: path, configuration: configuration)
         try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
         try Self.migrator.migrate(database)
+        createKeyPrefix = try database.write { db in
+            if let prefix = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'createKeyPrefix'") { return prefix }
+            let prefix = UUID().uuidString
+            try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('createKeyPrefix', ?)", arguments: [prefix])
+            return prefix
+        }
     }
 
     /// The connection's `journal_mode` and `synchronous` pragmas, read back from SQLite.
@@ -67,6 +75,12 @@ final class SyncStateStore: Sendable {
     struct QueuedRecordChange: Sendable, Hashable {
         var change: PendingRecordZoneChange
         var version: Int64
+    }
+
+    /// The `createKey` a queued save carries while it creates its record: the same every time
+    /// that queuing is sent, and never another queuing's (versions only grow).
+    func createKey(of queued: QueuedRecordChange) -> String {
+        "\(createKeyPrefix).\(queued.version)"
     }
 
     func addPending(_ changes: [PendingRecordZoneChange]) throws {
@@ -159,12 +173,14 @@ final class SyncStateStore: Sendable {
         var rebased: [CloudRecord] = []
         /// Records to forget (saved again as new: the server lost them).
         var forgotten: [RecordID] = []
+        /// Creates the server had applied (their answer was lost) whose record was deleted since.
+        var deletedSinceCreated: [(deletion: RecordZoneChanges.Deletion, version: Int64)] = []
         /// Pending saves of records the app no longer has: dropped.
         var dropped: [(id: RecordID, version: Int64)] = []
     }
 
-    /// Applies a send's outcome; returns the saved records whose change was queued again meanwhile
-    /// (the app holds a newer version, which stays pending).
+    /// Applies a send's outcome; returns the records whose change was queued again meanwhile (the
+    /// app holds a newer version, which stays pending): saved ones, and ones deleted since created.
     @discardableResult
     func apply(_ outcome: SendOutcome) throws -> Set<RecordID> {
         try writeRecoverable { db in
@@ -184,6 +200,10 @@ final class SyncStateStore: Sendable {
                 try removePending.execute(arguments: Self.key(id) + [version])
             }
             for (id, version) in outcome.dropped { try removePending.execute(arguments: Self.key(id) + [version]) }
+            for (deletion, version) in outcome.deletedSinceCreated {
+                try removePending.execute(arguments: Self.key(deletion.recordID) + [version])
+                if db.changesCount == 0 { requeued.insert(deletion.recordID) } else { try Self.forget(deletion.recordID, in: db) }
+            }
             for (queued, error) in outcome.setAside {
                 let id = queued.change.recordID
                 try removePending.execute(arguments: Self.key(id) + [queued.version])

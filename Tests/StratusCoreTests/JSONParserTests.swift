@@ -64,12 +64,13 @@ import Testing
     }
 
     @Test func fastPathAgreesWithCodable() throws {
-        let json = #"{"operations":[{"operationType":"create","record":{"recordName":"r1","recordType":"Note","fields":{"t":{"value":"x"},"n":{"value":[1,2.5]},"l":{"value":{"latitude":1,"longitude":2}}}}}],"zoneID":{"zoneName":"Z","ownerName":"_u"},"atomic":false}"#
+        let json = #"{"operations":[{"operationType":"create","record":{"recordName":"r1","recordType":"Note","fields":{"t":{"value":"x"},"n":{"value":[1,2.5]},"l":{"value":{"latitude":1,"longitude":2}}}},"createKey":"device.7"}],"zoneID":{"zoneName":"Z","ownerName":"_u"},"atomic":false}"#
         let fast = try RecordsModifyRequest(json: try parse(json))
         let codable = try JSONDecoder().decode(RecordsModifyRequest.self, from: Data(json.utf8))
         #expect(fast == codable)
         #expect(fast.zoneID?.ownerRecordName == "_u" && fast.atomic == false)
         #expect(fast.operations[0].record.fields["n"] == .list(.double, [.double(1), .double(2.5)]))
+        #expect(fast.operations[0].createKey == "device.7")
     }
 }
 
@@ -79,6 +80,16 @@ import Testing
         var writer = WireWriter()
         writer.field(value)
         #expect(try JSONDecoder().decode(RecordField.self, from: Data(writer.bytes)).value == value)
+    }
+
+    @Test func writtenModifyRequestReadsBack() throws {
+        let create = RecordOperation(.create, Record(recordName: "r", recordType: "Note", fields: ["t": .string("x")]),
+                                     desiredKeys: ["t"], createKey: "device.7")
+        let request = RecordsModifyRequest(operations: [create, RecordOperation(.forceDelete, Record(recordName: "gone"))],
+                                           zoneID: ZoneID(zoneName: "Z"), atomic: false, desiredKeys: [])
+        var writer = WireWriter()
+        try request.write(to: &writer)
+        #expect(try RecordsModifyRequest(json: JSONParser.parse(writer.bytes)) == request)
     }
 
     @Test func writtenRecordDecodesBack() throws {

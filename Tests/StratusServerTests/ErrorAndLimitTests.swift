@@ -42,6 +42,8 @@ import StratusCore
         (#"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"T","fields":{"f":{"value":null,"type":"AAA"}}}}]}"#, "unknown field type"),
         (#"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"T","fields":{"f":{"value":"one","type":"INT64"}}}}]}"#, "field 'f'"),
         (#"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"T"}},{"operationType":"create","record":{"recordName":"a","recordType":"T"}}]}"#, "more than one operation"),
+        (#"{"operations":[{"operationType":"create","createKey":"","record":{"recordName":"a","recordType":"T"}}]}"#, "createKey"),
+        (#"{"operations":[{"operationType":"create","createKey":"\#(String(repeating: "k", count: 129))","record":{"recordName":"a","recordType":"T"}}]}"#, "createKey"),
     ])
     func malformedRequestsAreBadRequest(_ body: String, _ reasonFragment: String) async throws {
         try await TestServer.with { server in

@@ -15,6 +15,33 @@ import StratusCore
         }
     }
 
+    @Test func aCreateSentAgainAfterItsRecordWasDeletedIsNotFound() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp()
+            func create(key: String) -> RecordOperation {
+                var operation = RecordOperation.create("n1", ["title": .string("a")])
+                operation.createKey = key
+                return operation
+            }
+            _ = try await alice.save([create(key: "device.1")])
+            // Sent again while the record lives: EXISTS, with the record to compare.
+            #expect(try await alice.modify([create(key: "device.1")])[0].error?.serverErrorCode == .exists)
+            _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: "n1"))])
+            // Sent again once it is deleted: not applied twice.
+            let replayed = try await alice.modify([create(key: "device.1")])
+            #expect(replayed[0].error?.serverErrorCode == .notFound)
+            // Another create of the name (another key, or none) makes the record anew.
+            #expect(try await alice.save([create(key: "device.2")])[0].fields["title"] == .string("a"))
+            _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: "n1"))])
+            #expect(try await alice.save([.create("n1")])[0].recordName == "n1")
+
+            // One character more is BAD_REQUEST (ErrorAndLimitTests).
+            var longest = RecordOperation.create("n2")
+            longest.createKey = String(repeating: "k", count: RecordOperation.maxCreateKeyLength)
+            #expect(try await alice.modify([longest])[0].error == nil)
+        }
+    }
+
     @Test func createWithoutNameGetsOne() async throws {
         try await TestServer.with { server in
             let alice = try await server.signUp()

@@ -112,6 +112,34 @@ import StratusTesting
         }
     }
 
+    @Test func aCreateSentAgainDoesNotBringBackARecordDeletedMeanwhile() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user) { $0.retry.maximumAttempts = 1 }
+            let laptop = try await cloud.device("laptop", of: user)
+            try await phone.save(Self.note("first", at: 0, id: RecordID(recordName: "first", zoneID: Self.zone)))
+            try await phone.sync()
+            // The server creates the note; its answer to the phone is lost.
+            try await phone.save(Self.note("one", at: 1))
+            phone.transport.inject(.dropResponse)
+            await #expect(throws: CloudError.self) { try await phone.engine.sendChanges() }
+            // The laptop gets the note and deletes it.
+            try await laptop.sync()
+            #expect(await laptop.record(Self.noteID) != nil)
+            try await laptop.delete(Self.noteID)
+            try await laptop.sync()
+
+            // The phone sends the create again; the server knows it, and the phone lets the note go.
+            try await phone.sync()
+            #expect(await phone.record(Self.noteID) == nil)
+            #expect(try await phone.engine.snapshot().pendingRecordChanges.isEmpty)
+            try await laptop.sync()
+            #expect(await laptop.record(Self.noteID) == nil)
+            let changes = try await laptop.container.privateCloudDatabase.recordZoneChanges(inZoneWith: Self.zone, since: nil)
+            #expect(changes.modifications.map(\.recordID.recordName) == ["first"])
+        }
+    }
+
     @Test func theServerRestartingMidSyncLosesNothing() async throws {
         try await TestCloud.with { cloud in
             let user = try await cloud.createUser("alice")

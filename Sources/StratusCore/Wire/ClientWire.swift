@@ -12,6 +12,7 @@ extension RecordsModifyRequest: WireWritable {
             writer.key("record")
             writer.record(operation.record, writingRemovals: true)
             if let keys = operation.desiredKeys { writer.key("desiredKeys"); writer.strings(keys) }
+            if let createKey = operation.createKey { writer.key("createKey"); writer.string(createKey) }
             writer.raw("}")
         }
         writer.raw("]")

@@ -26,11 +26,20 @@ public struct RecordOperation: Codable, Sendable, Equatable {
     public var operationType: RecordOperationType
     public var record: Record
     public var desiredKeys: [String]?
+    /// A Stratus extension for `create`: a key the client chose for this create, so that the
+    /// server recognises it when it is sent again after its answer was lost. The record keeps the
+    /// key; a create carrying the key of a record deleted since fails with `NOT_FOUND` instead
+    /// of bringing the record back. At most ``maxCreateKeyLength`` characters (Unicode scalars).
+    public var createKey: String?
 
-    public init(_ operationType: RecordOperationType, _ record: Record, desiredKeys: [String]? = nil) {
+    /// The longest ``createKey`` the server accepts, in Unicode scalars.
+    public static let maxCreateKeyLength = 128
+
+    public init(_ operationType: RecordOperationType, _ record: Record, desiredKeys: [String]? = nil, createKey: String? = nil) {
         self.operationType = operationType
         self.record = record
         self.desiredKeys = desiredKeys
+        self.createKey = createKey
     }
 
     public init(from decoder: any Decoder) throws {

@@ -265,7 +265,12 @@ extension RecordOperation: WireReadable {
         guard let type = RecordOperationType(rawValue: typeName) else {
             throw .badRequest("unknown operationType '\(typeName)'")
         }
-        self.init(type, try Record(json: try object.required("record")), desiredKeys: try object.optionalStrings("desiredKeys"))
+        let createKey = try object.optionalString("createKey")
+        if let createKey, createKey.isEmpty || createKey.unicodeScalars.count > Self.maxCreateKeyLength {
+            throw .badRequest("createKey must be 1 to \(Self.maxCreateKeyLength) characters")
+        }
+        self.init(type, try Record(json: try object.required("record")), desiredKeys: try object.optionalStrings("desiredKeys"),
+                  createKey: createKey)
     }
 }
 

@@ -160,16 +160,18 @@ final class RecordWriter {
         let operation = prepared.operation
         let name = prepared.recordName
         let type = operation.operationType
+        let createKey = type == .create ? operation.createKey : nil
         if type == .create, known[name] == nil {
             // The common case: a new name. The insert itself tells whether a row exists.
             return try save(name: name, recordType: try newRecordType(operation), fields: operation.record.fields,
-                            parent: operation.record.parent?.recordName, created: nil, insertOnly: true)
+                            parent: operation.record.parent?.recordName, created: nil, createKey: createKey, insertOnly: true)
         }
         guard let existing = try liveRecord(name) else {
             switch type {
             case .create, .forceUpdate, .forceReplace:
+                try refuseReplay(of: name, createKey: createKey)
                 return try save(name: name, recordType: try newRecordType(operation), fields: operation.record.fields,
-                                parent: operation.record.parent?.recordName, created: nil)
+                                parent: operation.record.parent?.recordName, created: nil, createKey: createKey)
             case .update, .replace, .delete, .forceDelete:
                 throw CloudKitError.notFound("record '\(name)' does not exist")
             }
@@ -196,7 +198,15 @@ final class RecordWriter {
             for (key, value) in operation.record.fields { fields[key] = .some(value) }
         }
         let parent = operation.record.parent?.recordName ?? (type == .update || type == .forceUpdate ? existing.parent : nil)
-        return try save(name: name, recordType: existing.recordType, fields: fields, parent: parent, created: existing)
+        return try save(name: name, recordType: existing.recordType, fields: fields, parent: parent, created: existing,
+                        createKey: existing.createKey)
+    }
+
+    /// `NOT_FOUND` for a create sent again (its `createKey` is the tombstone's) after the
+    /// record it made was deleted: applying it twice would bring the record back.
+    private func refuseReplay(of name: String, createKey: String?) throws {
+        guard let createKey, case let row?? = known[name], row.deleted, row.createKey == createKey else { return }
+        throw CloudKitError.notFound("record '\(name)' was deleted after this create (createKey '\(createKey)') saved it")
     }
 
     private func newRecordType(_ operation: RecordOperation) throws(CloudKitError) -> String {
@@ -214,9 +224,10 @@ final class RecordWriter {
     }
 
     /// Writes the record. Fields set to nil are left out. With `insertOnly`, the row must not be
-    /// live already (`EXISTS`); a tombstone of the same name is replaced.
+    /// live already (`EXISTS`); a tombstone of the same name is replaced, unless the same create
+    /// made it (``refuseReplay(of:createKey:)``).
     private func save(name: String, recordType: String, fields: [String: FieldValue?], parent: String?,
-                      created existing: StoredRecord?, insertOnly: Bool = false) throws -> StoredRecord {
+                      created existing: StoredRecord?, createKey: String?, insertOnly: Bool = false) throws -> StoredRecord {
         var fields = try schema.check(recordType: recordType, fields: fields)
         var assetChecksums = Set<String>()
         if fields.values.contains(where: { !($0?.assets.isEmpty ?? true) }) {
@@ -240,11 +251,14 @@ final class RecordWriter {
         let stored = StoredRecord(
             zoneRowID: zone.rowID, recordName: name, recordType: recordType, changeTag: RecordMapper.changeTag(for: sequence),
             fieldsJSON: fieldsJSON, created: existing?.created ?? context.stamp, modified: context.stamp,
-            parent: parent, share: existing?.share, sequence: sequence, deleted: false)
+            parent: parent, share: existing?.share, sequence: sequence, deleted: false, createKey: createKey)
         // A new name is not remembered: a later read in this transaction finds the inserted row.
         let inserted = try insertOnly && transaction.insertRecord(stored, references: edges)
         if !inserted {
-            if insertOnly, let live = try liveRecord(name) { throw try Self.exists(live) }
+            if insertOnly {
+                if let live = try liveRecord(name) { throw try Self.exists(live) }
+                try refuseReplay(of: name, createKey: createKey)
+            }
             try store(stored, references: edges, replacingReferences: existing != nil)
         }
         try log(RecordChange(recordName: name, recordType: recordType, trigger: existing == nil ? .create : .update,

@@ -78,6 +78,9 @@ package struct StoredRecord: Sendable, Equatable {
     package var share: String?
     package var sequence: Int64
     package var deleted: Bool
+    /// The `createKey` of the create that made the record (a Stratus extension), kept in its
+    /// tombstone so that the create sent again is not applied twice.
+    package var createKey: String?
 }
 
 /// An edge from a source record to the record one of its references points at, kept for the

@@ -206,6 +206,9 @@ enum SQLiteSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v9-create-keys") { db in
+            try db.execute(sql: "ALTER TABLE records ADD COLUMN create_key TEXT")
+        }
         return migrator
     }
 }

@@ -195,7 +195,7 @@ final class SQLiteTransaction: StorageTransaction {
 
     static let recordColumns = """
         zone_id, record_name, record_type, change_tag, fields, created_at, created_by, created_device,
-        modified_at, modified_by, modified_device, parent, share, sequence, deleted
+        modified_at, modified_by, modified_device, parent, share, sequence, deleted, create_key
         """
 
     static func record(_ row: DirectStatement) -> StoredRecord {
@@ -203,7 +203,8 @@ final class SQLiteTransaction: StorageTransaction {
             zoneRowID: row.int64(0), recordName: row.text(1), recordType: row.text(2), changeTag: row.text(3), fieldsJSON: row.bytes(4),
             created: RecordStamp(timestamp: row.int64(5), userRecordName: row.text(6), deviceID: row.text(7)),
             modified: RecordStamp(timestamp: row.int64(8), userRecordName: row.text(9), deviceID: row.text(10)),
-            parent: row.optionalText(11), share: row.optionalText(12), sequence: row.int64(13), deleted: row.bool(14))
+            parent: row.optionalText(11), share: row.optionalText(12), sequence: row.int64(13), deleted: row.bool(14),
+            createKey: row.optionalText(15))
     }
 
     /// The rows of a record query whose arguments `bind` sets; with `maxBytes`, it stops once their fields add up to more
@@ -267,8 +268,8 @@ final class SQLiteTransaction: StorageTransaction {
         return true
     }
 
-    private static let insertRecordSQL = "INSERT INTO records (\(recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-    private static let replaceRecordSQL = "INSERT OR REPLACE INTO records (\(recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    private static let insertRecordSQL = "INSERT INTO records (\(recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    private static let replaceRecordSQL = "INSERT OR REPLACE INTO records (\(recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
     private func write(_ record: StoredRecord, replacing: Bool) throws {
         // The two statements are kept for the transaction: GRDB's cache is keyed by the SQL
@@ -297,6 +298,7 @@ final class SQLiteTransaction: StorageTransaction {
         row.bind(record.share)
         row.bind(record.sequence)
         row.bind(record.deleted)
+        row.bind(record.createKey)
         try row.execute(in: db)
     }
 
