@@ -23,11 +23,15 @@ actor Coordinator {
         byType = Dictionary(uniqueKeysWithValues: conversions.values.map { ($0.table.recordType, $0) })
     }
 
-    func attach(_ engine: SyncEngine, scope: DatabaseScope) {
-        engines[scope] = engine
-        let events = engine.events
-        Task { [weak self] in
-            for await event in events { await self?.apply(event, scope: scope) }
+    /// Attaches every engine at once, then drains: a pass run while the shared database's engine
+    /// was missing would delete the shared zones' changes from the outbox without queuing them.
+    func attach(_ engines: [(DatabaseScope, SyncEngine)]) {
+        for (scope, engine) in engines {
+            self.engines[scope] = engine
+            let events = engine.events
+            Task { [weak self] in
+                for await event in events { await self?.apply(event, scope: scope) }
+            }
         }
         Task { try? await self.drain() }
     }

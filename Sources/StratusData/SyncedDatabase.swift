@@ -62,9 +62,7 @@ public final class SyncedDatabase: Sendable {
         sharedEngine = try sharedDatabase.map { try makeEngine($0, sharedStateURL ?? stateURL.deletingPathExtension().appendingPathExtension("shared.sqlite")) }
         self.coordinator = coordinator
         let engines = [(DatabaseScope.private, engine)] + (sharedEngine.map { [(DatabaseScope.shared, $0)] } ?? [])
-        Task {
-            for (scope, engine) in engines { await coordinator.attach(engine, scope: scope) }
-        }
+        Task { await coordinator.attach(engines) }
         // The observer lives as long as the app's database, which the coordinator holds: a strong
         // reference back would keep both, and every file they opened, alive for good.
         writer.add(transactionObserver: CommitObserver(tables: Set(tables.map(\.tableName))) { [weak coordinator] in
