@@ -17,14 +17,20 @@ final class SyncStateStore: Sendable {
     init(path: String) throws {
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        // Another connection to the file (an app extension's, or a killed app's still closing)
+        // makes writes wait rather than fail.
+        configuration.busyMode = .timeout(10)
         database = try DatabaseQueue(path: path, configuration: configuration)
         try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
         try Self.migrator.migrate(database)
-        createKeyPrefix = try database.write { db in
-            if let prefix = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'createKeyPrefix'") { return prefix }
-            let prefix = UUID().uuidString
-            try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('createKeyPrefix', ?)", arguments: [prefix])
-            return prefix
+        let key = "createKeyPrefix"
+        if let prefix = try database.read({ db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }) {
+            createKeyPrefix = prefix
+        } else {
+            createKeyPrefix = try database.write { db in
+                try db.execute(sql: "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", arguments: [key, UUID().uuidString])
+                return try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])!
+            }
         }
     }
 
