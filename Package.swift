@@ -181,7 +181,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StratusSyncTests",
-            dependencies: ["StratusTesting", "StratusClient", "StratusSync", "StratusServer"]
+            dependencies: ["StratusTesting", "StratusClient", "StratusSync", "StratusServer", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "StratusDataTests",
