@@ -86,6 +86,33 @@ import StratusCore
         }
     }
 
+    /// The way CloudKit clients share a record: the root, pointing at its new share, and the share,
+    /// in one batch. The root's answer is the root as committed (it was rewritten once the share
+    /// was stored), so the app's next update with the tag it was given succeeds.
+    @Test func aRootSavedWithItsNewShareIsAnsweredAsCommitted() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            try await alice.createZone("Lists")
+            let created = try await alice.save([RecordOperation(.create, Self.record("list"))], zone: "Lists")[0]
+            var root = Self.record("list")
+            root.recordChangeTag = created.recordChangeTag
+            root.share = RecordPointer(recordName: "share")
+            var share = Record(recordName: "share", recordType: ShareKeys.recordType, fields: ["cloudkit.title": .string("A list")])
+            share.shareKeys = ShareKeys(publicPermission: SharePermission.none, participants: [])
+            let answered = try await alice.modify([RecordOperation(.update, root), RecordOperation(.create, share)], zone: "Lists", owner: nil)
+            let answeredRoot = try #require(answered[0].record, "\(answered)")
+            let stored = try #require(try await alice.lookup(["list"], zone: "Lists", owner: nil).first?.record)
+            #expect(answeredRoot.recordChangeTag == stored.recordChangeTag)
+            #expect(answeredRoot.share?.recordName == "share" && stored.share?.recordName == "share")
+
+            var next = Self.record("list", "renamed")
+            next.recordChangeTag = answeredRoot.recordChangeTag
+            let updated = try await alice.modify([RecordOperation(.update, next)], zone: "Lists", owner: nil)
+            #expect(updated[0].error == nil, "\(updated)")
+            #expect(updated[0].record?.share?.recordName == "share")
+        }
+    }
+
     @Test func deletingTheRootEndsItsShare() async throws {
         try await TestServer.with { server in
             let bob = try await server.signUp("bob")

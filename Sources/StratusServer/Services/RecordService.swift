@@ -53,7 +53,8 @@ package struct RecordService: Sendable {
             if !succeeded.isEmpty {
                 try transaction.setZoneChangeSequence(rowID: zone.rowID, sequence: try transaction.currentChangeSequence())
             }
-            var results = RecordResults(results: zip(prepared, outcomes).map { operation, outcome in
+            let committed = outcomes.map { $0.map(sharing.committed) }
+            var results = RecordResults(results: zip(prepared, committed).map { operation, outcome in
                 switch outcome {
                 case .success(let stored): .stored(stored, desiredKeys: operation.desiredKeys ?? request.desiredKeys)
                 case .failure(let failure): .failure(RecordError(recordName: operation.recordName, error: failure.error,
@@ -61,7 +62,7 @@ package struct RecordService: Sendable {
                 }
             }, links: AssetLinks(signer: signer, access: access))
             results.shares = try ShareKeysView.keys(
-                forShareRecords: outcomes.compactMap { outcome in
+                forShareRecords: committed.compactMap { outcome in
                     if case .success(let stored) = outcome, ShareKeys.isShareType(stored.recordType) { stored } else { nil }
                 },
                 zoneRowID: zone.rowID, owner: grant.owner, caller: user, origin: access.origin, in: transaction)

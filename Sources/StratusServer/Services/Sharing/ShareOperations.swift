@@ -13,6 +13,8 @@ final class ShareOperations {
     let grant: ZoneGrant
     let access: DatabaseAccess
     private var plans: [String: Plan] = [:]
+    /// Roots pointed at (or away from) their share after the writes, as stored.
+    private var repointed: [String: StoredRecord] = [:]
 
     /// What a share record's save or deletion does to its share.
     struct Plan {
@@ -264,7 +266,7 @@ final class ShareOperations {
 
     /// Sets a root record's `share` pointer (a change of the root, with a new change tag).
     private func point(_ root: String, at share: String?) throws {
-        try rewrite(root) { $0.share = share }
+        repointed[root] = try rewrite(root) { $0.share = share }
     }
 
     /// Gives a record a new change sequence, so change feeds report it again (a share whose
@@ -275,14 +277,22 @@ final class ShareOperations {
 
     /// Changes a live record in place as a new change: a new sequence and change tag, and the
     /// zone's change sequence moved to it.
-    private func rewrite(_ name: String, _ change: (inout StoredRecord) -> Void) throws {
-        guard var record = try transaction.record(zoneRowID: zone.rowID, recordName: name), !record.deleted else { return }
+    @discardableResult
+    private func rewrite(_ name: String, _ change: (inout StoredRecord) -> Void) throws -> StoredRecord? {
+        guard var record = try transaction.record(zoneRowID: zone.rowID, recordName: name), !record.deleted else { return nil }
         change(&record)
         let sequence = try transaction.nextChangeSequence()
         record.sequence = sequence
         record.changeTag = RecordMapper.changeTag(for: sequence)
         try transaction.saveRecord(record, references: [], replacingReferences: record.deleted)
         try transaction.setZoneChangeSequence(rowID: zone.rowID, sequence: sequence)
+        return record
+    }
+
+    /// A batch's stored record as committed: a root pointed at its share after the writer
+    /// stored it, or the record as the writer left it.
+    func committed(_ stored: StoredRecord) -> StoredRecord {
+        repointed[stored.recordName] ?? stored
     }
 
     /// Puts the zone in, or takes it out of, each user's shared database to match their acceptance.
