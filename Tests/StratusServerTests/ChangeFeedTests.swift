@@ -175,6 +175,32 @@ import StratusCore
         }
     }
 
+    /// `zones/changes`, the older endpoint: the same feed as `changes/database`, its token named
+    /// `metaSyncToken`, and the tokens of either endpoint good for the other.
+    @Test func zonesChangesIsTheDatabaseFeedWithAMetaSyncToken() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp()
+            try await alice.createZone("A")
+            try await alice.createZone("B")
+            let path = alice.path(.private, "zones/changes")
+            let first = try await alice.post(path, ZonesChangesRequest()).decode(ZonesChangesResponse.self)
+            #expect(Set(first.zones.map(\.zoneID.zoneName)).isSuperset(of: ["A", "B"]) && !first.moreComing)
+            let paged = try await alice.post(path, ZonesChangesRequest(resultsLimit: 1)).decode(ZonesChangesResponse.self)
+            #expect(paged.zones.count == 1 && paged.moreComing)
+
+            try await alice.createZone("C")
+            let next = try await alice.post(path, ZonesChangesRequest(metaSyncToken: first.metaSyncToken)).decode(ZonesChangesResponse.self)
+            #expect(next.zones.map(\.zoneID.zoneName) == ["C"])
+            #expect(try await alice.databaseChanges(token: first.metaSyncToken).zones.map(\.zoneID.zoneName) == ["C"])
+            let viaDatabase = try await alice.databaseChanges()
+            let again = try await alice.post(path, ZonesChangesRequest(metaSyncToken: viaDatabase.syncToken)).decode(ZonesChangesResponse.self)
+            #expect(again.zones.isEmpty && again.metaSyncToken == viaDatabase.syncToken)
+
+            let bad = try await alice.post(path, ZonesChangesRequest(metaSyncToken: "not a token"))
+            #expect(bad.status == 400 && bad.errorCode == .badRequest)
+        }
+    }
+
     @Test func databaseChangesReportCreatedChangedAndDeletedZones() async throws {
         try await TestServer.with(configure: { $0.tombstoneRetention = .zero }) { server in
             let alice = try await server.signUp()

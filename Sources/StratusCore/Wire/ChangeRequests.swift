@@ -113,3 +113,28 @@ public struct DatabaseChangesResponse: Codable, Sendable, Equatable {
         self.moreComing = moreComing
     }
 }
+
+/// The body of `zones/changes`, the older form of `changes/database`: the same feed, whose token
+/// is named `metaSyncToken` (the two endpoints' tokens are interchangeable).
+public struct ZonesChangesRequest: Codable, Sendable, Equatable {
+    public var metaSyncToken: String?
+    public var resultsLimit: Int?
+
+    public init(metaSyncToken: String? = nil, resultsLimit: Int? = nil) {
+        self.metaSyncToken = metaSyncToken
+        self.resultsLimit = resultsLimit
+    }
+}
+
+/// The response of `zones/changes`: ``DatabaseChangesResponse`` with its token named `metaSyncToken`.
+public struct ZonesChangesResponse: Codable, Sendable, Equatable {
+    public var zones: [Zone]
+    public var metaSyncToken: String
+    public var moreComing: Bool
+
+    public init(_ changes: DatabaseChangesResponse) {
+        zones = changes.zones
+        metaSyncToken = changes.syncToken
+        moreComing = changes.moreComing
+    }
+}

@@ -26,6 +26,10 @@ struct DatabaseRoutes {
         post(database, "records/changes") { try JSONBody.response(writing: try await services.changes.recordChanges($0, $1)) }
         post(database, "changes/zone") { try JSONBody.response(writing: try await services.changes.zoneChanges($0, $1)) }
         post(database, "changes/database") { try JSONBody.response(try await services.changes.databaseChanges($0, $1)) }
+        post(database, "zones/changes") { (request: ZonesChangesRequest, access) in
+            let changes = DatabaseChangesRequest(syncToken: request.metaSyncToken, resultsLimit: request.resultsLimit)
+            return try JSONBody.response(ZonesChangesResponse(try await services.changes.databaseChanges(changes, access)))
+        }
         post(database, "assets/upload") { try JSONBody.response(try await services.assets.uploadURLs($0, $1)) }
         post(database, "assets/rereference") { try JSONBody.response(try await services.assets.rereference($0, $1)) }
         post(database, "subscriptions/lookup") { try JSONBody.response(try await services.subscriptions.lookup($0, $1)) }
