@@ -42,6 +42,41 @@ import StratusCore
         }
     }
 
+    /// CloudKit documents `type` as optional: an untyped value takes the type the schema declares
+    /// for its field where it fits, and one that does not fit fails its own record.
+    @Test func untypedValuesTakeTheSchemasType() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp()
+            let path = alice.path(.private, "records/modify")
+            let typed = try await alice.post(path, json: """
+                {"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"Doc","fields":{
+                  "data":{"value":"aGVsbG8=","type":"BYTES"},"when":{"value":1700000000000,"type":"TIMESTAMP"},
+                  "ratio":{"value":0.5,"type":"DOUBLE"},"tags":{"value":["x"],"type":"STRING_LIST"}}}}]}
+                """)
+            #expect(typed.status == 200 && typed.text.contains("\"error\"") == false, "\(typed.text)")
+
+            let untyped = try await alice.post(path, json: """
+                {"operations":[
+                  {"operationType":"create","record":{"recordName":"b","recordType":"Doc","fields":{
+                    "data":{"value":"d29ybGQ="},"when":{"value":1700000000000.6},"ratio":{"value":2},"tags":{"value":[]}}}},
+                  {"operationType":"create","record":{"recordName":"c","recordType":"Doc","fields":{"data":{"value":12}}}},
+                  {"operationType":"create","record":{"recordName":"d","recordType":"Doc","fields":{"data":{"value":"not base64!"}}}},
+                  {"operationType":"create","record":{"recordName":"e","recordType":"Doc","fields":{"when":{"value":"soon"}}}}
+                ]}
+                """)
+            #expect(untyped.status == 200, "\(untyped.text)")
+            let results = try untyped.decode(RecordsResponse.self).records
+            let saved = try #require(results.first?.record, "\(untyped.text)")
+            #expect(saved.fields["data"] == .bytes(Data("world".utf8)))
+            #expect(saved.fields["when"] == .timestamp(1_700_000_000_001))
+            #expect(saved.fields["ratio"] == .double(2))
+            #expect(saved.fields["tags"] == .list(.string, []))
+            for failed in results.dropFirst() {
+                #expect(failed.error?.serverErrorCode == .badRequest, "\(failed)")
+            }
+        }
+    }
+
     @Test func createWithoutNameGetsOne() async throws {
         try await TestServer.with { server in
             let alice = try await server.signUp()

@@ -1,3 +1,4 @@
+import Foundation
 import StratusCore
 
 /// Checks records against their environment's schema inside a write transaction.
@@ -88,6 +89,13 @@ struct SchemaCheck {
         switch (value, type) {
         case (.int64(let number), .scalar(.double)): return .double(Double(number))
         case (.int64(let number), .scalar(.timestamp)): return .timestamp(number)
+        case (.double(let number), .scalar(.timestamp)):
+            // Milliseconds with a fraction, as JavaScript clients send `Date.now()` values.
+            let rounded = number.rounded()
+            guard rounded.isFinite, abs(rounded) < 9e15 else { return nil }
+            return .timestamp(Int64(rounded))
+        case (.string(let text), .scalar(.bytes)):
+            return Data(base64Encoded: text).map(FieldValue.bytes)
         case (.list(_, let elements), .list(let element)):
             var converted: [FieldValue] = []
             for item in elements {
