@@ -113,6 +113,37 @@ import StratusCore
         }
     }
 
+    /// A participant with write permission uploads an asset into the owner's zone and saves a record
+    /// with it; the owner downloads the same bytes. A read-only participant may not upload.
+    @Test func aParticipantWhoMayWriteUploadsAssetsIntoTheSharedZone() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            let bob = try await server.signUp("bob")
+            let carol = try await server.signUp("carol")
+            try await alice.createZone("Family")
+            let share = try await alice.share(nil, zone: "Family", participants: [(bob.username!, .readWrite), (carol.username!, .readOnly)])
+            for participant in [bob, carol] { _ = try await participant.shareMetadata(share.shareKeys!.shortGUID!, accept: true) }
+            let zoneID = ZoneID(zoneName: "Family", ownerRecordName: alice.userRecordName)
+            let request = AssetUploadRequest(zoneID: zoneID, tokens: [.init(recordName: "photo", recordType: "Item", fieldName: "file")])
+
+            let refused = try await carol.post(carol.path(.shared, "assets/upload"), request)
+            #expect(refused.status == 403 && refused.errorCode == .accessDenied, "\(refused.text)")
+
+            let token = try #require(try await bob.post(bob.path(.shared, "assets/upload"), request).decode(AssetUploadResponse.self).tokens.first)
+            let bytes = TestFile.bytes(count: 5000)
+            let asset = try await Caller.post(bytes, to: token.url).decode(AssetUploadReceipt.self).singleFile
+            let saved = try await bob.modify([RecordOperation(.create, Record(recordName: "photo", recordType: "Item", fields: ["file": .asset(asset)]))],
+                                             zone: "Family", owner: alice.userRecordName)
+            #expect(saved.first?.error == nil, "\(saved)")
+            let fetched = try #require(try await alice.lookup(["photo"], zone: "Family", owner: nil).first?.record)
+            guard case .asset(let stored)? = fetched.fields["file"], let url = stored.downloadURL else {
+                Issue.record("no asset: \(fetched)")
+                return
+            }
+            #expect(Array(try await alice.download(url).body) == bytes)
+        }
+    }
+
     @Test func deletingTheRootEndsItsShare() async throws {
         try await TestServer.with { server in
             let bob = try await server.signUp("bob")

@@ -21,7 +21,6 @@ package struct AssetService: Sendable {
     /// `assets/upload`: one signed upload URL per requested record field.
     package func uploadURLs(_ request: AssetUploadRequest, _ access: DatabaseAccess) async throws -> AssetUploadResponse {
         let user = try access.requireUser()
-        guard access.scope != .shared else { throw CloudKitError.zoneNotFound((request.zoneID ?? .default).zoneName) }
         guard request.tokens.count <= maxTokens else {
             throw CloudKitError.limitExceeded("at most \(maxTokens) tokens per assets/upload request")
         }
@@ -31,13 +30,19 @@ package struct AssetService: Sendable {
         }
         let databaseID = try await directory.databaseID(for: access)
         let zone = try await storage.read { transaction in
-            try DatabaseDirectory.zone(request.zoneID, databaseID: databaseID, access: access, in: transaction)
+            let grant = try DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
+            // A participant uploads into a zone shared with them only with write permission in it
+            // (saving the record checks the permission for that record).
+            if let sharing = grant.sharing, !sharing.shares.contains(where: { sharing.permission(in: $0).canWrite }) {
+                throw CloudKitError.accessDenied("your permission on this share is read-only")
+            }
+            return grant.zone
         }
         let expires = AuthService.now() + signer.urlLifetime.milliseconds
         return AssetUploadResponse(tokens: try request.tokens.map { token in
             let recordName = token.recordName ?? SecretGenerator.uuid()
             let grant = AssetGrant(kind: .upload, containerID: access.containerID, environment: access.environment, user: user,
-                                   expires: expires, databaseID: databaseID, zoneName: zone.zoneName,
+                                   expires: expires, databaseID: zone.databaseID, zoneName: zone.zoneName,
                                    recordName: recordName, fieldName: token.fieldName)
             return .init(recordName: recordName, fieldName: token.fieldName,
                          url: access.origin + AssetRoutes.uploadPath + (try signer.token(for: grant)))
