@@ -36,6 +36,21 @@ public struct StratusServer: Sendable {
         try await services.containers.container(id: containerID)?.apiToken
     }
 
+    /// Registers a server-to-server key's PEM public key with an existing container; returns its key ID.
+    public func addServerKey(container: String, publicKeyPEM: String) async throws -> String {
+        try await services.serverKeys.add(containerID: container, publicKeyPEM: publicKeyPEM).keyID
+    }
+
+    /// A container's server-to-server keys: key ID, creation and revocation times (ms).
+    public func serverKeys(container: String) async throws -> [(keyID: String, createdAt: Int64, revokedAt: Int64?)] {
+        try await services.serverKeys.list(containerID: container).map { ($0.keyID, $0.createdAt, $0.revokedAt) }
+    }
+
+    /// Revokes a container's server-to-server key; false if it has no such key, or it was revoked.
+    public func revokeServerKey(_ keyID: String, container: String) async throws -> Bool {
+        try await services.serverKeys.revoke(keyID: keyID, containerID: container)
+    }
+
     /// The environment's schema in CloudKit's text schema language.
     public func exportSchema(container: String, environment: ContainerEnvironment) async throws -> String {
         try await services.schema.export(containerID: container, environment: environment)

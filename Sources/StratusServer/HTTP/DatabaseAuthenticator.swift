@@ -1,13 +1,20 @@
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import StratusCore
 
 /// Authenticates `/database/1/{container}/{environment}/{database}/…` requests as CloudKit does:
-/// the container's `ckAPIToken` is always required; the user's `ckWebAuthToken` (query parameter
-/// or `Authorization: Bearer`) is checked when present and demanded by the services that need it.
+/// the container's `ckAPIToken` is required, and the user's `ckWebAuthToken` (query parameter or
+/// `Authorization: Bearer`) is checked when present and demanded by the services that need it —
+/// unless the request is signed with a server-to-server key (``ServerKeyService``), which acts in
+/// the public database alone.
 struct DatabaseAuthenticator: RouterMiddleware {
     typealias Context = StratusRequestContext
     let auth: AuthService
+    /// Server-to-server keys; nil where signed requests are not served (push registration).
+    var serverKeys: ServerKeyService?
+    /// The largest body read to check a signed request's signature.
+    var maxRequestBytes = 0
     /// The configured public URL of the server; nil derives it from the request's `Host`.
     let publicURL: String?
     /// The database of routes whose path names none (`/device/1/…`); nil reads the path's.
@@ -23,16 +30,45 @@ struct DatabaseAuthenticator: RouterMiddleware {
         guard let scope = self.scope ?? DatabaseScope(rawValue: databaseName) else {
             throw CloudKitError.badRequest("unknown database '\(databaseName)'; use public, private or shared")
         }
-        let session = try await auth.authenticate(apiToken: Self.apiToken(request), webAuthToken: Self.webAuthToken(request),
+        var request = request
+        let session: StoredSession?
+        let user: String?
+        if let serverKeys, let signed = Self.signature(request) {
+            guard scope == .public else {
+                throw CloudKitError.accessDenied("server-to-server keys act in the public database only")
+            }
+            let body: ByteBuffer
+            do {
+                body = try await request.collectBody(upTo: maxRequestBytes)
+            } catch is NIOTooManyBytesError {
+                throw CloudKitError.limitExceeded("request body is larger than \(maxRequestBytes) bytes")
+            }
+            try await serverKeys.authenticate(signed, body: body, subpath: request.uri.path, containerID: containerID)
+            (session, user) = (nil, ServerKeyService.identity)
+        } else {
+            session = try await auth.authenticate(apiToken: Self.apiToken(request), webAuthToken: Self.webAuthToken(request),
                                                   containerID: containerID, environment: environment)
-        if let session { try auth.admitRequest(user: session.userRecordName, containerID: containerID) }
+            user = session?.userRecordName
+        }
+        if let user { try auth.admitRequest(user: user, containerID: containerID) }
         var deviceID = request.headers[Self.deviceIDHeader] ?? Self.defaultDeviceID
         if deviceID.isEmpty || deviceID.utf8.count > 255 { deviceID = Self.defaultDeviceID }
         var context = context
         context.access = DatabaseAccess(containerID: containerID, environment: environment, scope: scope,
-                                        userRecordName: session?.userRecordName, deviceID: deviceID, origin: origin(of: request),
+                                        userRecordName: user, deviceID: deviceID, origin: origin(of: request),
                                         session: session)
         return try await next(request, context)
+    }
+
+    static let keyIDHeader = HTTPField.Name("X-Apple-CloudKit-Request-KeyID")!
+    static let dateHeader = HTTPField.Name("X-Apple-CloudKit-Request-ISO8601Date")!
+    static let signatureHeader = HTTPField.Name("X-Apple-CloudKit-Request-SignatureV1")!
+
+    /// The server-to-server signature headers, if the request names a key.
+    static func signature(_ request: Request) -> ServerKeyService.Signature? {
+        guard let keyID = request.headers[keyIDHeader] else { return nil }
+        return ServerKeyService.Signature(keyID: keyID, date: request.headers[dateHeader] ?? "",
+                                          signature: request.headers[signatureHeader] ?? "")
     }
 
     /// Where the caller reached the server: the scheme and authority asset URLs start with.

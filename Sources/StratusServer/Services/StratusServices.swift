@@ -19,6 +19,7 @@ package struct StratusServices: Sendable {
     /// The one rate limiter of the server: sign-ins, sign-ups, per-user request rates.
     package let limiter: RateLimiter
     package let email: EmailVerification
+    package let serverKeys: ServerKeyService
 
     init(storage: any StratusStorage, blobs: BlobStore, signer: AssetURLSigner, configuration: ServerConfiguration, logger: Logger) {
         let directory = DatabaseDirectory(storage: storage)
@@ -60,5 +61,6 @@ package struct StratusServices: Sendable {
         sharing = ShareService(storage: storage)
         users = UserDirectory(storage: storage)
         email = EmailVerification(storage: storage, mailer: configuration.smtp, limiter: limiter, logger: logger)
+        serverKeys = ServerKeyService(storage: storage)
     }
 }

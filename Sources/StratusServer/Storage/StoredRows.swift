@@ -8,6 +8,19 @@ package struct StoredContainer: Sendable, Equatable {
     package var createdAt: Int64
 }
 
+/// A server-to-server key of a container: the public half of an ECDSA P-256 key pair whose
+/// private half signs requests (CloudKit's server-to-server keys).
+package struct StoredServerKey: Sendable, Equatable {
+    /// The `X-Apple-CloudKit-Request-KeyID` requests name it by: 64 hex characters.
+    package var keyID: String
+    package var containerID: String
+    /// The public key, PEM (`-----BEGIN PUBLIC KEY-----`).
+    package var publicKeyPEM: String
+    package var createdAt: Int64
+    /// When it was revoked; a revoked key signs nothing.
+    package var revokedAt: Int64?
+}
+
 /// A user account of one container.
 package struct StoredUser: Sendable, Equatable {
     package var userRecordName: String

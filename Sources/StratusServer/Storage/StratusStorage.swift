@@ -138,6 +138,14 @@ package protocol StorageTransaction {
     /// The user with this record name, if any.
     func user(recordName: String) throws -> StoredUser?
 
+    // MARK: Server-to-server keys
+    func insertServerKey(_ key: StoredServerKey) throws
+    func serverKey(keyID: String) throws -> StoredServerKey?
+    /// A container's keys, revoked ones included, oldest first.
+    func serverKeys(containerID: String) throws -> [StoredServerKey]
+    /// Marks a key revoked at `time`; false if there is no such key or it was revoked already.
+    func revokeServerKey(keyID: String, at time: Int64) throws -> Bool
+
     // MARK: Maintenance
     /// Removes record and zone tombstones last changed before `time` (ms), advancing the purged
     /// sequences so older tokens expire. Returns how many tombstones went.

@@ -18,7 +18,8 @@ struct DatabaseRoutes {
 
     func register(on router: Router<StratusRequestContext>) {
         let database = router.group("database/1/:container/:environment/:database")
-            .add(middleware: DatabaseAuthenticator(auth: services.auth, publicURL: publicURL))
+            .add(middleware: DatabaseAuthenticator(auth: services.auth, serverKeys: services.serverKeys, maxRequestBytes: maxRequestBytes,
+                                                   publicURL: publicURL))
 
         post(database, "records/modify") { try JSONBody.response(writing: try await services.records.modify($0, $1)) }
         post(database, "records/query") { try JSONBody.response(writing: try await services.query.query($0, $1)) }

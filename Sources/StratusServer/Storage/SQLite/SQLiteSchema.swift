@@ -209,6 +209,18 @@ enum SQLiteSchema {
         migrator.registerMigration("v9-create-keys") { db in
             try db.execute(sql: "ALTER TABLE records ADD COLUMN create_key TEXT")
         }
+        migrator.registerMigration("v10-server-keys") { db in
+            try db.execute(sql: """
+                CREATE TABLE server_keys (
+                    key_id TEXT PRIMARY KEY NOT NULL,
+                    container_id TEXT NOT NULL,
+                    public_key TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    revoked_at INTEGER
+                ) WITHOUT ROWID;
+                CREATE INDEX server_keys_container ON server_keys(container_id, created_at);
+                """)
+        }
         return migrator
     }
 }

@@ -1,0 +1,122 @@
+import Crypto
+import Foundation
+import NIOCore
+import StratusCore
+import Synchronization
+
+/// CloudKit's server-to-server keys: a backend registers the public half of an ECDSA P-256 key
+/// with the container (`stratus key add`) and signs each request with the private half.
+///
+/// A signed request carries three headers: `X-Apple-CloudKit-Request-KeyID`,
+/// `X-Apple-CloudKit-Request-ISO8601Date` and `X-Apple-CloudKit-Request-SignatureV1`, the base64
+/// DER signature (ECDSA with SHA-256) of `date:base64(SHA-256(body)):subpath`, where `subpath` is
+/// the URL path from `/database/1/…` on. The date must be within ``maxClockSkew`` of the server's
+/// clock, and a signed message is accepted once: sent again within that window (with the same
+/// signature or another — ECDSA signatures differ each time), it is refused.
+/// Requests signed by a key act in the public database as ``identity``.
+package final class ServerKeyService: Sendable {
+    let storage: any StratusStorage
+    /// How far a request's date may be from the server's clock, either way.
+    static let maxClockSkew: Int64 = 5 * 60 * 1000
+    /// The user every container's server keys act as: one identity, so that rotating keys keeps
+    /// the ownership of what the backend created.
+    package static let identity = "_server"
+    /// The most signatures remembered for replay detection; past it, signed requests are
+    /// throttled until the oldest leave the window.
+    static let maxRemembered = 100_000
+
+    /// Signed messages accepted (key ID and message) and when they leave the skew window (ms).
+    private let seen = Mutex<[String: Int64]>([:])
+
+    init(storage: any StratusStorage) {
+        self.storage = storage
+    }
+
+    // MARK: Administration
+
+    /// Registers a PEM public key (P-256) with an existing container; returns the new key.
+    package func add(containerID: String, publicKeyPEM: String) async throws -> StoredServerKey {
+        do {
+            _ = try P256.Signing.PublicKey(pemRepresentation: publicKeyPEM)
+        } catch {
+            throw CloudKitError.badRequest("the public key is not a PEM-encoded ECDSA P-256 public key")
+        }
+        let key = StoredServerKey(keyID: SecretGenerator.apiToken(), containerID: containerID,
+                                  publicKeyPEM: publicKeyPEM, createdAt: AuthService.now(), revokedAt: nil)
+        try await storage.write { transaction in
+            guard try transaction.container(id: containerID) != nil else {
+                throw CloudKitError.notFound("there is no container '\(containerID)'")
+            }
+            try transaction.insertServerKey(key)
+        }
+        return key
+    }
+
+    package func list(containerID: String) async throws -> [StoredServerKey] {
+        try await storage.read { try $0.serverKeys(containerID: containerID) }
+    }
+
+    /// Revokes a key of a container; false if it had no such key or it was revoked already.
+    package func revoke(keyID: String, containerID: String) async throws -> Bool {
+        try await storage.write { transaction in
+            guard try transaction.serverKey(keyID: keyID)?.containerID == containerID else { return false }
+            return try transaction.revokeServerKey(keyID: keyID, at: AuthService.now())
+        }
+    }
+
+    // MARK: Signed requests
+
+    /// The three headers of a signed request.
+    package struct Signature: Sendable {
+        package var keyID: String
+        package var date: String
+        package var signature: String
+    }
+
+    /// Checks a signed request to `subpath` of the container; throws `AUTHENTICATION_FAILED`
+    /// (unknown or revoked key, a date outside the window, a bad or replayed signature).
+    package func authenticate(_ signed: Signature, body: ByteBuffer, subpath: String, containerID: String) async throws {
+        let key = try await storage.read { try $0.serverKey(keyID: signed.keyID) }
+        guard let key, key.containerID == containerID, key.revokedAt == nil else {
+            throw Self.failed("the server-to-server key is unknown or revoked")
+        }
+        guard let date = ISO8601DateFormatter().date(from: signed.date) else {
+            throw Self.failed("X-Apple-CloudKit-Request-ISO8601Date is not an ISO 8601 date")
+        }
+        let now = AuthService.now()
+        let signedAt = Int64(date.timeIntervalSince1970 * 1000)
+        guard abs(now - signedAt) <= Self.maxClockSkew else {
+            throw Self.failed("the request's date is more than \(Self.maxClockSkew / 60_000) minutes from the server's clock")
+        }
+        guard let publicKey = try? P256.Signing.PublicKey(pemRepresentation: key.publicKeyPEM),
+              let der = Data(base64Encoded: signed.signature),
+              let signature = try? P256.Signing.ECDSASignature(derRepresentation: der) else {
+            throw Self.failed("X-Apple-CloudKit-Request-SignatureV1 is not a base64 DER ECDSA signature")
+        }
+        let bodyHash = body.withUnsafeReadableBytes { Data(SHA256.hash(data: $0)).base64EncodedString() }
+        // Bodiless requests: some clients sign `date::subpath`, with no hash at all.
+        let messages = (body.readableBytes == 0 ? [bodyHash, ""] : [bodyHash]).map { "\(signed.date):\($0):\(subpath)" }
+        guard let message = messages.first(where: { publicKey.isValidSignature(signature, for: Data($0.utf8)) }) else {
+            throw Self.failed("the signature does not match the request")
+        }
+        try remember(signed.keyID + " " + message, until: signedAt + Self.maxClockSkew, now: now)
+    }
+
+    /// Accepts a signed message once within the window.
+    private func remember(_ message: String, until expiry: Int64, now: Int64) throws {
+        try seen.withLock { seen in
+            if seen.count >= Self.maxRemembered { seen = seen.filter { $0.value > now } }
+            guard seen[message] == nil else {
+                throw Self.failed("this request was sent already; sign each request with its own date (a replay)")
+            }
+            guard seen.count < Self.maxRemembered else {
+                throw CloudKitError(.throttled, "too many signed requests; try again later", retryAfter: 1)
+            }
+            seen[message] = expiry
+        }
+    }
+
+    private static func failed(_ reason: String) -> CloudKitError {
+        CloudKitError(.authenticationFailed, reason)
+    }
+}

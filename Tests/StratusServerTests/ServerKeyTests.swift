@@ -1,0 +1,139 @@
+import Crypto
+import NIOHTTP1
+import Foundation
+import Testing
+import StratusCore
+@testable import StratusServer
+
+/// Server-to-server keys: requests signed as Apple specifies, over real HTTP.
+@Suite struct ServerKeyTests {
+    /// A backend holding a private key registered with the container.
+    struct Backend {
+        let key = P256.Signing.PrivateKey()
+        var keyID = ""
+
+        /// The three headers signing a request for `date`: `date:base64(sha256(body)):subpath`.
+        func headers(_ path: String, body: Data?, date: Date = Date(), bodyHash: String? = nil) throws -> [(String, String)] {
+            let dateText = ISO8601DateFormatter().string(from: date)
+            let hash = bodyHash ?? Data(SHA256.hash(data: body ?? Data())).base64EncodedString()
+            let signature = try key.signature(for: Data("\(dateText):\(hash):\(path)".utf8)).derRepresentation.base64EncodedString()
+            return [("X-Apple-CloudKit-Request-KeyID", keyID), ("X-Apple-CloudKit-Request-ISO8601Date", dateText),
+                    ("X-Apple-CloudKit-Request-SignatureV1", signature)]
+        }
+
+        /// Sends a signed request (without the API token); `tamper` changes the body after signing.
+        func send(_ caller: Caller, _ method: HTTPMethod, _ path: String, body: Data?, date: Date = Date(),
+                  bodyHash: String? = nil, tamper: ((inout Data) -> Void)? = nil) async throws -> HTTPResult {
+            let headers = try headers(path, body: body, date: date, bodyHash: bodyHash)
+            var sent = body
+            if let tamper, var bytes = sent { tamper(&bytes); sent = bytes }
+            return try await caller.send(method, path, body: sent, apiToken: .some(nil), headers: headers)
+        }
+    }
+
+    static func register(_ server: TestServer) async throws -> Backend {
+        var backend = Backend()
+        backend.keyID = try await server.server.addServerKey(container: TestServer.containerID, publicKeyPEM: backend.key.publicKey.pemRepresentation)
+        return backend
+    }
+
+    static func create(_ name: String) throws -> Data {
+        try JSONEncoder().encode(RecordsModifyRequest(operations: [.create(name, ["title": .string("from the backend")])]))
+    }
+
+    @Test func aSignedRequestActsInThePublicDatabase() async throws {
+        try await TestServer.with { server in
+            let backend = try await Self.register(server)
+            let caller = server.anonymous
+            let path = caller.path(.public, "records/modify")
+            let saved = try await backend.send(caller, .POST, path, body: try Self.create("job"))
+            #expect(saved.status == 200, "\(saved.text)")
+            let record = try #require(try saved.decode(RecordsResponse.self).records.first?.record)
+            #expect(record.created?.userRecordName == ServerKeyService.identity)
+            // Anyone reads it with the API token.
+            let looked = try await caller.post(path.replacingOccurrences(of: "modify", with: "lookup"),
+                                               RecordsLookupRequest(records: [.init(recordName: "job")]))
+            #expect(try looked.decode(RecordsResponse.self).records.first?.record?.fields["title"] == .string("from the backend"))
+
+            // A bodiless GET may sign the hash of the empty body, or no hash at all.
+            let zones = caller.path(.public, "zones/list")
+            #expect(try await backend.send(caller, .GET, zones, body: nil).status == 200)
+            #expect(try await backend.send(caller, .GET, zones, body: nil, bodyHash: "").status == 200)
+
+            // Not in the private database.
+            let privateSave = try await backend.send(caller, .POST, caller.path(.private, "records/modify"), body: try Self.create("mine"))
+            #expect(privateSave.errorCode == .accessDenied)
+        }
+    }
+
+    @Test func badSignaturesAreRefused() async throws {
+        try await TestServer.with { server in
+            let backend = try await Self.register(server)
+            let caller = server.anonymous
+            let path = caller.path(.public, "records/modify")
+            func refused(_ result: HTTPResult) -> Bool { result.status == 401 && result.errorCode == .authenticationFailed }
+
+            let stale = try await backend.send(caller, .POST, path, body: try Self.create("a"), date: Date().addingTimeInterval(-10 * 60))
+            #expect(refused(stale), "\(stale.text)")
+            let future = try await backend.send(caller, .POST, path, body: try Self.create("a"), date: Date().addingTimeInterval(10 * 60))
+            #expect(refused(future))
+            let tampered = try await backend.send(caller, .POST, path, body: try Self.create("a")) { $0[$0.count - 3] = UInt8(ascii: "x") }
+            #expect(refused(tampered))
+            var stranger = Backend()
+            stranger.keyID = backend.keyID
+            #expect(refused(try await stranger.send(caller, .POST, path, body: try Self.create("a"))))
+            var unknown = backend
+            unknown.keyID = String(repeating: "0", count: 64)
+            #expect(refused(try await unknown.send(caller, .POST, path, body: try Self.create("a"))))
+
+            // The same signed request, sent twice: the second is a replay. So is the same request
+            // signed again (ECDSA signatures differ each time) within the window.
+            let body = try Self.create("once")
+            let headers = try backend.headers(path, body: body)
+            #expect(try await caller.send(.POST, path, body: body, apiToken: .some(nil), headers: headers).status == 200)
+            #expect(refused(try await caller.send(.POST, path, body: body, apiToken: .some(nil), headers: headers)))
+
+            // A revoked key signs nothing.
+            #expect(try await server.server.revokeServerKey(backend.keyID, container: TestServer.containerID))
+            #expect(refused(try await backend.send(caller, .POST, path, body: try Self.create("b"))))
+            #expect(try await server.server.serverKeys(container: TestServer.containerID).first?.revokedAt != nil)
+            #expect(try await server.server.revokeServerKey(backend.keyID, container: TestServer.containerID) == false)
+        }
+    }
+
+    /// `stratus key add` prints the key ID alone on its last line; `list` and `revoke` use it.
+    @Test func keyCommands() async throws {
+        let directory = TestServer.temporaryDirectory()
+        try await TestServer.with(dataDirectory: directory) { _ in }
+        let file = directory.appendingPathComponent("key.pem")
+        try P256.Signing.PrivateKey().publicKey.pemRepresentation.write(to: file, atomically: true, encoding: .utf8)
+        let location = ["--data", directory.path, "--container", TestServer.containerID]
+
+        let added = try ServerProcess.run(["key", "add", "--public-key", file.path] + location)
+        #expect(added.status == 0, "\(added.output)")
+        let keyID = String(added.output.split(separator: "\n").last ?? "")
+        #expect(keyID.count == 64 && keyID.allSatisfy(\.isHexDigit))
+        #expect(try ServerProcess.run(["key", "list"] + location).output.contains("\(keyID) added "))
+        #expect(try ServerProcess.run(["key", "revoke", keyID] + location).status == 0)
+        #expect(try ServerProcess.run(["key", "list"] + location).output.contains(" revoked "))
+        #expect(try ServerProcess.run(["key", "revoke", keyID] + location).status != 0)
+        let notAKey = directory.appendingPathComponent("not.pem")
+        try "hello".write(to: notAKey, atomically: true, encoding: .utf8)
+        #expect(try ServerProcess.run(["key", "add", "--public-key", notAKey.path] + location).status != 0)
+    }
+
+    @Test func onlyP256PublicKeysOfExistingContainersAreRegistered() async throws {
+        try await TestServer.with { server in
+            await #expect(throws: CloudKitError.self) {
+                try await server.server.addServerKey(container: TestServer.containerID, publicKeyPEM: "not a key")
+            }
+            await #expect(throws: CloudKitError.self) {
+                try await server.server.addServerKey(container: "iCloud.nobody", publicKeyPEM: P256.Signing.PrivateKey().publicKey.pemRepresentation)
+            }
+            let keyID = try await server.server.addServerKey(container: TestServer.containerID,
+                                                             publicKeyPEM: P256.Signing.PrivateKey().publicKey.pemRepresentation)
+            #expect(keyID.count == 64)
+            #expect(try await server.server.serverKeys(container: TestServer.containerID).map(\.keyID) == [keyID])
+        }
+    }
+}
