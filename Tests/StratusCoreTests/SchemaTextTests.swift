@@ -20,13 +20,22 @@ import Testing
                 GRANT READ TO "_world"
             );
 
+            RECORD TYPE Users (
+                "___createTime" TIMESTAMP,
+                roles           LIST<INT64>,
+                GRANT READ, CREATE, WRITE TO "_creator",
+                GRANT READ TO "_world"
+            );
+
             -- an empty type
             RECORD TYPE Empty ();
         """
 
     @Test func readsWhatCKToolExports() throws {
         let schema = try SchemaText.parse(Self.cktoolExport)
-        #expect(schema.recordTypes.keys.sorted() == ["Empty", "Note"])
+        #expect(schema.recordTypes.keys.sorted() == ["Empty", "Note", "Users"])
+        // A grant of several permissions, as cktool writes them.
+        #expect(schema.recordTypes["Users"]?.fields.keys.sorted() == ["roles"])
         let note = try #require(schema.recordTypes["Note"])
         #expect(note.fields.keys.sorted() == ["modified", "tags", "text.body", "title"])
         #expect(note.fields["modified"] == FieldSchema(name: "modified", type: .scalar(.timestamp), indexes: [.queryable, .sortable]))

@@ -54,7 +54,7 @@ public enum SchemaText {
             if reader.peek()?.text != ")" {
                 repeat {
                     if reader.peek()?.isWord("GRANT") == true {
-                        while let next = reader.peek(), next.text != ",", next.text != ")" { _ = reader.next() }
+                        try reader.skipGrant()
                         continue
                     }
                     let fieldLine = reader.peek()?.line ?? 1
@@ -160,6 +160,19 @@ public enum SchemaText {
         mutating func expect(_ punctuation: String) throws(SchemaTextError) {
             guard let token = peek(), !token.quoted, token.text == punctuation else { throw error("expected '\(punctuation)'") }
             position += 1
+        }
+
+        /// Reads past `GRANT READ, CREATE, WRITE TO "role"` (one or more permissions).
+        mutating func skipGrant() throws(SchemaTextError) {
+            try expectWord("GRANT")
+            repeat {
+                guard let permission = peek(), ["READ", "CREATE", "WRITE"].contains(where: permission.isWord) else {
+                    throw error("expected READ, CREATE or WRITE")
+                }
+                position += 1
+            } while skip(",")
+            try expectWord("TO")
+            _ = try name("a role name")
         }
 
         mutating func skip(_ punctuation: String) -> Bool {
