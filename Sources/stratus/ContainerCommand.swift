@@ -11,16 +11,11 @@ struct ContainerCommand: AsyncParsableCommand {
     struct Token: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print a container's ckAPIToken.")
 
-        @Option(help: "The data directory.") var data = "./stratus-data"
-        @Option(help: "The container identifier.") var container = "iCloud.dev.stratus"
+        @OptionGroup var location: DataLocation
 
         func run() async throws {
-            guard FileManager.default.fileExists(atPath: data) else {
-                throw ValidationError("no data directory at \(data)")
-            }
-            let server = try StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: data)))
-            guard let token = try await server.apiToken(of: container) else {
-                throw ValidationError("no container '\(container)' in \(data)")
+            guard let token = try await location.server().apiToken(of: location.container) else {
+                throw ValidationError("no container '\(location.container)' in \(location.data)")
             }
             print(token)
         }

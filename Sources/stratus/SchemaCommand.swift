@@ -9,21 +9,10 @@ struct SchemaCommand: AsyncParsableCommand {
         commandName: "schema", abstract: "Export, import and deploy record-type schemas.",
         subcommands: [Export.self, Import.self, Deploy.self])
 
-    /// Where the data and which container; shared by the subcommands.
-    struct Location: ParsableArguments {
-        @Option(help: "The data directory.") var data = "./stratus-data"
-        @Option(help: "The container identifier.") var container = "iCloud.dev.stratus"
-
-        func server() throws -> StratusServer {
-            guard FileManager.default.fileExists(atPath: data) else { throw ValidationError("no data directory at \(data)") }
-            return try StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: data)))
-        }
-    }
-
     /// `stratus schema export`: prints an environment's schema.
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print an environment's schema in CloudKit's schema language.")
-        @OptionGroup var location: Location
+        @OptionGroup var location: DataLocation
         @Option(help: "development or production.") var environment = "development"
 
         func run() async throws {
@@ -37,7 +26,7 @@ struct SchemaCommand: AsyncParsableCommand {
     /// `stratus schema import FILE`: makes a file the development schema.
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Replace the development schema with a schema file.")
-        @OptionGroup var location: Location
+        @OptionGroup var location: DataLocation
         @Argument(help: "The schema file.") var file: String
 
         func run() async throws {
@@ -56,7 +45,7 @@ struct SchemaCommand: AsyncParsableCommand {
     /// `stratus schema deploy`: development → production, additive changes only.
     struct Deploy: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Deploy the development schema to production (additive changes only).")
-        @OptionGroup var location: Location
+        @OptionGroup var location: DataLocation
 
         func run() async throws {
             let changes: [SchemaChange]

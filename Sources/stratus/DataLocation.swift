@@ -1,0 +1,15 @@
+import ArgumentParser
+import Foundation
+import StratusServer
+
+/// Which data directory and container a command works on (`--data`, `--container`).
+struct DataLocation: ParsableArguments {
+    @Option(help: "The data directory.") var data = "./stratus-data"
+    @Option(help: "The container identifier.") var container = "iCloud.dev.stratus"
+
+    /// The server over the data directory (not serving), which must exist.
+    func server() throws -> StratusServer {
+        guard FileManager.default.fileExists(atPath: data) else { throw ValidationError("no data directory at \(data)") }
+        return try StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: data)))
+    }
+}
