@@ -3,6 +3,7 @@ import GRDB
 import Testing
 import StratusClient
 import StratusData
+import StratusSync
 import StratusTesting
 
 struct Person: Codable, Equatable, FetchableRecord, PersistableRecord {
@@ -235,6 +236,23 @@ struct DataDevice {
             try await phone.store.syncNow()
             let changes = try await phone.store.engine.configuration.database.recordZoneChanges(inZoneWith: ZoneID(zoneName: "StratusData"), since: nil)
             #expect(changes.modifications.map(\.recordID.recordName) == ["queued"])
+        }
+    }
+
+    /// Found by the full simulation run (its process reached 20,000 open files): reference cycles
+    /// kept every dropped `SyncedDatabase`'s engines, and their SQLite files, alive.
+    @Test func theEngineOfASyncedDatabaseLetGoIsFreed() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            weak var released: SyncEngine?
+            do {
+                let phone = try await DataDevice.open(cloud, user: user, name: "phone")
+                try await phone.queue.write { db in try Course(id: "c", title: "course").insert(db) }
+                try await phone.store.syncNow()
+                released = phone.store.engine
+            }
+            for _ in 0..<500 where released != nil { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(released == nil)
         }
     }
 
