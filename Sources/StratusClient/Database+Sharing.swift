@@ -36,7 +36,7 @@ extension Database {
     private func saveShare(_ id: RecordID, root: String?, title: String?, participants: [(username: String, permission: SharePermission)],
                            publicPermission: SharePermission) async throws -> CloudRecord {
         var share = CloudRecord(recordType: ShareKeys.recordType, recordID: id)
-        if let title { share["cloudkit.title"] = .string(title) }
+        if let title { share[ShareKeys.titleField] = .string(title) }
         share.shareKeys = ShareKeys(forRecord: root.map(RecordPointer.init), publicPermission: publicPermission,
                                     participants: participants.map(Self.invitation))
         return try await save(share)

@@ -78,6 +78,8 @@ public struct StratusServer: Sendable {
                        permits: WorkPermits(permits: configuration.maxLargeRequests, maxWaiting: configuration.maxRequestsInFlight))
             .register(on: router)
         AssetRoutes(assets: services.assets).register(on: router)
+        ShareRoutes(sharing: services.sharing, appURL: configuration.shareAppURL, appleAppIDs: configuration.appleAppIDs)
+            .register(on: router)
         PushRoutes(push: services.push, publicURL: configuration.publicURL).register(on: router)
         return router
     }

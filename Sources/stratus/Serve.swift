@@ -35,6 +35,10 @@ struct Serve: AsyncParsableCommand {
     var smtpHost: String?
     @Option(help: "The SMTP server's port.") var smtpPort = 25
     @Option(help: "The address verification mails come from.") var smtpFrom = "stratus@localhost"
+    @Option(help: "Where share pages link \"Open in the app\": a URL with {shortGUID} in it (notes://share/{shortGUID}).")
+    var shareAppUrl: String?
+    @Option(help: "An app (TEAMID.bundle.id) that opens share URLs as universal links, listed in /.well-known/apple-app-site-association; repeatable.")
+    var appleAppId: [String] = []
 
     func run() async throws {
         var logger = Logger(label: "stratus")
@@ -56,6 +60,8 @@ struct Serve: AsyncParsableCommand {
         configuration.bindDownloadURLsToUser = bindDownloadUrls
         configuration.courierWait = .seconds(courierWaitSeconds)
         configuration.smtp = smtpHost.map { SMTPMailer(host: $0, port: smtpPort, from: smtpFrom) }
+        configuration.shareAppURL = shareAppUrl
+        configuration.appleAppIDs = appleAppId
         let server = try StratusServer(configuration: configuration, logger: logger)
         let apiToken = try await server.ensureContainer(container)
         let host = self.host

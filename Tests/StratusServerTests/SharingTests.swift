@@ -144,6 +144,36 @@ import StratusCore
         }
     }
 
+    /// A share URL opened in a browser: a page with the title (escaped), the owner and the app
+    /// link; an unknown one a 404 page; the universal-link file lists the configured apps.
+    @Test func aShareURLOpensALandingPage() async throws {
+        try await TestServer.with(configure: {
+            $0.shareAppURL = "notes://share/{shortGUID}"
+            $0.appleAppIDs = ["ABCDE12345.dev.stratus.notes"]
+        }) { server in
+            let alice = try await server.signUp("alice")
+            try await alice.createZone("Lists")
+            _ = try await alice.save([RecordOperation(.create, Self.record("list"))], zone: "Lists")
+            var share = Record(recordName: "share", recordType: ShareKeys.recordType, fields: [ShareKeys.titleField: .string("Groceries <b>&</b>")])
+            share.shareKeys = ShareKeys(forRecord: RecordPointer(recordName: "list"), participants: [])
+            _ = try await alice.save([RecordOperation(.create, share)], zone: "Lists")
+            let stored = try #require(try await alice.lookup(["share"], zone: "Lists", owner: nil).first?.record?.shareKeys)
+            let url = try #require(stored.shareURL)
+
+            let page = try await server.anonymous.download(url, signedIn: false)
+            #expect(page.status == 200 && page.headers["Content-Type"].first?.hasPrefix("text/html") == true)
+            #expect(page.text.contains("Groceries &lt;b&gt;&amp;&lt;/b&gt;") && !page.text.contains("<b>"))
+            #expect(page.text.contains("Shared by \(alice.username!)"))
+            #expect(page.text.contains("href=\"notes://share/\(try #require(stored.shortGUID))\""))
+
+            let missing = try await server.anonymous.download(server.endpoint.baseURL + "/share/nothing-here", signedIn: false)
+            #expect(missing.status == 404 && missing.text.contains("not available"))
+
+            let association = try await server.anonymous.download(server.endpoint.baseURL + "/.well-known/apple-app-site-association", signedIn: false)
+            #expect(association.status == 200 && association.text.contains("ABCDE12345.dev.stratus.notes") && association.text.contains("/share/*"))
+        }
+    }
+
     @Test func deletingTheRootEndsItsShare() async throws {
         try await TestServer.with { server in
             let bob = try await server.signUp("bob")

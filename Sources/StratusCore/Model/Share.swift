@@ -125,6 +125,8 @@ public struct ShareKeys: Codable, Sendable, Hashable {
     public static let recordType = "cloudkit.share"
     /// The record name of a zone-wide share.
     public static let zoneShareName = "cloudkit.zoneshare"
+    /// The share record's field holding its title (`CKShare.SystemFieldKey.title`).
+    public static let titleField = "cloudkit.title"
 
     /// Whether a record type names a share.
     public static func isShareType(_ type: String?) -> Bool {

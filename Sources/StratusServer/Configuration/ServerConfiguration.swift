@@ -39,6 +39,12 @@ public struct ServerConfiguration: Sendable {
     /// The URL clients reach this server at (`https://sync.example.com`), used in asset URLs;
     /// nil uses `http://` and the request's `Host`.
     public var publicURL: String?
+    /// Where a share's landing page (`/share/{shortGUID}`) links "Open in the app": a URL with
+    /// `{shortGUID}` in it (`notes://share/{shortGUID}`); nil shows no link.
+    public var shareAppURL: String?
+    /// The apps (`TEAMID.bundle.id`) that open share URLs as universal links: listed in
+    /// `/.well-known/apple-app-site-association`, which answers 404 without any.
+    public var appleAppIDs: [String] = []
     /// Notifications kept for a slow device before they collapse into one "fetch to catch up".
     public var pushMailboxCapacity = 64
     /// How long a long-poll on a `webcourierURL` waits for a notification before answering empty.

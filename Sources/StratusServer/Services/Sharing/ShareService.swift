@@ -30,6 +30,20 @@ package struct ShareService: Sendable {
         }
     }
 
+    /// What a share URL's landing page shows anyone holding the URL: the share's title and its
+    /// owner's username; nil if no live share has the short GUID.
+    package func preview(shortGUID: String) async throws -> (title: String?, owner: String)? {
+        try await storage.read { transaction in
+            guard let share = try transaction.share(shortGUID: shortGUID), let zone = try transaction.zone(rowID: share.zoneRowID),
+                  !zone.deleted, let key = try transaction.databaseKey(id: zone.databaseID),
+                  let owner = try transaction.user(recordName: key.ownerRecordName) else { return nil }
+            let record = try transaction.record(zoneRowID: zone.rowID, recordName: share.recordName)
+            let title = try record.map { try RecordMapper.decodeFields($0.fieldsJSON)[ShareKeys.titleField] }
+            if case .string(let text)?? = title { return (text, owner.username) }
+            return (nil, owner.username)
+        }
+    }
+
     private static func outcome(_ item: ShortGUIDsRequest.Item, _ body: () throws -> ShareMetadata) throws -> ShareMetadataResult {
         do {
             return .success(try body())
