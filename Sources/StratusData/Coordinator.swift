@@ -56,7 +56,8 @@ actor Coordinator {
     }
 
     /// Queues the captured changes with the engine, then removes them from the outbox (unless a
-    /// newer change of the same row arrived meanwhile). A crash in between only queues twice.
+    /// newer change of the same row arrived meanwhile), leaving the marker at the last sequence
+    /// drained (``SyncedSchema/outboxMarker``). A crash in between only queues twice.
     ///
     /// A saved row is known in `_stratus_rows` before its change reaches the engine: the engine
     /// may send it at once, and ``record(for:)`` finds rows through that table.
@@ -67,7 +68,8 @@ actor Coordinator {
             var latest: [String: (String, String, String)] = [:]
             var order: [String] = []
             var last: Int64 = 0
-            for row in try Row.fetchAll(db, sql: "SELECT sequence, table_name, row_id, change FROM _stratus_outbox ORDER BY sequence") {
+            for row in try Row.fetchAll(db, sql: "SELECT sequence, table_name, row_id, change FROM _stratus_outbox WHERE table_name <> ? ORDER BY sequence",
+                                        arguments: [SyncedSchema.outboxMarker]) {
                 last = row[0]
                 let table: String = row[1]
                 let id: String = row[2]
@@ -100,6 +102,8 @@ actor Coordinator {
         }
         try await writer.write { db in
             try db.execute(sql: "DELETE FROM _stratus_outbox WHERE sequence <= ?", arguments: [last])
+            try db.execute(sql: "INSERT OR IGNORE INTO _stratus_outbox (sequence, table_name, row_id, change) VALUES (?, ?, '', '')",
+                           arguments: [last, SyncedSchema.outboxMarker])
         }
     }
 
@@ -292,7 +296,9 @@ actor Coordinator {
 
     /// Rows with a change not yet sent: captured in the outbox, or queued in the engine.
     private func editedSinceSent(scope: DatabaseScope) async throws -> Set<String> {
-        var names = Set(try await writer.read { try String.fetchAll($0, sql: "SELECT row_id FROM _stratus_outbox") })
+        var names = Set(try await writer.read {
+            try String.fetchAll($0, sql: "SELECT row_id FROM _stratus_outbox WHERE table_name <> ?", arguments: [SyncedSchema.outboxMarker])
+        })
         for change in try await engines[scope]?.snapshot().pendingRecordChanges ?? [] {
             switch change {
             case .saveRecord(let id), .deleteRecord(let id): names.insert(id.recordName)

@@ -74,7 +74,9 @@ public final class SyncedDatabase: Sendable {
 
     /// Whether changes were captured that the engine has not sent yet (in the outbox or the engine's).
     public func hasUnsentChanges() async throws -> Bool {
-        let captured = try await writer.read { try Bool.fetchOne($0, sql: "SELECT EXISTS (SELECT 1 FROM _stratus_outbox)") ?? false }
+        let captured = try await writer.read {
+            try Bool.fetchOne($0, sql: "SELECT EXISTS (SELECT 1 FROM _stratus_outbox WHERE table_name <> ?)", arguments: [SyncedSchema.outboxMarker]) ?? false
+        }
         if captured { return true }
         for engine in allEngines where try await !engine.snapshot().pendingRecordChanges.isEmpty { return true }
         return false

@@ -2,23 +2,26 @@ import GRDB
 
 /// The bookkeeping tables StratusData adds to an app's database, and the triggers that capture
 /// every change of a synced table — through GRDB records or raw SQL — into the outbox, in the
-/// transaction that makes it. The outbox is append-only; draining keeps each row's last change.
+/// transaction that makes it. The outbox is append-only (a rowid table), the cheapest insert
+/// SQLite has; draining keeps each row's last change, and leaves a marker row (see
+/// ``outboxMarker``) so that no sequence is given twice.
 enum SyncedSchema {
-    /// The outbox. Its sequences are never given twice (`AUTOINCREMENT`), even once it is
-    /// emptied: a drain pass deletes the rows up to the last sequence it read, which must not
-    /// reach a change captured after another pass emptied the outbox (an app killed mid-pass and
-    /// relaunched, in the simulation's seed 187, lost its first two changes that way).
-    private static let outboxColumns = """
-        (sequence INTEGER PRIMARY KEY AUTOINCREMENT, table_name TEXT NOT NULL, row_id TEXT NOT NULL, change TEXT NOT NULL)
-        """
+    /// The table name of the outbox's marker row: a drain pass leaves one at the last sequence it
+    /// drained, so the next change never takes a sequence used before (an emptied rowid table
+    /// starts again from 1). A pass still running elsewhere, deleting the rows up to the last
+    /// sequence it read, could otherwise delete changes it never queued — an app killed mid-pass
+    /// and relaunched lost its first two changes that way (the simulation's seed 187).
+    /// (`AUTOINCREMENT` does the same, and made every captured change about 20% dearer.)
+    static let outboxMarker = ""
 
     static func install(_ tables: [SyncedTable], in db: GRDB.Database) throws {
-        try upgradeOutbox(in: db)
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS _stratus_state (id INTEGER PRIMARY KEY CHECK (id = 1), applying INTEGER NOT NULL);
             INSERT OR IGNORE INTO _stratus_state (id, applying) VALUES (1, 0);
             UPDATE _stratus_state SET applying = 0;
-            CREATE TABLE IF NOT EXISTS _stratus_outbox \(outboxColumns);
+            CREATE TABLE IF NOT EXISTS _stratus_outbox (
+                sequence INTEGER PRIMARY KEY, table_name TEXT NOT NULL, row_id TEXT NOT NULL, change TEXT NOT NULL
+            );
             CREATE TABLE IF NOT EXISTS _stratus_rows (
                 table_name TEXT NOT NULL, row_id TEXT NOT NULL, zone_name TEXT NOT NULL, owner TEXT NOT NULL DEFAULT '',
                 change_tag TEXT, unknown_fields BLOB, placeholder INTEGER NOT NULL DEFAULT 0, can_edit INTEGER NOT NULL DEFAULT 1,
@@ -68,19 +71,5 @@ enum SyncedSchema {
                     """)
             }
         }
-    }
-
-    /// Gives an outbox made by an earlier version, whose sequences an emptied outbox gave again,
-    /// never-reused sequences, keeping its rows. (The capture triggers, which name it, are made
-    /// again right after.)
-    private static func upgradeOutbox(in db: GRDB.Database) throws {
-        guard let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = '_stratus_outbox'"),
-              !sql.contains("AUTOINCREMENT") else { return }
-        try db.execute(sql: """
-            CREATE TABLE _stratus_outbox_next \(outboxColumns);
-            INSERT INTO _stratus_outbox_next (sequence, table_name, row_id, change) SELECT sequence, table_name, row_id, change FROM _stratus_outbox;
-            DROP TABLE _stratus_outbox;
-            ALTER TABLE _stratus_outbox_next RENAME TO _stratus_outbox;
-            """)
     }
 }
