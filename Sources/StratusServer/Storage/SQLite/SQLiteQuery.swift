@@ -135,7 +135,7 @@ extension SQLiteTransaction {
         let rows = DirectStatement(bound: statement)
         var bytes = 0
         while try rows.next(in: db) {
-            let sortValues = (0..<query.sort.count).map { rows.indexValue(Int32(15 + $0)) }
+            let sortValues = (0..<query.sort.count).map { rows.indexValue(Int32(Self.recordColumnCount + $0)) }
             let record = Self.record(rows)
             page.rows.append((record, sortValues))
             bytes += record.fieldsJSON.count

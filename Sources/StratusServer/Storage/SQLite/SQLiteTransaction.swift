@@ -197,6 +197,8 @@ final class SQLiteTransaction: StorageTransaction {
         zone_id, record_name, record_type, change_tag, fields, created_at, created_by, created_device,
         modified_at, modified_by, modified_device, parent, share, sequence, deleted, create_key
         """
+    /// How many columns ``recordColumns`` names: what a query selects after them starts there.
+    static let recordColumnCount = 16
 
     static func record(_ row: DirectStatement) -> StoredRecord {
         StoredRecord(
@@ -268,8 +270,8 @@ final class SQLiteTransaction: StorageTransaction {
         return true
     }
 
-    private static let insertRecordSQL = "INSERT INTO records (\(recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-    private static let replaceRecordSQL = "INSERT OR REPLACE INTO records (\(recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    private static let insertRecordSQL = "INSERT INTO records (\(recordColumns)) VALUES (\(databaseQuestionMarks(count: recordColumnCount)))"
+    private static let replaceRecordSQL = "INSERT OR REPLACE INTO records (\(recordColumns)) VALUES (\(databaseQuestionMarks(count: recordColumnCount)))"
 
     private func write(_ record: StoredRecord, replacing: Bool) throws {
         // The two statements are kept for the transaction: GRDB's cache is keyed by the SQL
