@@ -12,7 +12,7 @@ swift test --skip-build
 # and once with a record removed behind its back, which the checks must report.
 .build/debug/stratus-sim crash-loop --kills 20 --seed 20261123 | tail -4
 .build/debug/stratus-sim crash-loop --kills 2 --seed 1 --self-test | tail -1
-# A slice of the seeded simulation: 45 fixed seeds, about 4 minutes in a debug build here (scripts/simulate.sh
+# A slice of the seeded simulation: 45 fixed seeds, about 3 minutes in a debug build here (scripts/simulate.sh
 # runs 1,000), and a self-test in which a device is tampered with behind the sync's back, which the
 # invariants must report.
 .build/debug/stratus-sim simulate --seeds 45 --first-seed 1 | tail -7
