@@ -34,8 +34,7 @@ package struct ShareService: Sendable {
     /// owner's username; nil if no live share has the short GUID.
     package func preview(shortGUID: String) async throws -> (title: String?, owner: String)? {
         try await storage.read { transaction in
-            guard let share = try transaction.share(shortGUID: shortGUID), let zone = try transaction.zone(rowID: share.zoneRowID),
-                  !zone.deleted, let key = try transaction.databaseKey(id: zone.databaseID),
+            guard let (share, zone, key) = try Self.live(shortGUID, in: transaction),
                   let owner = try transaction.user(recordName: key.ownerRecordName) else { return nil }
             let record = try transaction.record(zoneRowID: zone.rowID, recordName: share.recordName)
             let title = try record.map { try RecordMapper.decodeFields($0.fieldsJSON)[ShareKeys.titleField] }
@@ -52,11 +51,17 @@ package struct ShareService: Sendable {
         }
     }
 
+    /// The share a short GUID names, if its zone still lives, with the zone and its database's key.
+    private static func live(_ shortGUID: String, in transaction: any StorageTransaction) throws -> (StoredShare, StoredZone, DatabaseKey)? {
+        guard let share = try transaction.share(shortGUID: shortGUID), let zone = try transaction.zone(rowID: share.zoneRowID), !zone.deleted,
+              let key = try transaction.databaseKey(id: zone.databaseID) else { return nil }
+        return (share, zone, key)
+    }
+
     /// The share a short GUID names in the caller's container and environment, its zone and owner.
     private static func find(_ shortGUID: String, access: DatabaseAccess,
                              in transaction: any StorageTransaction) throws -> (StoredShare, StoredZone, String) {
-        guard let share = try transaction.share(shortGUID: shortGUID), let zone = try transaction.zone(rowID: share.zoneRowID), !zone.deleted,
-              let key = try transaction.databaseKey(id: zone.databaseID),
+        guard let (share, zone, key) = try live(shortGUID, in: transaction),
               key.containerID == access.containerID, key.environment == access.environment else {
             throw CloudKitError.notFound("no share has the short GUID '\(shortGUID)'")
         }
