@@ -4,7 +4,8 @@ import StratusCore
 ///
 /// Every change has a number from one monotonic sequence; a token is "after number N". Fetching
 /// reads only the rows changed after N through the (zone, sequence) index, so its cost follows the
-/// number of changes, never the size of the zone.
+/// number of changes, never the size of the zone. A first fetch (no token) leaves out deletions
+/// made before it began: the device never had what they deleted.
 package struct ChangeService: Sendable {
     let storage: any StratusStorage
     let directory: DatabaseDirectory
@@ -68,6 +69,7 @@ package struct ChangeService: Sendable {
         let databaseID = try await databaseID(access)
         return try await storage.read { transaction in
             var after: Int64 = 0
+            var horizon = try transaction.currentChangeSequence()
             if let text = request.syncToken {
                 let token = try ChangeToken(decoding: text, as: .database)
                 guard token.ownerID == databaseID, token.sequence <= (try transaction.currentChangeSequence()) else {
@@ -77,39 +79,43 @@ package struct ChangeService: Sendable {
                     throw Self.expired
                 }
                 after = token.sequence
+                horizon = token.firstSyncHorizon
             }
             if access.scope == .shared {
-                return try Self.sharedDatabaseChanges(after: after, limit: limit, databaseID: databaseID, access: access, in: transaction)
+                return try Self.sharedDatabaseChanges(after: after, horizon: horizon, limit: limit, databaseID: databaseID,
+                                                      access: access, in: transaction)
             }
-            let zones = try transaction.zonesChanged(databaseID: databaseID, after: after, limit: limit + 1)
+            let zones = try transaction.zonesChanged(databaseID: databaseID, after: after, skippingDeletionsThrough: horizon, limit: limit + 1)
             let moreComing = zones.count > limit
             let page = zones.prefix(limit)
             let sequence = moreComing ? page.last!.changeSequence : max(after, try transaction.currentChangeSequence())
             return DatabaseChangesResponse(
                 zones: page.map { DatabaseDirectory.wireZone($0, access: access) },
-                syncToken: ChangeToken(kind: .database, ownerID: databaseID, sequence: sequence).encoded,
+                syncToken: ChangeToken(kind: .database, ownerID: databaseID, sequence: sequence, firstSyncHorizon: horizon).encoded,
                 moreComing: moreComing)
         }
     }
 
     /// The shared database's changes: owners' zones that entered or left the caller's view, or
-    /// whose records changed, after `after`.
-    private static func sharedDatabaseChanges(after: Int64, limit: Int, databaseID: Int64, access: DatabaseAccess,
+    /// whose records changed, after `after` (those that left at or before `horizon` left out).
+    private static func sharedDatabaseChanges(after: Int64, horizon: Int64, limit: Int, databaseID: Int64, access: DatabaseAccess,
                                               in transaction: any StorageTransaction) throws -> DatabaseChangesResponse {
-        let entries = try transaction.sharedZoneChanges(user: try access.requireUser(), after: after, limit: limit + 1)
+        let entries = try transaction.sharedZoneChanges(user: try access.requireUser(), after: after,
+                                                        skippingDeparturesThrough: horizon, limit: limit + 1)
         let moreComing = entries.count > limit
         let page = entries.prefix(limit)
         var zones: [Zone] = []
         for entry in page {
             guard let zone = try transaction.zone(rowID: entry.zoneRowID),
-                  let owner = try transaction.databaseKey(id: zone.databaseID)?.ownerRecordName else { continue }
+                  let owner = try transaction.databaseKey(id: zone.databaseID)?.ownerRecordName,
+                  !(zone.deleted && zone.changeSequence <= horizon) else { continue }
             zones.append(entry.active && !zone.deleted ? DatabaseDirectory.wireZone(zone, owner: owner)
                                                        : Zone(zoneID: ZoneID(zoneName: zone.zoneName, ownerRecordName: owner), deleted: true,
                                                               deletionReason: zone.deleted ? .zoneDeleted : .accessEnded))
         }
         let sequence = moreComing ? page.last!.sequence : max(after, try transaction.currentChangeSequence())
-        return DatabaseChangesResponse(zones: zones, syncToken: ChangeToken(kind: .database, ownerID: databaseID, sequence: sequence).encoded,
-                                       moreComing: moreComing)
+        let token = ChangeToken(kind: .database, ownerID: databaseID, sequence: sequence, firstSyncHorizon: horizon)
+        return DatabaseChangesResponse(zones: zones, syncToken: token.encoded, moreComing: moreComing)
     }
 
     /// Purges tombstones older than the retention; tokens that predate them then expire.
@@ -145,6 +151,7 @@ package struct ChangeService: Sendable {
         let grant = try DatabaseDirectory.grant(zoneID, databaseID: databaseID, access: access, in: transaction)
         let zone = grant.zone
         var after: Int64 = 0
+        var horizon = zone.changeSequence
         if let tokenText {
             let token = try ChangeToken(decoding: tokenText, as: .zone)
             if token.ownerID != zone.rowID {
@@ -161,10 +168,11 @@ package struct ChangeService: Sendable {
             }
             if token.sequence < zone.purgedSequence { throw Self.expired }
             after = token.sequence
+            horizon = token.firstSyncHorizon
         }
         // Read no further than the budget can answer (plus one row, to know whether more come).
-        let rows = try transaction.recordChanges(zoneRowID: zone.rowID, after: after, limit: limit + 1,
-                                                 maxBytes: budget.remaining, recordTypes: recordTypes)
+        let rows = try transaction.recordChanges(zoneRowID: zone.rowID, after: after, skippingDeletionsThrough: horizon,
+                                                 limit: limit + 1, maxBytes: budget.remaining, recordTypes: recordTypes)
         var page: [StoredRecord] = []
         page.reserveCapacity(min(rows.count, limit))
         for row in rows.prefix(limit) {
@@ -179,7 +187,7 @@ package struct ChangeService: Sendable {
         }
         var changes = ZoneChangesPage(
             zoneID: ZoneID(zoneName: zone.zoneName, ownerRecordName: access.scope == .shared ? grant.owner : access.zoneOwnerName),
-            syncToken: ChangeToken(kind: .zone, ownerID: zone.rowID, sequence: sequence).encoded,
+            syncToken: ChangeToken(kind: .zone, ownerID: zone.rowID, sequence: sequence, firstSyncHorizon: horizon).encoded,
             moreComing: moreComing, records: page, desiredKeys: desiredKeys,
             links: AssetLinks(signer: signer, access: access))
         changes.shares = try ShareKeysView.keys(forShareRecords: page, zoneRowID: zone.rowID, owner: grant.owner,

@@ -53,8 +53,9 @@ package protocol StorageTransaction {
     /// Turns the zone into a tombstone at `sequence` and removes its records.
     func deleteZone(rowID: Int64, sequence: Int64) throws
     func setZoneChangeSequence(rowID: Int64, sequence: Int64) throws
-    /// Zones (live or deleted) whose change sequence is after `sequence`, oldest first.
-    func zonesChanged(databaseID: Int64, after sequence: Int64, limit: Int) throws -> [StoredZone]
+    /// Zones (live or deleted) whose change sequence is after `sequence`, oldest first; zones
+    /// deleted at or before `horizon` are left out.
+    func zonesChanged(databaseID: Int64, after sequence: Int64, skippingDeletionsThrough horizon: Int64, limit: Int) throws -> [StoredZone]
 
     // MARK: Records
     /// The record or its tombstone.
@@ -69,9 +70,11 @@ package protocol StorageTransaction {
     func insertRecord(_ record: StoredRecord, references: [StoredReference]) throws -> Bool
     /// Edges pointing at `targetName` from live records of the zone.
     func references(zoneRowID: Int64, targetName: String) throws -> [StoredReference]
-    /// Records and tombstones changed after `sequence`, oldest first: at most `limit`, and no more
-    /// once their fields add up to over `maxBytes` with at least two read.
-    func recordChanges(zoneRowID: Int64, after sequence: Int64, limit: Int, maxBytes: Int, recordTypes: [String]?) throws -> [StoredRecord]
+    /// Records and tombstones changed after `sequence`, oldest first, leaving out tombstones at
+    /// or before `horizon`: at most `limit`, and no more once their fields add up to over
+    /// `maxBytes` with at least two read.
+    func recordChanges(zoneRowID: Int64, after sequence: Int64, skippingDeletionsThrough horizon: Int64, limit: Int,
+                       maxBytes: Int, recordTypes: [String]?) throws -> [StoredRecord]
 
     // MARK: Queries
     /// Replaces a record's index rows (none are written for fields that are not indexed).
@@ -129,8 +132,9 @@ package protocol StorageTransaction {
     func isAcceptedParticipant(zoneRowID: Int64, user: String) throws -> Bool
     /// Records that a zone entered (`active`) or left a user's shared database at `sequence`.
     func setSharedZone(user: String, zoneRowID: Int64, active: Bool, sequence: Int64) throws
-    /// The zones that entered or left a user's shared database after `sequence`, oldest first.
-    func sharedZoneChanges(user: String, after sequence: Int64, limit: Int) throws -> [SharedZoneEntry]
+    /// The zones that entered or left a user's shared database after `sequence`, oldest first;
+    /// those that left at or before `horizon` are left out.
+    func sharedZoneChanges(user: String, after sequence: Int64, skippingDeparturesThrough horizon: Int64, limit: Int) throws -> [SharedZoneEntry]
     /// The zones now in a user's shared database.
     func activeSharedZones(user: String) throws -> [SharedZoneEntry]
     /// Users with the zone in their shared database now.

@@ -70,13 +70,14 @@ extension SQLiteTransaction {
                        arguments: [user, zoneRowID, active, sequence])
     }
 
-    func sharedZoneChanges(user: String, after sequence: Int64, limit: Int) throws -> [SharedZoneEntry] {
+    func sharedZoneChanges(user: String, after sequence: Int64, skippingDeparturesThrough horizon: Int64, limit: Int) throws -> [SharedZoneEntry] {
         try Row.fetchAll(db.cachedStatement(sql: """
             SELECT s.zone_id, s.active, MAX(s.sequence, CASE WHEN s.active = 1 THEN z.change_sequence ELSE 0 END) AS changed
             FROM shared_zones s JOIN zones z ON z.id = s.zone_id
             WHERE s.user_record_name = ? AND (s.sequence > ? OR (s.active = 1 AND z.change_sequence > ?))
+              AND NOT (s.active = 0 AND s.sequence <= ?)
             ORDER BY changed LIMIT ?
-            """), arguments: [user, sequence, sequence, limit]).map { SharedZoneEntry(zoneRowID: $0[0], active: $0[1], sequence: $0[2]) }
+            """), arguments: [user, sequence, sequence, horizon, limit]).map { SharedZoneEntry(zoneRowID: $0[0], active: $0[1], sequence: $0[2]) }
     }
 
     func activeSharedZones(user: String) throws -> [SharedZoneEntry] {

@@ -184,11 +184,12 @@ final class SQLiteTransaction: StorageTransaction {
         try db.cachedStatement(sql: "UPDATE zones SET change_sequence = ? WHERE id = ?").execute(arguments: [sequence, rowID])
     }
 
-    func zonesChanged(databaseID: Int64, after sequence: Int64, limit: Int) throws -> [StoredZone] {
+    func zonesChanged(databaseID: Int64, after sequence: Int64, skippingDeletionsThrough horizon: Int64, limit: Int) throws -> [StoredZone] {
         try Row.fetchAll(db.cachedStatement(sql: """
             SELECT \(Self.zoneColumns) FROM zones WHERE database_id = ? AND change_sequence > ?
+              AND NOT (deleted = 1 AND change_sequence <= ?)
             ORDER BY change_sequence LIMIT ?
-            """), arguments: [databaseID, sequence, limit]).map(Self.zone)
+            """), arguments: [databaseID, sequence, horizon, limit]).map(Self.zone)
     }
 
     // MARK: Records
@@ -322,14 +323,18 @@ final class SQLiteTransaction: StorageTransaction {
         }
     }
 
-    func recordChanges(zoneRowID: Int64, after sequence: Int64, limit: Int, maxBytes: Int, recordTypes: [String]?) throws -> [StoredRecord] {
+    func recordChanges(zoneRowID: Int64, after sequence: Int64, skippingDeletionsThrough horizon: Int64, limit: Int,
+                       maxBytes: Int, recordTypes: [String]?) throws -> [StoredRecord] {
         let types = recordTypes ?? []
         let typeFilter = types.isEmpty ? "" : " AND record_type IN (\(databaseQuestionMarks(count: types.count)))"
+        let horizonFilter = horizon > sequence ? " AND NOT (deleted = 1 AND sequence <= ?)" : ""
         return try fetchRecords("""
-            SELECT \(Self.recordColumns) FROM records WHERE zone_id = ? AND sequence > ?\(typeFilter) ORDER BY sequence LIMIT ?
+            SELECT \(Self.recordColumns) FROM records WHERE zone_id = ? AND sequence > ?\(horizonFilter)\(typeFilter)
+            ORDER BY sequence LIMIT ?
             """, capacity: min(limit, 256), maxBytes: maxBytes) { statement in
             statement.bind(zoneRowID)
             statement.bind(sequence)
+            if horizon > sequence { statement.bind(horizon) }
             for type in types { statement.bind(type) }
             statement.bind(Int64(limit))
         }
