@@ -154,6 +154,17 @@ import StratusTesting
                 names += records.map(\.recordID.recordName)
             }
             #expect(names == ["i6", "i4", "i2", "i0"])
+
+            // A nil zone searches every zone; each record comes back with its own zone.
+            _ = try await database.modifyRecords(saving: [CloudRecord(recordType: "Item", recordID: RecordID(recordName: "d"),
+                                                                      fields: ["rank": .int64(9), "kind": .string("even")])])
+            (records, cursor) = try await database.records(matching: query, inZoneWith: nil, resultsLimit: 2)
+            var ids = records.map(\.recordID)
+            while let next = cursor {
+                (records, cursor) = try await database.records(continuingMatchFrom: next, resultsLimit: 2)
+                ids += records.map(\.recordID)
+            }
+            #expect(ids == [RecordID(recordName: "d")] + [6, 4, 2, 0].map { RecordID(recordName: "i\($0)", zoneID: Self.zone) })
         }
     }
 

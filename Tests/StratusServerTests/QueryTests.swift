@@ -199,6 +199,95 @@ import StratusCore
         }
     }
 
+    @Test func aZoneWideQuerySearchesEveryZoneInOneOrderAndNamesEachRecordsZone() async throws {
+        try await TestServer.with { server in
+            try await server.server.importSchema(Self.schema, container: TestServer.containerID)
+            let alice = try await server.signUp("alice")
+            try await alice.createZone("A")
+            try await alice.createZone("B")
+            try await alice.createZone("Gone")
+            // The same record names in two zones: the order breaks their tie by zone.
+            for (zone, offset) in [("A", 0), ("B", 1), ("Gone", 2)] {
+                _ = try await alice.save((0..<4).map { Self.item("n\($0)", qty: Int64($0 * 3 + offset), price: 1, tags: [], nums: [], owner: "x") },
+                                         zone: zone)
+            }
+            _ = try await alice.save([Self.item("d", qty: 100, price: 1, tags: [], nums: [], owner: "x")])
+            _ = try await alice.post(alice.path(.private, "zones/modify"), ZonesModifyRequest(operations: [.init(.delete, ZoneID(zoneName: "Gone"))]))
+
+            for sort in [[QuerySort(fieldName: "qty", ascending: false)], []] {
+                let query = Query(recordType: "Item", filterBy: [QueryFilter(.greaterThanOrEquals, fieldName: "qty", .int64(1))], sortBy: sort)
+                var seen: [String] = []
+                var marker: String?
+                repeat {
+                    let response = try await alice.post(alice.path(.private, "records/query"), RecordsQueryRequest(
+                        query: query, resultsLimit: 3, continuationMarker: marker, zoneWide: true)).decode(RecordsQueryResponse.self)
+                    #expect(response.records.count <= 3)
+                    seen += response.records.map { "\($0.zoneID?.zoneName ?? "?")/\($0.recordName ?? "?")" }
+                    marker = response.continuationMarker
+                } while marker != nil
+                let expected = sort.isEmpty
+                    ? ["_defaultZone/d", "B/n0", "A/n1", "B/n1", "A/n2", "B/n2", "A/n3", "B/n3"]
+                    : ["_defaultZone/d", "B/n3", "A/n3", "B/n2", "A/n2", "B/n1", "A/n1", "B/n0"]
+                #expect(seen == expected, "sorted \(sort.isEmpty ? "by name, then zone" : "by qty")")
+            }
+
+            // Without zoneWide (or with a zone named) the query stays in one zone, records unlabelled.
+            let one = try await alice.post(alice.path(.private, "records/query"), RecordsQueryRequest(
+                query: Query(recordType: "Item"), zoneID: ZoneID(zoneName: "A"), zoneWide: true)).decode(RecordsQueryResponse.self)
+            #expect(one.records.count == 4 && one.records.allSatisfy { $0.zoneID == nil })
+            let plain = try await alice.post(alice.path(.private, "records/query"), RecordsQueryRequest(query: Query(recordType: "Item")))
+                .decode(RecordsQueryResponse.self)
+            #expect(plain.records.compactMap(\.recordName) == ["d"])
+
+            // A marker of a one-zone query does not continue a zone-wide one.
+            let marker = try #require(try await alice.query(Query(recordType: "Item"), zone: "A", limit: 1).continuationMarker)
+            let mixed = try await alice.post(alice.path(.private, "records/query"), RecordsQueryRequest(
+                query: Query(recordType: "Item"), continuationMarker: marker, zoneWide: true))
+            #expect(mixed.errorCode == .badRequest)
+        }
+    }
+
+    @Test func aZoneWideQueryOverTooManyZonesIsRefused() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp()
+            for batch in 0..<10 {
+                let zones = (0..<100).map { ZonesModifyRequest.Operation(.create, ZoneID(zoneName: "z\(batch)-\($0)")) }
+                #expect(try await alice.post(alice.path(.private, "zones/modify"), ZonesModifyRequest(operations: zones)).error == nil)
+            }
+            let request = RecordsQueryRequest(query: Query(recordType: "Item"), zoneWide: true)
+            // The default zone and 1,000 others: one over the bound.
+            _ = try await alice.save([.create("d")])
+            let refused = try await alice.post(alice.path(.private, "records/query"), request)
+            #expect(refused.errorCode == .limitExceeded)
+            _ = try await alice.post(alice.path(.private, "zones/modify"), ZonesModifyRequest(operations: [.init(.delete, ZoneID(zoneName: "z0-0"))]))
+            #expect(try await alice.post(alice.path(.private, "records/query"), request).error == nil)
+        }
+    }
+
+    @Test func aParticipantsZoneWideQuerySeesOnlyWhatTheirSharesCover() async throws {
+        try await TestServer.with { server in
+            try await server.server.importSchema(Self.schema, container: TestServer.containerID)
+            let bob = try await server.signUp("bob")
+            let alice = try await server.signUp("alice")
+            let carol = try await server.signUp("carol")
+            for (owner, zone) in [(alice, "Lists"), (carol, "Trips")] {
+                try await owner.createZone(zone)
+                let root = Self.item("root-\(zone)", qty: 1, price: 1, tags: [], nums: [], owner: "x")
+                var child = Self.item("child-\(zone)", qty: 2, price: 1, tags: [], nums: [], owner: "x")
+                child.record.parent = RecordPointer(recordName: "root-\(zone)")
+                _ = try await owner.save([root, child, Self.item("private-\(zone)", qty: 3, price: 1, tags: [], nums: [], owner: "x")], zone: zone)
+                let share = try await owner.share("root-\(zone)", zone: zone, participants: [(bob.username!, .readOnly)])
+                _ = try await bob.shareMetadata(try #require(share.shareKeys?.shortGUID), accept: true)
+            }
+            let response = try await bob.post(bob.path(.shared, "records/query"), RecordsQueryRequest(
+                query: Query(recordType: "Item", sortBy: [QuerySort(fieldName: "qty")]), resultsLimit: 10, zoneWide: true))
+                .decode(RecordsQueryResponse.self)
+            let seen = Set(response.records.map { "\($0.zoneID?.ownerRecordName == alice.userRecordName ? "alice" : "carol")/\($0.recordName ?? "")" })
+            #expect(seen == ["alice/root-Lists", "alice/child-Lists", "carol/root-Trips", "carol/child-Trips"])
+            #expect(response.continuationMarker == nil)
+        }
+    }
+
     @Test func productionAndPublicQueries() async throws {
         try await TestServer.with { server in
             let user = try await server.signUp("user", environment: "production")

@@ -16,6 +16,9 @@ public struct Record: Codable, Sendable, Equatable {
     public var share: RecordPointer?
     /// The share-only keys of a `cloudkit.share` record (participants, permissions, short GUID).
     public var shareKeys: ShareKeys?
+    /// The record's zone, in answers that span zones (a `zoneWide` query); nil elsewhere, where
+    /// the request names the zone.
+    public var zoneID: ZoneID?
 
     public init(recordName: String? = nil, recordType: String? = nil, recordChangeTag: String? = nil,
                 fields: [String: FieldValue?] = [:], created: RecordStamp? = nil, modified: RecordStamp? = nil,
@@ -32,7 +35,7 @@ public struct Record: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case recordName, recordType, recordChangeTag, fields, created, modified, deleted, parent, share
+        case recordName, recordType, recordChangeTag, fields, created, modified, deleted, parent, share, zoneID
     }
 
     public init(from decoder: any Decoder) throws {
@@ -55,6 +58,7 @@ public struct Record: Codable, Sendable, Equatable {
         try container.encodeIfPresent(deleted, forKey: .deleted)
         try container.encodeIfPresent(parent, forKey: .parent)
         try container.encodeIfPresent(share, forKey: .share)
+        try container.encodeIfPresent(zoneID, forKey: .zoneID)
         try shareKeys?.encode(to: encoder)
     }
 }

@@ -69,14 +69,22 @@ public struct RecordsQueryRequest: Codable, Sendable, Equatable {
     /// From the previous page's response; continues that query where it stopped.
     public var continuationMarker: String?
     public var desiredKeys: [String]?
+    /// Without `zoneID`: `true` searches every zone of the database (each record then carries its
+    /// `zoneID`), `false` or absent the default zone only. Ignored when `zoneID` is set.
+    public var zoneWide: Bool?
 
-    public init(query: Query, zoneID: ZoneID? = nil, resultsLimit: Int? = nil, continuationMarker: String? = nil, desiredKeys: [String]? = nil) {
+    public init(query: Query, zoneID: ZoneID? = nil, resultsLimit: Int? = nil, continuationMarker: String? = nil,
+                desiredKeys: [String]? = nil, zoneWide: Bool? = nil) {
         self.query = query
         self.zoneID = zoneID
         self.resultsLimit = resultsLimit
         self.continuationMarker = continuationMarker
         self.desiredKeys = desiredKeys
+        self.zoneWide = zoneWide
     }
+
+    /// Whether the query searches every zone of the database.
+    public var searchesEveryZone: Bool { zoneID == nil && zoneWide == true }
 }
 
 /// The response of `records/query`: a page of records and, when more match, the marker for the next page.

@@ -235,6 +235,7 @@ extension Record: WireReadable {
                 if first(1 << 7) { parent = RecordPointer(recordName: try value.object(key).required("recordName").string("parent.recordName")) }
             case "share":
                 if first(1 << 8) { share = RecordPointer(recordName: try value.object(key).required("recordName").string("share.recordName")) }
+            case "zoneID": if first(1 << 9) { zoneID = try ZoneID(json: value, at: key) }
             default: hasShareKeys = hasShareKeys || ShareKeys.keys.contains(key)
             }
         }

@@ -272,6 +272,11 @@ public struct WireWriter: Sendable {
             string(share.recordName)
             bytes.append(UInt8(ascii: "}"))
         }
+        if let zoneID = record.zoneID {
+            key("zoneID", first: first)
+            first = false
+            self.zoneID(zoneID)
+        }
         if let shareKeys = record.shareKeys, let encoded = try? JSONEncoder().encode(shareKeys), encoded.count > 2 {
             // The share keys' object, its braces dropped, as members of the record's.
             if !first { bytes.append(UInt8(ascii: ",")) }

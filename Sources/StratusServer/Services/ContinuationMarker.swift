@@ -2,8 +2,8 @@ import Crypto
 import Foundation
 import StratusCore
 
-/// Where a query's next page starts: the sort values and name of the last record returned, and
-/// the fingerprint of the query it belongs to.
+/// Where a query's next page starts: the sort values, name and zone of the last record returned,
+/// and the fingerprint of the query it belongs to.
 ///
 /// Sealed with ChaCha20-Poly1305 under a key of the server's: clients can neither read a marker
 /// (it may name a position among records they cannot see) nor forge or alter one.
@@ -11,11 +11,14 @@ package struct ContinuationMarker: Codable {
     package var fingerprint: String
     package var values: [IndexValue]
     package var recordName: String
+    /// The zone's row id; absent in markers sealed before queries spanned zones.
+    package var zoneRowID: Int64?
 
-    package init(fingerprint: String, values: [IndexValue], recordName: String) {
+    package init(fingerprint: String, position: RecordQuery.Position) {
         self.fingerprint = fingerprint
-        self.values = values
-        self.recordName = recordName
+        values = position.values
+        recordName = position.recordName
+        zoneRowID = position.zoneRowID
     }
 
     /// The marker sealed with `key`, as base64url.

@@ -6,7 +6,8 @@ import StratusCore
 ///
 /// A filter needs its field marked `QUERYABLE`, a sort key `SORTABLE` (system fields always
 /// qualify). Pages continue from a keyset marker, so records saved between pages neither repeat
-/// nor push earlier results out.
+/// nor push earlier results out. A `zoneWide` query searches every zone of the database the
+/// caller may read, in one order, and names each record's zone.
 package struct QueryService: Sendable {
     let storage: any StratusStorage
     let directory: DatabaseDirectory
@@ -41,8 +42,7 @@ package struct QueryService: Sendable {
         let limits = self.limits
         let markerKey = self.markerKey
         return try await storage.read { transaction in
-            let grant = try DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
-            let zone = grant.zone
+            let grants = try Self.zones(of: request, databaseID: databaseID, access: access, in: transaction)
             let recordType = request.query.recordType
             guard let schema = try transaction.recordTypeSchema(containerID: access.containerID, environment: access.environment,
                                                                  recordType: recordType) else {
@@ -51,7 +51,7 @@ package struct QueryService: Sendable {
                 }
                 return QueryResults(rows: [], desiredKeys: request.desiredKeys, continuationMarker: nil, links: links)
             }
-            var query = RecordQuery(zoneRowID: zone.rowID, recordType: recordType, conditions: [], sort: [], after: nil, limit: limit + 1)
+            var query = RecordQuery(zoneRowIDs: grants.keys.sorted(), recordType: recordType, limit: limit + 1)
             for filter in request.query.filterBy ?? [] {
                 query.conditions += try QueryTranslation.conditions(for: filter, in: schema)
             }
@@ -63,7 +63,8 @@ package struct QueryService: Sendable {
                 guard position.fingerprint == fingerprint, position.values.count == query.sort.count else {
                     throw CloudKitError.badRequest("continuationMarker belongs to another query")
                 }
-                query.after = (position.values, position.recordName)
+                query.after = RecordQuery.Position(values: position.values, recordName: position.recordName,
+                                                   zoneRowID: position.zoneRowID ?? query.zoneRowIDs.first ?? 0)
             }
             var budget = ResponseBudget(bytes: limits.maxResponseBytes)
             var taken: [QueryRow] = []
@@ -78,6 +79,7 @@ package struct QueryService: Sendable {
                 let page = try transaction.query(query)
                 let rows = page.rows
                 for row in rows.prefix(limit) {
+                    guard let grant = grants[row.record.zoneRowID] else { continue }
                     let visible = try grant.sharing == nil || grant.permission(forRecord: row.record.recordName, in: transaction).canRead
                     if visible {
                         guard taken.count < limit, budget.take(row.record) else {
@@ -94,20 +96,60 @@ package struct QueryService: Sendable {
                     more = true
                     break
                 }
-                query.after = (resume.sortValues, resume.record.recordName)
+                query.after = resume.position
             }
             var marker: String?
             // The last returned record; only when a participant's scan found none to return, the
             // sealed marker resumes after the rows it read past.
             if more, let position = taken.last ?? handled {
-                marker = ContinuationMarker(fingerprint: fingerprint, values: position.sortValues,
-                                            recordName: position.record.recordName).sealed(with: markerKey)
+                marker = ContinuationMarker(fingerprint: fingerprint, position: position.position).sealed(with: markerKey)
             }
-            return QueryResults(rows: taken.map(\.record), desiredKeys: request.desiredKeys, continuationMarker: marker, links: links)
+            var zoneIDs: [Int64: ZoneID]?
+            if request.searchesEveryZone {
+                zoneIDs = grants.mapValues { grant in
+                    ZoneID(zoneName: grant.zone.zoneName, ownerRecordName: access.scope == .shared ? grant.owner : access.zoneOwnerName)
+                }
+            }
+            return QueryResults(rows: taken.map(\.record), zoneIDs: zoneIDs, desiredKeys: request.desiredKeys,
+                                continuationMarker: marker, links: links)
         }
     }
 
-    typealias QueryRow = (record: StoredRecord, sortValues: [IndexValue])
+    typealias QueryRow = (record: StoredRecord, position: RecordQuery.Position)
+
+    /// The most zones a `zoneWide` query searches; a database with more answers `LIMIT_EXCEEDED`.
+    static let maxZonesSearched = 1_000
+
+    /// The zones a query searches, by row id, with the caller's access to each: the one named
+    /// (or the default zone), or with `zoneWide` every live zone the caller may read.
+    private static func zones(of request: RecordsQueryRequest, databaseID: Int64, access: DatabaseAccess,
+                              in transaction: any StorageTransaction) throws -> [Int64: ZoneGrant] {
+        guard request.searchesEveryZone else {
+            let grant = try DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
+            return [grant.zone.rowID: grant]
+        }
+        var grants: [Int64: ZoneGrant] = [:]
+        if access.scope == .shared {
+            for entry in try transaction.activeSharedZones(user: try access.requireUser()) {
+                guard let zone = try transaction.zone(rowID: entry.zoneRowID), !zone.deleted,
+                      let owner = try transaction.databaseKey(id: zone.databaseID)?.ownerRecordName else { continue }
+                // A zone whose shares ended since is left out, as its own query would refuse it.
+                if let grant = try? DatabaseDirectory.grant(ZoneID(zoneName: zone.zoneName, ownerRecordName: owner),
+                                                            databaseID: databaseID, access: access, in: transaction) {
+                    grants[zone.rowID] = grant
+                }
+            }
+        } else {
+            let owner = try access.databaseKey().ownerRecordName
+            for zone in try transaction.liveZones(databaseID: databaseID) {
+                grants[zone.rowID] = ZoneGrant(zone: zone, owner: owner, sharing: nil)
+            }
+        }
+        guard grants.count <= maxZonesSearched else {
+            throw CloudKitError.limitExceeded("a zoneWide query searches at most \(maxZonesSearched) zones; name a zone")
+        }
+        return grants
+    }
 
     /// Rows a participant's query reads past before it answers with the page it has.
     static let maxScannedRows = 10_000
@@ -132,12 +174,14 @@ package struct QueryService: Sendable {
     private static func fingerprint(_ request: RecordsQueryRequest) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let data = try encoder.encode(QueryIdentity(zoneID: request.zoneID ?? .default, query: request.query))
+        let data = try encoder.encode(QueryIdentity(zoneID: request.zoneID ?? .default, zoneWide: request.searchesEveryZone ? true : nil,
+                                                    query: request.query))
         return SecretGenerator.hex(SHA256.hash(data: data).prefix(12))
     }
 
     private struct QueryIdentity: Encodable {
         var zoneID: ZoneID
+        var zoneWide: Bool?
         var query: Query
     }
 }
@@ -145,13 +189,15 @@ package struct QueryService: Sendable {
 /// The response of `records/query`, written from stored rows.
 package struct QueryResults: WireWritable {
     var rows: [StoredRecord]
+    /// Each zone's ID by row id, when the query spanned zones: every record then names its zone.
+    var zoneIDs: [Int64: ZoneID]?
     var desiredKeys: [String]?
     var continuationMarker: String?
     var links: AssetLinks
 
     package func write(to writer: inout WireWriter) throws {
         writer.raw("{\"records\":")
-        try writer.records(rows, desiredKeys: desiredKeys, links: links)
+        try writer.records(rows, desiredKeys: desiredKeys, links: links, zoneIDs: zoneIDs)
         writer.member("continuationMarker", continuationMarker)
         writer.raw("}")
     }

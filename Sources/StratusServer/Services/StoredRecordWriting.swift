@@ -3,26 +3,31 @@ import StratusCore
 extension WireWriter {
     /// Writes a stored row as a Record Dictionary. Without `desiredKeys` or assets, the stored
     /// fields JSON is copied as it is; otherwise the fields are decoded, filtered, and their assets
-    /// given download URLs.
-    mutating func record(_ stored: StoredRecord, desiredKeys: [String]?, links: AssetLinks, shares: [String: ShareKeys] = [:]) throws {
+    /// given download URLs. With `zoneID`, the record names its zone.
+    mutating func record(_ stored: StoredRecord, desiredKeys: [String]?, links: AssetLinks, shares: [String: ShareKeys] = [:],
+                         zoneID: ZoneID? = nil) throws {
         let hasAssets = !stored.deleted && RecordMapper.hasAssets(stored.fieldsJSON)
         let shareKeys = stored.deleted ? nil : shares[stored.recordName]
         if stored.deleted || desiredKeys != nil || hasAssets || shareKeys != nil {
             var wire = try RecordMapper.record(from: stored, desiredKeys: desiredKeys)
             if hasAssets { try links.attach(to: &wire, zoneRowID: stored.zoneRowID) }
             wire.shareKeys = shareKeys
+            wire.zoneID = zoneID
             record(wire)
         } else {
-            record(RecordMapper.systemFields(of: stored), encodedFields: stored.fieldsJSON)
+            var system = RecordMapper.systemFields(of: stored)
+            system.zoneID = zoneID
+            record(system, encodedFields: stored.fieldsJSON)
         }
     }
 
-    /// Writes `[record, …]` from stored rows.
-    mutating func records(_ rows: [StoredRecord], desiredKeys: [String]?, links: AssetLinks, shares: [String: ShareKeys] = [:]) throws {
+    /// Writes `[record, …]` from stored rows; with `zoneIDs`, each names its zone.
+    mutating func records(_ rows: [StoredRecord], desiredKeys: [String]?, links: AssetLinks, shares: [String: ShareKeys] = [:],
+                          zoneIDs: [Int64: ZoneID]? = nil) throws {
         raw("[")
         for (index, stored) in rows.enumerated() {
             if index > 0 { raw(",") }
-            try record(stored, desiredKeys: desiredKeys, links: links, shares: shares)
+            try record(stored, desiredKeys: desiredKeys, links: links, shares: shares, zoneID: zoneIDs?[stored.zoneRowID])
         }
         raw("]")
     }

@@ -57,20 +57,34 @@ package struct RecordQuery: Sendable {
         package var ascending: Bool
     }
 
-    package var zoneRowID: Int64
+    /// The position of a row in the query's order: its sort values, then its name and zone.
+    package struct Position: Sendable {
+        package var values: [IndexValue]
+        package var recordName: String
+        package var zoneRowID: Int64
+    }
+
+    /// The zones searched: one, or every zone of a database (a `zoneWide` query).
+    package var zoneRowIDs: [Int64]
     package var recordType: String
-    package var conditions: [Condition]
-    package var sort: [SortKey]
-    /// The sort values and record name of the last row returned, to continue after it.
-    package var after: (values: [IndexValue], recordName: String)?
+    package var conditions: [Condition] = []
+    package var sort: [SortKey] = []
+    /// The last row returned, to continue after it.
+    package var after: Position?
     package var limit: Int
     /// Stop once the rows' fields add up to more than this (with at least two rows read).
     package var maxBytes = Int.max
+
+    package init(zoneRowIDs: [Int64], recordType: String, limit: Int) {
+        self.zoneRowIDs = zoneRowIDs
+        self.recordType = recordType
+        self.limit = limit
+    }
 }
 
 /// A page of query results: rows with the sort values of each (for continuation markers).
 package struct QueryPage: Sendable {
-    package var rows: [(record: StoredRecord, sortValues: [IndexValue])]
+    package var rows: [(record: StoredRecord, position: RecordQuery.Position)]
     /// Whether reading stopped at `maxBytes` before `limit` rows or the last match.
     package var cutShort = false
 }

@@ -25,10 +25,11 @@ extension IndexValue: DatabaseValueConvertible {
 
 /// Index rows and the SQL that queries them.
 ///
-/// Each condition on a field becomes `record_name IN (SELECT record_name FROM record_index …)`,
-/// so the index drives the query through the records table's primary key and the zone is not
-/// scanned. Sort keys read the field's smallest value (a sentinel blob, which sorts after every
-/// value, stands for a missing one); the continuation is a keyset comparison on them.
+/// Each condition on a field becomes `record_name IN (SELECT record_name FROM record_index …)`
+/// (`(zone_id, record_name) IN …` across zones), so the index drives the query through the
+/// records table's primary key and the zone is not scanned. Sort keys read the field's smallest
+/// value (a sentinel blob, which sorts after every value, stands for a missing one); the
+/// continuation is a keyset comparison on them, then on the record's name and zone.
 extension SQLiteTransaction {
     func replaceIndexEntries(zoneRowID: Int64, recordType: String, recordName: String, entries: [IndexEntry]) throws {
         try db.cachedStatement(sql: "DELETE FROM record_index WHERE zone_id = ? AND record_name = ?")
@@ -56,19 +57,27 @@ extension SQLiteTransaction {
 
     func query(_ query: RecordQuery) throws -> QueryPage {
         var arguments = StatementArguments()
-        var clauses = ["zone_id = ?", "record_type = ?", "deleted = 0"]
-        arguments += [query.zoneRowID, query.recordType]
+        // One zone keeps the single-zone plan: equality on the zone, index rows keyed by name.
+        let oneZone = query.zoneRowIDs.count == 1
+        let zoneTest = oneZone ? "zone_id = ?" : "zone_id IN (\(databaseQuestionMarks(count: max(query.zoneRowIDs.count, 1))))"
+        let zones = StatementArguments((query.zoneRowIDs.isEmpty ? [-1] : query.zoneRowIDs).map { $0 as (any DatabaseValueConvertible)? })
+        let key = oneZone ? "record_name" : "(zone_id, record_name)"
+        let indexKey = oneZone ? "record_name" : "zone_id, record_name"
+        var clauses = [zoneTest, "record_type = ?", "deleted = 0"]
+        arguments += zones
+        arguments += [query.recordType]
         for condition in query.conditions {
             let (test, values) = Self.sql(condition.test, on: "value")
             switch condition.source {
             case .field(let field):
                 var all = ""
                 if case .containsAll(let required) = condition.test {
-                    all = " GROUP BY record_name HAVING COUNT(DISTINCT value) = \(Set(required).count)"
+                    all = " GROUP BY \(indexKey) HAVING COUNT(DISTINCT value) = \(Set(required).count)"
                 }
-                clauses.append("record_name \(condition.negated ? "NOT IN" : "IN") (SELECT record_name FROM record_index "
-                               + "WHERE zone_id = ? AND record_type = ? AND field_name = ? AND \(test)\(all))")
-                arguments += [query.zoneRowID, query.recordType, field]
+                clauses.append("\(key) \(condition.negated ? "NOT IN" : "IN") (SELECT \(indexKey) FROM record_index "
+                               + "WHERE \(zoneTest) AND record_type = ? AND field_name = ? AND \(test)\(all))")
+                arguments += zones
+                arguments += [query.recordType, field]
             case .column(let column):
                 let (columnTest, _) = Self.sql(condition.test, on: column.rawValue)
                 clauses.append(condition.negated ? "NOT (\(columnTest))" : columnTest)
@@ -79,13 +88,14 @@ extension SQLiteTransaction {
                 }
                 let band = meters / 111_000
                 clauses.append("""
-                    record_name IN (SELECT a.record_name FROM record_index a JOIN record_index b
+                    \(key) IN (SELECT \(oneZone ? "a.record_name" : "a.zone_id, a.record_name") FROM record_index a JOIN record_index b
                     ON b.zone_id = a.zone_id AND b.record_type = a.record_type AND b.record_name = a.record_name AND b.field_name = ?
-                    WHERE a.zone_id = ? AND a.record_type = ? AND a.field_name = ? AND a.value BETWEEN ? AND ?
+                    WHERE a.\(zoneTest) AND a.record_type = ? AND a.field_name = ? AND a.value BETWEEN ? AND ?
                     AND stratus_distance(a.value, b.value, ?, ?) <= ?)
                     """)
-                arguments += [QueryIndexing.longitudeKey(field), query.zoneRowID, query.recordType, QueryIndexing.latitudeKey(field),
-                              latitude - band, latitude + band, latitude, longitude, meters]
+                arguments += [QueryIndexing.longitudeKey(field)]
+                arguments += zones
+                arguments += [query.recordType, QueryIndexing.latitudeKey(field), latitude - band, latitude + band, latitude, longitude, meters]
                 continue
             }
             arguments += StatementArguments(values)
@@ -105,7 +115,7 @@ extension SQLiteTransaction {
             }
         }
         if let after = query.after, after.values.count == query.sort.count {
-            // (k1, …, kn, record_name) strictly after the last row, each key in its own direction.
+            // (k1, …, kn, record_name, zone_id) strictly after the last row, each key in its own direction.
             var alternatives: [String] = []
             for position in 0...query.sort.count {
                 var parts: [String] = []
@@ -116,15 +126,18 @@ extension SQLiteTransaction {
                 if position < query.sort.count {
                     parts.append("\(sortExpressions[position]) \(query.sort[position].ascending ? ">" : "<") ?")
                     arguments += [after.values[position]]
-                } else {
+                } else if oneZone {
                     parts.append("record_name > ?")
                     arguments += [after.recordName]
+                } else {
+                    parts.append("(record_name > ? OR (record_name = ? AND zone_id > ?))")
+                    arguments += [after.recordName, after.recordName, after.zoneRowID]
                 }
                 alternatives.append("(" + parts.joined(separator: " AND ") + ")")
             }
             clauses.append("(" + alternatives.joined(separator: " OR ") + ")")
         }
-        let order = zip(sortExpressions, query.sort).map { "\($0) \($1.ascending ? "ASC" : "DESC")" } + ["record_name ASC"]
+        let order = zip(sortExpressions, query.sort).map { "\($0) \($1.ascending ? "ASC" : "DESC")" } + (oneZone ? ["record_name ASC"] : ["record_name ASC", "zone_id ASC"])
         let selected = ([Self.recordColumns] + sortExpressions).joined(separator: ", ")
         let sql = "SELECT \(selected) FROM records WHERE \(clauses.joined(separator: " AND ")) ORDER BY \(order.joined(separator: ", ")) LIMIT ?"
         arguments += [query.limit]
@@ -137,7 +150,7 @@ extension SQLiteTransaction {
         while try rows.next(in: db) {
             let sortValues = (0..<query.sort.count).map { rows.indexValue(Int32(Self.recordColumnCount + $0)) }
             let record = Self.record(rows)
-            page.rows.append((record, sortValues))
+            page.rows.append((record, RecordQuery.Position(values: sortValues, recordName: record.recordName, zoneRowID: record.zoneRowID)))
             bytes += record.fieldsJSON.count
             if bytes > query.maxBytes && page.rows.count >= 2 {
                 rows.reset()
