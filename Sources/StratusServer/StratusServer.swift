@@ -66,6 +66,18 @@ public struct StratusServer: Sendable {
         try await services.schema.deploy(containerID: container)
     }
 
+    /// Gives a user (by username) a custom security role of the environment's schema, or takes it
+    /// away; false when nothing changed.
+    public func setUserRole(_ role: String, granted: Bool, username: String, container: String,
+                            environment: ContainerEnvironment) async throws -> Bool {
+        try await services.schema.setRole(role, granted: granted, username: username, containerID: container, environment: environment)
+    }
+
+    /// The custom security roles a user (by username) holds in the environment.
+    public func userRoles(username: String, container: String, environment: ContainerEnvironment) async throws -> Set<String> {
+        try await services.schema.roles(of: username, containerID: container, environment: environment)
+    }
+
     /// The router with every Stratus route and the error middleware in front of them.
     package func makeRouter() -> Router<StratusRequestContext> {
         let router = Router(context: StratusRequestContext.self)

@@ -55,13 +55,7 @@ struct SchemaCommand: AsyncParsableCommand {
                 throw ValidationError("deploy refused, production would lose data: \(conflict.problems.joined(separator: "; "))")
             }
             if changes.isEmpty { print("production is up to date") }
-            for change in changes {
-                switch change {
-                case .addRecordType(let type): print("+ record type \(type)")
-                case .addField(let type, let field): print("+ field \(type).\(field.name) \(field.type)")
-                case .setIndexes(let type, let field): print("~ indexes of \(type).\(field.name)")
-                }
-            }
+            for change in changes { print(change) }
         }
     }
 }

@@ -56,7 +56,7 @@ import Testing
         let schema = try SchemaText.parse(Self.cktoolExport)
         let text = SchemaText.format(schema)
         #expect(try SchemaText.parse(text) == schema)
-        #expect(text.contains("        title        STRING QUERYABLE SORTABLE SEARCHABLE\n"))
+        #expect(text.contains("        title        STRING QUERYABLE SORTABLE SEARCHABLE,\n"))
         #expect(text.contains("\"text.body\""))
     }
 
@@ -84,5 +84,39 @@ import Testing
             try old.additiveChanges(to: retyped).get()
         } throws: { ($0 as? SchemaConflict)?.description.contains("'A.x' would change type from STRING to DOUBLE") == true }
         #expect(throws: SchemaConflict.self) { try old.additiveChanges(to: Schema()).get() }
+    }
+}
+
+@Suite struct SecurityRoleTextTests {
+    @Test func grantsAndRolesReadAndWriteBack() throws {
+        let schema = try SchemaText.parse(SchemaTextTests.cktoolExport)
+        #expect(schema.roles == ["Editors"])
+        #expect(schema.grants["Users"] == ["_creator": .all, "_world": .read])
+        #expect(schema.grants["Note"] == SecurityRole.defaultGrants)
+        #expect(schema.grants["Empty"] == SecurityRole.defaultGrants, "a type that grants nothing has CloudKit's defaults")
+        let text = SchemaText.format(schema)
+        #expect(text.contains("    CREATE ROLE Editors;\n"))
+        #expect(text.contains("        GRANT READ, CREATE, WRITE TO \"_creator\",\n        GRANT READ TO \"_world\"\n    );"))
+        #expect(try SchemaText.parse(text) == schema)
+    }
+
+    @Test func aGrantToAnUndefinedOrBuiltInRoleIsAnError() {
+        #expect { try SchemaText.parse("DEFINE SCHEMA\nRECORD TYPE A (\n x STRING,\n GRANT READ TO Editors\n);") } throws: {
+            ($0 as? SchemaTextError)?.line == 4 && "\($0)".contains("no CREATE ROLE")
+        }
+        #expect(throws: SchemaTextError.self) { try SchemaText.parse("DEFINE SCHEMA CREATE ROLE \"_world\";") }
+        #expect(throws: SchemaTextError.self) { try SchemaText.parse("DEFINE SCHEMA RECORD TYPE A (GRANT DELETE TO \"_world\");") }
+    }
+
+    @Test func deployCarriesNewRolesAndChangedGrants() throws {
+        let production = try SchemaText.parse("DEFINE SCHEMA RECORD TYPE Post (body STRING);")
+        let development = try SchemaText.parse("""
+            DEFINE SCHEMA CREATE ROLE Moderator;
+            RECORD TYPE Post (body STRING, GRANT READ TO "_world", GRANT CREATE TO "_icloud", GRANT WRITE TO "_creator", GRANT WRITE TO Moderator);
+            """)
+        let changes = try production.additiveChanges(to: development).get()
+        #expect(changes.count == 2 && changes.contains(.addRole("Moderator")))
+        #expect(changes.map(\.description).contains("~ grants of Post: WRITE to Moderator; WRITE to _creator; CREATE to _icloud; READ to _world"))
+        #expect(try development.additiveChanges(to: development).get().isEmpty)
     }
 }

@@ -55,6 +55,14 @@ import StratusCore
                                                RecordsLookupRequest(records: [.init(recordName: "job")]))
             #expect(try looked.decode(RecordsResponse.self).records.first?.record?.fields["title"] == .string("from the backend"))
 
+            // The backend may do everything, whatever the security roles: change a user's record too.
+            let alice = try await server.signUp("alice")
+            let post = try #require(try await alice.save([.create("post")], database: .public).first)
+            let edit = try JSONEncoder().encode(RecordsModifyRequest(operations: [RecordOperation(.update, Record(
+                recordName: "post", recordChangeTag: post.recordChangeTag, fields: ["title": .string("moderated")]))]))
+            let moderated = try await backend.send(caller, .POST, path, body: edit)
+            #expect(try moderated.decode(RecordsResponse.self).records.first?.record?.fields["title"] == .string("moderated"))
+
             // A bodiless GET may sign the hash of the empty body, or no hash at all.
             let zones = caller.path(.public, "zones/list")
             #expect(try await backend.send(caller, .GET, zones, body: nil).status == 200)

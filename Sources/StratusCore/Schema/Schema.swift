@@ -5,13 +5,26 @@
 /// (see ``SchemaText``), kept in the app's repository.
 public struct Schema: Sendable, Equatable {
     public var recordTypes: [String: RecordTypeSchema]
+    /// The custom security roles (`CREATE ROLE`); the built-in ones are not listed.
+    public var roles: Set<String>
+    /// The public database's grants by record type, then role (see ``SecurityRole``); a record
+    /// type that has none has CloudKit's defaults.
+    public var grants: [String: [String: RecordPermissions]]
 
-    public init(recordTypes: [String: RecordTypeSchema] = [:]) {
+    public init(recordTypes: [String: RecordTypeSchema] = [:], roles: Set<String> = [], grants: [String: [String: RecordPermissions]] = [:]) {
         self.recordTypes = recordTypes
+        self.roles = roles
+        self.grants = grants
+    }
+
+    /// The grants in force for a record type: its own, or CloudKit's defaults.
+    public func effectiveGrants(of recordType: String) -> [String: RecordPermissions] {
+        grants[recordType].flatMap { $0.isEmpty ? nil : $0 } ?? SecurityRole.defaultGrants
     }
 
     /// The changes that would turn `self` into `newer` without losing anything, or the reasons
-    /// it cannot: a removed type or field, or a field whose type changed.
+    /// it cannot: a removed type or field, or a field whose type changed. New roles are added
+    /// and changed grants replace the old (security rules are not data), roles are never removed.
     public func additiveChanges(to newer: Schema) -> Result<[SchemaChange], SchemaConflict> {
         var problems: [String] = []
         var changes: [SchemaChange] = []
@@ -39,6 +52,12 @@ public struct Schema: Sendable, Equatable {
             if newType.fields.isEmpty && recordTypes[name] == nil {
                 changes.append(.addRecordType(name))
             }
+        }
+        for role in newer.roles.subtracting(roles).sorted() {
+            changes.append(.addRole(role))
+        }
+        for name in Set(grants.keys).union(newer.grants.keys).sorted() where effectiveGrants(of: name) != newer.effectiveGrants(of: name) {
+            changes.append(.setGrants(recordType: name, grants: newer.grants[name] ?? [:]))
         }
         return problems.isEmpty ? .success(changes) : .failure(SchemaConflict(problems: problems))
     }
@@ -82,10 +101,27 @@ public struct FieldIndexes: OptionSet, Sendable, Hashable {
 }
 
 /// One additive step from one schema to a newer one.
-public enum SchemaChange: Sendable, Equatable {
+public enum SchemaChange: Sendable, Equatable, CustomStringConvertible {
     case addRecordType(String)
     case addField(recordType: String, field: FieldSchema)
     case setIndexes(recordType: String, field: FieldSchema)
+    case addRole(String)
+    /// Replaces a record type's grants (empty: CloudKit's defaults).
+    case setGrants(recordType: String, grants: [String: RecordPermissions])
+
+    /// One line: `+` for what is added, `~` for what changes.
+    public var description: String {
+        switch self {
+        case .addRecordType(let type): "+ record type \(type)"
+        case .addField(let type, let field): "+ field \(type).\(field.name) \(field.type)"
+        case .setIndexes(let type, let field): "~ indexes of \(type).\(field.name)"
+        case .addRole(let role): "+ role \(role)"
+        case .setGrants(let type, let grants):
+            "~ grants of \(type): " + (grants.isEmpty ? "CloudKit's defaults" : grants.sorted { $0.key < $1.key }.map { role, permissions in
+                RecordPermissions.names.filter { permissions.contains($0.permission) }.map(\.name).joined(separator: ", ") + " to " + role
+            }.joined(separator: "; "))
+        }
+    }
 }
 
 /// Why a schema cannot replace another: what would be lost.

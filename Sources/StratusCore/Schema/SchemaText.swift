@@ -10,26 +10,49 @@
 ///     );
 /// ```
 ///
-/// Reading accepts what cktool exports: system fields (`"___createTime"` …), `GRANT` lines and
-/// `CREATE ROLE` statements are read and left out (Stratus keeps CloudKit's default roles), and
-/// `//` and `--` start comments.
+/// ```
+/// DEFINE SCHEMA
+///
+///     CREATE ROLE Moderator;
+///
+///     RECORD TYPE Post (
+///         body      STRING,
+///         GRANT READ TO "_world",
+///         GRANT CREATE TO "_icloud",
+///         GRANT WRITE TO "_creator",
+///         GRANT READ, WRITE TO Moderator
+///     );
+/// ```
+///
+/// Reading accepts what cktool exports: system fields (`"___createTime"` …) are read and left out
+/// (Stratus keeps them itself), `CREATE ROLE` and `GRANT` lines are the public database's
+/// security roles (see ``SecurityRole``), and `//` and `--` start comments. Writing lists every
+/// record type's grants in force, CloudKit's defaults where the schema declares none.
 public enum SchemaText {
     /// Writes a schema, record types and fields in name order.
     public static func format(_ schema: Schema) -> String {
         var text = "DEFINE SCHEMA\n"
+        if !schema.roles.isEmpty {
+            text += "\n" + schema.roles.sorted().map { "    CREATE ROLE \(name($0));\n" }.joined()
+        }
         for type in schema.recordTypes.values.sorted(by: { $0.name < $1.name }) {
             text += "\n    RECORD TYPE \(name(type.name)) ("
             let fields = type.fields.values.sorted { $0.name < $1.name }
             let width = fields.map { name($0.name).count }.max() ?? 0
-            for (index, field) in fields.enumerated() {
+            var lines: [String] = []
+            for field in fields {
                 let quoted = name(field.name)
-                text += "\n        " + quoted + String(repeating: " ", count: width - quoted.count + 2) + typeName(field.type)
-                if field.indexes.contains(.queryable) { text += " QUERYABLE" }
-                if field.indexes.contains(.sortable) { text += " SORTABLE" }
-                if field.indexes.contains(.searchable) { text += " SEARCHABLE" }
-                if index < fields.count - 1 { text += "," }
+                var line = quoted + String(repeating: " ", count: width - quoted.count + 2) + typeName(field.type)
+                if field.indexes.contains(.queryable) { line += " QUERYABLE" }
+                if field.indexes.contains(.sortable) { line += " SORTABLE" }
+                if field.indexes.contains(.searchable) { line += " SEARCHABLE" }
+                lines.append(line)
             }
-            text += fields.isEmpty ? ");\n" : "\n    );\n"
+            for (role, permissions) in schema.effectiveGrants(of: type.name).sorted(by: { $0.key < $1.key }) where !permissions.isEmpty {
+                let granted = RecordPermissions.names.filter { permissions.contains($0.permission) }.map(\.name)
+                lines.append("GRANT \(granted.joined(separator: ", ")) TO \(name(role))")
+            }
+            text += lines.map { "\n        " + $0 }.joined(separator: ",") + "\n    );\n"
         }
         return text
     }
@@ -40,9 +63,15 @@ public enum SchemaText {
         try reader.expectWord("DEFINE")
         try reader.expectWord("SCHEMA")
         var schema = Schema()
+        var grantLines: [(recordType: String, role: String, line: Int)] = []
         while let token = reader.peek() {
             if token.isWord("CREATE") {
-                while let next = reader.next(), next.text != ";" {}
+                _ = reader.next()
+                try reader.expectWord("ROLE")
+                let role = try reader.name("a role name")
+                guard !SecurityRole.builtIn.contains(role) else { throw reader.error("role '\(role)' is built in") }
+                schema.roles.insert(role)
+                try reader.expect(";")
                 continue
             }
             try reader.expectWord("RECORD")
@@ -54,7 +83,10 @@ public enum SchemaText {
             if reader.peek()?.text != ")" {
                 repeat {
                     if reader.peek()?.isWord("GRANT") == true {
-                        try reader.skipGrant()
+                        let line = reader.peek()?.line ?? 1
+                        let (permissions, role) = try reader.grant()
+                        schema.grants[typeName, default: [:]][role, default: []].formUnion(permissions)
+                        grantLines.append((typeName, role, line))
                         continue
                     }
                     let fieldLine = reader.peek()?.line ?? 1
@@ -75,6 +107,13 @@ public enum SchemaText {
             try reader.expect(")")
             try reader.expect(";")
             schema.recordTypes[typeName] = recordType
+        }
+        for grant in grantLines where !SecurityRole.builtIn.contains(grant.role) && !schema.roles.contains(grant.role) {
+            throw SchemaTextError(line: grant.line, message: "record type '\(grant.recordType)' grants to role '\(grant.role)', which no CREATE ROLE defines")
+        }
+        // What a type without GRANT lines gets, written out, so that a file reads back the same.
+        for name in schema.recordTypes.keys where schema.grants[name] == nil {
+            schema.grants[name] = SecurityRole.defaultGrants
         }
         return schema
     }
@@ -162,17 +201,19 @@ public enum SchemaText {
             position += 1
         }
 
-        /// Reads past `GRANT READ, CREATE, WRITE TO "role"` (one or more permissions).
-        mutating func skipGrant() throws(SchemaTextError) {
+        /// Reads `GRANT READ, CREATE, WRITE TO "role"` (one or more permissions).
+        mutating func grant() throws(SchemaTextError) -> (RecordPermissions, String) {
             try expectWord("GRANT")
+            var permissions: RecordPermissions = []
             repeat {
-                guard let permission = peek(), ["READ", "CREATE", "WRITE"].contains(where: permission.isWord) else {
+                guard let token = peek(), let named = RecordPermissions.names.first(where: { token.isWord($0.name) }) else {
                     throw error("expected READ, CREATE or WRITE")
                 }
+                permissions.insert(named.permission)
                 position += 1
             } while skip(",")
             try expectWord("TO")
-            _ = try name("a role name")
+            return (permissions, try name("a role name"))
         }
 
         mutating func skip(_ punctuation: String) -> Bool {

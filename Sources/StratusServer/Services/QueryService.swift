@@ -52,6 +52,12 @@ package struct QueryService: Sendable {
                 return QueryResults(rows: [], desiredKeys: request.desiredKeys, continuationMarker: nil, links: links)
             }
             var query = RecordQuery(zoneRowIDs: grants.keys.sorted(), recordType: recordType, limit: limit + 1)
+            if access.scope == .public {
+                var roles = PublicPermissions(access, in: transaction)
+                if case .createdBy(let user) = try roles.readScope(of: recordType) {
+                    query.conditions.append(RecordQuery.Condition(source: .column(.createdBy), test: .equals(.text(user)), negated: false))
+                }
+            }
             for filter in request.query.filterBy ?? [] {
                 query.conditions += try QueryTranslation.conditions(for: filter, in: schema)
             }

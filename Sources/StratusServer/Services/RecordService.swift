@@ -103,10 +103,16 @@ package struct RecordService: Sendable {
             let zone = grant.zone
             var found: [StoredRecord] = []
             var budget = ResponseBudget(bytes: maxResponseBytes)
+            var roles = access.scope == .public ? PublicPermissions(access, in: transaction) : nil
             var results = RecordResults(results: try request.records.map { item in
                 guard let stored = try transaction.record(zoneRowID: zone.rowID, recordName: item.recordName), !stored.deleted,
                       try grant.permission(forRecord: item.recordName, in: transaction).canRead else {
                     return .failure(RecordError(recordName: item.recordName, error: .notFound("record '\(item.recordName)' does not exist")))
+                }
+                do {
+                    try roles?.require(.read, on: stored.recordType, createdBy: stored.created.userRecordName, recordName: item.recordName)
+                } catch let refused as CloudKitError {
+                    return .failure(RecordError(recordName: item.recordName, error: refused))
                 }
                 guard budget.take(stored) else {
                     throw CloudKitError.limitExceeded("these records exceed the \(maxResponseBytes)-byte response limit; look them up in smaller batches")

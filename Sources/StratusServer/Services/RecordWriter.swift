@@ -30,6 +30,8 @@ final class RecordWriter {
         var error: CloudKitError { .limitExceeded("this batch touches more than \(limit) bytes of records; split it") }
     }
     private var schema: SchemaCheck
+    /// In the public database: what the security roles let the caller do.
+    private var roles: PublicPermissions?
 
     init(transaction: any StorageTransaction, grant: ZoneGrant, context: WriteContext, maxRecordBytes: Int, maxBatchBytes: Int) {
         self.transaction = transaction
@@ -38,6 +40,7 @@ final class RecordWriter {
         self.context = context
         self.maxRecordBytes = maxRecordBytes
         schema = SchemaCheck(transaction: transaction, containerID: context.access.containerID, environment: context.access.environment)
+        if context.access.scope == .public { roles = PublicPermissions(context.access, in: transaction) }
     }
 
     /// Reads the rows of the named records, a few queries in all. (Creates need no prefetch: their
@@ -163,14 +166,14 @@ final class RecordWriter {
         let createKey = type == .create ? operation.createKey : nil
         if type == .create, known[name] == nil {
             // The common case: a new name. The insert itself tells whether a row exists.
-            return try save(name: name, recordType: try newRecordType(operation), fields: operation.record.fields,
+            return try save(name: name, recordType: try recordTypeToCreate(operation, name: name), fields: operation.record.fields,
                             parent: operation.record.parent?.recordName, created: nil, createKey: createKey, insertOnly: true)
         }
         guard let existing = try liveRecord(name) else {
             switch type {
             case .create, .forceUpdate, .forceReplace:
                 try refuseReplay(of: name, createKey: createKey)
-                return try save(name: name, recordType: try newRecordType(operation), fields: operation.record.fields,
+                return try save(name: name, recordType: try recordTypeToCreate(operation, name: name), fields: operation.record.fields,
                                 parent: operation.record.parent?.recordName, created: nil, createKey: createKey)
             case .update, .replace, .delete, .forceDelete:
                 throw CloudKitError.notFound("record '\(name)' does not exist")
@@ -183,9 +186,7 @@ final class RecordWriter {
             throw Failure(error: CloudKitError(.conflict, "record '\(name)' was changed on the server; merge into serverRecord and retry with its recordChangeTag"),
                           serverRecord: try RecordMapper.record(from: existing, desiredKeys: nil))
         }
-        if context.access.scope == .public && existing.created.userRecordName != context.user {
-            throw CloudKitError.accessDenied("only the creator of public record '\(name)' may change or delete it")
-        }
+        try roles?.require(.write, on: existing.recordType, createdBy: existing.created.userRecordName, recordName: name)
         if type.isDelete {
             return try delete(existing)
         }
@@ -209,10 +210,12 @@ final class RecordWriter {
         throw CloudKitError.notFound("record '\(name)' was deleted after this create (createKey '\(createKey)') saved it")
     }
 
-    private func newRecordType(_ operation: RecordOperation) throws(CloudKitError) -> String {
+    /// The type of a record the operation creates, once the caller may create one of it.
+    private func recordTypeToCreate(_ operation: RecordOperation, name: String) throws -> String {
         guard let recordType = operation.record.recordType else {
-            throw .badRequest("\(operation.operationType.rawValue) of a new record needs a recordType")
+            throw CloudKitError.badRequest("\(operation.operationType.rawValue) of a new record needs a recordType")
         }
+        try roles?.require(.create, on: recordType, createdBy: nil, recordName: name)
         return recordType
     }
 

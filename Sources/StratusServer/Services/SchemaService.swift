@@ -51,6 +51,38 @@ package struct SchemaService: Sendable {
         }
     }
 
+    /// Gives a user (by username) one of the environment schema's custom roles, or takes it away;
+    /// false when the user already had it (or, taking, did not). An unknown user or role, or a
+    /// built-in role (held by who the caller is, never given), is `BAD_REQUEST`.
+    package func setRole(_ role: String, granted: Bool, username: String, containerID: String,
+                         environment: ContainerEnvironment) async throws -> Bool {
+        guard !SecurityRole.builtIn.contains(role) else {
+            throw CloudKitError.badRequest("role '\(role)' is built in: it follows from who the caller is and is never given")
+        }
+        return try await storage.write { transaction in
+            guard let user = try transaction.user(containerID: containerID, username: username) else {
+                throw CloudKitError.badRequest("container '\(containerID)' has no user '\(username)'")
+            }
+            if granted {
+                guard try transaction.schema(containerID: containerID, environment: environment).roles.contains(role) else {
+                    throw CloudKitError.badRequest("the \(environment.rawValue) schema defines no role '\(role)' (CREATE ROLE \(role);)")
+                }
+            }
+            return try transaction.setUserRole(role, granted: granted, containerID: containerID, environment: environment,
+                                               user: user.userRecordName)
+        }
+    }
+
+    /// The custom roles a user (by username) holds in an environment.
+    package func roles(of username: String, containerID: String, environment: ContainerEnvironment) async throws -> Set<String> {
+        try await storage.read { transaction in
+            guard let user = try transaction.user(containerID: containerID, username: username) else {
+                throw CloudKitError.badRequest("container '\(containerID)' has no user '\(username)'")
+            }
+            return try transaction.userRoles(containerID: containerID, environment: environment, user: user.userRecordName)
+        }
+    }
+
     /// Names in a schema file follow the same rules as in records.
     private func validate(_ schema: Schema) throws(CloudKitError) {
         for type in schema.recordTypes.values {

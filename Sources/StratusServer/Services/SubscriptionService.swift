@@ -78,6 +78,14 @@ package struct SubscriptionService: Sendable {
             throw CloudKitError.notFound("subscription '\(id)' does not exist")
         case .create, .update:
             try validate(subscription, databaseID: databaseID, access: access, in: transaction)
+            if access.scope == .public, let recordType = subscription.query?.recordType {
+                // Notifications name the records they are about: only a caller who may read every
+                // record of the type may hear of them.
+                var roles = PublicPermissions(access, in: transaction)
+                guard try roles.readScope(of: recordType) == .every else {
+                    throw CloudKitError.accessDenied("the security roles of '\(recordType)' do not let you read every record of it, which a subscription needs")
+                }
+            }
             try transaction.saveSubscription(StoredSubscription(databaseID: databaseID, owner: owner, subscription: subscription))
         }
     }

@@ -93,6 +93,12 @@ package protocol StorageTransaction {
     func applySchemaChanges(_ changes: [SchemaChange], containerID: String, environment: ContainerEnvironment) throws
     /// Replaces an environment's schema.
     func replaceSchema(_ schema: Schema, containerID: String, environment: ContainerEnvironment) throws
+    /// The grants of one record type by role; empty when it declares none (CloudKit's defaults hold).
+    func recordTypeGrants(containerID: String, environment: ContainerEnvironment, recordType: String) throws -> [String: RecordPermissions]
+    /// The custom roles given to a user in an environment.
+    func userRoles(containerID: String, environment: ContainerEnvironment, user: String) throws -> Set<String>
+    /// Gives a user a role, or takes it away; false when nothing changed.
+    func setUserRole(_ role: String, granted: Bool, containerID: String, environment: ContainerEnvironment, user: String) throws -> Bool
 
     // MARK: Assets
     /// Records an uploaded file: its blob (once per checksum) and the upload awaiting a record.

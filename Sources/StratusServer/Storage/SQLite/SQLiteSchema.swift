@@ -221,6 +221,31 @@ enum SQLiteSchema {
                 CREATE INDEX server_keys_container ON server_keys(container_id, created_at);
                 """)
         }
+        migrator.registerMigration("v11-security-roles") { db in
+            try db.execute(sql: """
+                CREATE TABLE schema_roles (
+                    container_id TEXT NOT NULL,
+                    environment TEXT NOT NULL,
+                    role TEXT NOT NULL,
+                    PRIMARY KEY (container_id, environment, role)
+                ) WITHOUT ROWID;
+                CREATE TABLE schema_grants (
+                    container_id TEXT NOT NULL,
+                    environment TEXT NOT NULL,
+                    record_type TEXT NOT NULL,
+                    role TEXT NOT NULL,
+                    permissions INTEGER NOT NULL,
+                    PRIMARY KEY (container_id, environment, record_type, role)
+                ) WITHOUT ROWID;
+                CREATE TABLE user_roles (
+                    container_id TEXT NOT NULL,
+                    environment TEXT NOT NULL,
+                    user_record_name TEXT NOT NULL,
+                    role TEXT NOT NULL,
+                    PRIMARY KEY (container_id, environment, user_record_name, role)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

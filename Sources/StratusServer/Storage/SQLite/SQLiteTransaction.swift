@@ -365,6 +365,7 @@ final class SQLiteTransaction: StorageTransaction {
             """), arguments: [containerID, environment.rawValue]) {
             schema.recordTypes[name] = try recordTypeSchema(containerID: containerID, environment: environment, recordType: name)
         }
+        try readSecurityRoles(into: &schema, containerID: containerID, environment: environment)
         return schema
     }
 
@@ -379,12 +380,16 @@ final class SQLiteTransaction: StorageTransaction {
                     INSERT OR REPLACE INTO schema_fields (container_id, environment, record_type, field_name, field_type, indexes)
                     VALUES (?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [containerID, environment.rawValue, recordType, field.name, Self.storedName(field.type), field.indexes.rawValue])
+            case .addRole(let role):
+                try insertRole(role, containerID: containerID, environment: environment)
+            case .setGrants(let recordType, let grants):
+                try replaceGrants(grants, of: recordType, containerID: containerID, environment: environment)
             }
         }
     }
 
     func replaceSchema(_ schema: Schema, containerID: String, environment: ContainerEnvironment) throws {
-        for table in ["schema_fields", "schema_record_types"] {
+        for table in ["schema_fields", "schema_record_types", "schema_roles", "schema_grants"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE container_id = ? AND environment = ?", arguments: [containerID, environment.rawValue])
         }
         var changes: [SchemaChange] = []
@@ -392,6 +397,8 @@ final class SQLiteTransaction: StorageTransaction {
             changes.append(.addRecordType(type.name))
             changes += type.fields.values.map { .addField(recordType: type.name, field: $0) }
         }
+        changes += schema.roles.map(SchemaChange.addRole)
+        changes += schema.grants.map { SchemaChange.setGrants(recordType: $0.key, grants: $0.value) }
         try applySchemaChanges(changes, containerID: containerID, environment: environment)
     }
 

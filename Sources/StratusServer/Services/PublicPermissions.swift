@@ -1,0 +1,80 @@
+import StratusCore
+
+/// What the caller may do with public-database records, by the container environment's security
+/// roles (see ``SecurityRole``): the union of the grants of every role the caller holds.
+///
+/// `_world` holds for everyone, `_icloud` for a signed-in user, `_creator` for the user who created
+/// the record, a custom role for the users given it (`stratus user role add`). Requests signed with
+/// a server-to-server key act for the container's backend and may do everything. The caller's
+/// roles and each record type's grants are read once per request.
+struct PublicPermissions {
+    /// Which of a type's records a query may return.
+    enum ReadScope: Equatable {
+        case every
+        /// Only the caller's own (`_creator` may read, no other role of the caller may).
+        case createdBy(String)
+    }
+
+    private let transaction: any StorageTransaction
+    private let containerID: String
+    private let environment: ContainerEnvironment
+    private let user: String?
+    private var roles: Set<String>?
+    private var grants: [String: [String: RecordPermissions]] = [:]
+
+    init(_ access: DatabaseAccess, in transaction: any StorageTransaction) {
+        self.transaction = transaction
+        containerID = access.containerID
+        environment = access.environment
+        user = access.userRecordName
+    }
+
+    /// The caller's permissions on a record of `recordType` created by `creator` (nil for a
+    /// record not created yet).
+    mutating func permissions(on recordType: String, createdBy creator: String?) throws -> RecordPermissions {
+        guard let user else { return try grants(of: recordType)[SecurityRole.world] ?? [] }
+        if user == ServerKeyService.identity { return .all }
+        var granted: RecordPermissions = []
+        for (role, permissions) in try grants(of: recordType) {
+            switch role {
+            case SecurityRole.world, SecurityRole.icloud: granted.formUnion(permissions)
+            case SecurityRole.creator: if creator == user { granted.formUnion(permissions) }
+            default: if try userRoles().contains(role) { granted.formUnion(permissions) }
+            }
+        }
+        return granted
+    }
+
+    /// Throws unless the caller holds `needed` on the record: `AUTHENTICATION_REQUIRED` when no one
+    /// is signed in, `ACCESS_DENIED` otherwise.
+    mutating func require(_ needed: RecordPermissions, on recordType: String, createdBy creator: String?,
+                          recordName: String) throws {
+        if try permissions(on: recordType, createdBy: creator).isSuperset(of: needed) { return }
+        guard user != nil else { throw AuthService.authenticationRequired }
+        let verb = needed.contains(.create) ? "create" : needed.contains(.write) ? "change or delete" : "read"
+        throw CloudKitError.accessDenied("the security roles of '\(recordType)' do not let you \(verb) record '\(recordName)'")
+    }
+
+    /// Which records of the type a query returns to the caller, or the error it gets instead.
+    mutating func readScope(of recordType: String) throws -> ReadScope {
+        if try permissions(on: recordType, createdBy: nil).contains(.read) { return .every }
+        if let user, try permissions(on: recordType, createdBy: user).contains(.read) { return .createdBy(user) }
+        guard user != nil else { throw AuthService.authenticationRequired }
+        throw CloudKitError.accessDenied("the security roles of '\(recordType)' do not let you read its records")
+    }
+
+    private mutating func grants(of recordType: String) throws -> [String: RecordPermissions] {
+        if let known = grants[recordType] { return known }
+        let declared = try transaction.recordTypeGrants(containerID: containerID, environment: environment, recordType: recordType)
+        let effective = declared.isEmpty ? SecurityRole.defaultGrants : declared
+        grants[recordType] = effective
+        return effective
+    }
+
+    private mutating func userRoles() throws -> Set<String> {
+        if let roles { return roles }
+        let loaded = try user.map { try transaction.userRoles(containerID: containerID, environment: environment, user: $0) } ?? []
+        roles = loaded
+        return loaded
+    }
+}
