@@ -78,6 +78,26 @@ public struct StratusServer: Sendable {
         try await services.schema.roles(of: username, containerID: container, environment: environment)
     }
 
+    /// Sets a container's APNs credentials: the `.p8` token key's PEM, its key ID, the team ID and
+    /// the app's bundle ID (the pushes' topic).
+    public func setAPNsCredentials(container: String, keyID: String, teamID: String, topic: String, privateKeyPEM: String) async throws {
+        guard try await services.containers.container(id: container) != nil else {
+            throw CloudKitError.badRequest("there is no container '\(container)'")
+        }
+        try await services.apns.setCredentials(APNsCredentials(keyID: keyID, teamID: teamID, topic: topic, privateKeyPEM: privateKeyPEM),
+                                               containerID: container)
+    }
+
+    /// A container's APNs key ID, team ID and topic (never the key), or nil when it has none.
+    public func apnsCredentials(container: String) async throws -> (keyID: String, teamID: String, topic: String)? {
+        try await services.apns.credentials(containerID: container).map { ($0.keyID, $0.teamID, $0.topic) }
+    }
+
+    /// Removes a container's APNs credentials: its subscriptions push through APNs no more.
+    public func removeAPNsCredentials(container: String) async throws {
+        try await services.apns.setCredentials(nil, containerID: container)
+    }
+
     /// The router with every Stratus route and the error middleware in front of them.
     package func makeRouter() -> Router<StratusRequestContext> {
         let router = Router(context: StratusRequestContext.self)
@@ -92,13 +112,13 @@ public struct StratusServer: Sendable {
         AssetRoutes(assets: services.assets).register(on: router)
         ShareRoutes(sharing: services.sharing, appURL: configuration.shareAppURL, appleAppIDs: configuration.appleAppIDs)
             .register(on: router)
-        PushRoutes(push: services.push, publicURL: configuration.publicURL).register(on: router)
+        PushRoutes(push: services.push, apns: services.apns, publicURL: configuration.publicURL).register(on: router)
         return router
     }
 
     /// The Hummingbird application serving this server; `onServerRunning` receives the bound port.
     public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let push = PushRoutes(push: services.push, publicURL: configuration.publicURL)
+        let push = PushRoutes(push: services.push, apns: services.apns, publicURL: configuration.publicURL)
         var application = Application(
             router: makeRouter(),
             server: .http1WebSocketUpgrade(
@@ -112,6 +132,7 @@ public struct StratusServer: Sendable {
         let maintenance = Maintenance(services: services, logger: logger)
         let hub = services.hub
         application.addServices(
+            services.apns,
             Periodic(description: "Maintenance", interval: configuration.maintenanceInterval, work: maintenance.run),
             // One timer closes the push connections of expired sessions (sign-out closes them at once).
             Periodic(description: "SessionSweeper", interval: configuration.expiredSessionSweepInterval) {

@@ -39,6 +39,9 @@ struct Serve: AsyncParsableCommand {
     var shareAppUrl: String?
     @Option(help: "An app (TEAMID.bundle.id) that opens share URLs as universal links, listed in /.well-known/apple-app-site-association; repeatable.")
     var appleAppId: [String] = []
+    @Option(help: "The APNs host for device tokens registered for production.") var apnsProductionUrl = "https://api.push.apple.com"
+    @Option(help: "The APNs host for device tokens registered for development.") var apnsSandboxUrl = "https://api.sandbox.push.apple.com"
+    @Option(help: "A PEM file of certificates to trust besides the system's when reaching the APNs hosts.") var apnsTrustRoots: String?
 
     func run() async throws {
         var logger = Logger(label: "stratus")
@@ -62,6 +65,9 @@ struct Serve: AsyncParsableCommand {
         configuration.smtp = smtpHost.map { SMTPMailer(host: $0, port: smtpPort, from: smtpFrom) }
         configuration.shareAppURL = shareAppUrl
         configuration.appleAppIDs = appleAppId
+        configuration.apns.productionURL = apnsProductionUrl
+        configuration.apns.sandboxURL = apnsSandboxUrl
+        configuration.apns.additionalTrustRoots = apnsTrustRoots.map { URL(fileURLWithPath: $0) }
         let server = try StratusServer(configuration: configuration, logger: logger)
         let apiToken = try await server.ensureContainer(container)
         let host = self.host

@@ -56,10 +56,14 @@ public struct NotificationInfo: Codable, Sendable, Equatable {
     public var category: String?
     /// Fields of the record copied into a query notification (`af`).
     public var desiredKeys: [String]?
+    /// A field of the record whose value becomes the APNs `apns-collapse-id`: a newer notification
+    /// with the same value replaces an undelivered older one on the device.
+    public var collapseIDKey: String?
 
     public init(alertBody: String? = nil, alertLocalizationKey: String? = nil, alertLocalizationArgs: [String]? = nil,
                 alertActionLocalizationKey: String? = nil, alertLaunchImage: String? = nil, soundName: String? = nil,
-                shouldBadge: Bool? = nil, shouldSendContentAvailable: Bool? = nil, category: String? = nil, desiredKeys: [String]? = nil) {
+                shouldBadge: Bool? = nil, shouldSendContentAvailable: Bool? = nil, category: String? = nil, desiredKeys: [String]? = nil,
+                collapseIDKey: String? = nil) {
         self.alertBody = alertBody
         self.alertLocalizationKey = alertLocalizationKey
         self.alertLocalizationArgs = alertLocalizationArgs
@@ -70,5 +74,6 @@ public struct NotificationInfo: Codable, Sendable, Equatable {
         self.shouldSendContentAvailable = shouldSendContentAvailable
         self.category = category
         self.desiredKeys = desiredKeys
+        self.collapseIDKey = collapseIDKey
     }
 }

@@ -59,6 +59,19 @@ public struct TokenCreateRequest: Codable, Sendable, Equatable {
     public init(apnsEnvironment: String? = nil) { self.apnsEnvironment = apnsEnvironment }
 }
 
+/// `tokens/register`: the APNs device token of an app, to which the signed-in user's
+/// subscriptions then deliver; `apnsEnvironment` picks APNs' sandbox (`development`) or production host.
+public struct TokenRegisterRequest: Codable, Sendable, Equatable {
+    public var apnsEnvironment: String
+    /// The device token as the app received it, in hex (or base64).
+    public var apnsToken: String
+
+    public init(apnsEnvironment: String, apnsToken: String) {
+        self.apnsEnvironment = apnsEnvironment
+        self.apnsToken = apnsToken
+    }
+}
+
 /// The response of `tokens/create`: where to long-poll for notifications.
 public struct TokenCreateResponse: Codable, Sendable, Equatable {
     public var apnsEnvironment: String

@@ -84,6 +84,8 @@ public struct ServerConfiguration: Sendable {
     public var pushPingInterval: Duration = .seconds(30)
     /// How often the push connections of expired sessions are looked for and closed.
     public var expiredSessionSweepInterval: Duration = .seconds(60)
+    /// Apple's push service: hosts, trust and bounds.
+    public var apns = APNsConfiguration()
 
     // MARK: Throttling and load shedding
 

@@ -3,7 +3,8 @@ import Logging
 import StratusCore
 
 /// Turns committed changes into CloudKit notifications for the subscriptions they match, and
-/// hands them to the connected devices of each subscription's owner.
+/// hands them to the connected devices of each subscription's owner and, through APNs, to the
+/// apps whose device tokens the owner registered.
 ///
 /// Fed after every commit. Subscriptions are cached per database and reloaded after they change.
 /// Notifications are hints: devices always fetch by change token, so a lost one loses no change.
@@ -20,11 +21,13 @@ package actor NotificationHub {
     /// Push connections (WebSockets and couriers) one user may hold at once.
     private let maxConnectionsPerUser: Int
     private let logger: Logger
+    private let apns: APNsProvider
     private var subscriptions: [Int64: [StoredSubscription]] = [:]
     private var mailboxes: [Listener: [ObjectIdentifier: Mailbox]] = [:]
 
-    init(storage: any StratusStorage, mailboxCapacity: Int, maxConnectionsPerUser: Int, logger: Logger) {
+    init(storage: any StratusStorage, mailboxCapacity: Int, maxConnectionsPerUser: Int, apns: APNsProvider, logger: Logger) {
         self.storage = storage
+        self.apns = apns
         self.mailboxCapacity = mailboxCapacity
         self.maxConnectionsPerUser = maxConnectionsPerUser
         self.logger = logger
@@ -113,12 +116,18 @@ package actor NotificationHub {
                 let notifications = Self.notifications(for: stored.subscription, changes)
                 guard !notifications.isEmpty else { continue }
                 let listener = Listener(containerID: changes.database.containerID, environment: changes.database.environment, user: stored.owner)
-                guard let devices = mailboxes[listener]?.values, !devices.isEmpty else { continue }
-                for (key, notification) in notifications {
-                    let json = Self.encoded(notification)
-                    for mailbox in devices { mailbox.post(json, key: key) }
+                var delivered = false
+                if let devices = mailboxes[listener]?.values, !devices.isEmpty {
+                    for notification in notifications {
+                        let json = Self.encoded(notification.payload)
+                        for mailbox in devices { mailbox.post(json, key: notification.key) }
+                    }
+                    delivered = true
                 }
-                if stored.subscription.firesOnce == true { firedOnce.append(stored) }
+                if await apns.deliver(notifications.map { APNsProvider.Push(payload: $0.payload, collapseID: $0.collapseID) }, to: listener) {
+                    delivered = true
+                }
+                if delivered && stored.subscription.firesOnce == true { firedOnce.append(stored) }
             }
             if !firedOnce.isEmpty { try await removeFired(firedOnce, databaseID: changes.databaseID) }
         } catch {
@@ -144,8 +153,16 @@ package actor NotificationHub {
 
     // MARK: Building notifications
 
-    /// The notifications a subscription gets for a commit, each with the key it coalesces by.
-    static func notifications(for subscription: Subscription, _ changes: CommittedChanges) -> [(String, PushNotification)] {
+    /// One notification for one subscription, with the key a device's mailbox coalesces it by and
+    /// the APNs collapse ID the subscription's `collapseIDKey` gives it.
+    struct Outgoing {
+        var key: String
+        var payload: PushNotification
+        var collapseID: String?
+    }
+
+    /// The notifications a subscription gets for a commit.
+    static func notifications(for subscription: Subscription, _ changes: CommittedChanges) -> [Outgoing] {
         let scope = changes.database.scope.notificationValue
         let zoneOwner = changes.database.scope == .public ? nil : changes.zoneOwner ?? changes.database.ownerRecordName
         let sid = subscription.subscriptionID
@@ -153,16 +170,16 @@ package actor NotificationHub {
         switch subscription.subscriptionType {
         case .database:
             ck.met = .init(dbs: scope, sid: sid)
-            return [("met:\(sid)", PushNotification(aps: aps(subscription.notificationInfo), ck: ck))]
+            return [Outgoing(key: "met:\(sid)", payload: PushNotification(aps: aps(subscription.notificationInfo), ck: ck))]
         case .zone:
             guard subscription.zoneID?.zoneName ?? ZoneID.defaultZoneName == changes.zoneName else { return [] }
             ck.fet = .init(zid: changes.zoneName, zoid: zoneOwner, dbs: scope, sid: sid)
-            return [("fet:\(sid):\(changes.zoneName)", PushNotification(aps: aps(subscription.notificationInfo), ck: ck))]
+            return [Outgoing(key: "fet:\(sid):\(changes.zoneName)", payload: PushNotification(aps: aps(subscription.notificationInfo), ck: ck))]
         case .query:
             guard let query = subscription.query else { return [] }
             if subscription.zoneWide != true, let zone = subscription.zoneID, zone.zoneName != changes.zoneName { return [] }
             let triggers = Set(subscription.firesOn ?? Subscription.Trigger.allCases)
-            var result: [(String, PushNotification)] = []
+            var result: [Outgoing] = []
             for change in changes.records where change.recordType == query.recordType && triggers.contains(change.trigger) {
                 let fields = (try? RecordMapper.decodeFields(change.fieldsJSON)) ?? [:]
                 guard SubscriptionMatcher.matches(query.filterBy ?? [], recordName: change.recordName, fields: fields) else { continue }
@@ -173,12 +190,26 @@ package actor NotificationHub {
                 }
                 recordCK.qry = .init(rid: change.recordName, zid: changes.zoneName, zoid: zoneOwner, dbs: scope,
                                      fo: change.trigger.notificationReason, sid: sid, af: desired)
-                result.append(("qry:\(sid):\(changes.zoneName):\(change.recordName)",
-                               PushNotification(aps: aps(subscription.notificationInfo), ck: recordCK)))
+                result.append(Outgoing(key: "qry:\(sid):\(changes.zoneName):\(change.recordName)",
+                                       payload: PushNotification(aps: aps(subscription.notificationInfo), ck: recordCK),
+                                       collapseID: collapseID(subscription.notificationInfo, fields)))
                 if subscription.firesOnce == true { break }
             }
             return result
         }
+    }
+
+    /// The value of the record's `collapseIDKey` field as an APNs collapse ID (at most 64 bytes).
+    private static func collapseID(_ info: NotificationInfo?, _ fields: [String: FieldValue]) -> String? {
+        guard let key = info?.collapseIDKey, let value = fields[key] else { return nil }
+        let text: String
+        switch value {
+        case .string(let string): text = string
+        case .int64(let number): text = String(number)
+        case .reference(let reference): text = reference.recordName
+        default: return nil
+        }
+        return text.isEmpty || text.utf8.count > 64 ? nil : text
     }
 
     private static func aps(_ info: NotificationInfo?) -> PushNotification.APS {

@@ -20,11 +20,14 @@ package struct StratusServices: Sendable {
     package let limiter: RateLimiter
     package let email: EmailVerification
     package let serverKeys: ServerKeyService
+    package let apns: APNsProvider
 
     init(storage: any StratusStorage, blobs: BlobStore, signer: AssetURLSigner, configuration: ServerConfiguration, logger: Logger) {
         let directory = DatabaseDirectory(storage: storage)
+        let apns = APNsProvider(storage: storage, configuration: configuration.apns, logger: logger)
+        self.apns = apns
         let hub = NotificationHub(storage: storage, mailboxCapacity: configuration.pushMailboxCapacity,
-                                  maxConnectionsPerUser: configuration.maxPushConnectionsPerUser, logger: logger)
+                                  maxConnectionsPerUser: configuration.maxPushConnectionsPerUser, apns: apns, logger: logger)
         self.storage = storage
         self.hub = hub
         let limiter = RateLimiter()

@@ -21,6 +21,28 @@ package struct StoredServerKey: Sendable, Equatable {
     package var revokedAt: Int64?
 }
 
+/// A container's credentials for Apple's push service: a token-signing key (`.p8`) with its key
+/// ID, the developer team's ID, and the app's bundle ID (each push's `apns-topic`).
+package struct APNsCredentials: Sendable, Equatable {
+    package var keyID: String
+    package var teamID: String
+    package var topic: String
+    /// The `.p8` file's PEM (`-----BEGIN PRIVATE KEY-----`, a P-256 key).
+    package var privateKeyPEM: String
+}
+
+/// An app's APNs device token, registered by a signed-in user with `tokens/register`.
+package struct StoredAPNsToken: Sendable, Equatable, Hashable {
+    package var containerID: String
+    package var environment: ContainerEnvironment
+    package var user: String
+    /// The device token in lowercase hex, as APNs' request path takes it.
+    package var token: String
+    /// APNs' sandbox (`development`) or production host.
+    package var apnsEnvironment: ContainerEnvironment
+    package var registeredAt: Int64
+}
+
 /// A user account of one container.
 package struct StoredUser: Sendable, Equatable {
     package var userRecordName: String

@@ -156,6 +156,18 @@ package protocol StorageTransaction {
     /// Marks a key revoked at `time`; false if there is no such key or it was revoked already.
     func revokeServerKey(keyID: String, at time: Int64) throws -> Bool
 
+    // MARK: APNs
+    /// Sets (or, with nil, removes) a container's APNs credentials.
+    func setAPNsCredentials(_ credentials: APNsCredentials?, containerID: String) throws
+    func apnsCredentials(containerID: String) throws -> APNsCredentials?
+    /// Registers a device token for its user, replacing its earlier registration (a device passed
+    /// to another user is theirs now); past `maxPerUser`, the user's oldest tokens go.
+    func registerAPNsToken(_ token: StoredAPNsToken, maxPerUser: Int) throws
+    /// A user's device tokens in an environment, oldest first.
+    func apnsTokens(containerID: String, environment: ContainerEnvironment, user: String) throws -> [StoredAPNsToken]
+    /// Forgets a device token (APNs reported it unregistered); false if it was not registered.
+    func removeAPNsToken(_ token: String, containerID: String) throws -> Bool
+
     // MARK: Maintenance
     /// Removes record and zone tombstones last changed before `time` (ms), advancing the purged
     /// sequences so older tokens expire. Returns how many tombstones went.

@@ -6,22 +6,31 @@ import Logging
 import NIOCore
 import StratusCore
 
-/// Push delivery. CloudKit's `tokens/create` (`/device/1/{container}/{environment}/tokens/create`)
-/// and its long-poll courier; and, as an *extension*, a WebSocket at
+/// Push delivery. CloudKit's `tokens/create` and its long-poll courier, and `tokens/register` for
+/// APNs, each at Apple's documented `/database/1/{container}/{environment}/tokens/…` and at the
+/// `/device/1/…` path some clients use; and, as an *extension*, a WebSocket at
 /// `/push/1/{container}/{environment}/websocket` (with `ckAPIToken` and `ckWebAuthToken` in the
 /// query, or `Authorization: Bearer`) on which every notification arrives as a text frame.
 struct PushRoutes {
     static let courierPath = "/push/1/courier/"
     let push: PushService
+    let apns: APNsProvider
     let publicURL: String?
 
     func register(on router: Router<StratusRequestContext>) {
-        router.group("device/1/:container/:environment")
-            .add(middleware: DatabaseAuthenticator(auth: push.auth, publicURL: publicURL, scope: .private))
-            .post("tokens/create") { request, context in
-                let body = try await JSONBody.decode(TokenCreateRequest.self, from: request, limit: 64 * 1024, allowingEmpty: true)
-                return try JSONBody.response(try await push.createToken(body, try context.requireAccess()))
-            }
+        for prefix in ["device/1/:container/:environment", "database/1/:container/:environment"] {
+            router.group(RouterPath(prefix))
+                .add(middleware: DatabaseAuthenticator(auth: push.auth, publicURL: publicURL, scope: .private))
+                .post("tokens/create") { request, context in
+                    let body = try await JSONBody.decode(TokenCreateRequest.self, from: request, limit: 64 * 1024, allowingEmpty: true)
+                    return try JSONBody.response(try await push.createToken(body, try context.requireAccess()))
+                }
+                .post("tokens/register") { request, context in
+                    let body = try await JSONBody.decode(TokenRegisterRequest.self, from: request, limit: 64 * 1024)
+                    try await apns.register(body, try context.requireAccess())
+                    return try JSONBody.response([String: String]())
+                }
+        }
         router.get("push/1/courier/:token") { _, context in
             // Nothing arrived within the wait: 204, and the client polls again.
             guard let json = try await push.poll(courierToken: try context.parameters.require("token")) else {

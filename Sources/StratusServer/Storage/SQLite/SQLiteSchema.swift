@@ -246,6 +246,27 @@ enum SQLiteSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v12-apns") { db in
+            try db.execute(sql: """
+                CREATE TABLE apns_credentials (
+                    container_id TEXT PRIMARY KEY NOT NULL,
+                    key_id TEXT NOT NULL,
+                    team_id TEXT NOT NULL,
+                    topic TEXT NOT NULL,
+                    private_key TEXT NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE apns_tokens (
+                    container_id TEXT NOT NULL,
+                    apns_token TEXT NOT NULL,
+                    environment TEXT NOT NULL,
+                    user_record_name TEXT NOT NULL,
+                    apns_environment TEXT NOT NULL,
+                    registered_at INTEGER NOT NULL,
+                    PRIMARY KEY (container_id, apns_token)
+                ) WITHOUT ROWID;
+                CREATE INDEX apns_tokens_user ON apns_tokens(container_id, environment, user_record_name, registered_at);
+                """)
+        }
         return migrator
     }
 }
