@@ -16,6 +16,8 @@ while (($#)); do
   esac
 done
 
+# Examples saved by an earlier run (of an older description) can crash schemathesis: start clean.
+rm -rf .hypothesis .schemathesis
 scripts/install-deps.sh
 python3 -c 'import schemathesis' 2>/dev/null || python3 -m pip install -q -r requirements.txt
 source scripts/lib/walkthrough.sh

@@ -138,6 +138,17 @@ import StratusCore
         }
     }
 
+    @Test func aProviderTokenIsSignedAndServesFiftyMinutes() throws {
+        let endpoint = APNsTestEndpoint()
+        let credentials = APNsCredentials(keyID: endpoint.keyID, teamID: endpoint.teamID, topic: endpoint.topic, privateKeyPEM: endpoint.p8)
+        let token = try APNsProviderToken(credentials: credentials, issuedAt: 1_000_000)
+        #expect(token.authorization.hasPrefix("bearer ") && token.authorization.split(separator: ".").count == 3)
+        #expect(token.isFresh(at: 1_000_000 + 49 * 60) && !token.isFresh(at: 1_000_000 + 50 * 60))
+        var wrong = credentials
+        wrong.keyID = "short"
+        #expect(throws: CloudKitError.self) { try APNsProviderToken.validate(wrong) }
+    }
+
     @Test func anOversizedPayloadIsPrunedToFit() throws {
         var notification = NotificationHub.catchUp(containerID: "c")
         notification.ck.p = nil
