@@ -202,6 +202,7 @@ let package = Package(
                 "StratusServer",
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 "StratusTesting",
                 "StratusFuzzTargets",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -8,6 +8,8 @@ import StratusCore
 /// A Stratus server: storage in the data directory, the CloudKit Web Services routes and the
 /// background maintenance, ready to run as a Hummingbird application.
 public struct StratusServer: Sendable {
+    /// This release's version, as `stratus --version` prints it.
+    public static let version = "0.2.0"
     public let configuration: ServerConfiguration
     package let services: StratusServices
     let logger: Logger
@@ -102,6 +104,9 @@ public struct StratusServer: Sendable {
     package func makeRouter() -> Router<StratusRequestContext> {
         let router = Router(context: StratusRequestContext.self)
         router.add(middleware: LogRequestsMiddleware(.debug))
+        if !configuration.corsOrigins.isEmpty {
+            router.add(middleware: CrossOriginPolicy(allowedOrigins: configuration.corsOrigins))
+        }
         router.add(middleware: CloudKitErrorMiddleware())
         router.add(middleware: LoadSheddingMiddleware(maxInFlight: configuration.maxRequestsInFlight))
         AuthRoutes(auth: services.auth, hub: services.hub, email: services.email, maxRequestBytes: configuration.maxRequestBytes)
@@ -112,13 +117,16 @@ public struct StratusServer: Sendable {
         AssetRoutes(assets: services.assets).register(on: router)
         ShareRoutes(sharing: services.sharing, appURL: configuration.shareAppURL, appleAppIDs: configuration.appleAppIDs)
             .register(on: router)
-        PushRoutes(push: services.push, apns: services.apns, publicURL: configuration.publicURL).register(on: router)
+        PushRoutes(push: services.push, apns: services.apns, publicURL: configuration.publicURL,
+                   allowedOrigins: configuration.corsOrigins).register(on: router)
+        HealthRoutes(storage: services.storage).register(on: router)
         return router
     }
 
     /// The Hummingbird application serving this server; `onServerRunning` receives the bound port.
     public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let push = PushRoutes(push: services.push, apns: services.apns, publicURL: configuration.publicURL)
+        let push = PushRoutes(push: services.push, apns: services.apns, publicURL: configuration.publicURL,
+                              allowedOrigins: configuration.corsOrigins)
         var application = Application(
             router: makeRouter(),
             server: .http1WebSocketUpgrade(

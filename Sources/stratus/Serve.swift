@@ -39,13 +39,23 @@ struct Serve: AsyncParsableCommand {
     var shareAppUrl: String?
     @Option(help: "An app (TEAMID.bundle.id) that opens share URLs as universal links, listed in /.well-known/apple-app-site-association; repeatable.")
     var appleAppId: [String] = []
+    @Option(help: "A web origin (https://app.example.com, or *) whose pages may call the server (CORS) and open the push WebSocket; repeatable.")
+    var corsOrigin: [String] = []
     @Option(help: "The APNs host for device tokens registered for production.") var apnsProductionUrl = "https://api.push.apple.com"
     @Option(help: "The APNs host for device tokens registered for development.") var apnsSandboxUrl = "https://api.sandbox.push.apple.com"
     @Option(help: "A PEM file of certificates to trust besides the system's when reaching the APNs hosts.") var apnsTrustRoots: String?
 
     func run() async throws {
         var logger = Logger(label: "stratus")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        logger.logLevel = level
+        for origin in corsOrigin where origin != "*" {
+            guard let url = URLComponents(string: origin), url.scheme != nil, url.host != nil, url.path.isEmpty else {
+                throw ValidationError("--cors-origin takes an origin such as https://app.example.com (no path), or *")
+            }
+        }
         guard sessionDays > 0, tombstoneDays > 0, assetLimitMb > 0, maxResponseMb > 0, signInFailures > 0, userRequestsPerSecond >= 0, courierWaitSeconds > 0,
               (maxDatabaseMb ?? 1) > 0 else {
             throw ValidationError("--session-days, --tombstone-days, --asset-limit-mb, --max-response-mb, --max-database-mb, --sign-in-failures and --courier-wait-seconds must be positive")
@@ -65,6 +75,7 @@ struct Serve: AsyncParsableCommand {
         configuration.smtp = smtpHost.map { SMTPMailer(host: $0, port: smtpPort, from: smtpFrom) }
         configuration.shareAppURL = shareAppUrl
         configuration.appleAppIDs = appleAppId
+        configuration.corsOrigins = Set(corsOrigin)
         configuration.apns.productionURL = apnsProductionUrl
         configuration.apns.sandboxURL = apnsSandboxUrl
         configuration.apns.additionalTrustRoots = apnsTrustRoots.map { URL(fileURLWithPath: $0) }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StratusServer
 
 /// The `stratus` command: run the server and administer its data directory.
 @main
@@ -6,6 +7,7 @@ struct Stratus: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stratus",
         abstract: "A self-hostable, CloudKit-compatible sync server.",
+        version: StratusServer.version,
         subcommands: [Serve.self, ContainerCommand.self, SchemaCommand.self, KeyCommand.self, UserCommand.self, APNsCommand.self],
         defaultSubcommand: Serve.self)
 }

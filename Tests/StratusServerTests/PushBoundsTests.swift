@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
 import HummingbirdWSClient
 import Logging
 import NIOCore
@@ -23,12 +24,13 @@ import StratusCore
     }
 
     /// Connects and reads until the server closes the socket, or `after` runs and the client stops.
-    static func connect(_ url: String, messages limit: Int = .max,
+    static func connect(_ url: String, messages limit: Int = .max, headers: HTTPFields = [:],
                         after: @escaping @Sendable () async throws -> Void = {}) async throws -> Outcome {
         var logger = Logger(label: "push-test")
         logger.logLevel = .critical
         let collected = Collected()
-        let closeFrame = try await WebSocketClient.connect(url: url, logger: logger) { inbound, outbound, _ in
+        let closeFrame = try await WebSocketClient.connect(url: url, configuration: .init(additionalHeaders: headers),
+                                                           logger: logger) { inbound, outbound, _ in
             var count = 0
             for try await message in inbound.messages(maxSize: 1 << 20) {
                 if case .text(let text) = message {

@@ -84,6 +84,10 @@ public struct ServerConfiguration: Sendable {
     public var pushPingInterval: Duration = .seconds(30)
     /// How often the push connections of expired sessions are looked for and closed.
     public var expiredSessionSweepInterval: Duration = .seconds(60)
+    /// Web origins (`https://app.example.com`, or `*`) whose pages may call the server (CORS) and
+    /// open the push WebSocket. Empty: no CORS headers; browser pages of other origins are refused
+    /// the WebSocket.
+    public var corsOrigins: Set<String> = []
     /// Apple's push service: hosts, trust and bounds.
     public var apns = APNsConfiguration()
 

@@ -10,6 +10,8 @@ package protocol StratusStorage: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction) throws -> T) async throws -> T
     /// Runs `body` in a write transaction; it commits when `body` returns and rolls back when it throws.
     func write<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction) throws -> T) async throws -> T
+    /// Whether the storage answers and its schema is at the newest migration.
+    func isReady() async -> Bool
 }
 
 /// The operations services perform inside one storage transaction.

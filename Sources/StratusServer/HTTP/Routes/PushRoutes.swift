@@ -16,6 +16,9 @@ struct PushRoutes {
     let push: PushService
     let apns: APNsProvider
     let publicURL: String?
+    /// The web origins whose pages may open the WebSocket (``CrossOriginPolicy``); a request
+    /// without `Origin` (an app, not a browser) or from the server's own origin is always let in.
+    let allowedOrigins: Set<String>
 
     func register(on router: Router<StratusRequestContext>) {
         for prefix in ["device/1/:container/:environment", "database/1/:container/:environment"] {
@@ -60,6 +63,10 @@ struct PushRoutes {
         let push = self.push
         let connection: PushService.Connection
         do {
+            guard CrossOriginPolicy.admitsUpgrade(origin: request.headerFields[.origin], authority: request.authority,
+                                                  allowed: allowedOrigins) else {
+                throw CloudKitError.accessDenied("pages of \(request.headerFields[.origin] ?? "") may not open the push WebSocket (serve --cors-origin)")
+            }
             guard let environment = ContainerEnvironment(rawValue: segments[3]) else {
                 throw CloudKitError.badRequest("unknown environment '\(segments[3])'; use development or production")
             }

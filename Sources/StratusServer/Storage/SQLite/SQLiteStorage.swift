@@ -69,6 +69,10 @@ package final class SQLiteStorage: StratusStorage {
     package var commitStatistics: (transactions: Int, writes: Int) { group.statistics }
 
     /// The writer connection's `journal_mode` and `synchronous` pragmas, read back from SQLite.
+    package func isReady() async -> Bool {
+        (try? await pool.read { try SQLiteSchema.migrator.hasCompletedMigrations($0) }) ?? false
+    }
+
     package func writerDurability() async throws -> (journalMode: String, synchronous: Int) {
         try await pool.writeWithoutTransaction { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "", try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)

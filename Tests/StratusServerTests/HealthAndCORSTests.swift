@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+import HTTPTypes
+import Testing
+import StratusCore
+@testable import StratusServer
+
+/// `/healthz`, `/readyz`, CORS for configured origins, and the push WebSocket's `Origin` check.
+@Suite struct HealthAndCORSTests {
+    static let app = "https://app.example.com"
+
+    @Test func healthAndReadiness() async throws {
+        let directory = TestServer.temporaryDirectory()
+        try await TestServer.with(dataDirectory: directory) { server in
+            let probe = server.anonymous
+            let health = try await probe.send(.GET, "/healthz", body: nil, apiToken: .some(nil))
+            #expect(health.status == 200 && health.text.contains("\"ok\""))
+            let ready = try await probe.send(.GET, "/readyz", body: nil, apiToken: .some(nil))
+            #expect(ready.status == 200 && ready.text.contains("\"ready\""))
+
+            // A database whose schema is behind the server's is not ready.
+            let queue = try DatabaseQueue(path: directory.appendingPathComponent("stratus.sqlite").path)
+            try await queue.write { try $0.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v12-apns'") }
+            let behind = try await probe.send(.GET, "/readyz", body: nil, apiToken: .some(nil))
+            #expect(behind.status == 503 && behind.text.contains("not ready"))
+            #expect(try await probe.send(.GET, "/healthz", body: nil, apiToken: .some(nil)).status == 200)
+        }
+    }
+
+    @Test func configuredOriginsGetCORSHeadersAndPreflights() async throws {
+        try await TestServer.with(configure: { $0.corsOrigins = [Self.app] }) { server in
+            let alice = try await server.signUp()
+            let path = alice.path(.private, "records/modify")
+            let preflight = try await alice.send(.OPTIONS, path, body: nil, headers: [
+                ("Origin", Self.app), ("Access-Control-Request-Method", "POST"),
+                ("Access-Control-Request-Headers", "content-type, x-stratus-device-id")])
+            #expect(preflight.status == 204)
+            #expect(preflight.headers["Access-Control-Allow-Origin"].first == Self.app)
+            #expect(preflight.headers["Access-Control-Allow-Methods"].first == "POST")
+            #expect(preflight.headers["Access-Control-Allow-Headers"].first == "content-type, x-stratus-device-id")
+
+            let body = try JSONEncoder().encode(RecordsModifyRequest(operations: [.create("r")]))
+            let saved = try await alice.send(.POST, path, body: body, headers: [("Origin", Self.app)])
+            #expect(saved.status == 200 && saved.headers["Access-Control-Allow-Origin"].first == Self.app)
+            #expect(saved.headers["Access-Control-Expose-Headers"].first?.contains("X-Apple-Request-UUID") == true)
+            // Errors carry the headers too, so the page can read them.
+            let refused = try await alice.send(.POST, path, body: body, apiToken: .some("not-a-token"), headers: [("Origin", Self.app)])
+            #expect(refused.status == 401 && refused.headers["Access-Control-Allow-Origin"].first == Self.app)
+
+            let other = try await alice.send(.POST, path, body: body, headers: [("Origin", "https://evil.example")])
+            #expect(other.headers["Access-Control-Allow-Origin"].isEmpty)
+            let otherPreflight = try await alice.send(.OPTIONS, path, body: nil, headers: [
+                ("Origin", "https://evil.example"), ("Access-Control-Request-Method", "POST")])
+            #expect(otherPreflight.headers["Access-Control-Allow-Origin"].isEmpty)
+        }
+    }
+
+    @Test func withoutConfiguredOriginsThereAreNoCORSHeaders() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp()
+            let response = try await alice.send(.GET, alice.path(.private, "zones/list"), body: nil, headers: [("Origin", Self.app)])
+            #expect(response.status == 200 && response.headers["Access-Control-Allow-Origin"].isEmpty)
+        }
+    }
+
+    @Test func thePushWebSocketAdmitsOnlyConfiguredOriginsAndTheServersOwn() async throws {
+        try await TestServer.with(configure: { $0.corsOrigins = [Self.app] }) { server in
+            let alice = try await server.signUp()
+            let url = PushBoundsTests.webSocketURL(alice)
+            let foreign = try await PushBoundsTests.connect(url, headers: [.origin: "https://evil.example"])
+            #expect(foreign.closeCode == .unknown(4403))
+            let allowed = try await PushBoundsTests.connect(url, messages: 1, headers: [.origin: Self.app])
+            #expect(allowed.messages.count == 1 && allowed.closeCode != .unknown(4403), "the catch-up notification arrives")
+            let own = server.endpoint.baseURL
+            let same = try await PushBoundsTests.connect(url, messages: 1, headers: [.origin: own])
+            #expect(same.messages.count == 1)
+            let app = try await PushBoundsTests.connect(url, messages: 1)
+            #expect(app.messages.count == 1, "an app sends no Origin")
+        }
+    }
+}
+
+/// What `stratus` refuses before it serves, and its version.
+@Suite struct CommandLineTests {
+    @Test func badServeOptionsAreErrorsNotDefaults() throws {
+        let directory = TestServer.temporaryDirectory()
+        for (options, message) in [(["--log-level", "loud"], "--log-level must be one of"),
+                                   (["--cors-origin", "https://app.example.com/path"], "--cors-origin takes an origin")] {
+            let result = try ServerProcess.run(["serve", "--data", directory.path, "--port", "0"] + options)
+            #expect(result.status != 0 && result.output.contains(message), "\(options): \(result.output)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.path), "nothing was served or created")
+    }
+
+    @Test func versionIsPrinted() throws {
+        let result = try ServerProcess.run(["--version"])
+        #expect(result.status == 0 && result.output.trimmingCharacters(in: .whitespacesAndNewlines) == StratusServer.version)
+    }
+}
