@@ -28,7 +28,7 @@ struct BenchmarkServer {
         let server = try StratusServer(configuration: configuration, logger: quietLogger)
         let apiToken = try await server.ensureContainer(containerID)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let group = ServiceGroup(configuration: .init(services: [server.makeApplication { continuation.yield($0) }], logger: quietLogger))
+        let group = ServiceGroup(configuration: .init(services: [try server.makeApplication { continuation.yield($0) }], logger: quietLogger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             var iterator = ports.makeAsyncIterator()

@@ -14,7 +14,7 @@ struct ChildServer: AsyncParsableCommand {
         let logger = BenchmarkServer.quietLogger
         let server = try StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), port: 0), logger: logger)
         let apiToken = try await server.ensureContainer(BenchmarkServer.containerID)
-        let application = server.makeApplication { port in
+        let application = try server.makeApplication { port in
             FileHandle.standardOutput.write(Data("\(port) \(apiToken)\n".utf8))
         }
         try await ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm], logger: logger)).run()

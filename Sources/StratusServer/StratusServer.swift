@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -111,29 +113,33 @@ public struct StratusServer: Sendable {
         router.add(middleware: LoadSheddingMiddleware(maxInFlight: configuration.maxRequestsInFlight))
         AuthRoutes(auth: services.auth, hub: services.hub, email: services.email, maxRequestBytes: configuration.maxRequestBytes)
             .register(on: router)
-        DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes, publicURL: configuration.publicURL,
+        DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes, origin: configuration.origin,
                        permits: WorkPermits(permits: configuration.maxLargeRequests, maxWaiting: configuration.maxRequestsInFlight))
             .register(on: router)
         AssetRoutes(assets: services.assets).register(on: router)
         ShareRoutes(sharing: services.sharing, appURL: configuration.shareAppURL, appleAppIDs: configuration.appleAppIDs)
             .register(on: router)
-        PushRoutes(push: services.push, apns: services.apns, publicURL: configuration.publicURL,
+        PushRoutes(push: services.push, apns: services.apns, origin: configuration.origin,
                    allowedOrigins: configuration.corsOrigins).register(on: router)
         HealthRoutes(storage: services.storage).register(on: router)
         return router
     }
 
-    /// The Hummingbird application serving this server; `onServerRunning` receives the bound port.
-    public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let push = PushRoutes(push: services.push, apns: services.apns, publicURL: configuration.publicURL,
+    /// The Hummingbird application serving this server (over TLS when ``ServerConfiguration/tls``
+    /// names certificate files, which must read); `onServerRunning` receives the bound port.
+    public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some ApplicationProtocol {
+        let push = PushRoutes(push: services.push, apns: services.apns, origin: configuration.origin,
                               allowedOrigins: configuration.corsOrigins)
+        var server = HTTPServerBuilder.http1WebSocketUpgrade(
+            configuration: .init(http1: .init(idleTimeout: Self.timeAmount(configuration.httpIdleTimeout)),
+                                 ws: .init(autoPing: .enabled(timePeriod: configuration.pushPingInterval), closeTimeout: .seconds(5))),
+            shouldUpgrade: { request, _, _ in try await push.shouldUpgrade(request) })
+        if let tls = configuration.tls {
+            server = try .tls(server, tlsConfiguration: try tls.serverConfiguration())
+        }
         var application = Application(
             router: makeRouter(),
-            server: .http1WebSocketUpgrade(
-                configuration: .init(http1: .init(idleTimeout: Self.timeAmount(configuration.httpIdleTimeout)),
-                                     ws: .init(autoPing: .enabled(timePeriod: configuration.pushPingInterval),
-                                              closeTimeout: .seconds(5))),
-                shouldUpgrade: { request, _, _ in try await push.shouldUpgrade(request) }),
+            server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Stratus"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)

@@ -65,7 +65,7 @@ public actor TestCloud {
         let server = try StratusServer(configuration: configuration, logger: logger)
         apiToken = try await server.ensureContainer(Self.containerID)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let group = ServiceGroup(configuration: .init(services: [server.makeApplication { continuation.yield($0) }], logger: logger))
+        let group = ServiceGroup(configuration: .init(services: [try server.makeApplication { continuation.yield($0) }], logger: logger))
         let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let bound = await iterator.next() else { throw CloudError(.internalError, "the test server did not start") }

@@ -39,6 +39,9 @@ struct Serve: AsyncParsableCommand {
     var shareAppUrl: String?
     @Option(help: "An app (TEAMID.bundle.id) that opens share URLs as universal links, listed in /.well-known/apple-app-site-association; repeatable.")
     var appleAppId: [String] = []
+    @Option(help: "Serve HTTPS with this certificate chain (PEM, the server's certificate first); needs --tls-key.")
+    var tlsCert: String?
+    @Option(help: "The private key (PEM) of --tls-cert.") var tlsKey: String?
     @Option(help: "A web origin (https://app.example.com, or *) whose pages may call the server (CORS) and open the push WebSocket; repeatable.")
     var corsOrigin: [String] = []
     @Option(help: "The APNs host for device tokens registered for production.") var apnsProductionUrl = "https://api.push.apple.com"
@@ -76,6 +79,12 @@ struct Serve: AsyncParsableCommand {
         configuration.shareAppURL = shareAppUrl
         configuration.appleAppIDs = appleAppId
         configuration.corsOrigins = Set(corsOrigin)
+        switch (tlsCert, tlsKey) {
+        case (let cert?, let key?):
+            configuration.tls = TLSFiles(certificateChain: URL(fileURLWithPath: cert), privateKey: URL(fileURLWithPath: key))
+        case (nil, nil): break
+        default: throw ValidationError("--tls-cert and --tls-key go together")
+        }
         configuration.apns.productionURL = apnsProductionUrl
         configuration.apns.sandboxURL = apnsSandboxUrl
         configuration.apns.additionalTrustRoots = apnsTrustRoots.map { URL(fileURLWithPath: $0) }
@@ -83,8 +92,9 @@ struct Serve: AsyncParsableCommand {
         let apiToken = try await server.ensureContainer(container)
         let host = self.host
         let container = self.container
-        let application = server.makeApplication { port in
-            let banner = "Stratus is running at http://\(host):\(port)\ncontainer: \(container)\nckAPIToken: \(apiToken)\n"
+        let scheme = configuration.tls == nil ? "http" : "https"
+        let application = try server.makeApplication { port in
+            let banner = "Stratus is running at \(scheme)://\(host):\(port)\ncontainer: \(container)\nckAPIToken: \(apiToken)\n"
             FileHandle.standardOutput.write(Data(banner.utf8))
         }
         let serviceGroup = ServiceGroup(configuration: .init(

@@ -85,7 +85,8 @@ import StratusCore
     @Test func badServeOptionsAreErrorsNotDefaults() throws {
         let directory = TestServer.temporaryDirectory()
         for (options, message) in [(["--log-level", "loud"], "--log-level must be one of"),
-                                   (["--cors-origin", "https://app.example.com/path"], "--cors-origin takes an origin")] {
+                                   (["--cors-origin", "https://app.example.com/path"], "--cors-origin takes an origin"),
+                                   (["--tls-cert", "cert.pem"], "--tls-cert and --tls-key go together")] {
             let result = try ServerProcess.run(["serve", "--data", directory.path, "--port", "0"] + options)
             #expect(result.status != 0 && result.output.contains(message), "\(options): \(result.output)")
         }

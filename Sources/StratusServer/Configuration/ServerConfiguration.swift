@@ -39,6 +39,9 @@ public struct ServerConfiguration: Sendable {
     /// The URL clients reach this server at (`https://sync.example.com`), used in asset URLs;
     /// nil uses `http://` and the request's `Host`.
     public var publicURL: String?
+    /// Serve HTTPS with this certificate chain and key (PEM files); nil serves plain HTTP, for
+    /// loopback or behind a proxy that terminates TLS.
+    public var tls: TLSFiles?
     /// Where a share's landing page (`/share/{shortGUID}`) links "Open in the app": a URL with
     /// `{shortGUID}` in it (`notes://share/{shortGUID}`); nil shows no link.
     public var shareAppURL: String?
@@ -112,6 +115,9 @@ public struct ServerConfiguration: Sendable {
     /// A cap on the database file's size in bytes; writes past it fail with `TRY_AGAIN_LATER`
     /// and change nothing. Nil: no cap but the disk.
     public var maxDatabaseBytes: Int64?
+
+    /// Where clients reach the server, as the URLs it hands out name it.
+    var origin: ServerOrigin { ServerOrigin(publicURL: publicURL, scheme: tls == nil ? "http" : "https") }
 
     public init(dataDirectory: URL, host: String = "127.0.0.1", port: Int = 8080) {
         self.dataDirectory = dataDirectory

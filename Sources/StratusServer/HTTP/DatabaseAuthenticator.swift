@@ -15,8 +15,8 @@ struct DatabaseAuthenticator: RouterMiddleware {
     var serverKeys: ServerKeyService?
     /// The largest body read to check a signed request's signature.
     var maxRequestBytes = 0
-    /// The configured public URL of the server; nil derives it from the request's `Host`.
-    let publicURL: String?
+    /// Where clients reach the server.
+    let origin: ServerOrigin
     /// The database of routes whose path names none (`/device/1/…`); nil reads the path's.
     var scope: DatabaseScope?
 
@@ -55,7 +55,7 @@ struct DatabaseAuthenticator: RouterMiddleware {
         if deviceID.isEmpty || deviceID.utf8.count > 255 { deviceID = Self.defaultDeviceID }
         var context = context
         context.access = DatabaseAccess(containerID: containerID, environment: environment, scope: scope,
-                                        userRecordName: user, deviceID: deviceID, origin: origin(of: request),
+                                        userRecordName: user, deviceID: deviceID, origin: origin.of(request),
                                         session: session)
         return try await next(request, context)
     }
@@ -71,11 +71,6 @@ struct DatabaseAuthenticator: RouterMiddleware {
                                           signature: request.headers[signatureHeader] ?? "")
     }
 
-    /// Where the caller reached the server: the scheme and authority asset URLs start with.
-    private func origin(of request: Request) -> String {
-        if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
-        return "http://" + (request.head.authority ?? "127.0.0.1")
-    }
 
     static func containerAndEnvironment(_ context: Context) throws(CloudKitError) -> (String, ContainerEnvironment) {
         let containerID = context.parameters.get("container") ?? ""

@@ -84,20 +84,9 @@ actor APNsTestEndpoint {
     /// Runs an endpoint on a free loopback port with a new self-signed certificate (made by
     /// `openssl`); `body` gets the endpoint, its port and the certificate's PEM file.
     static func with<T: Sendable>(_ body: @Sendable (APNsTestEndpoint, Int, URL) async throws -> T) async throws -> T {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apns-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let certificate = directory.appendingPathComponent("cert.pem"), privateKey = directory.appendingPathComponent("key.pem")
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                             "-keyout", privateKey.path, "-out", certificate.path, "-days", "1", "-subj", "/CN=localhost",
-                             "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"]
-        openssl.standardOutput = FileHandle.nullDevice
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        guard openssl.terminationStatus == 0 else { throw TestFailure("openssl could not make a certificate") }
+        let files = try TestCertificate.make()
+        defer { files.remove() }
+        let (certificate, privateKey) = (files.certificate, files.privateKey)
 
         let endpoint = APNsTestEndpoint()
         let router = Router()

@@ -33,7 +33,7 @@ struct TestServer: Sendable {
         let server = try StratusServer(configuration: configuration, logger: logger)
         let apiToken = try await server.ensureContainer(containerID)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let application = server.makeApplication { port in portContinuation.yield(port) }
+        let application = try server.makeApplication { port in portContinuation.yield(port) }
         let services = ServiceGroup(configuration: .init(services: [application], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await services.run() }

@@ -7,7 +7,7 @@ import StratusCore
 struct DatabaseRoutes {
     let services: StratusServices
     let maxRequestBytes: Int
-    let publicURL: String?
+    let origin: ServerOrigin
     /// Permits for the requests that may hold much memory (see ``WorkPermits``).
     let permits: WorkPermits
 
@@ -19,7 +19,7 @@ struct DatabaseRoutes {
     func register(on router: Router<StratusRequestContext>) {
         let database = router.group("database/1/:container/:environment/:database")
             .add(middleware: DatabaseAuthenticator(auth: services.auth, serverKeys: services.serverKeys, maxRequestBytes: maxRequestBytes,
-                                                   publicURL: publicURL))
+                                                   origin: origin))
 
         post(database, "records/modify") { try JSONBody.response(writing: try await services.records.modify($0, $1)) }
         post(database, "records/query") { try JSONBody.response(writing: try await services.query.query($0, $1)) }

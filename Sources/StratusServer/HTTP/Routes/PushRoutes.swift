@@ -15,7 +15,7 @@ struct PushRoutes {
     static let courierPath = "/push/1/courier/"
     let push: PushService
     let apns: APNsProvider
-    let publicURL: String?
+    let origin: ServerOrigin
     /// The web origins whose pages may open the WebSocket (``CrossOriginPolicy``); a request
     /// without `Origin` (an app, not a browser) or from the server's own origin is always let in.
     let allowedOrigins: Set<String>
@@ -23,7 +23,7 @@ struct PushRoutes {
     func register(on router: Router<StratusRequestContext>) {
         for prefix in ["device/1/:container/:environment", "database/1/:container/:environment"] {
             router.group(RouterPath(prefix))
-                .add(middleware: DatabaseAuthenticator(auth: push.auth, publicURL: publicURL, scope: .private))
+                .add(middleware: DatabaseAuthenticator(auth: push.auth, origin: origin, scope: .private))
                 .post("tokens/create") { request, context in
                     let body = try await JSONBody.decode(TokenCreateRequest.self, from: request, limit: 64 * 1024, allowingEmpty: true)
                     return try JSONBody.response(try await push.createToken(body, try context.requireAccess()))
