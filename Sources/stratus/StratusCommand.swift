@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import StratusServer
 
 /// The `stratus` command: run the server and administer its data directory.
@@ -10,4 +11,12 @@ struct Stratus: AsyncParsableCommand {
         version: StratusServer.version,
         subcommands: [Serve.self, ContainerCommand.self, SchemaCommand.self, KeyCommand.self, UserCommand.self, APNsCommand.self],
         defaultSubcommand: Serve.self)
+
+    /// Runs the command the arguments name, with options also taken from `STRATUS_…` environment
+    /// variables (see ``EnvironmentOptions``).
+    static func main() async {
+        let arguments = EnvironmentOptions.arguments(Array(CommandLine.arguments.dropFirst()),
+                                                     environment: ProcessInfo.processInfo.environment)
+        await main(arguments)
+    }
 }

@@ -3,6 +3,7 @@ import GRDB
 import HTTPTypes
 import Testing
 import StratusCore
+import StratusTesting
 @testable import StratusServer
 
 /// `/healthz`, `/readyz`, CORS for configured origins, and the push WebSocket's `Origin` check.
@@ -91,6 +92,30 @@ import StratusCore
             #expect(result.status != 0 && result.output.contains(message), "\(options): \(result.output)")
         }
         #expect(!FileManager.default.fileExists(atPath: directory.path), "nothing was served or created")
+    }
+
+    /// Options from `STRATUS_…` variables: read for the command run, the command line winning.
+    @Test func optionsComeFromTheEnvironmentToo() throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stratus = ServerProcess.executable.path
+        let refused = try ChildProcess.run("/usr/bin/env", ["STRATUS_LOG_LEVEL=loud", stratus, "serve", "--data", directory.path])
+        #expect(refused.status != 0 && refused.output.contains("--log-level must be one of"), "\(refused.output)")
+
+        let server = try ChildProcess("/usr/bin/env", [
+            "STRATUS_LOG_LEVEL=loud", "STRATUS_PORT=0", "STRATUS_DATA=\(directory.path)", "STRATUS_CONTAINER=iCloud.env.test",
+            "STRATUS_CORS_ORIGIN=https://a.example, https://b.example", "STRATUS_BIND_DOWNLOAD_URLS=true",
+            stratus, "serve", "--log-level", "error"])
+        let banner = try server.read { $0.contains("ckAPIToken: ") && $0.hasSuffix("\n") }
+        _ = server.end(with: SIGTERM)
+        #expect(banner.contains("container: iCloud.env.test"), "the environment's container, and the command line's log level won")
+
+        // A serve variable does not disturb a command without that option.
+        let keys = try ChildProcess.run("/usr/bin/env", ["STRATUS_PORT=1", "STRATUS_CONTAINER=iCloud.env.test", stratus, "key", "list",
+                                                         "--data", directory.path])
+        #expect(keys.status == 0, "\(keys.output)")
+        let flagValue = try ChildProcess.run("/usr/bin/env", ["STRATUS_BIND_DOWNLOAD_URLS=maybe", stratus, "serve", "--data", directory.path])
+        #expect(flagValue.status != 0)
     }
 
     @Test func versionIsPrinted() throws {
