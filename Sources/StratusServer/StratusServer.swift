@@ -105,7 +105,7 @@ public struct StratusServer: Sendable {
     /// The router with every Stratus route and the error middleware in front of them.
     package func makeRouter() -> Router<StratusRequestContext> {
         let router = Router(context: StratusRequestContext.self)
-        router.add(middleware: LogRequestsMiddleware(.debug))
+        router.add(middleware: AccessLog())
         if !configuration.corsOrigins.isEmpty {
             router.add(middleware: CrossOriginPolicy(allowedOrigins: configuration.corsOrigins))
         }

@@ -52,8 +52,9 @@ import StratusTesting
 struct ServerProcess {
     let child: ChildProcess
 
-    init(dataDirectory: URL) throws {
-        child = try ChildProcess(Self.executable.path, ["serve", "--data", dataDirectory.path, "--port", "0", "--container", TestServer.containerID, "--log-level", "error"])
+    init(dataDirectory: URL, logLevel: String = "error") throws {
+        child = try ChildProcess(Self.executable.path, ["serve", "--data", dataDirectory.path, "--port", "0", "--container", TestServer.containerID,
+                                                        "--log-level", logLevel])
     }
 
     /// The built `stratus` binary next to the test bundle (`swift build` builds it).

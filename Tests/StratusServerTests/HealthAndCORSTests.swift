@@ -123,3 +123,39 @@ import StratusTesting
         #expect(result.status == 0 && result.output.trimmingCharacters(in: .whitespacesAndNewlines) == StratusServer.version)
     }
 }
+
+/// The access log: a JSON line per request at the default level, with no secret in it.
+@Suite struct AccessLogTests {
+    @Test func eachRequestIsAJSONLineWithoutSecrets() async throws {
+        let directory = TestServer.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = try ServerProcess(dataDirectory: directory, logLevel: "info")
+        defer { _ = process.child.end(with: SIGTERM) }
+        let endpoint = try await process.endpoint()
+        let alice = try await endpoint.signUp("alice")
+        _ = try await alice.save([.create("r")])
+        let courier = try await alice.post("/database/1/\(TestServer.containerID)/development/tokens/create", TokenCreateRequest())
+            .decode(TokenCreateResponse.self).webcourierURL
+        _ = try await alice.send(.GET, String(courier.dropFirst(endpoint.baseURL.count)) + "?wait=0", body: nil, apiToken: .some(nil))
+            .status
+
+        let output = try process.child.read { $0.contains("/push/1/courier/") && $0.hasSuffix("\n") }
+        let entries = output.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+        let modify = try #require(entries.first { ($0["path"] as? String)?.contains("records/modify") == true })
+        #expect(modify["method"] as? String == "POST" && modify["status"] as? Int == 200 && modify["ms"] is Double)
+        #expect((modify["path"] as? String)?.hasSuffix("?ckAPIToken=REDACTED&ckWebAuthToken=REDACTED") == true)
+        #expect(modify["uuid"] is String)
+        #expect(entries.contains { $0["path"] as? String == "/push/1/courier/REDACTED?wait=REDACTED" })
+        for secret in [endpoint.apiToken, try #require(alice.webAuthToken), String(courier.split(separator: "/").last ?? "")] {
+            #expect(!output.contains(secret), "a secret in the log")
+        }
+    }
+
+    @Test func capabilitiesAndQueryValuesAreRedacted() {
+        #expect(AccessLog.redacted("/assets/1/download/abc?x=1") == "/assets/1/download/REDACTED?x=REDACTED")
+        #expect(AccessLog.redacted("/share/GUID") == "/share/REDACTED")
+        #expect(AccessLog.redacted("/healthz") == "/healthz")
+    }
+}

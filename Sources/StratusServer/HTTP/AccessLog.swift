@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOConcurrencyHelpers
+
+/// One JSON line on standard output per request, when the server's log level is `info` or finer
+/// (`serve`'s default): time, method, path, status, duration and request UUID.
+///
+/// Secrets never reach it: the `ckAPIToken` and `ckWebAuthToken` query parameters and every other
+/// query value are replaced by `REDACTED`, and so are the path segments that are capabilities —
+/// courier tokens, asset upload and download tokens, share short GUIDs.
+struct AccessLog: RouterMiddleware {
+    typealias Context = StratusRequestContext
+
+    /// Path prefixes whose last segment is a capability.
+    static let capabilityPrefixes = ["/push/1/courier/", "/assets/1/upload/", "/assets/1/download/", "/share/"]
+    private static let output = NIOLockedValueBox(FileHandle.standardOutput)
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard context.logger.logLevel <= .info else { return try await next(request, context) }
+        let start = ContinuousClock.now
+        let response = try await next(request, context)
+        let elapsed = ContinuousClock.now - start
+        let line = Self.line(method: request.method.rawValue, uri: request.uri.description, status: response.status.code,
+                             milliseconds: Double(elapsed.components.attoseconds / 1_000_000_000_000) / 1000
+                                 + Double(elapsed.components.seconds) * 1000,
+                             uuid: response.headers[CloudKitErrorMiddleware.requestUUID])
+        Self.output.withLockedValue { $0.write(Data((line + "\n").utf8)) }
+        return response
+    }
+
+    /// The JSON line for one request.
+    static func line(method: String, uri: String, status: Int, milliseconds: Double, uuid: String?) -> String {
+        var entry: [String: Any] = ["time": ISO8601DateFormatter().string(from: Date()), "method": method,
+                                    "path": redacted(uri), "status": status, "ms": (milliseconds * 100).rounded() / 100]
+        if let uuid { entry["uuid"] = uuid }
+        let data = (try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The URI with query values and capability segments replaced by `REDACTED`.
+    static func redacted(_ uri: String) -> String {
+        let parts = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        var path = String(parts.first ?? "")
+        if let prefix = capabilityPrefixes.first(where: path.hasPrefix) {
+            path = prefix + "REDACTED"
+        }
+        guard parts.count == 2 else { return path }
+        let query = parts[1].split(separator: "&").map { pair in
+            (pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? "") + "=REDACTED"
+        }
+        return path + "?" + query.joined(separator: "&")
+    }
+}
