@@ -112,8 +112,6 @@ package actor NotificationHub {
             let subscribed = try await subscriptionsOf(changes.databaseID)
             guard !subscribed.isEmpty else { return }
             var firedOnce: [StoredSubscription] = []
-            // Asked once per commit, and only when a notification is due.
-            var pushesThroughAPNs: Bool?
             for stored in subscribed {
                 let notifications = Self.notifications(for: stored.subscription, changes)
                 guard !notifications.isEmpty else { continue }
@@ -126,8 +124,7 @@ package actor NotificationHub {
                     }
                     delivered = true
                 }
-                if pushesThroughAPNs == nil { pushesThroughAPNs = await apns.isEnabled(containerID: listener.containerID) }
-                if pushesThroughAPNs == true, await apns.deliver(notifications, to: listener) {
+                if await apns.deliver(notifications.map { APNsProvider.Push(payload: $0.payload, collapseID: $0.collapseID) }, to: listener) {
                     delivered = true
                 }
                 if delivered && stored.subscription.firesOnce == true { firedOnce.append(stored) }
@@ -158,7 +155,7 @@ package actor NotificationHub {
 
     /// One notification for one subscription, with the key a device's mailbox coalesces it by and
     /// the APNs collapse ID the subscription's `collapseIDKey` gives it.
-    package struct Outgoing: Sendable {
+    struct Outgoing {
         var key: String
         var payload: PushNotification
         var collapseID: String?

@@ -65,8 +65,8 @@ struct PublicPermissions {
 
     private mutating func grants(of recordType: String) throws -> [String: RecordPermissions] {
         if let known = grants[recordType] { return known }
-        let effective = SecurityRole.grantsInForce(
-            try transaction.recordTypeGrants(containerID: containerID, environment: environment, recordType: recordType))
+        let declared = try transaction.recordTypeGrants(containerID: containerID, environment: environment, recordType: recordType)
+        let effective = declared.isEmpty ? SecurityRole.defaultGrants : declared
         grants[recordType] = effective
         return effective
     }
