@@ -2,7 +2,9 @@ import StratusClient
 
 extension SyncEngine {
     /// Fetches the zones changed since the database token, then each changed zone's records
-    /// since its token, persisting each page with its token before reporting it.
+    /// since its token, persisting each page with its token before reporting it. The database
+    /// token is stored last, once every changed zone is fetched: a fetch cut short lists the
+    /// same zones again next time rather than forgetting those it had not reached.
     func fetchOnce() async throws {
         try await ensureAccount()
         try await ensureSubscription()
@@ -12,32 +14,31 @@ extension SyncEngine {
         var modified: [ZoneID] = []
         var deleted: [ZoneID] = []
         var reasons: [ZoneID: ZoneDeletionReason] = [:]
-        /// After an expired token: the zones known before, to find those deleted meanwhile (a
-        /// listing from the start names only the zones that exist).
-        var unseen: Set<ZoneID>?
+        /// The zones known before a listing from the start (no token, or an expired one), which
+        /// names only the zones that exist and none deleted before it began: a known zone it does
+        /// not name is gone.
+        var unseen = try reconciliation(startingFrom: token, known: state.knownZones())
         while true {
             let page: DatabaseChanges
             do {
                 page = try await database.databaseChanges(since: token)
             } catch let error as CloudError where error.code == .changeTokenExpired && token != nil {
                 emit(.changeTokenExpired(nil))
-                try state.applyDatabaseChanges(deletedZones: [], token: nil)
-                unseen = try state.knownZones()
+                unseen = try reconciliation(startingFrom: nil, known: state.knownZones())
                 token = nil
                 continue
             }
-            try state.applyDatabaseChanges(deletedZones: page.deletions, token: page.changeToken)
             modified += page.modifications
             deleted += page.deletions
             reasons.merge(page.deletionReasons) { $1 }
             token = page.changeToken
             if !page.moreComing { break }
         }
-        if let gone = unseen?.subtracting(modified).subtracting(deleted), !gone.isEmpty {
-            try state.applyDatabaseChanges(deletedZones: Array(gone), token: token)
+        if let gone = unseen?.subtracting(modified).subtracting(deleted) {
             deleted += gone
             for zoneID in gone { reasons[zoneID] = database.scope == .shared ? .accessEnded : .zoneDeleted }
         }
+        try state.forgetZones(deleted)
         if !modified.isEmpty || !deleted.isEmpty {
             emit(.fetchedDatabaseChanges(modifications: modified, deletions: deleted))
         }
@@ -49,6 +50,7 @@ extension SyncEngine {
         for zoneID in modified where fetched.insert(zoneID).inserted {
             try await fetchZone(zoneID)
         }
+        if let token { try state.setDatabaseToken(token) }
         try markSynced()
         emit(.didFetchChanges)
     }
@@ -67,8 +69,11 @@ extension SyncEngine {
     /// so the network works while the page is persisted and reported.
     private func fetchZone(_ zoneID: ZoneID) async throws {
         var token = try state.zoneToken(zoneID)
-        /// After an expired token: the records known before, to find those deleted meanwhile.
-        var unseen: [RecordID: String]?
+        /// The records known before a listing from the start (no token, or an expired one), which
+        /// names every record that exists and no deletion made before it began: a known record
+        /// it does not name is gone. Until the listing ends its tokens are not stored, so a crash
+        /// restarts it rather than losing the reconciliation.
+        var unseen = try reconciliation(startingFrom: token, known: state.knownRecords(in: zoneID))
         var request = requestPage(of: zoneID, since: token)
         defer { request.cancel() }
         while true {
@@ -78,29 +83,38 @@ extension SyncEngine {
             } catch let error as CloudError where error.code == .changeTokenExpired && token != nil {
                 emit(.changeTokenExpired(zoneID))
                 try state.resetZoneToken(zoneID)
-                unseen = try state.knownRecords(in: zoneID)
+                unseen = try reconciliation(startingFrom: nil, known: state.knownRecords(in: zoneID))
                 token = nil
                 request = requestPage(of: zoneID, since: nil)
                 continue
             } catch let error as CloudError where error.code == .zoneNotFound {
-                try state.applyDatabaseChanges(deletedZones: [zoneID], token: try state.databaseToken())
+                try state.forgetZones([zoneID])
                 emit(.fetchedDatabaseChanges(modifications: [], deletions: [zoneID]))
                 emit(.zonesRemoved([zoneID: database.scope == .shared ? .accessEnded : .zoneDeleted]))
                 return
             }
             token = page.changeToken
             if page.moreComing { request = requestPage(of: zoneID, since: token) }
-            let (news, deletions) = try state.applyFetched(page)
+            var listed = page
             for record in page.modifications { unseen?[record.recordID] = nil }
+            for deletion in page.deletions { unseen?[deletion.recordID] = nil }
+            if !page.moreComing, let unseen {
+                listed.deletions += unseen.map { .init(recordID: $0.key, recordType: $0.value) }
+            }
+            let (news, deletions) = try state.applyFetched(listed, storingToken: unseen == nil || !page.moreComing)
             if !news.isEmpty || !deletions.isEmpty {
                 emit(.fetchedRecordZoneChanges(modifications: news, deletions: deletions))
             }
             if !page.moreComing { break }
         }
-        if let unseen, !unseen.isEmpty {
-            try state.forget(Array(unseen.keys))
-            emit(.fetchedRecordZoneChanges(modifications: [], deletions: unseen.map { .init(recordID: $0.key, recordType: $0.value) }))
-        }
+    }
+
+    /// What a fetch starting from `token` must reconcile: the known items when it lists from the
+    /// start and the device holds any, otherwise nothing.
+    private func reconciliation<Known: Collection>(startingFrom token: ServerChangeToken?, known: @autoclosure () throws -> Known) rethrows -> Known? {
+        guard token == nil else { return nil }
+        let known = try known()
+        return known.isEmpty ? nil : known
     }
 
     private func requestPage(of zoneID: ZoneID, since token: ServerChangeToken?) -> Task<RecordZoneChanges, any Error> {

@@ -280,18 +280,13 @@ final class SyncStateStore: Sendable {
         }
     }
 
-    /// Forgets records the server no longer has.
-    func forget(_ ids: [RecordID]) throws {
-        try database.write { db in
-            for id in ids { try Self.forget(id, in: db) }
-        }
-    }
-
     /// A fetched page, in one transaction: records with a change still pending are left alone
     /// (the send will meet the server's version as a conflict); the others are remembered or
-    /// forgotten, and the zone's token is stored. Returns what the app has not seen yet: the
-    /// settled modifications whose change tag the engine did not know, and the settled deletions.
-    func applyFetched(_ page: RecordZoneChanges) throws -> (modifications: [CloudRecord], deletions: [RecordZoneChanges.Deletion]) {
+    /// forgotten, and the zone's token is stored unless `storingToken` is false (a page in the
+    /// middle of a listing that must end before it counts). Returns what the app has not seen
+    /// yet: the settled modifications whose change tag the engine did not know, and the settled
+    /// deletions.
+    func applyFetched(_ page: RecordZoneChanges, storingToken: Bool = true) throws -> (modifications: [CloudRecord], deletions: [RecordZoneChanges.Deletion]) {
         try writeRecoverable { db in
             let anyPending = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM pending_records)") ?? false
             let pendingStatement = try db.cachedStatement(sql: "SELECT 1 FROM pending_records WHERE zone_name = ? AND owner = ? AND record_name = ?")
@@ -310,19 +305,21 @@ final class SyncStateStore: Sendable {
                 try Self.forget(deletion.recordID, in: db)
                 deletions.append(deletion)
             }
-            try Self.setToken(page.changeToken.rawValue, scope: Self.zoneScope(page.zoneID), in: db)
+            if storingToken { try Self.setToken(page.changeToken.rawValue, scope: Self.zoneScope(page.zoneID), in: db) }
             return (news, deletions)
         }
     }
 
-    /// Forgets everything about zones the server no longer has, and stores the database token.
-    func applyDatabaseChanges(deletedZones: [ZoneID], token: ServerChangeToken?) throws {
+    /// Forgets everything about zones the server no longer has.
+    func forgetZones(_ zoneIDs: [ZoneID]) throws {
+        guard !zoneIDs.isEmpty else { return }
         try database.write { db in
-            for zoneID in deletedZones { try Self.forgetZone(zoneID, in: db, keepingPendingZone: false) }
-            if let token { try Self.setToken(token.rawValue, scope: "database", in: db) } else {
-                try db.execute(sql: "DELETE FROM tokens WHERE scope = 'database'")
-            }
+            for zoneID in zoneIDs { try Self.forgetZone(zoneID, in: db, keepingPendingZone: false) }
         }
+    }
+
+    func setDatabaseToken(_ token: ServerChangeToken) throws {
+        try database.write { db in try Self.setToken(token.rawValue, scope: "database", in: db) }
     }
 
     // MARK: Tokens and meta

@@ -236,6 +236,59 @@ import StratusTesting
         }
     }
 
+    /// Found by the simulation (`stratus-sim --seed 30`): a device that had sent a record but
+    /// never fetched its zone listed the zone from the start after another device deleted the
+    /// record. A first listing names no deletion made before it began, so the device must find
+    /// the deletion by what the listing does not name.
+    @Test func aFirstListingRemovesAKnownRecordDeletedBeforeIt() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user)
+            let laptop = try await cloud.device("laptop", of: user)
+            let kept = RecordID(recordName: "kept", zoneID: Self.zone)
+            try await phone.save(Self.note("kept", at: 1, id: kept))
+            try await phone.save(Self.note("deleted", at: 1))
+            try await phone.engine.sendChanges()
+            #expect(try await phone.engine.snapshot().tokens.isEmpty)
+            try await laptop.sync()
+            try await laptop.delete(Self.noteID)
+            try await laptop.sync()
+
+            try await phone.sync()
+            #expect(Set(await phone.records().keys) == [kept])
+        }
+    }
+
+    /// A first listing cut short (here its second `changes/zone` request is lost, then the app is
+    /// killed) starts again from the beginning: had the database token or the first page's token
+    /// been stored, the next fetch would skip the zone or carry on from that page, and never learn
+    /// that a record the device knew was deleted before the listing began.
+    @Test func aFirstListingCutShortStartsAgain() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user) {
+                $0.fetchPageSize = 1
+                $0.retry.maximumAttempts = 1
+            }
+            let laptop = try await cloud.device("laptop", of: user)
+            for index in 0..<3 {
+                try await phone.save(Self.note("note \(index)", at: 1, id: RecordID(recordName: "n\(index)", zoneID: Self.zone)))
+            }
+            try await phone.save(Self.note("deleted", at: 1))
+            try await phone.engine.sendChanges()
+            try await laptop.sync()
+            try await laptop.delete(Self.noteID)
+            try await laptop.sync()
+
+            phone.transport.inject(.delay(.zero), on: "changes/zone")
+            phone.transport.inject(.dropRequest, on: "changes/zone")
+            await #expect(throws: CloudError.self) { try await phone.engine.fetchChanges() }
+            try await phone.restart()
+            try await phone.sync()
+            #expect(Set(await phone.records().keys.map(\.recordName)) == ["n0", "n1", "n2"])
+        }
+    }
+
     /// Found by the simulation (`stratus-sim --seed 13`, shrunk to four steps): a zone deleted
     /// while tombstones were purged was never reported to the device, whose expired database
     /// token made it list the zones from the start (where a deleted zone does not appear).
