@@ -19,7 +19,7 @@ public struct Schema: Sendable, Equatable {
 
     /// The grants in force for a record type: its own, or CloudKit's defaults.
     public func effectiveGrants(of recordType: String) -> [String: RecordPermissions] {
-        grants[recordType].flatMap { $0.isEmpty ? nil : $0 } ?? SecurityRole.defaultGrants
+        SecurityRole.grantsInForce(grants[recordType])
     }
 
     /// The changes that would turn `self` into `newer` without losing anything, or the reasons

@@ -31,4 +31,11 @@ public enum SecurityRole {
 
     /// CloudKit's grants for a record type that declares none.
     public static let defaultGrants: [String: RecordPermissions] = [world: .read, icloud: .create, creator: .write]
+
+    /// The grants in force for a record type that declares `declared`: those, or the defaults
+    /// when it declares none.
+    public static func grantsInForce(_ declared: [String: RecordPermissions]?) -> [String: RecordPermissions] {
+        guard let declared, !declared.isEmpty else { return defaultGrants }
+        return declared
+    }
 }

@@ -20,10 +20,8 @@ struct AccessLog: RouterMiddleware {
         guard context.logger.logLevel <= .info else { return try await next(request, context) }
         let start = ContinuousClock.now
         let response = try await next(request, context)
-        let elapsed = ContinuousClock.now - start
         let line = Self.line(method: request.method.rawValue, uri: request.uri.description, status: response.status.code,
-                             milliseconds: Double(elapsed.components.attoseconds / 1_000_000_000_000) / 1000
-                                 + Double(elapsed.components.seconds) * 1000,
+                             milliseconds: (ContinuousClock.now - start) / .milliseconds(1),
                              uuid: response.headers[CloudKitErrorMiddleware.requestUUID])
         Self.output.withLockedValue { $0.write(Data((line + "\n").utf8)) }
         return response
@@ -31,7 +29,7 @@ struct AccessLog: RouterMiddleware {
 
     /// The JSON line for one request.
     static func line(method: String, uri: String, status: Int, milliseconds: Double, uuid: String?) -> String {
-        var entry: [String: Any] = ["time": ISO8601DateFormatter().string(from: Date()), "method": method,
+        var entry: [String: Any] = ["time": Date().formatted(.iso8601), "method": method,
                                     "path": redacted(uri), "status": status, "ms": (milliseconds * 100).rounded() / 100]
         if let uuid { entry["uuid"] = uuid }
         let data = (try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()

@@ -71,7 +71,6 @@ struct DatabaseAuthenticator: RouterMiddleware {
                                           signature: request.headers[signatureHeader] ?? "")
     }
 
-
     static func containerAndEnvironment(_ context: Context) throws(CloudKitError) -> (String, ContainerEnvironment) {
         let containerID = context.parameters.get("container") ?? ""
         let environmentName = context.parameters.get("environment") ?? ""

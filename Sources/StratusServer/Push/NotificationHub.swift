@@ -112,6 +112,8 @@ package actor NotificationHub {
             let subscribed = try await subscriptionsOf(changes.databaseID)
             guard !subscribed.isEmpty else { return }
             var firedOnce: [StoredSubscription] = []
+            // Asked once per commit, and only when a notification is due.
+            var pushesThroughAPNs: Bool?
             for stored in subscribed {
                 let notifications = Self.notifications(for: stored.subscription, changes)
                 guard !notifications.isEmpty else { continue }
@@ -124,7 +126,8 @@ package actor NotificationHub {
                     }
                     delivered = true
                 }
-                if await apns.deliver(notifications.map { APNsProvider.Push(payload: $0.payload, collapseID: $0.collapseID) }, to: listener) {
+                if pushesThroughAPNs == nil { pushesThroughAPNs = await apns.isEnabled(containerID: listener.containerID) }
+                if pushesThroughAPNs == true, await apns.deliver(notifications, to: listener) {
                     delivered = true
                 }
                 if delivered && stored.subscription.firesOnce == true { firedOnce.append(stored) }
@@ -155,7 +158,7 @@ package actor NotificationHub {
 
     /// One notification for one subscription, with the key a device's mailbox coalesces it by and
     /// the APNs collapse ID the subscription's `collapseIDKey` gives it.
-    struct Outgoing {
+    package struct Outgoing: Sendable {
         var key: String
         var payload: PushNotification
         var collapseID: String?

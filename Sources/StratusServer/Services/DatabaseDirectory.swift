@@ -55,12 +55,18 @@ struct DatabaseDirectory: Sendable {
         guard let owner = zoneID.ownerRecordName, owner != ZoneID.defaultOwnerName, owner != user,
               let ownerDatabase = try transaction.databaseID(
                 DatabaseKey(containerID: access.containerID, environment: access.environment, scope: .private, ownerRecordName: owner), create: false),
-              let zone = try transaction.liveZone(databaseID: ownerDatabase, zoneName: zoneID.zoneName) else {
+              let zone = try transaction.liveZone(databaseID: ownerDatabase, zoneName: zoneID.zoneName),
+              let grant = try sharedGrant(zone, owner: owner, user: user, in: transaction) else {
             throw CloudKitError.zoneNotFound(zoneID.zoneName)
         }
+        return grant
+    }
+
+    /// A participant's rights in an owner's live zone: nil unless the zone holds a share the user
+    /// accepted.
+    static func sharedGrant(_ zone: StoredZone, owner: String, user: String, in transaction: any StorageTransaction) throws -> ZoneGrant? {
         let shares = try transaction.acceptedShares(zoneRowID: zone.rowID, user: user)
-        guard !shares.isEmpty else { throw CloudKitError.zoneNotFound(zoneID.zoneName) }
-        return ZoneGrant(zone: zone, owner: owner, sharing: ShareAccess(user: user, shares: shares))
+        return shares.isEmpty ? nil : ZoneGrant(zone: zone, owner: owner, sharing: ShareAccess(user: user, shares: shares))
     }
 
     /// The wire form of a stored zone, with its current sync token.

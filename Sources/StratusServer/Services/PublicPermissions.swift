@@ -65,8 +65,8 @@ struct PublicPermissions {
 
     private mutating func grants(of recordType: String) throws -> [String: RecordPermissions] {
         if let known = grants[recordType] { return known }
-        let declared = try transaction.recordTypeGrants(containerID: containerID, environment: environment, recordType: recordType)
-        let effective = declared.isEmpty ? SecurityRole.defaultGrants : declared
+        let effective = SecurityRole.grantsInForce(
+            try transaction.recordTypeGrants(containerID: containerID, environment: environment, recordType: recordType))
         grants[recordType] = effective
         return effective
     }

@@ -136,14 +136,13 @@ package struct QueryService: Sendable {
         }
         var grants: [Int64: ZoneGrant] = [:]
         if access.scope == .shared {
-            for entry in try transaction.activeSharedZones(user: try access.requireUser()) {
-                guard let zone = try transaction.zone(rowID: entry.zoneRowID), !zone.deleted,
-                      let owner = try transaction.databaseKey(id: zone.databaseID)?.ownerRecordName else { continue }
+            let user = try access.requireUser()
+            for entry in try transaction.activeSharedZones(user: user) {
                 // A zone whose shares ended since is left out, as its own query would refuse it.
-                if let grant = try? DatabaseDirectory.grant(ZoneID(zoneName: zone.zoneName, ownerRecordName: owner),
-                                                            databaseID: databaseID, access: access, in: transaction) {
-                    grants[zone.rowID] = grant
-                }
+                guard let zone = try transaction.zone(rowID: entry.zoneRowID), !zone.deleted,
+                      let owner = try transaction.databaseKey(id: zone.databaseID)?.ownerRecordName,
+                      let grant = try DatabaseDirectory.sharedGrant(zone, owner: owner, user: user, in: transaction) else { continue }
+                grants[zone.rowID] = grant
             }
         } else {
             let owner = try access.databaseKey().ownerRecordName

@@ -20,12 +20,6 @@ import StratusCore
 ///
 /// Runs as a service so that its HTTP client closes with the server.
 package actor APNsProvider: Service {
-    /// One notification as APNs gets it.
-    package struct Push: Sendable {
-        package var payload: PushNotification
-        package var collapseID: String?
-    }
-
     /// What became of the pushes sent so far.
     package struct Statistics: Sendable, Equatable {
         package var delivered = 0
@@ -98,9 +92,19 @@ package actor APNsProvider: Service {
 
     // MARK: Delivery
 
+    /// Whether the container has APNs credentials, so that its notifications go to APNs too.
+    package func isEnabled(containerID: String) async -> Bool {
+        do {
+            return try await credentials(containerID: containerID) != nil
+        } catch {
+            logger.error("APNs credentials of \(containerID) could not be read: \(error)")
+            return false
+        }
+    }
+
     /// Sends the notifications to every device token the user registered in the container
     /// environment. Returns whether the user has any (the notifications are then on their way).
-    package func deliver(_ pushes: [Push], to listener: NotificationHub.Listener) async -> Bool {
+    package func deliver(_ pushes: [NotificationHub.Outgoing], to listener: NotificationHub.Listener) async -> Bool {
         guard !pushes.isEmpty, !shutDown else { return false }
         do {
             guard let credentials = try await credentials(containerID: listener.containerID) else { return false }
@@ -133,7 +137,7 @@ package actor APNsProvider: Service {
         return loaded
     }
 
-    private func send(_ push: Push, to device: StoredAPNsToken, credentials: APNsCredentials) async {
+    private func send(_ push: NotificationHub.Outgoing, to device: StoredAPNsToken, credentials: APNsCredentials) async {
         defer { inFlight -= 1 }
         do {
             let request = try makeRequest(push, to: device, credentials: credentials)
@@ -167,7 +171,7 @@ package actor APNsProvider: Service {
         }
     }
 
-    private func makeRequest(_ push: Push, to device: StoredAPNsToken, credentials: APNsCredentials) throws -> HTTPClientRequest {
+    private func makeRequest(_ push: NotificationHub.Outgoing, to device: StoredAPNsToken, credentials: APNsCredentials) throws -> HTTPClientRequest {
         let host = device.apnsEnvironment == .production ? configuration.productionURL : configuration.sandboxURL
         var request = HTTPClientRequest(url: "\(host)/3/device/\(device.token)")
         request.method = .POST
