@@ -30,6 +30,19 @@ public struct StratusServer: Sendable {
             configuration: configuration, logger: logger)
     }
 
+    /// Takes a consistent backup of the data directory into `directory` (which must not exist or
+    /// be empty) while the server may be running and writing. See ``restore(from:into:progress:)``.
+    public func backup(to directory: URL, progress: (String) -> Void = { _ in }) async throws -> BackupManifest {
+        try await Backup.take(services, configuration: configuration, to: directory, progress: progress)
+    }
+
+    /// Restores a backup into `dataDirectory` (which must not exist or be empty), after checking
+    /// every asset file. The restored store has a new epoch: change tokens issued before answer
+    /// `CHANGE_TOKEN_EXPIRED`, and devices list their zones again.
+    public static func restore(from backup: URL, into dataDirectory: URL, progress: (String) -> Void = { _ in }) async throws -> BackupManifest {
+        try await Backup.restore(from: backup, into: dataDirectory, progress: progress)
+    }
+
     /// Creates the container on first use and returns its API token.
     public func ensureContainer(_ containerID: String) async throws -> String {
         try await services.containers.ensureContainer(id: containerID).apiToken

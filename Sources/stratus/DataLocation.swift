@@ -9,6 +9,11 @@ struct DataLocation: ParsableArguments {
 
     /// The server over the data directory (not serving), which must exist.
     func server() throws -> StratusServer {
+        try Self.server(at: data)
+    }
+
+    /// The server over the data directory `data` (not serving), which must exist.
+    static func server(at data: String) throws -> StratusServer {
         guard FileManager.default.fileExists(atPath: data) else { throw ValidationError("no data directory at \(data)") }
         return try StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: data)))
     }

@@ -9,7 +9,8 @@ struct Stratus: AsyncParsableCommand {
         commandName: "stratus",
         abstract: "A self-hostable, CloudKit-compatible sync server.",
         version: StratusServer.version,
-        subcommands: [Serve.self, ContainerCommand.self, SchemaCommand.self, KeyCommand.self, UserCommand.self, APNsCommand.self],
+        subcommands: [Serve.self, ContainerCommand.self, SchemaCommand.self, KeyCommand.self, UserCommand.self, APNsCommand.self,
+                      BackupCommand.self, RestoreCommand.self],
         defaultSubcommand: Serve.self)
 
     /// Runs the command the arguments name, with options also taken from `STRATUS_…` environment

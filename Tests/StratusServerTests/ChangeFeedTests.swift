@@ -159,8 +159,9 @@ import StratusCore
             let tokenOfB = try #require(try await alice.zoneChanges("B").changes?.syncToken)
             let bobsToken = try #require(try await bob.zoneChanges("A").changes?.syncToken)
             let databaseToken = try await alice.databaseChanges().syncToken
-            let beyond = ChangeToken(kind: .zone, ownerID: try ChangeToken(decoding: tokenOfB, as: .zone).ownerID, sequence: 1 << 40).encoded
-            for token in ["garbage", "", "MS56LjEuMQ==", databaseToken, tokenOfB, bobsToken, beyond] {
+            let beyond = ChangeToken(kind: .zone, ownerID: try ChangeToken(decoding: tokenOfB, as: .zone).ownerID, sequence: 1 << 40, epoch: 0).encoded
+            let epochZero = Base64URL.encode(Data("2.z.1.1.0.0".utf8))
+            for token in ["garbage", "", "MS56LjEuMQ==", databaseToken, tokenOfB, bobsToken, beyond, epochZero] {
                 let result = try await alice.zoneChanges(token == beyond ? "B" : "A", token: token)
                 guard case .failure(let error) = result else {
                     Issue.record("token \(token) was accepted")

@@ -126,7 +126,8 @@ package struct AssetService: Sendable {
     }
 
     /// Removes uploads older than the grace period, then every file nothing refers to any more,
-    /// and files of uploads that never finished. Returns how many uploads and files went.
+    /// and files of uploads that never finished. Returns how many uploads and files went. While a
+    /// backup holds collection off (``Backup``), it removes nothing.
     ///
     /// A file goes only after its rows are gone for good: the rows are deleted and committed
     /// first; then, in a second write (serialized with uploads, which may have brought the same
@@ -136,7 +137,8 @@ package struct AssetService: Sendable {
         let cutoff = now - uploadGracePeriod.milliseconds
         let blobs = self.blobs
         let (uploads, orphans) = try await storage.write { transaction in
-            (try transaction.deleteAssetUploads(before: cutoff), try transaction.deleteUnreferencedAssetBlobs())
+            if try transaction.isAssetCollectionHeld(at: now) { return (0, [String]()) }
+            return (try transaction.deleteAssetUploads(before: cutoff), try transaction.deleteUnreferencedAssetBlobs())
         }
         let removed = try await storage.write { transaction in
             var removed = 0

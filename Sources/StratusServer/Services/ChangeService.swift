@@ -72,6 +72,7 @@ package struct ChangeService: Sendable {
             var horizon = try transaction.currentChangeSequence()
             if let text = request.syncToken {
                 let token = try ChangeToken(decoding: text, as: .database)
+                guard token.epoch == transaction.storeEpoch else { throw Self.expired }
                 guard token.ownerID == databaseID, token.sequence <= (try transaction.currentChangeSequence()) else {
                     throw CloudKitError.badRequest("syncToken belongs to another database")
                 }
@@ -90,8 +91,9 @@ package struct ChangeService: Sendable {
             let page = zones.prefix(limit)
             let sequence = moreComing ? page.last!.changeSequence : max(after, try transaction.currentChangeSequence())
             return DatabaseChangesResponse(
-                zones: page.map { DatabaseDirectory.wireZone($0, access: access) },
-                syncToken: ChangeToken(kind: .database, ownerID: databaseID, sequence: sequence, firstSyncHorizon: horizon).encoded,
+                zones: page.map { DatabaseDirectory.wireZone($0, access: access, in: transaction) },
+                syncToken: ChangeToken(kind: .database, ownerID: databaseID, sequence: sequence, firstSyncHorizon: horizon,
+                                       epoch: transaction.storeEpoch).encoded,
                 moreComing: moreComing)
         }
     }
@@ -109,12 +111,13 @@ package struct ChangeService: Sendable {
             guard let zone = try transaction.zone(rowID: entry.zoneRowID),
                   let owner = try transaction.databaseKey(id: zone.databaseID)?.ownerRecordName,
                   !(zone.deleted && zone.changeSequence <= horizon) else { continue }
-            zones.append(entry.active && !zone.deleted ? DatabaseDirectory.wireZone(zone, owner: owner)
+            zones.append(entry.active && !zone.deleted ? DatabaseDirectory.wireZone(zone, owner: owner, in: transaction)
                                                        : Zone(zoneID: ZoneID(zoneName: zone.zoneName, ownerRecordName: owner), deleted: true,
                                                               deletionReason: zone.deleted ? .zoneDeleted : .accessEnded))
         }
         let sequence = moreComing ? page.last!.sequence : max(after, try transaction.currentChangeSequence())
-        let token = ChangeToken(kind: .database, ownerID: databaseID, sequence: sequence, firstSyncHorizon: horizon)
+        let token = ChangeToken(kind: .database, ownerID: databaseID, sequence: sequence, firstSyncHorizon: horizon,
+                                epoch: transaction.storeEpoch)
         return DatabaseChangesResponse(zones: zones, syncToken: token.encoded, moreComing: moreComing)
     }
 
@@ -154,6 +157,7 @@ package struct ChangeService: Sendable {
         var horizon = zone.changeSequence
         if let tokenText {
             let token = try ChangeToken(decoding: tokenText, as: .zone)
+            guard token.epoch == transaction.storeEpoch else { throw Self.expired }
             if token.ownerID != zone.rowID {
                 // A token of an earlier zone of the same name: that zone was deleted (and maybe
                 // purged since, leaving no row), start over.
@@ -187,7 +191,8 @@ package struct ChangeService: Sendable {
         }
         var changes = ZoneChangesPage(
             zoneID: ZoneID(zoneName: zone.zoneName, ownerRecordName: access.scope == .shared ? grant.owner : access.zoneOwnerName),
-            syncToken: ChangeToken(kind: .zone, ownerID: zone.rowID, sequence: sequence, firstSyncHorizon: horizon).encoded,
+            syncToken: ChangeToken(kind: .zone, ownerID: zone.rowID, sequence: sequence, firstSyncHorizon: horizon,
+                                   epoch: transaction.storeEpoch).encoded,
             moreComing: moreComing, records: page, desiredKeys: desiredKeys,
             links: AssetLinks(signer: signer, access: access))
         changes.shares = try ShareKeysView.keys(forShareRecords: page, zoneRowID: zone.rowID, owner: grant.owner,

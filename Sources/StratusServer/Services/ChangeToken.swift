@@ -8,6 +8,11 @@ import StratusCore
 /// began. The tokens of its later pages carry that point, ``firstSyncHorizon``, until the feed
 /// passes it.
 ///
+/// A token also carries the store's ``StratusStorage/epoch`` (left out while it is 0, so tokens
+/// from before epochs existed still read). A restore gives the store a new epoch, and a token of
+/// another epoch answers `CHANGE_TOKEN_EXPIRED`: its device may have seen changes the restored
+/// history never had, and must list from the start.
+///
 /// Clients see a base64url string and must not look inside; the server validates every token it
 /// is given (kind, owner and sequence) and answers `BAD_REQUEST` for anything else.
 package struct ChangeToken: Equatable {
@@ -23,10 +28,14 @@ package struct ChangeToken: Equatable {
     /// During a first sync: deletions at or before this sequence are of things the device never
     /// had, and are left out. Zero once the feed has passed it.
     package var firstSyncHorizon: Int64
+    /// The epoch of the store that issued the token.
+    package var epoch: Int64
 
     package var encoded: String {
-        let horizon = firstSyncHorizon > sequence ? ".\(firstSyncHorizon)" : ""
-        return Base64URL.encode(Data("1.\(kind.rawValue).\(ownerID).\(sequence)\(horizon)".utf8))
+        let plain = epoch == 0
+            ? "1.\(kind.rawValue).\(ownerID).\(sequence)" + (firstSyncHorizon > sequence ? ".\(firstSyncHorizon)" : "")
+            : "2.\(kind.rawValue).\(ownerID).\(sequence).\(firstSyncHorizon).\(epoch)"
+        return Base64URL.encode(Data(plain.utf8))
     }
 
     /// Parses a token of the given kind, or throws `BAD_REQUEST`.
@@ -35,25 +44,34 @@ package struct ChangeToken: Equatable {
             throw .badRequest("syncToken is not a valid token")
         }
         let parts = plain.split(separator: ".")
-        guard parts.count == 4 || parts.count == 5, parts[0] == "1", let ownerID = Int64(parts[2]),
-              let sequence = Int64(parts[3]), sequence >= 0 else {
-            throw .badRequest("syncToken is not a valid token")
-        }
+        let invalid = CloudKitError.badRequest("syncToken is not a valid token")
+        guard parts.count >= 4, let ownerID = Int64(parts[2]), let sequence = Int64(parts[3]), sequence >= 0 else { throw invalid }
         var horizon: Int64 = 0
-        if parts.count == 5 {
-            guard let value = Int64(parts[4]), value > sequence else { throw .badRequest("syncToken is not a valid token") }
+        var epoch: Int64 = 0
+        switch (parts[0], parts.count) {
+        case ("1", 4):
+            break
+        case ("1", 5):
+            guard let value = Int64(parts[4]), value > sequence else { throw invalid }
             horizon = value
+        case ("2", 6):
+            guard let value = Int64(parts[4]), value == 0 || value > sequence, let issuer = Int64(parts[5]), issuer != 0 else { throw invalid }
+            horizon = value
+            epoch = issuer
+        default:
+            throw invalid
         }
         guard parts[1] == kind.rawValue else {
             throw .badRequest(kind == .zone ? "syncToken is a database token, not a zone token" : "syncToken is a zone token, not a database token")
         }
-        self.init(kind: kind, ownerID: ownerID, sequence: sequence, firstSyncHorizon: horizon)
+        self.init(kind: kind, ownerID: ownerID, sequence: sequence, firstSyncHorizon: horizon, epoch: epoch)
     }
 
-    package init(kind: Kind, ownerID: Int64, sequence: Int64, firstSyncHorizon: Int64 = 0) {
+    package init(kind: Kind, ownerID: Int64, sequence: Int64, firstSyncHorizon: Int64 = 0, epoch: Int64) {
         self.kind = kind
         self.ownerID = ownerID
         self.sequence = sequence
         self.firstSyncHorizon = firstSyncHorizon > sequence ? firstSyncHorizon : 0
+        self.epoch = epoch
     }
 }

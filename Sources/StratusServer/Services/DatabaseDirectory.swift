@@ -70,15 +70,15 @@ struct DatabaseDirectory: Sendable {
     }
 
     /// The wire form of a stored zone, with its current sync token.
-    static func wireZone(_ zone: StoredZone, access: DatabaseAccess) -> Zone {
-        wireZone(zone, owner: access.zoneOwnerName)
+    static func wireZone(_ zone: StoredZone, access: DatabaseAccess, in transaction: any StorageTransaction) -> Zone {
+        wireZone(zone, owner: access.zoneOwnerName, in: transaction)
     }
 
     /// The same, for a zone of `owner` (a shared zone, in a participant's shared database).
-    static func wireZone(_ zone: StoredZone, owner: String) -> Zone {
+    static func wireZone(_ zone: StoredZone, owner: String, in transaction: any StorageTransaction) -> Zone {
         let zoneID = ZoneID(zoneName: zone.zoneName, ownerRecordName: owner)
         if zone.deleted { return Zone(zoneID: zoneID, deleted: true, deletionReason: .zoneDeleted) }
-        return Zone(zoneID: zoneID, syncToken: ChangeToken(kind: .zone, ownerID: zone.rowID, sequence: zone.changeSequence).encoded,
-                    atomic: !zone.isDefaultZone)
+        let token = ChangeToken(kind: .zone, ownerID: zone.rowID, sequence: zone.changeSequence, epoch: transaction.storeEpoch)
+        return Zone(zoneID: zoneID, syncToken: token.encoded, atomic: !zone.isDefaultZone)
     }
 }

@@ -14,13 +14,16 @@ package struct ZoneService: Sendable {
                 ZonesResponse(zones: try transaction.activeSharedZones(user: user).compactMap { entry in
                     guard let zone = try transaction.zone(rowID: entry.zoneRowID), !zone.deleted,
                           let owner = try transaction.databaseKey(id: zone.databaseID)?.ownerRecordName else { return nil }
-                    return .success(DatabaseDirectory.wireZone(zone, owner: owner))
+                    return .success(DatabaseDirectory.wireZone(zone, owner: owner, in: transaction))
                 })
             }
         }
         let databaseID = try await directory.databaseID(for: access)
-        let zones = try await storage.read { try $0.liveZones(databaseID: databaseID) }
-        return ZonesResponse(zones: zones.map { .success(DatabaseDirectory.wireZone($0, access: access)) })
+        return try await storage.read { transaction in
+            ZonesResponse(zones: try transaction.liveZones(databaseID: databaseID).map {
+                .success(DatabaseDirectory.wireZone($0, access: access, in: transaction))
+            })
+        }
     }
 
     package func lookup(_ request: ZonesLookupRequest, _ access: DatabaseAccess) async throws -> ZonesResponse {
@@ -35,7 +38,7 @@ package struct ZoneService: Sendable {
             ZonesResponse(zones: try request.zones.map { zoneID in
                 do {
                     let zone = try DatabaseDirectory.zone(zoneID, databaseID: databaseID, access: access, in: transaction)
-                    return .success(DatabaseDirectory.wireZone(zone, access: access))
+                    return .success(DatabaseDirectory.wireZone(zone, access: access, in: transaction))
                 } catch let error as CloudKitError {
                     return .failure(ZoneError(zoneID: zoneID, error: error))
                 }
@@ -84,13 +87,13 @@ package struct ZoneService: Sendable {
         switch type {
         case .create:
             if let existing = try transaction.liveZone(databaseID: databaseID, zoneName: zoneID.zoneName) {
-                return (DatabaseDirectory.wireZone(existing, access: access), nil)
+                return (DatabaseDirectory.wireZone(existing, access: access, in: transaction), nil)
             }
             guard !zoneID.zoneName.hasPrefix("_") else {
                 throw CloudKitError.badRequest("zone names starting with '_' are reserved")
             }
             let zone = try transaction.insertZone(databaseID: databaseID, zoneName: zoneID.zoneName, sequence: try transaction.nextChangeSequence())
-            return (DatabaseDirectory.wireZone(zone, access: access), nil)
+            return (DatabaseDirectory.wireZone(zone, access: access, in: transaction), nil)
         case .delete:
             guard !zoneID.isDefaultZone else { throw CloudKitError.badRequest("the default zone cannot be deleted") }
             guard var zone = try transaction.liveZone(databaseID: databaseID, zoneName: zoneID.zoneName) else {
@@ -106,7 +109,7 @@ package struct ZoneService: Sendable {
             zone.changeSequence = try transaction.nextChangeSequence()
             zone.deleted = true
             try transaction.deleteZone(rowID: zone.rowID, sequence: zone.changeSequence)
-            return (DatabaseDirectory.wireZone(zone, access: access), zone.rowID)
+            return (DatabaseDirectory.wireZone(zone, access: access, in: transaction), zone.rowID)
         }
     }
 }

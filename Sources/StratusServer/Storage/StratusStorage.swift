@@ -12,6 +12,13 @@ package protocol StratusStorage: Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction) throws -> T) async throws -> T
     /// Whether the storage answers and its schema is at the newest migration.
     func isReady() async -> Bool
+    /// The store's epoch: 0 until a restore gives the store a new one. Change tokens carry it,
+    /// and a token of another epoch has expired (its device was ahead of, or beside, the
+    /// restored history).
+    var epoch: Int64 { get }
+    /// Copies a consistent snapshot of the whole database to a new file at `path` while writes
+    /// go on (the backup's database part).
+    func backup(to path: String) async throws
 }
 
 /// The operations services perform inside one storage transaction.
@@ -34,6 +41,18 @@ package protocol StorageTransaction {
     func insertSession(_ session: StoredSession) throws
     func deleteSession(tokenHash: String) throws
     func deleteExpiredSessions(before time: Int64) throws
+
+    // MARK: Backup and restore
+    /// The epoch this transaction's store was opened with (see ``StratusStorage/epoch``).
+    var storeEpoch: Int64 { get }
+    /// Gives the store a new epoch (a restore does, in a store no server has open).
+    func setStoreEpoch(_ epoch: Int64) throws
+    /// Holds asset collection off until `expiresAt` (ms): a backup is copying files.
+    func holdAssetCollection(holder: String, until expiresAt: Int64) throws
+    func releaseAssetCollection(holder: String) throws
+    func isAssetCollectionHeld(at time: Int64) throws -> Bool
+    /// The checksum of every stored asset file.
+    func assetBlobChecksums() throws -> [String]
 
     // MARK: Change sequence
     /// The last change sequence committed (or allocated by this transaction).

@@ -267,6 +267,19 @@ enum SQLiteSchema {
                 CREATE INDEX apns_tokens_user ON apns_tokens(container_id, environment, user_record_name, registered_at);
                 """)
         }
+        migrator.registerMigration("v13-backup") { db in
+            try db.execute(sql: """
+                CREATE TABLE store_epoch (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    epoch INTEGER NOT NULL
+                );
+                INSERT INTO store_epoch (id, epoch) VALUES (1, 0);
+                CREATE TABLE asset_collection_holds (
+                    holder TEXT PRIMARY KEY NOT NULL,
+                    expires_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

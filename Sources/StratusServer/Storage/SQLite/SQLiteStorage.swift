@@ -10,6 +10,7 @@ import GRDB
 package final class SQLiteStorage: StratusStorage {
     private let pool: DatabasePool
     private let group: GroupCommit
+    package let epoch: Int64
 
     /// Opens (creating and migrating if needed) the database file at `path`.
     ///
@@ -27,6 +28,7 @@ package final class SQLiteStorage: StratusStorage {
             }
         }
         try SQLiteSchema.migrator.migrate(pool)
+        epoch = try pool.read { try SQLiteTransaction.storeEpoch(in: $0) }
         group = GroupCommit(writer: pool, maxQueuedWrites: maxQueuedWrites, enabled: groupCommit)
     }
 
@@ -48,7 +50,7 @@ package final class SQLiteStorage: StratusStorage {
     package func read<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction) throws -> T) async throws -> T {
         do {
             return try await pool.read { db in
-                try body(SQLiteTransaction(db: db))
+                try body(SQLiteTransaction(db: db, epoch: epoch))
             }
         } catch {
             throw StorageFault.map(error)
@@ -56,12 +58,21 @@ package final class SQLiteStorage: StratusStorage {
     }
 
     package func write<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction) throws -> T) async throws -> T {
-        try await group.write { db in
-            let transaction = SQLiteTransaction(db: db)
+        let epoch = self.epoch
+        return try await group.write { db in
+            let transaction = SQLiteTransaction(db: db, epoch: epoch)
             let result = try body(transaction)
             try transaction.storeChangeSequence()
             return result
         }
+    }
+
+    /// Copies a consistent snapshot of the database to a new file at `path`, through SQLite's
+    /// online backup from one read transaction: writes go on meanwhile and are not in the copy.
+    package func backup(to path: String) async throws {
+        let copy = try DatabaseQueue(path: path)
+        try pool.backup(to: copy)
+        try copy.close()
     }
 
     /// Transactions committed and the writes they carried (more writes than transactions means

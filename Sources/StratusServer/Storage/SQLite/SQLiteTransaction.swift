@@ -8,12 +8,14 @@ import StratusCore
 /// it back before the transaction commits.
 final class SQLiteTransaction: StorageTransaction {
     let db: Database
+    let storeEpoch: Int64
     private var sequence: (stored: Int64, current: Int64)?
     private var insertRecordStatement: Statement?
     private var replaceRecordStatement: Statement?
 
-    init(db: Database) {
+    init(db: Database, epoch: Int64) {
         self.db = db
+        self.storeEpoch = epoch
     }
 
     // MARK: Containers, users, sessions

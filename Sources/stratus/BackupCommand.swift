@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import StratusServer
+
+/// `stratus backup`: a consistent backup of a data directory, taken while the server runs.
+struct BackupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Back up a data directory (database, asset files, keys) while the server runs and writes go on.")
+
+    @Option(help: "The data directory.") var data = "./stratus-data"
+    @Option(help: "The backup directory to create (it must not exist, or be empty).") var to: String
+
+    func run() async throws {
+        let server = try DataLocation.server(at: data)
+        let manifest: BackupManifest
+        do {
+            manifest = try await server.backup(to: URL(fileURLWithPath: to)) { print($0) }
+        } catch let error as BackupError {
+            throw ValidationError(error.description)
+        }
+        print("backed up \(data) to \(to): change sequence \(manifest.changeSequence), \(manifest.assetFiles) asset files (\(manifest.assetBytes) bytes)")
+    }
+}
+
+/// `stratus restore`: a backup brought back into a new data directory.
+struct RestoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore",
+        abstract: "Restore a backup into a new data directory; devices' change tokens then expire and they refetch.")
+
+    @Option(help: "The backup directory, as `stratus backup` wrote it.") var from: String
+    @Option(help: "The data directory to create (it must not exist, or be empty).") var data: String
+
+    func run() async throws {
+        do {
+            let manifest = try await StratusServer.restore(from: URL(fileURLWithPath: from), into: URL(fileURLWithPath: data)) { print($0) }
+            print("restored the backup taken at \(Date(timeIntervalSince1970: Double(manifest.takenAt) / 1000).formatted(.iso8601)) into \(data)")
+        } catch let error as BackupError {
+            throw ValidationError(error.description)
+        }
+    }
+}
