@@ -124,7 +124,7 @@ public struct StratusServer: Sendable {
         }
         router.add(middleware: CloudKitErrorMiddleware())
         router.add(middleware: LoadSheddingMiddleware(maxInFlight: configuration.maxRequestsInFlight))
-        AuthRoutes(auth: services.auth, hub: services.hub, email: services.email, maxRequestBytes: configuration.maxRequestBytes)
+        AuthRoutes(auth: services.auth, admin: services.admin, hub: services.hub, email: services.email, maxRequestBytes: configuration.maxRequestBytes)
             .register(on: router)
         DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes, origin: configuration.origin,
                        permits: WorkPermits(permits: configuration.maxLargeRequests, maxWaiting: configuration.maxRequestsInFlight))
@@ -161,9 +161,11 @@ public struct StratusServer: Sendable {
         application.addServices(
             services.apns,
             Periodic(description: "Maintenance", interval: configuration.maintenanceInterval, work: maintenance.run),
-            // One timer closes the push connections of expired sessions (sign-out closes them at once).
+            // One timer closes the push connections of expired sessions, and of sessions revoked by
+            // another process (sign-out and the admin service close them at once in this one).
             Periodic(description: "SessionSweeper", interval: configuration.expiredSessionSweepInterval) {
                 await hub.endSessions(expiredBefore: AuthService.now())
+                await hub.endRevokedSessions()
             })
         return application
     }

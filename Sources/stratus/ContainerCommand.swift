@@ -2,10 +2,34 @@ import ArgumentParser
 import Foundation
 import StratusServer
 
-/// `stratus container …`: container administration.
+/// `stratus container …`: container administration, through the server's admin service.
 struct ContainerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "container", abstract: "Manage containers.", subcommands: [Token.self])
+        commandName: "container", abstract: "Manage containers.",
+        subcommands: [Create.self, List.self, Token.self, RotateToken.self])
+
+    /// `stratus container create`: a new container; prints its API token alone on the last line.
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a container and print its ckAPIToken.")
+        @OptionGroup var location: DataLocation
+
+        func run() async throws {
+            let container = try await AdminCall.run { try await location.server().services.admin.createContainer(id: location.container) }
+            print(container.apiToken)
+        }
+    }
+
+    /// `stratus container list`: one container per line, with when it was made.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the containers.")
+        @Option(help: "The data directory.") var data = "./stratus-data"
+
+        func run() async throws {
+            for container in try await DataLocation.server(at: data).services.admin.listContainers() {
+                print("\(container.id)\tcreated \(AdminCall.date(container.createdAt))")
+            }
+        }
+    }
 
     /// `stratus container token`: prints a container's API token, alone on the last line.
     struct Token: AsyncParsableCommand {
@@ -18,6 +42,18 @@ struct ContainerCommand: AsyncParsableCommand {
                 throw ValidationError("no container '\(location.container)' in \(location.data)")
             }
             print(token)
+        }
+    }
+
+    /// `stratus container rotate-token`: a new API token; apps built with the old one stop working.
+    struct RotateToken: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rotate-token",
+            abstract: "Give a container a new ckAPIToken (the old one stops working at once) and print it.")
+        @OptionGroup var location: DataLocation
+
+        func run() async throws {
+            print(try await AdminCall.run { try await location.server().services.admin.rotateAPIToken(containerID: location.container) })
         }
     }
 }

@@ -2,10 +2,109 @@ import ArgumentParser
 import StratusCore
 import StratusServer
 
-/// `stratus user …`: a container's users.
+/// `stratus user …`: a container's users, through the server's admin service.
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "user", abstract: "Manage a container's users.", subcommands: [Role.self])
+        commandName: "user", abstract: "Manage a container's users.",
+        subcommands: [List.self, Create.self, Disable.self, Enable.self, ResetPassword.self, SignOut.self, Role.self])
+
+    /// `stratus user list`: one user per line: username, user record name, email, state.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a container's users (at most 1,000), optionally those matching a text.")
+        @OptionGroup var location: DataLocation
+        @Option(help: "Only users whose username or email address contains this text.") var search: String?
+
+        func run() async throws {
+            let users = try await location.server().services.admin.listUsers(containerID: location.container, matching: search)
+            for user in users {
+                let state = user.disabledAt.map { "disabled \(AdminCall.date($0))" } ?? "active"
+                print("\(user.username)\t\(user.userRecordName)\t\(user.email ?? "-")\t\(state)")
+            }
+        }
+    }
+
+    /// Which user (`--data`, `--container`, the username).
+    struct Account: ParsableArguments {
+        @OptionGroup var location: DataLocation
+        @Argument(help: "The user's username.") var username: String
+    }
+
+    /// `stratus user create`: an account, as signing up makes one; prints its user record name.
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a user; print their user record name.")
+        @OptionGroup var account: Account
+        @Option(name: .customLong("password-file"), help: "A file whose first line is the password; - reads standard input.")
+        var passwordFile: String
+        @Option(help: "The user's email address.") var email: String?
+
+        func run() async throws {
+            let password = try AdminCall.password(from: passwordFile)
+            let user = try await AdminCall.run {
+                try await account.location.server().services.admin.createUser(
+                    containerID: account.location.container, username: account.username, password: password, email: email)
+            }
+            print(user.userRecordName)
+        }
+    }
+
+    /// `stratus user disable`: the user's sessions and push connections end; sign-in is refused.
+    struct Disable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Disable a user: end their sessions, refuse their sign-ins.")
+        @OptionGroup var account: Account
+
+        func run() async throws {
+            let changed = try await AdminCall.run {
+                try await account.location.server().services.admin.setDisabled(true, username: account.username, containerID: account.location.container)
+            }
+            print(changed ? "\(account.username) is disabled" : "\(account.username) was already disabled")
+        }
+    }
+
+    /// `stratus user enable`: a disabled user may sign in again.
+    struct Enable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Enable a disabled user again.")
+        @OptionGroup var account: Account
+
+        func run() async throws {
+            let changed = try await AdminCall.run {
+                try await account.location.server().services.admin.setDisabled(false, username: account.username, containerID: account.location.container)
+            }
+            print(changed ? "\(account.username) is enabled" : "\(account.username) was not disabled")
+        }
+    }
+
+    /// `stratus user reset-password`: a new password; every session of the user ends.
+    struct ResetPassword: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reset-password", abstract: "Set a user's password (their sessions end).")
+        @OptionGroup var account: Account
+        @Option(name: .customLong("password-file"), help: "A file whose first line is the new password; - reads standard input.")
+        var passwordFile: String
+
+        func run() async throws {
+            let password = try AdminCall.password(from: passwordFile)
+            try await AdminCall.run {
+                try await account.location.server().services.admin.resetPassword(
+                    username: account.username, containerID: account.location.container, to: password)
+            }
+            print("\(account.username) has a new password; their sessions ended")
+        }
+    }
+
+    /// `stratus user sign-out`: every session of the user ends, on every device.
+    struct SignOut: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "sign-out", abstract: "End every session of a user.")
+        @OptionGroup var account: Account
+
+        func run() async throws {
+            let admin = try account.location.server().services.admin
+            let ended = try await AdminCall.run {
+                let user = try await admin.user(username: account.username, containerID: account.location.container)
+                return try await admin.signOutEverywhere(user: user.userRecordName)
+            }
+            print("\(ended) sessions of \(account.username) ended")
+        }
+    }
 
     /// `stratus user role add|remove|list`: the public database's custom security roles a user holds.
     struct Role: AsyncParsableCommand {

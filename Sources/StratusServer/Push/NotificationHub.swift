@@ -63,6 +63,20 @@ package actor NotificationHub {
         disconnectAll { $0.sessionExpiresAt <= time }
     }
 
+    /// Closes the push connections whose session no longer exists: revoked by another process
+    /// (the `stratus user` commands write to the data directory while the server runs).
+    package func endRevokedSessions() async {
+        let open = Set(mailboxes.values.flatMap { $0.values.map(\.sessionHash) })
+        guard !open.isEmpty else { return }
+        do {
+            let live = try await storage.read { transaction in try open.filter { try transaction.session(tokenHash: $0) != nil } }
+            let revoked = open.subtracting(live)
+            disconnectAll { revoked.contains($0.sessionHash) }
+        } catch {
+            logger.warning("could not check the sessions of push connections: \(error)")
+        }
+    }
+
     private func disconnectAll(where ends: (Mailbox) -> Bool) {
         for (listener, devices) in mailboxes {
             for mailbox in devices.values where ends(mailbox) { disconnect(listener, mailbox) }

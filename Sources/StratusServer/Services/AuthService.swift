@@ -69,11 +69,7 @@ package struct AuthService: Sendable {
     package func signUp(_ credentials: Credentials, containerID: String, environment: ContainerEnvironment,
                         client: String) async throws -> (SignInResponse, StoredUser) {
         try limiter.acquire("signup|\(client)", signUpsPerAddress, what: "sign-ups from this address")
-        try Self.validate(credentials)
-        let passwordHash = try await hasher.hash(credentials.password)
-        let user = StoredUser(userRecordName: SecretGenerator.userRecordName(), containerID: containerID,
-                              username: credentials.username, passwordHash: passwordHash, createdAt: Self.now(),
-                              email: credentials.email, discoverable: credentials.discoverable ?? false)
+        let user = try await newUser(credentials, containerID: containerID)
         let token = SecretGenerator.webAuthToken()
         let session = makeSession(token: token, user: user.userRecordName, containerID: containerID, environment: environment)
         try await storage.write { transaction in
@@ -81,6 +77,32 @@ package struct AuthService: Sendable {
             try transaction.insertSession(session)
         }
         return (SignInResponse(ckWebAuthToken: token, userRecordName: user.userRecordName), user)
+    }
+
+    /// A new account's row (not stored yet), after checking the credentials and hashing the password.
+    func newUser(_ credentials: Credentials, containerID: String) async throws -> StoredUser {
+        try Self.validate(credentials)
+        return StoredUser(userRecordName: SecretGenerator.userRecordName(), containerID: containerID,
+                          username: credentials.username, passwordHash: try await hashPassword(credentials.password),
+                          createdAt: Self.now(), email: credentials.email, discoverable: credentials.discoverable ?? false)
+    }
+
+    /// The stored hash of a new password, after checking its length.
+    func hashPassword(_ password: String) async throws -> String {
+        guard password.count >= 8, password.utf8.count <= 1024 else {
+            throw CloudKitError.badRequest("password must be at least 8 characters long")
+        }
+        return try await hasher.hash(password)
+    }
+
+    /// Whether `password` is the user's, charged to the account's failed-sign-in limit like a
+    /// sign-in (so no endpoint that checks a password lets guesses through faster).
+    func verifyPassword(_ password: String, of user: StoredUser) async throws -> Bool {
+        let account = "signin-failures|\(user.containerID)|\(user.username)"
+        try limiter.acquire(account, signInFailuresPerAccount, what: "failed sign-ins for this account")
+        guard try await hasher.verify(password, against: user.passwordHash) else { return false }
+        limiter.refund(account, signInFailuresPerAccount)
+        return true
     }
 
     /// Checks a username and password and opens a new session.
@@ -101,6 +123,9 @@ package struct AuthService: Sendable {
             throw CloudKitError(.authenticationFailed, "unknown username or wrong password")
         }
         limiter.refund(account, signInFailuresPerAccount)
+        guard user.disabledAt == nil else {
+            throw CloudKitError(.authenticationFailed, "this account is disabled; ask the app's administrator")
+        }
         let token = SecretGenerator.webAuthToken()
         let session = makeSession(token: token, user: user.userRecordName, containerID: containerID, environment: environment)
         try await storage.write { transaction in
@@ -124,9 +149,6 @@ package struct AuthService: Sendable {
         let username = credentials.username
         guard (1...64).contains(username.count), username.unicodeScalars.allSatisfy({ !CharacterSet.whitespacesAndNewlines.contains($0) && !CharacterSet.controlCharacters.contains($0) }) else {
             throw .badRequest("username must be 1 to 64 characters without spaces")
-        }
-        guard credentials.password.count >= 8, credentials.password.utf8.count <= 1024 else {
-            throw .badRequest("password must be at least 8 characters long")
         }
         if let email = credentials.email {
             let parts = email.split(separator: "@", omittingEmptySubsequences: false)

@@ -21,6 +21,7 @@ package struct StratusServices: Sendable {
     package let email: EmailVerification
     package let serverKeys: ServerKeyService
     package let apns: APNsProvider
+    package let admin: AdminService
 
     init(storage: any StratusStorage, blobs: BlobStore, signer: AssetURLSigner, configuration: ServerConfiguration, logger: Logger) {
         let directory = DatabaseDirectory(storage: storage)
@@ -65,5 +66,6 @@ package struct StratusServices: Sendable {
         users = UserDirectory(storage: storage)
         email = EmailVerification(storage: storage, mailer: configuration.smtp, limiter: limiter, logger: logger)
         serverKeys = ServerKeyService(storage: storage)
+        admin = AdminService(storage: storage, auth: auth, hub: hub, containers: containers)
     }
 }

@@ -56,6 +56,8 @@ package struct StoredUser: Sendable, Equatable {
     package var discoverable = false
     /// Whether the user proved they receive mail at `email`; only then can anyone reach them by it.
     package var emailVerified = false
+    /// When an administrator disabled the account (ms); a disabled user cannot sign in.
+    package var disabledAt: Int64? = nil
 }
 
 /// A code sent to a user's email address to verify it; only its SHA-256 is kept.

@@ -42,6 +42,17 @@ package protocol StorageTransaction {
     func deleteSession(tokenHash: String) throws
     func deleteExpiredSessions(before time: Int64) throws
 
+    // MARK: Administration
+    func containers() throws -> [StoredContainer]
+    func setAPIToken(containerID: String, apiToken: String) throws
+    /// A container's users by username, those whose username or email contains `text` when given.
+    func users(containerID: String, matching text: String?, limit: Int) throws -> [StoredUser]
+    /// Disables the account at `time` (ms), or enables it again with nil.
+    func setUserDisabled(user: String, at time: Int64?) throws
+    func setPasswordHash(user: String, passwordHash: String) throws
+    /// Revokes the user's sessions but `kept`; returns the token hashes revoked.
+    func deleteSessions(user: String, except kept: String?) throws -> [String]
+
     // MARK: Backup and restore
     /// The epoch this transaction's store was opened with (see ``StratusStorage/epoch``).
     var storeEpoch: Int64 { get }

@@ -2,10 +2,12 @@ import Hummingbird
 import StratusCore
 
 /// *Extension* endpoints for accounts: `POST /auth/1/{container}/{environment}/signup`,
-/// `/signin`, `/signout`, and `/email/send` and `/email/verify` to prove an email address. Each
-/// needs the container's `ckAPIToken`.
+/// `/signin`, `/signout`, `/signout/all` (every session of the user), `/password` (change it),
+/// and `/email/send` and `/email/verify` to prove an email address. Each needs the container's
+/// `ckAPIToken`.
 struct AuthRoutes {
     let auth: AuthService
+    let admin: AdminService
     let hub: NotificationHub
     let email: EmailVerification
     let maxRequestBytes: Int
@@ -42,6 +44,23 @@ struct AuthRoutes {
             await hub.endSession(session.tokenHash)
             return try JSONBody.response([String: String]())
         }
+        group.post("signout/all") { request, context in
+            let session = try await signedIn(request, context)
+            let ended = try await admin.signOutEverywhere(user: session.userRecordName)
+            return try JSONBody.response(["sessionsEnded": ended])
+        }
+        group.post("password") { request, context in
+            let session = try await signedIn(request, context)
+            let change = try await JSONBody.decode(PasswordChange.self, from: request, limit: 4096)
+            try await admin.changePassword(session, current: change.password, new: change.newPassword)
+            return try JSONBody.response([String: String]())
+        }
+    }
+
+    /// The body of `password`.
+    struct PasswordChange: Decodable {
+        var password: String
+        var newPassword: String
     }
 
     /// The body of `email/verify`.

@@ -280,6 +280,12 @@ enum SQLiteSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v14-accounts") { db in
+            try db.execute(sql: """
+                ALTER TABLE users ADD COLUMN disabled_at INTEGER;
+                CREATE INDEX sessions_user ON sessions(user_record_name);
+                """)
+        }
         return migrator
     }
 }

@@ -31,11 +31,11 @@ final class SQLiteTransaction: StorageTransaction {
                        arguments: [container.id, container.apiToken, container.createdAt])
     }
 
-    static let userColumns = "user_record_name, container_id, username, password_hash, created_at, email, discoverable, email_verified"
+    static let userColumns = "user_record_name, container_id, username, password_hash, created_at, email, discoverable, email_verified, disabled_at"
 
     static func user(_ row: Row) -> StoredUser {
         StoredUser(userRecordName: row[0], containerID: row[1], username: row[2], passwordHash: row[3], createdAt: row[4],
-                   email: row[5], discoverable: row[6], emailVerified: row[7])
+                   email: row[5], discoverable: row[6], emailVerified: row[7], disabledAt: row[8])
     }
 
     func user(containerID: String, username: String) throws -> StoredUser? {
@@ -51,9 +51,9 @@ final class SQLiteTransaction: StorageTransaction {
     func insertUser(_ user: StoredUser) throws {
         do {
             try db.execute(sql: """
-                INSERT INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [user.userRecordName, user.containerID, user.username, user.passwordHash, user.createdAt,
-                                 user.email?.lowercased(), user.discoverable, user.emailVerified])
+                                 user.email?.lowercased(), user.discoverable, user.emailVerified, user.disabledAt])
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw CloudKitError(.exists, "username '\(user.username)' is taken")
         }

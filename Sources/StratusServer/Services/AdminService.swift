@@ -1,0 +1,128 @@
+import StratusCore
+
+/// Administration of containers and accounts: the one service behind the `stratus container` and
+/// `stratus user` commands and the account endpoints users call for themselves (change password,
+/// sign out everywhere).
+///
+/// Revoking sessions closes their push connections in this process at once; a server running in
+/// another process (the CLI writes to its data directory) closes them at its next session sweep.
+package struct AdminService: Sendable {
+    let storage: any StratusStorage
+    let auth: AuthService
+    let hub: NotificationHub
+    let containers: ContainerService
+
+    /// The most users one listing returns.
+    static let maxListedUsers = 1_000
+
+    // MARK: Containers
+
+    /// Creates a container with a fresh API token; `EXISTS` if there is one with that identifier.
+    package func createContainer(id: String) async throws -> StoredContainer {
+        if try await containers.container(id: id) != nil { throw CloudKitError(.exists, "container '\(id)' exists") }
+        return try await containers.ensureContainer(id: id)
+    }
+
+    package func listContainers() async throws -> [StoredContainer] {
+        try await storage.read { try $0.containers() }
+    }
+
+    /// Gives the container a new API token; the old one stops working at once.
+    package func rotateAPIToken(containerID: String) async throws -> String {
+        let token = SecretGenerator.apiToken()
+        try await storage.write { transaction in
+            guard try transaction.container(id: containerID) != nil else { throw CloudKitError.notFound("no container '\(containerID)'") }
+            try transaction.setAPIToken(containerID: containerID, apiToken: token)
+        }
+        return token
+    }
+
+    // MARK: Users
+
+    /// The container's users in username order, those whose username or email address contains
+    /// `text` when it is given; at most ``maxListedUsers``.
+    package func listUsers(containerID: String, matching text: String? = nil) async throws -> [StoredUser] {
+        try await storage.read { try $0.users(containerID: containerID, matching: text, limit: Self.maxListedUsers) }
+    }
+
+    /// The container's user with that username; `NOT_FOUND` if there is none.
+    package func user(username: String, containerID: String) async throws -> StoredUser {
+        try await storage.read { try Self.user(username, containerID: containerID, in: $0) }
+    }
+
+    /// Creates an account, as signing up does but without signing it in.
+    package func createUser(containerID: String, username: String, password: String, email: String? = nil) async throws -> StoredUser {
+        let user = try await auth.newUser(Credentials(username: username, password: password, email: email), containerID: containerID)
+        try await storage.write { transaction in
+            guard try transaction.container(id: containerID) != nil else { throw CloudKitError.notFound("no container '\(containerID)'") }
+            try transaction.insertUser(user)
+        }
+        return user
+    }
+
+    /// Disables an account (its sessions and push connections end, and it cannot sign in) or
+    /// enables it again. Returns whether anything changed.
+    @discardableResult
+    package func setDisabled(_ disabled: Bool, username: String, containerID: String) async throws -> Bool {
+        let (changed, revoked) = try await storage.write { transaction in
+            let user = try Self.user(username, containerID: containerID, in: transaction)
+            guard (user.disabledAt != nil) != disabled else { return (false, [String]()) }
+            try transaction.setUserDisabled(user: user.userRecordName, at: disabled ? AuthService.now() : nil)
+            return (true, disabled ? try transaction.deleteSessions(user: user.userRecordName, except: nil) : [])
+        }
+        await end(revoked)
+        return changed
+    }
+
+    /// Sets a new password for a user who lost theirs; every session of theirs ends.
+    package func resetPassword(username: String, containerID: String, to password: String) async throws {
+        let hash = try await auth.hashPassword(password)
+        let revoked = try await storage.write { transaction in
+            let user = try Self.user(username, containerID: containerID, in: transaction)
+            try transaction.setPasswordHash(user: user.userRecordName, passwordHash: hash)
+            return try transaction.deleteSessions(user: user.userRecordName, except: nil)
+        }
+        await end(revoked)
+    }
+
+    // MARK: A user's own account
+
+    /// Changes the signed-in user's password after checking the current one (failures count as
+    /// failed sign-ins); every other session of theirs ends.
+    package func changePassword(_ session: StoredSession, current: String, new password: String) async throws {
+        guard let user = try await storage.read({ try $0.user(recordName: session.userRecordName) }) else {
+            throw CloudKitError(.authenticationFailed, "the account no longer exists")
+        }
+        guard try await auth.verifyPassword(current, of: user) else {
+            throw CloudKitError(.authenticationFailed, "the current password is wrong")
+        }
+        let hash = try await auth.hashPassword(password)
+        let revoked = try await storage.write { transaction in
+            try transaction.setPasswordHash(user: user.userRecordName, passwordHash: hash)
+            return try transaction.deleteSessions(user: user.userRecordName, except: session.tokenHash)
+        }
+        await end(revoked)
+    }
+
+    /// Ends every session of the user, on every device, and their push connections. Returns how
+    /// many sessions ended.
+    @discardableResult
+    package func signOutEverywhere(user: String) async throws -> Int {
+        let revoked = try await storage.write { try $0.deleteSessions(user: user, except: nil) }
+        await end(revoked)
+        return revoked.count
+    }
+
+    // MARK: Helpers
+
+    private func end(_ sessions: [String]) async {
+        for hash in sessions { await hub.endSession(hash) }
+    }
+
+    private static func user(_ username: String, containerID: String, in transaction: any StorageTransaction) throws -> StoredUser {
+        guard let user = try transaction.user(containerID: containerID, username: username) else {
+            throw CloudKitError.notFound("no user '\(username)' in container '\(containerID)'")
+        }
+        return user
+    }
+}

@@ -1,0 +1,38 @@
+import GRDB
+
+extension SQLiteTransaction {
+    func containers() throws -> [StoredContainer] {
+        try Row.fetchAll(db, sql: "SELECT id, api_token, created_at FROM containers ORDER BY id").map {
+            StoredContainer(id: $0[0], apiToken: $0[1], createdAt: $0[2])
+        }
+    }
+
+    func setAPIToken(containerID: String, apiToken: String) throws {
+        try db.execute(sql: "UPDATE containers SET api_token = ? WHERE id = ?", arguments: [apiToken, containerID])
+    }
+
+    func users(containerID: String, matching text: String?, limit: Int) throws -> [StoredUser] {
+        let pattern = text.map { "%" + $0.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%" }
+        return try Row.fetchAll(db, sql: """
+            SELECT \(Self.userColumns) FROM users
+            WHERE container_id = ? AND (? IS NULL OR username LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\')
+            ORDER BY username LIMIT ?
+            """, arguments: [containerID, pattern, pattern, pattern, limit]).map(Self.user)
+    }
+
+    func setUserDisabled(user: String, at time: Int64?) throws {
+        try db.execute(sql: "UPDATE users SET disabled_at = ? WHERE user_record_name = ?", arguments: [time, user])
+    }
+
+    func setPasswordHash(user: String, passwordHash: String) throws {
+        try db.execute(sql: "UPDATE users SET password_hash = ? WHERE user_record_name = ?", arguments: [passwordHash, user])
+    }
+
+    func deleteSessions(user: String, except kept: String?) throws -> [String] {
+        let hashes = try String.fetchAll(db, sql: "SELECT token_hash FROM sessions WHERE user_record_name = ? AND token_hash IS NOT ?",
+                                         arguments: [user, kept])
+        try db.execute(sql: "DELETE FROM sessions WHERE user_record_name = ? AND token_hash IS NOT ?", arguments: [user, kept])
+        return hashes
+    }
+}

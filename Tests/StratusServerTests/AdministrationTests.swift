@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import StratusCore
+import StratusTesting
+@testable import StratusServer
+
+/// The `stratus container` and `stratus user` commands, run as the real executable against the
+/// data directory of a running server, and the account endpoints users call themselves: all of
+/// them go through the one admin service.
+@Suite struct AdministrationTests {
+    static func stratus(_ arguments: [String], _ directory: URL, container: String = TestServer.containerID) throws -> String {
+        let result = try ServerProcess.run(arguments + ["--data", directory.path, "--container", container])
+        guard result.status == 0 else { throw TestFailure("stratus \(arguments.joined(separator: " ")): \(result.output)") }
+        return result.output
+    }
+
+    static func signIn(_ server: TestServer, _ username: String, _ password: String) async throws -> HTTPResult {
+        try await server.anonymous.post("/auth/1/\(TestServer.containerID)/development/signin",
+                                        Credentials(username: username, password: password))
+    }
+
+    static func passwordFile(_ password: String) throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("password-\(UUID().uuidString)")
+        try (password + "\n").write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    @Test func containersAreCreatedListedAndTheirTokensRotated() async throws {
+        let directory = TestServer.temporaryDirectory()
+        try await TestServer.with(dataDirectory: directory) { server in
+            let created = try Self.stratus(["container", "create"], directory, container: "iCloud.test.second")
+            let secondToken = try #require(created.split(separator: "\n").last.map(String.init))
+            #expect(secondToken.count == 64)
+            let again = try ServerProcess.run(["container", "create", "--data", directory.path, "--container", "iCloud.test.second"])
+            #expect(again.status != 0 && again.output.contains("exists"), "\(again.output)")
+            let listed = try ServerProcess.run(["container", "list", "--data", directory.path]).output
+            #expect(listed.contains("iCloud.test.second") && listed.contains(TestServer.containerID))
+
+            let alice = try await server.signUp("alice")
+            #expect(try await alice.get(alice.path(.private, "zones/list")).status == 200)
+            let rotated = try #require(try Self.stratus(["container", "rotate-token"], directory).split(separator: "\n").last.map(String.init))
+            #expect(rotated != server.apiToken)
+            // The running server refuses the old token at once and takes the new one.
+            let old = try await alice.get(alice.path(.private, "zones/list"))
+            #expect(old.status == 401 && old.errorCode == .authenticationFailed)
+            let renewed = Caller(server: ServerEndpoint(baseURL: server.endpoint.baseURL, apiToken: rotated),
+                                 webAuthToken: alice.webAuthToken, userRecordName: alice.userRecordName)
+            #expect(try await renewed.get(renewed.path(.private, "zones/list")).status == 200)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func usersAreCreatedListedDisabledEnabledAndTheirPasswordsReset() async throws {
+        let directory = TestServer.temporaryDirectory()
+        try await TestServer.with(dataDirectory: directory, configure: { $0.expiredSessionSweepInterval = .milliseconds(200) }) { server in
+            let recordName = try Self.stratus(["user", "create", "carol", "--password-file", Self.passwordFile("first password"),
+                                               "--email", "carol@example.com"], directory)
+            #expect(recordName.hasPrefix("_"))
+            let short = try ServerProcess.run(["user", "create", "dave", "--password-file", Self.passwordFile("short"),
+                                               "--data", directory.path, "--container", TestServer.containerID])
+            #expect(short.status != 0 && short.output.contains("at least 8"), "\(short.output)")
+            #expect(try Self.stratus(["user", "list", "--search", "example.com"], directory).contains("carol\t\(recordName.trimmingCharacters(in: .whitespacesAndNewlines))"))
+            #expect(try Self.stratus(["user", "list", "--search", "nobody"], directory).isEmpty)
+
+            let signedIn = try await Self.signIn(server, "carol", "first password").decode(SignInResponse.self)
+            let carol = Caller(server: server.endpoint, webAuthToken: signedIn.ckWebAuthToken, userRecordName: signedIn.userRecordName)
+
+            // Disabling (from another process) ends the session and closes the push socket; sign-in is refused.
+            async let socket = PushBoundsTests.connect(PushBoundsTests.webSocketURL(carol))
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try Self.stratus(["user", "disable", "carol"], directory).contains("carol is disabled"))
+            let closed = try await socket
+            #expect(closed.messages.count == 1, "the socket was open, then closed by the server")
+            #expect(try await carol.get(carol.path(.private, "zones/list")).status == 401)
+            let refused = try await Self.signIn(server, "carol", "first password")
+            #expect(refused.errorCode == .authenticationFailed && refused.text.contains("disabled"))
+
+            #expect(try Self.stratus(["user", "enable", "carol"], directory).contains("carol is enabled"))
+            let back = try await Self.signIn(server, "carol", "first password").decode(SignInResponse.self)
+            _ = try Self.stratus(["user", "reset-password", "carol", "--password-file", Self.passwordFile("second password")], directory)
+            let ended = Caller(server: server.endpoint, webAuthToken: back.ckWebAuthToken, userRecordName: back.userRecordName)
+            #expect(try await ended.get(ended.path(.private, "zones/list")).status == 401, "a reset ends the user's sessions")
+            #expect(try await Self.signIn(server, "carol", "first password").status == 401)
+            #expect(try await Self.signIn(server, "carol", "second password").status == 200)
+
+            let missing = try ServerProcess.run(["user", "disable", "nobody", "--data", directory.path, "--container", TestServer.containerID])
+            #expect(missing.status != 0 && missing.output.contains("no user 'nobody'"), "\(missing.output)")
+        }
+    }
+
+    @Test func usersChangeTheirPasswordAndSignOutEverywhere() async throws {
+        try await TestServer.with { server in
+            let phone = try await server.signUp("erin")
+            let username = try #require(phone.username)
+            let laptopSession = try await Self.signIn(server, username, "password-erin").decode(SignInResponse.self)
+            let laptop = Caller(server: server.endpoint, webAuthToken: laptopSession.ckWebAuthToken, userRecordName: laptopSession.userRecordName)
+            let passwordPath = "/auth/1/\(TestServer.containerID)/development/password"
+
+            let wrong = try await phone.post(passwordPath, json: #"{"password":"not it","newPassword":"a new password"}"#)
+            #expect(wrong.status == 401 && wrong.errorCode == .authenticationFailed)
+            let tooShort = try await phone.post(passwordPath, json: #"{"password":"password-erin","newPassword":"short"}"#)
+            #expect(tooShort.status == 400 && tooShort.errorCode == .badRequest)
+            let changed = try await phone.post(passwordPath, json: #"{"password":"password-erin","newPassword":"a new password"}"#)
+            #expect(changed.status == 200, "\(changed.text)")
+            // The session that changed it goes on; the others end.
+            #expect(try await phone.get(phone.path(.private, "zones/list")).status == 200)
+            #expect(try await laptop.get(laptop.path(.private, "zones/list")).status == 401)
+            #expect(try await Self.signIn(server, username, "password-erin").status == 401)
+            #expect(try await Self.signIn(server, username, "a new password").status == 200)
+
+            let everywhere = try await phone.post("/auth/1/\(TestServer.containerID)/development/signout/all", json: "{}")
+            #expect(everywhere.status == 200 && everywhere.text.contains(#""sessionsEnded":2"#), "\(everywhere.text)")
+            #expect(try await phone.get(phone.path(.private, "zones/list")).status == 401)
+        }
+    }
+}

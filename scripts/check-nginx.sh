@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Stratus behind Debian's nginx on loopback, as the README's "Behind a reverse proxy" section sets it
+# up: the README's curl quickstart through the proxy (its asset upload and download included), then a
+# push over the proxied WebSocket. Installs nginx when missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null
+  else
+    echo "check-nginx: nginx is missing; install it (apt-get install nginx-light) and run again"; exit 1
+  fi
+fi
+nginx=$(command -v nginx || echo /usr/sbin/nginx)
+source scripts/lib/walkthrough.sh
+need_products stratus
+proxy_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+start_server "$work/stratus-data" --public-url "http://127.0.0.1:$proxy_port"
+
+mkdir -p "$work/nginx/logs"
+readme_block nginx \
+  | sed "s#listen 443 ssl;#listen 127.0.0.1:$proxy_port;#; /ssl_certificate/d; s#server_name sync.example.com;#server_name localhost;#; s#127.0.0.1:8080#127.0.0.1:$port#" \
+  > "$work/nginx/site.conf"
+user_line=""
+[ "$(id -u)" -ne 0 ] || user_line="user root;"
+cat > "$work/nginx/nginx.conf" <<CONF
+$user_line
+worker_processes 1;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/logs/error.log warn;
+events { worker_connections 256; }
+http {
+  access_log $work/nginx/logs/access.log;
+  client_body_temp_path $work/nginx/body;
+  proxy_temp_path $work/nginx/proxy;
+  fastcgi_temp_path $work/nginx/fastcgi;
+  uwsgi_temp_path $work/nginx/uwsgi;
+  scgi_temp_path $work/nginx/scgi;
+  include $work/nginx/site.conf;
+}
+CONF
+"$nginx" -p "$work/nginx" -c "$work/nginx/nginx.conf" -g 'daemon off;' &
+proxy=$!
+trap '[ -z "$server" ] || kill "$server" 2>/dev/null || true; kill "$proxy" 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$proxy_port/healthz" && break; sleep 0.1; done
+
+# The quickstart, with every request through the proxy.
+readme_block quickstart \
+  | sed "s#http://127.0.0.1:8080#http://127.0.0.1:$proxy_port#; s#--data ./stratus-data#--data $work/stratus-data#; s#.build/release/stratus#$PWD/.build/debug/stratus#" \
+  > "$work/quickstart.sh"
+(cd "$work" && bash -e -o pipefail quickstart.sh) > "$work/out.txt" 2>&1 || { cat "$work/out.txt"; echo "quickstart through nginx failed"; exit 1; }
+out=$(cat "$work/out.txt")
+for expected in '"zoneName":"Notes"' '"serverErrorCode":"CONFLICT"' "\"url\":\"http://127.0.0.1:$proxy_port/" 'download matches'; do
+  expect "$expected" "$out"
+done
+grep -q 'POST /database/1/iCloud.dev.stratus/development/private/records/modify' "$work/nginx/logs/access.log" \
+  || { echo "the quickstart did not go through nginx"; exit 1; }
+
+# A push over the proxied WebSocket: a zone subscription, a save through the proxy, its notification.
+api=$("$PWD/.build/debug/stratus" container token --data "$work/stratus-data" | tail -n 1)
+auth=$(sed -n 's/.*"ckWebAuthToken":"\([^"]*\)".*/\1/p' "$work/signup.json")
+db="http://127.0.0.1:$proxy_port/database/1/iCloud.dev.stratus/development/private"
+curl -s -X POST "$db/subscriptions/modify?ckAPIToken=$api" -H "Authorization: Bearer $auth" -d '{"operations":[{"operationType":"create",
+  "subscription":{"subscriptionID":"notes","subscriptionType":"zone","zoneID":{"zoneName":"Notes"},"notificationInfo":{"shouldSendContentAvailable":true}}}]}' \
+  | grep -q '"subscriptionID":"notes"' || { echo "subscription failed"; exit 1; }
+encoded_auth=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$auth")
+trigger="curl -s -o /dev/null -X POST '$db/records/modify?ckAPIToken=$api' -H 'Authorization: Bearer $auth' \
+  -d '{\"zoneID\":{\"zoneName\":\"Notes\"},\"operations\":[{\"operationType\":\"create\",\"record\":{\"recordName\":\"pushed\",\"recordType\":\"Note\"}}]}'"
+pushed=$(timeout 30 python3 scripts/lib/websocket_push.py \
+  "ws://127.0.0.1:$proxy_port/push/1/iCloud.dev.stratus/development/websocket?ckAPIToken=$api&ckWebAuthToken=$encoded_auth" 1 "$trigger")
+expect '"sid":"notes"' "$pushed"
+expect '"zid":"Notes"' "$pushed"
+echo "nginx: quickstart, asset round trip and WebSocket push through the proxy: ok"

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The test of scripts/package.sh: builds the package, unpacks it outside the repository and the
+# toolchain, checks that the binary loads no Swift library, then runs it with an empty environment
+# (no PATH, no LD_LIBRARY_PATH): --version, and a server answering /healthz and /readyz. It also checks
+# the systemd unit with systemd-analyze (when present) and that the Containerfile copies only what the
+# package holds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+archive=$(scripts/package.sh | tail -1)
+work=$(mktemp -d)
+server=""
+trap '[ -z "$server" ] || kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+tar -xzf "$archive" -C "$work"
+binary=$(ls "$work"/*/stratus)
+
+if ldd "$binary" | grep -E 'libswift|libFoundation|lib_FoundationICU|libdispatch|libBlocksRuntime'; then
+  echo "package: the binary loads Swift libraries"; exit 1
+fi
+version=$(cd "$work" && env -i "$binary" --version)
+[ "$version" = "$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/StratusServer/StratusServer.swift)" ] \
+  || { echo "package: --version printed '$version'"; exit 1; }
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+(cd "$work" && exec env -i "$binary" serve --data "$work/data" --port "$port") > "$work/server.log" 2>&1 &
+server=$!
+for _ in $(seq 1 50); do grep -q ckAPIToken "$work/server.log" && break; sleep 0.2; done
+grep -q ckAPIToken "$work/server.log" || { echo "package: the server did not start"; cat "$work/server.log"; exit 1; }
+for probe in healthz readyz; do
+  status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/$probe")
+  [ "$status" = 200 ] || { echo "package: /$probe answered $status"; exit 1; }
+done
+kill -TERM "$server"
+wait "$server" || { echo "package: the server did not stop cleanly on SIGTERM"; exit 1; }
+server=""
+
+if command -v systemd-analyze >/dev/null 2>&1; then
+  # The unit as installed: its ExecStart pointed at the unpacked binary.
+  sed "s#/usr/local/bin/stratus#$binary#" deploy/stratus.service > "$work/stratus.service"
+  systemd-analyze verify "$work/stratus.service"
+fi
+for source in $(sed -n 's/^COPY \([^-][^ ]*\) .*/\1/p' deploy/Containerfile); do
+  [ -e "$source" ] || { echo "package: the Containerfile copies $source, which is not there"; exit 1; }
+done
+echo "package: $(basename "$archive"), $(du -h "$binary" | cut -f1) binary, runs with an empty environment: ok"
