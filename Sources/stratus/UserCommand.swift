@@ -6,7 +6,7 @@ import StratusServer
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user", abstract: "Manage a container's users.",
-        subcommands: [List.self, Create.self, Disable.self, Enable.self, ResetPassword.self, SignOut.self, Role.self])
+        subcommands: [List.self, Create.self, Disable.self, Enable.self, ResetPassword.self, SignOut.self, Delete.self, Role.self])
 
     /// `stratus user list`: one user per line: username, user record name, email, state.
     struct List: AsyncParsableCommand {
@@ -88,6 +88,20 @@ struct UserCommand: AsyncParsableCommand {
                     username: account.username, containerID: account.location.container, to: password)
             }
             print("\(account.username) has a new password; their sessions ended")
+        }
+    }
+
+    /// `stratus user delete`: the account and its private data, as the user's own deletion does.
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a user: their private zones, shares and participations, subscriptions and sessions (their public records stay).")
+        @OptionGroup var account: Account
+
+        func run() async throws {
+            try await AdminCall.run {
+                try await account.location.server().services.admin.deleteUser(username: account.username, containerID: account.location.container)
+            }
+            print("\(account.username) is deleted")
         }
     }
 

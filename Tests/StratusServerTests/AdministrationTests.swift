@@ -113,4 +113,51 @@ import StratusTesting
             #expect(try await phone.get(phone.path(.private, "zones/list")).status == 401)
         }
     }
+
+    /// Deleting an account takes its private zones (out of participants' shared databases too) and
+    /// its place in others' shares, ends its sessions, and leaves its public records.
+    @Test func deletingAnAccountRemovesItsPrivateDataSharesAndParticipations() async throws {
+        let directory = TestServer.temporaryDirectory()
+        try await TestServer.with(dataDirectory: directory) { server in
+            let alice = try await server.signUp("alice")
+            let bob = try await server.signUp("bob")
+            try await alice.createZone("Trip")
+            _ = try await alice.save([.create("plan")], zone: "Trip")
+            let aliceShare = try await alice.share(nil, zone: "Trip", participants: [(bob.username!, .readWrite)])
+            _ = try await bob.shareMetadata(aliceShare.shareKeys!.shortGUID!, accept: true)
+            try await bob.createZone("Garden")
+            let bobShare = try await bob.share(nil, zone: "Garden", participants: [(alice.username!, .readOnly)])
+            _ = try await alice.shareMetadata(bobShare.shareKeys!.shortGUID!, accept: true)
+            _ = try await alice.save([.create("notice")], database: .public)
+            let bobsSharedToken = try await bob.databaseChanges(database: .shared).syncToken
+            let bobsGardenToken = try await bob.allZoneChanges("Garden").token
+
+            let path = "/auth/1/\(TestServer.containerID)/development/account/delete"
+            let wrong = try await alice.post(path, json: #"{"password":"not it"}"#)
+            #expect(wrong.status == 401 && wrong.errorCode == .authenticationFailed)
+            let deleted = try await alice.post(path, json: #"{"password":"password-alice"}"#)
+            #expect(deleted.status == 200, "\(deleted.text)")
+
+            #expect(try await alice.get(alice.path(.private, "zones/list")).status == 401)
+            #expect(try await Self.signIn(server, alice.username!, "password-alice").status == 401)
+            // Alice's zone left Bob's shared database, as a deleted zone.
+            let shared = try await bob.databaseChanges(token: bobsSharedToken, database: .shared)
+            #expect(shared.zones.map(\.zoneID.zoneName) == ["Trip"] && shared.zones.first?.deleted == true, "\(shared.zones)")
+            let gone = try await bob.lookup(["plan"], zone: "Trip", owner: alice.userRecordName)
+            #expect(gone.first?.error != nil)
+            // Bob's share no longer names Alice, and his devices hear of the change.
+            let garden = try await bob.allZoneChanges("Garden", from: bobsGardenToken).records
+            let share = try #require(garden.first { $0.recordName == ShareKeys.zoneShareName })
+            #expect(share.shareKeys?.participants?.contains { $0.userIdentity?.userRecordName == alice.userRecordName } == false)
+            // Her public record stays.
+            #expect(try await bob.lookup(["notice"], database: .public).first?.record != nil)
+
+            // The same through the CLI.
+            let carol = try await server.signUp("carol")
+            #expect(try Self.stratus(["user", "delete", carol.username!], directory).contains("is deleted"))
+            #expect(try await carol.get(carol.path(.private, "zones/list")).status == 401)
+            #expect(try Self.stratus(["user", "list"], directory).contains(bob.username!))
+            #expect(try Self.stratus(["user", "list"], directory).contains(carol.username!) == false)
+        }
+    }
 }

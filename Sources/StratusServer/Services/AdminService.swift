@@ -113,6 +113,70 @@ package struct AdminService: Sendable {
         return revoked.count
     }
 
+    /// Deletes an account and everything private to it, in one transaction:
+    /// - every zone of the user's private databases (both environments), their records and the
+    ///   shares they hold: each zone leaves its participants' shared databases, as a deleted zone;
+    /// - the user's place in other users' shares (the owners' share records change);
+    /// - the user's subscriptions, sessions (and push connections), APNs tokens, email codes and
+    ///   security roles, then the user.
+    ///
+    /// Records the user created in the public database stay: they belong to the app's public
+    /// data, and their `created.userRecordName` names a user who no longer exists.
+    package func deleteAccount(user: String, containerID: String) async throws {
+        let (deletedZones, revoked) = try await storage.write { transaction in
+            guard let stored = try transaction.user(recordName: user), stored.containerID == containerID else {
+                throw CloudKitError.notFound("no such user in container '\(containerID)'")
+            }
+            var deletedZones: [CommittedChanges] = []
+            for environment in ContainerEnvironment.allCases {
+                for scope in [DatabaseScope.public, .private, .shared] {
+                    let key = DatabaseKey(containerID: containerID, environment: environment, scope: scope,
+                                          ownerRecordName: scope == .public ? "" : user)
+                    guard let databaseID = try transaction.databaseID(key, create: false) else { continue }
+                    for subscription in try transaction.subscriptions(databaseID: databaseID, owner: user) {
+                        _ = try transaction.deleteSubscription(databaseID: databaseID, owner: user,
+                                                               subscriptionID: subscription.subscription.subscriptionID)
+                    }
+                    guard scope == .private else { continue }
+                    for zone in try transaction.liveZones(databaseID: databaseID) {
+                        _ = try ZoneService.delete(zone, in: transaction)
+                        deletedZones.append(CommittedChanges(database: key, databaseID: databaseID, zoneRowID: zone.rowID,
+                                                             zoneName: zone.zoneName, zoneDeleted: true))
+                    }
+                }
+            }
+            for zoneRowID in try transaction.zonesSharedWith(user: user) {
+                guard let zone = try transaction.zone(rowID: zoneRowID), !zone.deleted,
+                      let owner = try transaction.databaseKey(id: zone.databaseID) else { continue }
+                let access = DatabaseAccess(containerID: containerID, environment: owner.environment, scope: .shared,
+                                            userRecordName: user, deviceID: "", origin: "", session: nil)
+                try ShareOperations(transaction: transaction, grant: ZoneGrant(zone: zone, owner: owner.ownerRecordName, sharing: nil),
+                                    access: access).removeParticipant(user)
+            }
+            let revoked = try transaction.deleteSessions(user: user, except: nil)
+            try transaction.deleteUser(recordName: user)
+            return (deletedZones, revoked)
+        }
+        await end(revoked)
+        for changes in deletedZones { await hub.publish(changes) }
+    }
+
+    /// Deletes the account of the user with that username (see ``deleteAccount(user:containerID:)``).
+    package func deleteUser(username: String, containerID: String) async throws {
+        try await deleteAccount(user: try await user(username: username, containerID: containerID).userRecordName, containerID: containerID)
+    }
+
+    /// The signed-in user deletes their own account, confirming it with their password.
+    package func deleteOwnAccount(_ session: StoredSession, password: String) async throws {
+        guard let user = try await storage.read({ try $0.user(recordName: session.userRecordName) }) else {
+            throw CloudKitError(.authenticationFailed, "the account no longer exists")
+        }
+        guard try await auth.verifyPassword(password, of: user) else {
+            throw CloudKitError(.authenticationFailed, "the password is wrong")
+        }
+        try await deleteAccount(user: user.userRecordName, containerID: session.containerID)
+    }
+
     // MARK: Helpers
 
     private func end(_ sessions: [String]) async {

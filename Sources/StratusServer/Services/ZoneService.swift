@@ -96,20 +96,26 @@ package struct ZoneService: Sendable {
             return (DatabaseDirectory.wireZone(zone, access: access, in: transaction), nil)
         case .delete:
             guard !zoneID.isDefaultZone else { throw CloudKitError.badRequest("the default zone cannot be deleted") }
-            guard var zone = try transaction.liveZone(databaseID: databaseID, zoneName: zoneID.zoneName) else {
+            guard let zone = try transaction.liveZone(databaseID: databaseID, zoneName: zoneID.zoneName) else {
                 throw CloudKitError.zoneNotFound(zoneID.zoneName)
             }
-            // The zone leaves every participant's shared database with its shares.
-            for member in try transaction.sharedZoneMembers(zoneRowID: zone.rowID) {
-                try transaction.setSharedZone(user: member, zoneRowID: zone.rowID, active: false, sequence: try transaction.nextChangeSequence())
-            }
-            for share in try transaction.shares(zoneRowID: zone.rowID) {
-                try transaction.deleteShare(zoneRowID: zone.rowID, recordName: share.recordName)
-            }
-            zone.changeSequence = try transaction.nextChangeSequence()
-            zone.deleted = true
-            try transaction.deleteZone(rowID: zone.rowID, sequence: zone.changeSequence)
-            return (DatabaseDirectory.wireZone(zone, access: access, in: transaction), zone.rowID)
+            return (DatabaseDirectory.wireZone(try delete(zone, in: transaction), access: access, in: transaction), zone.rowID)
         }
+    }
+
+    /// Deletes a zone: it leaves every participant's shared database with its shares, and
+    /// becomes a tombstone without records. Returns the tombstone.
+    static func delete(_ zone: StoredZone, in transaction: any StorageTransaction) throws -> StoredZone {
+        var zone = zone
+        for member in try transaction.sharedZoneMembers(zoneRowID: zone.rowID) {
+            try transaction.setSharedZone(user: member, zoneRowID: zone.rowID, active: false, sequence: try transaction.nextChangeSequence())
+        }
+        for share in try transaction.shares(zoneRowID: zone.rowID) {
+            try transaction.deleteShare(zoneRowID: zone.rowID, recordName: share.recordName)
+        }
+        zone.changeSequence = try transaction.nextChangeSequence()
+        zone.deleted = true
+        try transaction.deleteZone(rowID: zone.rowID, sequence: zone.changeSequence)
+        return zone
     }
 }

@@ -52,6 +52,10 @@ package protocol StorageTransaction {
     func setPasswordHash(user: String, passwordHash: String) throws
     /// Revokes the user's sessions but `kept`; returns the token hashes revoked.
     func deleteSessions(user: String, except kept: String?) throws -> [String]
+    /// The zones with a share the user is a participant of (invited or accepted).
+    func zonesSharedWith(user: String) throws -> [Int64]
+    /// Deletes the user's row and what only it needs: email codes, security roles, APNs tokens.
+    func deleteUser(recordName user: String) throws
 
     // MARK: Backup and restore
     /// The epoch this transaction's store was opened with (see ``StratusStorage/epoch``).

@@ -3,8 +3,8 @@ import StratusCore
 
 /// *Extension* endpoints for accounts: `POST /auth/1/{container}/{environment}/signup`,
 /// `/signin`, `/signout`, `/signout/all` (every session of the user), `/password` (change it),
-/// and `/email/send` and `/email/verify` to prove an email address. Each needs the container's
-/// `ckAPIToken`.
+/// `/account/delete` (with the password), and `/email/send` and `/email/verify` to prove an email
+/// address. Each needs the container's `ckAPIToken`.
 struct AuthRoutes {
     let auth: AuthService
     let admin: AdminService
@@ -55,6 +55,17 @@ struct AuthRoutes {
             try await admin.changePassword(session, current: change.password, new: change.newPassword)
             return try JSONBody.response([String: String]())
         }
+        group.post("account/delete") { request, context in
+            let session = try await signedIn(request, context)
+            let confirmation = try await JSONBody.decode(PasswordConfirmation.self, from: request, limit: 4096)
+            try await admin.deleteOwnAccount(session, password: confirmation.password)
+            return try JSONBody.response([String: String]())
+        }
+    }
+
+    /// The body of `account/delete`: the password, once more.
+    struct PasswordConfirmation: Decodable {
+        var password: String
     }
 
     /// The body of `password`.

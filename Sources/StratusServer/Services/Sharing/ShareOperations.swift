@@ -227,6 +227,18 @@ final class ShareOperations {
         return tombstone
     }
 
+    /// Takes a user out of every share of the zone (their account is being deleted): the share
+    /// records change, so the owner's devices hear of it, and the zone leaves the user's shared
+    /// database.
+    func removeParticipant(_ user: String) throws {
+        for var share in try transaction.shares(zoneRowID: zone.rowID) where share.participants.contains(where: { $0.userRecordName == user }) {
+            share.participants.removeAll { $0.userRecordName == user }
+            try transaction.saveShare(share)
+            try touch(share.recordName)
+        }
+        try updateSharedZones(for: [user])
+    }
+
     // MARK: After the writes
 
     /// Stores the shares of the share records that were saved or deleted, and ends the shares

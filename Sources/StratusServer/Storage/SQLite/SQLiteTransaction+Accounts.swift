@@ -35,4 +35,15 @@ extension SQLiteTransaction {
         try db.execute(sql: "DELETE FROM sessions WHERE user_record_name = ? AND token_hash IS NOT ?", arguments: [user, kept])
         return hashes
     }
+
+    func zonesSharedWith(user: String) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: "SELECT DISTINCT zone_id FROM share_participants WHERE user_record_name = ? ORDER BY zone_id",
+                           arguments: [user])
+    }
+
+    func deleteUser(recordName user: String) throws {
+        for table in ["email_codes", "user_roles", "apns_tokens", "users"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE user_record_name = ?", arguments: [user])
+        }
+    }
 }
