@@ -49,7 +49,9 @@ run() {
     --max-examples "$examples" --request-timeout 10 --workers 2 --seed 1 --no-color "$@"
 }
 status=0
-# Signing out ends the session the other operations use, so it runs on its own, last.
-run --exclude-operation-id signOut || status=$?
-run --include-operation-id signOut || status=$?
+# Signing out (and changing the password, and deleting the account, which a guessed password
+# cannot do) may end the session the other operations use, so they run on their own, last.
+ending=(signOut signOutEverywhere changePassword deleteAccount)
+run $(printf -- '--exclude-operation-id %s ' "${ending[@]}") || status=$?
+run $(printf -- '--include-operation-id %s ' "${ending[@]}") || status=$?
 exit $status

@@ -25,3 +25,8 @@ scripts/schemathesis.sh --examples 10 | grep -E "generated|issues found|failures
 scripts/check-quickstart.sh
 scripts/check-notes.sh
 scripts/check-shopping.sh
+# Stratus behind Debian's nginx: the quickstart, an asset round trip and a push over the proxied WebSocket.
+scripts/check-nginx.sh
+# The packaged binary (standard library linked statically) run with an empty environment outside the
+# toolchain; a release build of its own, about 10 minutes cold here.
+scripts/check-package.sh
