@@ -18,6 +18,8 @@ public struct StratusServer: Sendable {
 
     /// Opens (creating if needed) the data directory and its database.
     public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "stratus")) throws {
+        // Before any instrument is made, so that the storage's and services' record into it.
+        if configuration.metricsPort != nil { ServerMetrics.bootstrap() }
         try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
         self.configuration = configuration
         self.logger = logger
@@ -118,6 +120,7 @@ public struct StratusServer: Sendable {
     /// The router with every Stratus route and the error middleware in front of them.
     package func makeRouter() -> Router<StratusRequestContext> {
         let router = Router(context: StratusRequestContext.self)
+        if configuration.metricsPort != nil { router.add(middleware: MetricsMiddleware()) }
         router.add(middleware: AccessLog())
         if !configuration.corsOrigins.isEmpty {
             router.add(middleware: CrossOriginPolicy(allowedOrigins: configuration.corsOrigins))
@@ -139,8 +142,10 @@ public struct StratusServer: Sendable {
     }
 
     /// The Hummingbird application serving this server (over TLS when ``ServerConfiguration/tls``
-    /// names certificate files, which must read); `onServerRunning` receives the bound port.
-    public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some ApplicationProtocol {
+    /// names certificate files, which must read); `onServerRunning` receives the bound port, and
+    /// `onMetricsRunning` the metrics listener's (see ``ServerConfiguration/metricsPort``).
+    public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+                                onMetricsRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some ApplicationProtocol {
         let push = PushRoutes(push: services.push, apns: services.apns, origin: configuration.origin,
                               allowedOrigins: configuration.corsOrigins)
         var server = HTTPServerBuilder.http1WebSocketUpgrade(
@@ -167,6 +172,10 @@ public struct StratusServer: Sendable {
                 await hub.endSessions(expiredBefore: AuthService.now())
                 await hub.endRevokedSessions()
             })
+        if let metricsPort = configuration.metricsPort {
+            application.addServices(MetricsListener.application(host: configuration.host, port: metricsPort, logger: logger,
+                                                                onRunning: onMetricsRunning))
+        }
         return application
     }
 

@@ -44,6 +44,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The private key (PEM) of --tls-cert.") var tlsKey: String?
     @Option(help: "A web origin (https://app.example.com, or *) whose pages may call the server (CORS) and open the push WebSocket; repeatable.")
     var corsOrigin: [String] = []
+    @Option(help: "Serve Prometheus metrics at /metrics on this port, on --host (0 picks a free one); never on the API's port. Default: no metrics.")
+    var metricsPort: Int?
     @Option(help: "The APNs host for device tokens registered for production.") var apnsProductionUrl = "https://api.push.apple.com"
     @Option(help: "The APNs host for device tokens registered for development.") var apnsSandboxUrl = "https://api.sandbox.push.apple.com"
     @Option(help: "A PEM file of certificates to trust besides the system's when reaching the APNs hosts.") var apnsTrustRoots: String?
@@ -79,6 +81,7 @@ struct Serve: AsyncParsableCommand {
         configuration.shareAppURL = shareAppUrl
         configuration.appleAppIDs = appleAppId
         configuration.corsOrigins = Set(corsOrigin)
+        configuration.metricsPort = metricsPort
         switch (tlsCert, tlsKey) {
         case (let cert?, let key?):
             configuration.tls = TLSFiles(certificateChain: URL(fileURLWithPath: cert), privateKey: URL(fileURLWithPath: key))
@@ -93,10 +96,12 @@ struct Serve: AsyncParsableCommand {
         let host = self.host
         let container = self.container
         let scheme = configuration.tls == nil ? "http" : "https"
-        let application = try server.makeApplication { port in
+        let application = try server.makeApplication(onServerRunning: { port in
             let banner = "Stratus is running at \(scheme)://\(host):\(port)\ncontainer: \(container)\nckAPIToken: \(apiToken)\n"
             FileHandle.standardOutput.write(Data(banner.utf8))
-        }
+        }, onMetricsRunning: { port in
+            FileHandle.standardOutput.write(Data("metrics at http://\(host):\(port)/metrics\n".utf8))
+        })
         let serviceGroup = ServiceGroup(configuration: .init(
             services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await serviceGroup.run()

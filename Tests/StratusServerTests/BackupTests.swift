@@ -7,7 +7,8 @@ import StratusTesting
 /// `stratus backup` and `stratus restore`, run as the real executable against a server that keeps
 /// writing, and the restored directory served again.
 @Suite struct BackupTests {
-    @Test func anOnlineBackupRestoresAConsistentStateAndExpiresOlderTokens() async throws {
+    @Test(.timeLimit(.minutes(2)))
+    func anOnlineBackupRestoresAConsistentStateAndExpiresOlderTokens() async throws {
         let directory = TestServer.temporaryDirectory()
         let backup = TestServer.temporaryDirectory()
         let restored = TestServer.temporaryDirectory()
@@ -25,19 +26,22 @@ import StratusTesting
             // all there or not at all.
             let saved = Counter()
             let writer = Task {
-                while !Task.isCancelled {
-                    let batch = await saved.value
-                    let results = try await alice.modify((0..<10).map { .create("during-\(batch)-\($0)") }, zone: "Notes", atomic: true)
-                    guard results.allSatisfy({ $0.record != nil }) else { throw TestFailure("a batch failed") }
-                    await saved.increment()
+                do {
+                    while !Task.isCancelled {
+                        let batch = await saved.value
+                        let results = try await alice.modify((0..<10).map { .create("during-\(batch)-\($0)") }, zone: "Notes", atomic: true)
+                        guard results.allSatisfy({ $0.record != nil }) else { throw TestFailure("a batch failed") }
+                        await saved.increment()
+                    }
+                } catch {
+                    await saved.fail(error)
                 }
             }
-            while await saved.value < 10 { try await Task.sleep(for: .milliseconds(10)) }
+            try await saved.wait(atLeast: 10)
             let result = try await Task.detached {
                 try ServerProcess.run(["backup", "--data", directory.path, "--to", backup.path])
             }.value
-            let afterBackup = await saved.value
-            while await saved.value < afterBackup + 5 { try await Task.sleep(for: .milliseconds(10)) }
+            try await saved.wait(atLeast: await saved.value + 5)
             writer.cancel()
             _ = await writer.result
             let batches = await saved.value
@@ -128,8 +132,18 @@ import StratusTesting
     }
 }
 
-/// A count shared between a test and a task it runs.
+/// A count shared between a test and a task it runs, and the task's failure.
 private actor Counter {
     private(set) var value = 0
+    private var failure: (any Error)?
     func increment() { value += 1 }
+    func fail(_ error: any Error) { failure = error }
+
+    /// Waits until the count reaches `target`; throws the task's failure if it failed first.
+    func wait(atLeast target: Int) async throws {
+        while value < target {
+            if let failure { throw failure }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
 }

@@ -52,9 +52,9 @@ import StratusTesting
 struct ServerProcess {
     let child: ChildProcess
 
-    init(dataDirectory: URL, logLevel: String = "error") throws {
+    init(dataDirectory: URL, logLevel: String = "error", arguments: [String] = []) throws {
         child = try ChildProcess(Self.executable.path, ["serve", "--data", dataDirectory.path, "--port", "0", "--container", TestServer.containerID,
-                                                        "--log-level", logLevel])
+                                                        "--log-level", logLevel] + arguments)
     }
 
     /// The built `stratus` binary next to the test bundle (`swift build` builds it).

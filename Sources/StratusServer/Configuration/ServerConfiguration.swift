@@ -91,6 +91,10 @@ public struct ServerConfiguration: Sendable {
     /// open the push WebSocket. Empty: no CORS headers; browser pages of other origins are refused
     /// the WebSocket.
     public var corsOrigins: Set<String> = []
+    /// The port of a second listener, on ``host``, that serves Prometheus metrics at `/metrics`
+    /// (0 picks a free one); nil serves no metrics. Never on the API listener: the API token ships
+    /// inside apps, and metrics tell how the server is used.
+    public var metricsPort: Int?
     /// Apple's push service: hosts, trust and bounds.
     public var apns = APNsConfiguration()
 

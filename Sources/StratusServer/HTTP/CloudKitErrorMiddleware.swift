@@ -16,6 +16,7 @@ struct CloudKitErrorMiddleware: RouterMiddleware {
             response = try await next(request, context)
         } catch {
             let cloudKitError = Self.cloudKitError(for: error)
+            ServerMetrics.answered(cloudKitError.code)
             if cloudKitError.code == .internalError {
                 context.logger.error("request failed: \(String(reflecting: error))", metadata: ["uuid": .string(uuid)])
             } else {

@@ -43,6 +43,7 @@ package actor NotificationHub {
         let catchUp = Self.encoded(Self.catchUp(containerID: listener.containerID))
         let mailbox = Mailbox(capacity: mailboxCapacity, overflow: catchUp, session: session)
         mailboxes[listener, default: [:]][ObjectIdentifier(mailbox)] = mailbox
+        ServerMetrics.pushConnections(connectionCount)
         mailbox.post(catchUp, key: "overflow")
         return mailbox
     }
@@ -51,6 +52,7 @@ package actor NotificationHub {
         mailbox.close()
         mailboxes[listener]?[ObjectIdentifier(mailbox)] = nil
         if mailboxes[listener]?.isEmpty == true { mailboxes[listener] = nil }
+        ServerMetrics.pushConnections(connectionCount)
     }
 
     /// Closes every push connection opened with a session (the user signed out).

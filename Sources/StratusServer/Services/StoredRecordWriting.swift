@@ -42,6 +42,11 @@ package struct RecordResults: WireWritable {
     }
 
     package var results: [Outcome]
+
+    /// How many operations succeeded: records stored or served.
+    var storedCount: Int {
+        results.count { if case .stored = $0 { true } else { false } }
+    }
     var links: AssetLinks
     /// The share keys of share records among the results, by record name.
     var shares: [String: ShareKeys] = [:]

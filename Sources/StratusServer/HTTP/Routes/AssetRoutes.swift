@@ -20,12 +20,14 @@ struct AssetRoutes {
                 uploadToken: try context.parameters.require("token"), body: request.body,
                 declaredSize: request.headers[.contentLength].flatMap { Int64($0) },
                 declaredChecksum: request.headers[Self.contentDigest].flatMap(Self.sha256))
+            ServerMetrics.assetBytes(receipt.singleFile.size ?? 0, .upload)
             return try JSONBody.response(receipt)
         }
         router.get("assets/1/download/:token") { request, context in
             let path = try await assets.download(token: try context.parameters.require("token"),
                                                  webAuthToken: DatabaseAuthenticator.webAuthToken(request))
             let body = try await FileIO().loadFile(path: path, context: context, chunkLength: 128 * 1024)
+            ServerMetrics.assetBytes(Int64(body.contentLength ?? 0), .download)
             return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: body)
         }
     }

@@ -21,11 +21,31 @@ struct DatabaseRoutes {
             .add(middleware: DatabaseAuthenticator(auth: services.auth, serverKeys: services.serverKeys, maxRequestBytes: maxRequestBytes,
                                                    origin: origin))
 
-        post(database, "records/modify") { try JSONBody.response(writing: try await services.records.modify($0, $1)) }
-        post(database, "records/query") { try JSONBody.response(writing: try await services.query.query($0, $1)) }
-        post(database, "records/lookup") { try JSONBody.response(writing: try await services.records.lookup($0, $1)) }
-        post(database, "records/changes") { try JSONBody.response(writing: try await services.changes.recordChanges($0, $1)) }
-        post(database, "changes/zone") { try JSONBody.response(writing: try await services.changes.zoneChanges($0, $1)) }
+        post(database, "records/modify") { (request: RecordsModifyRequest, access) in
+            let results = try await services.records.modify(request, access)
+            ServerMetrics.recordsWritten(results.storedCount)
+            return try JSONBody.response(writing: results)
+        }
+        post(database, "records/query") { (request: RecordsQueryRequest, access) in
+            let results = try await services.query.query(request, access)
+            ServerMetrics.recordsServed(results.rows.count, via: .query)
+            return try JSONBody.response(writing: results)
+        }
+        post(database, "records/lookup") { (request: RecordsLookupRequest, access) in
+            let results = try await services.records.lookup(request, access)
+            ServerMetrics.recordsServed(results.storedCount, via: .lookup)
+            return try JSONBody.response(writing: results)
+        }
+        post(database, "records/changes") { (request: RecordsChangesRequest, access) in
+            let changes = try await services.changes.recordChanges(request, access)
+            ServerMetrics.recordsServed(changes.page.records.count, via: .changes)
+            return try JSONBody.response(writing: changes)
+        }
+        post(database, "changes/zone") { (request: ZoneChangesRequest, access) in
+            let changes = try await services.changes.zoneChanges(request, access)
+            ServerMetrics.recordsServed(changes.zones.reduce(0) { $0 + ((try? $1.get())?.records.count ?? 0) }, via: .changes)
+            return try JSONBody.response(writing: changes)
+        }
         post(database, "changes/database") { try JSONBody.response(try await services.changes.databaseChanges($0, $1)) }
         post(database, "zones/changes") { (request: ZonesChangesRequest, access) in
             let changes = DatabaseChangesRequest(syncToken: request.metaSyncToken, resultsLimit: request.resultsLimit)

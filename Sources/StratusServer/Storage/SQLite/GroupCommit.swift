@@ -40,6 +40,7 @@ final class GroupCommit: Sendable {
         let admitted = queue.withLockedValue { queue in
             guard queue.count < maxQueuedWrites else { return false }
             queue.append(member)
+            ServerMetrics.writeQueue(depth: queue.count)
             return true
         }
         guard admitted else {
@@ -49,13 +50,20 @@ final class GroupCommit: Sendable {
             let group = self.queue.withLockedValue { queue -> [any GroupMember] in
                 guard self.enabled else {
                     queue.removeAll { $0 === member }
+                    ServerMetrics.writeQueue(depth: queue.count)
                     return [member]
                 }
-                defer { queue.removeAll(keepingCapacity: true) }
+                defer {
+                    queue.removeAll(keepingCapacity: true)
+                    ServerMetrics.writeQueue(depth: 0)
+                }
                 return queue
             }
             // Empty when an earlier holder of the writer already took (and finished) this write.
-            if !group.isEmpty && Self.commit(group, in: db) {
+            guard !group.isEmpty else { return }
+            let start = ContinuousClock.now
+            if Self.commit(group, in: db) {
+                ServerMetrics.committed(writes: group.count, in: ContinuousClock.now - start)
                 self.committed.withLockedValue { $0 = ($0.transactions + 1, $0.writes + group.count) }
             }
         }
