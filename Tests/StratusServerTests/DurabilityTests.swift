@@ -70,7 +70,18 @@ struct ServerProcess {
 
     /// Reads the banner for the port and the API token.
     func endpoint() async throws -> ServerEndpoint {
-        let text = try child.read { $0.contains("ckAPIToken: ") && $0.hasSuffix("\n") }
+        try Self.endpoint(inBanner: try banner())
+    }
+
+    /// Reads the banner up to the API token's line and, when given, a line containing `marker`.
+    func banner(through marker: String? = nil) throws -> String {
+        try child.read { text in
+            text.contains("ckAPIToken: ") && text.hasSuffix("\n") && marker.map { text.contains($0) } != false
+        }
+    }
+
+    /// The port and the API token a banner names.
+    static func endpoint(inBanner text: String) throws -> ServerEndpoint {
         let lines = text.split(separator: "\n")
         guard let url = lines.first(where: { $0.contains("running at") })?.split(separator: " ").last,
               let token = lines.first(where: { $0.hasPrefix("ckAPIToken: ") })?.split(separator: " ").last else {

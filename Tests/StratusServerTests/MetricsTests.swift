@@ -5,11 +5,12 @@ import StratusCore
 
 /// `serve --metrics-port`: Prometheus metrics on a listener of their own, never on the API's.
 @Suite struct MetricsTests {
-    @Test func metricsAreServedOnTheirOwnPortAndCountWhatHappened() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func metricsAreServedOnTheirOwnPortAndCountWhatHappened() async throws {
         let process = try ServerProcess(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--metrics-port", "0"])
         defer { process.kill9() }
-        let server = try await process.endpoint()
-        let banner = try process.child.read { $0.contains("/metrics\n") }
+        let banner = try process.banner(through: "/metrics\n")
+        let server = try ServerProcess.endpoint(inBanner: banner)
         let metricsURL = try #require(banner.split(separator: "\n").first { $0.hasPrefix("metrics at ") }?.split(separator: " ").last.map(String.init))
 
         let alice = try await server.signUp()
