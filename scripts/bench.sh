@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds release and runs every stratus-bench scenario (and scripts/trace-fsync.sh), then writes one table (figure, value,
-# target) to Benchmarks/RESULTS.md. The README's figures come from it. Run it before resolving
+# target) to Benchmarks/RESULTS.md. The figures of docs/benchmarks.md come from it. Run it before resolving
 # any issue. Each scenario's full report is kept next to the table in Benchmarks/logs/.
 #
 #   scripts/bench.sh                 every scenario
