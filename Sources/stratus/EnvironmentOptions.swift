@@ -50,6 +50,12 @@ enum EnvironmentOptions {
         return command.configuration.subcommands.isEmpty ? command : nil
     }
 
+    /// Every command that runs (no subcommands of its own).
+    static func allCommands(under command: ParsableCommand.Type = Stratus.self) -> [ParsableCommand.Type] {
+        let subcommands = command.configuration.subcommands
+        return subcommands.isEmpty ? [command] : subcommands.flatMap { allCommands(under: $0) }
+    }
+
     /// The options a command's help lists, but `--help` and `--version`.
     static func options(of command: ParsableCommand.Type) -> [Option] {
         var options: [Option] = []

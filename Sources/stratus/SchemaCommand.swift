@@ -7,7 +7,7 @@ import StratusServer
 struct SchemaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema", abstract: "Export, import and deploy record-type schemas.",
-        subcommands: [Export.self, Import.self, Deploy.self])
+        subcommands: [Export.self, Import.self, Validate.self, Deploy.self, Reset.self])
 
     /// `stratus schema export`: prints an environment's schema.
     struct Export: AsyncParsableCommand {
@@ -39,6 +39,48 @@ struct SchemaCommand: AsyncParsableCommand {
                 throw ValidationError("\(file): \(error.reason)")
             }
             print("imported \(file) into development")
+        }
+    }
+
+    /// `stratus schema validate FILE`: checks a schema file without applying it.
+    struct Validate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check a schema file without applying it: it parses, and whether production could take it.")
+        @OptionGroup var location: DataLocation
+        @Argument(help: "The schema file.") var file: String
+
+        func run() async throws {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            let checked: (schema: Schema, deploy: Result<[SchemaChange], SchemaConflict>)
+            do {
+                checked = try await location.server().services.schema.validate(text, containerID: location.container)
+            } catch let error as SchemaTextError {
+                throw ValidationError("\(file): \(error)")
+            } catch let error as CloudKitError {
+                throw ValidationError("\(file): \(error.reason)")
+            }
+            print("\(file) is valid: \(checked.schema.recordTypes.count) record types, \(checked.schema.roles.count) roles")
+            switch checked.deploy {
+            case .success(let changes):
+                print(changes.isEmpty ? "production has it already" : "production could take it, with \(changes.count) changes:")
+                for change in changes { print("  \(change)") }
+            case .failure(let conflict):
+                print("production could not take it, it would lose data: \(conflict.problems.joined(separator: "; "))")
+            }
+        }
+    }
+
+    /// `stratus schema reset`: development becomes production again, its data gone.
+    struct Reset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Reset development to production's schema and delete every development zone and subscription.")
+        @OptionGroup var location: DataLocation
+        @Flag(help: "Confirm: development's data is deleted.") var yes = false
+
+        func run() async throws {
+            guard yes else { throw ValidationError("this deletes every development zone; run again with --yes to confirm") }
+            let zones = try await location.server().services.schema.resetDevelopment(containerID: location.container)
+            print("development has production's schema; \(zones) zones deleted")
         }
     }
 

@@ -9,15 +9,24 @@ struct Stratus: AsyncParsableCommand {
         commandName: "stratus",
         abstract: "A self-hostable, CloudKit-compatible sync server.",
         version: StratusServer.version,
-        subcommands: [Serve.self, ContainerCommand.self, SchemaCommand.self, KeyCommand.self, UserCommand.self, APNsCommand.self,
+        subcommands: [Serve.self, ContainerCommand.self, SchemaCommand.self, KeyCommand.self, UserCommand.self, RecordsCommand.self, APNsCommand.self,
                       BackupCommand.self, RestoreCommand.self],
         defaultSubcommand: Serve.self)
 
     /// Runs the command the arguments name, with options also taken from `STRATUS_…` environment
-    /// variables (see ``EnvironmentOptions``).
+    /// variables (see ``EnvironmentOptions``) and from a config file (see ``ConfigFile``).
     static func main() async {
-        let arguments = EnvironmentOptions.arguments(Array(CommandLine.arguments.dropFirst()),
-                                                     environment: ProcessInfo.processInfo.environment)
-        await main(arguments)
+        let environment = ProcessInfo.processInfo.environment
+        let (arguments, configPath) = ConfigFile.extractPath(from: Array(CommandLine.arguments.dropFirst()), environment: environment)
+        var settings = environment
+        if let configPath {
+            do {
+                let known = Set(EnvironmentOptions.allCommands().flatMap { EnvironmentOptions.options(of: $0).map(\.name) })
+                settings = try ConfigFile.variables(at: configPath, knownOptions: known).merging(environment) { _, fromEnvironment in fromEnvironment }
+            } catch {
+                exit(withError: error)
+            }
+        }
+        await main(EnvironmentOptions.arguments(arguments, environment: settings))
     }
 }

@@ -160,4 +160,58 @@ import StratusTesting
             #expect(try Self.stratus(["user", "list"], directory).contains(carol.username!) == false)
         }
     }
+
+    static func file(_ text: String) throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-\(UUID().uuidString)")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    /// `stratus records` and `stratus schema validate|reset`, the parts of cktool people use.
+    @Test func recordsAndSchemaFromTheCommandLine() async throws {
+        let directory = TestServer.temporaryDirectory()
+        try await TestServer.with(dataDirectory: directory) { server in
+            let schema = try Self.file("DEFINE SCHEMA RECORD TYPE Note (title STRING QUERYABLE SORTABLE);")
+            let validated = try Self.stratus(["schema", "validate", schema], directory)
+            #expect(validated.contains("is valid: 1 record types") && validated.contains("production could take it"), "\(validated)")
+            let broken = try ServerProcess.run(["schema", "validate", try Self.file("DEFINE SCHEMA RECORD TYPE Note (title FLOAT);"),
+                                                "--data", directory.path, "--container", TestServer.containerID])
+            #expect(broken.status != 0)
+            _ = try Self.stratus(["schema", "import", schema], directory)
+
+            let operations = try Self.file(#"""
+                {"operations": [
+                  {"operationType": "create", "record": {"recordName": "a", "recordType": "Note", "fields": {"title": {"value": "Apple"}}}},
+                  {"operationType": "create", "record": {"recordName": "b", "recordType": "Note", "fields": {"title": {"value": "Banana"}}}}]}
+                """#)
+            #expect(try Self.stratus(["records", "save", "--file", operations], directory).contains("recordChangeTag"))
+            #expect(try Self.stratus(["records", "lookup", "a"], directory).contains("Apple"))
+            let bees = try Self.stratus(["records", "query", "--type", "Note", "--filter", "title BEGINS_WITH B"], directory)
+            #expect(bees.contains("Banana") && !bees.contains("Apple"), "\(bees)")
+            let sorted = try Self.stratus(["records", "query", "--type", "Note", "--sort", "title:desc"], directory)
+            #expect(try #require(sorted.range(of: "Banana")).lowerBound < (try #require(sorted.range(of: "Apple")).lowerBound))
+            _ = try Self.stratus(["records", "delete", "a"], directory)
+            #expect(try Self.stratus(["records", "lookup", "a"], directory).contains("NOT_FOUND"))
+            // What the command line saved, the API serves.
+            #expect(try await server.signUp("reader").lookup(["b"], database: .public).first?.record?.fields["title"] == .string("Banana"))
+
+            // A user's private database.
+            let alice = try await server.signUp("alice")
+            _ = try Self.stratus(["records", "save", "--database", "private", "--user", alice.username!, "--file", operations], directory)
+            #expect(try await alice.lookup(["a", "b"]).compactMap(\.record).count == 2)
+            let noUser = try ServerProcess.run(["records", "lookup", "a", "--database", "private", "--data", directory.path,
+                                                "--container", TestServer.containerID])
+            #expect(noUser.status != 0 && noUser.output.contains("--user"), "\(noUser.output)")
+
+            // Reset: development gets production's (empty) schema back, and loses its zones.
+            try await alice.createZone("Trip")
+            let refused = try ServerProcess.run(["schema", "reset", "--data", directory.path, "--container", TestServer.containerID])
+            #expect(refused.status != 0 && refused.output.contains("--yes"))
+            #expect(try Self.stratus(["schema", "reset", "--yes"], directory).contains("zones deleted"))
+            #expect(try Self.stratus(["schema", "export"], directory) == "DEFINE SCHEMA\n")
+            let zones = try await alice.get(alice.path(.private, "zones/list")).decode(ZonesResponse.self).zones.compactMap(\.zone)
+            #expect(!zones.contains { $0.zoneID.zoneName == "Trip" })
+            #expect(try await alice.lookup(["a"]).first?.record == nil)
+        }
+    }
 }

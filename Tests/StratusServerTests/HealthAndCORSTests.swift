@@ -118,6 +118,40 @@ import StratusTesting
         #expect(flagValue.status != 0)
     }
 
+    /// A JSON config file (`--config` or `STRATUS_CONFIG`): below the environment, which is below
+    /// the command line; one file serves every command; unknown keys and bad values are errors.
+    @Test func optionsComeFromAConfigFileBelowTheEnvironment() throws {
+        let directory = TestServer.temporaryDirectory()
+        let config = directory.path + ".json"
+        defer { try? FileManager.default.removeItem(at: directory); try? FileManager.default.removeItem(atPath: config) }
+        try #"{"port": 0, "data": "\#(directory.path)", "container": "iCloud.file.test", "log-level": "error", "cors-origin": ["https://a.example"], "bind-download-urls": true}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let stratus = ServerProcess.executable.path
+        func container(_ executable: String, _ arguments: [String]) throws -> String {
+            let server = try ChildProcess(executable, arguments)
+            let banner = try server.read { $0.contains("ckAPIToken: ") && $0.hasSuffix("\n") }
+            _ = server.end(with: SIGTERM)
+            return banner.split(separator: "\n").first { $0.hasPrefix("container: ") }.map { String($0.dropFirst("container: ".count)) } ?? ""
+        }
+        #expect(try container(stratus, ["serve", "--config", config]) == "iCloud.file.test")
+        #expect(try container("/usr/bin/env", ["STRATUS_CONFIG=\(config)", "STRATUS_CONTAINER=iCloud.env.test", stratus, "serve"]) == "iCloud.env.test")
+        #expect(try container("/usr/bin/env", ["STRATUS_CONTAINER=iCloud.env.test", stratus, "serve", "--config=\(config)",
+                                               "--container", "iCloud.cli.test"]) == "iCloud.cli.test")
+        // The same file serves a command without most of those options.
+        let keys = try ChildProcess.run(stratus, ["key", "list", "--config", config])
+        #expect(keys.status == 0, "\(keys.output)")
+
+        try #"{"data": "\#(directory.path)", "prot": 8080}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let unknown = try ChildProcess.run(stratus, ["serve", "--config", config])
+        #expect(unknown.status != 0 && unknown.output.contains("'prot', which no command has"), "\(unknown.output)")
+        try #"{"data": "\#(directory.path)", "port": "eighty"}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let badValue = try ChildProcess.run(stratus, ["serve", "--config", config])
+        #expect(badValue.status != 0 && badValue.output.contains("port"), "\(badValue.output)")
+        try "port = 80".write(toFile: config, atomically: true, encoding: .utf8)
+        let notJSON = try ChildProcess.run(stratus, ["serve", "--config", config])
+        #expect(notJSON.status != 0 && notJSON.output.contains("is not a JSON object"), "\(notJSON.output)")
+    }
+
     @Test func versionIsPrinted() throws {
         let result = try ServerProcess.run(["--version"])
         #expect(result.status == 0 && result.output.trimmingCharacters(in: .whitespacesAndNewlines) == StratusServer.version)

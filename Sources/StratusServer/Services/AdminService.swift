@@ -177,6 +177,21 @@ package struct AdminService: Sendable {
         try await deleteAccount(user: user.userRecordName, containerID: session.containerID)
     }
 
+    // MARK: Records
+
+    /// Who the `stratus records` commands act as: in the public database the server itself (the
+    /// identity of server-to-server keys, which every security role admits), in a private
+    /// database its owner.
+    package func access(containerID: String, environment: ContainerEnvironment, scope: DatabaseScope, username: String?,
+                        origin: String) async throws -> DatabaseAccess {
+        guard try await containers.container(id: containerID) != nil else { throw CloudKitError.notFound("no container '\(containerID)'") }
+        var user: String?
+        if let username { user = try await self.user(username: username, containerID: containerID).userRecordName }
+        return DatabaseAccess(containerID: containerID, environment: environment, scope: scope,
+                              userRecordName: scope == .public ? ServerKeyService.identity : user,
+                              deviceID: "stratus-cli", origin: origin, session: nil)
+    }
+
     // MARK: Helpers
 
     private func end(_ sessions: [String]) async {

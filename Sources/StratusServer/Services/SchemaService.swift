@@ -23,6 +23,46 @@ package struct SchemaService: Sendable {
         }
     }
 
+    /// Checks a schema file without applying it: it parses, its names are valid, and production
+    /// could take it as it is (the changes a deploy would make after importing it, or the reasons
+    /// it would be refused).
+    package func validate(_ text: String, containerID: String) async throws -> (schema: Schema, deploy: Result<[SchemaChange], SchemaConflict>) {
+        let schema = try SchemaText.parse(text)
+        try validate(schema)
+        let production = try await storage.read { try $0.schema(containerID: containerID, environment: .production) }
+        return (schema, production.additiveChanges(to: schema))
+    }
+
+    /// Makes development what production is, as `cktool reset-schema` does: development's schema
+    /// becomes production's, and every zone of every development database is deleted with its
+    /// records (and leaves participants' shared databases; default zones are replaced by empty
+    /// ones), and so are development's subscriptions. Returns how many zones went.
+    package func resetDevelopment(containerID: String) async throws -> Int {
+        try await storage.write { transaction in
+            let previous = try transaction.schema(containerID: containerID, environment: .development)
+            let production = try transaction.schema(containerID: containerID, environment: .production)
+            try transaction.replaceSchema(production, containerID: containerID, environment: .development)
+            var zones = 0
+            for databaseID in try transaction.databaseIDs(containerID: containerID, environment: .development) {
+                for subscription in try transaction.subscriptions(databaseID: databaseID, owner: nil) {
+                    _ = try transaction.deleteSubscription(databaseID: databaseID, owner: subscription.owner,
+                                                           subscriptionID: subscription.subscription.subscriptionID)
+                }
+                for zone in try transaction.liveZones(databaseID: databaseID) {
+                    _ = try ZoneService.delete(zone, in: transaction)
+                    zones += 1
+                    // Every database keeps a default zone: an empty one replaces it (devices'
+                    // tokens of the old one expire, as for any zone deleted and made again).
+                    if zone.isDefaultZone {
+                        _ = try transaction.insertZone(databaseID: databaseID, zoneName: zone.zoneName, sequence: try transaction.nextChangeSequence())
+                    }
+                }
+            }
+            try Self.rebuildIndexes(from: previous, to: production, containerID: containerID, environment: .development, in: transaction)
+            return zones
+        }
+    }
+
     /// Makes production's schema development's, if that only adds: a record type or field that
     /// production has and development lacks, or a field whose type differs, refuses the deploy.
     /// Returns the changes applied.

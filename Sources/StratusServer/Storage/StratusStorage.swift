@@ -52,6 +52,8 @@ package protocol StorageTransaction {
     func setPasswordHash(user: String, passwordHash: String) throws
     /// Revokes the user's sessions but `kept`; returns the token hashes revoked.
     func deleteSessions(user: String, except kept: String?) throws -> [String]
+    /// The row ids of an environment's databases (public, and each user's private and shared).
+    func databaseIDs(containerID: String, environment: ContainerEnvironment) throws -> [Int64]
     /// The zones with a share the user is a participant of (invited or accepted).
     func zonesSharedWith(user: String) throws -> [Int64]
     /// Deletes the user's row and what only it needs: email codes, security roles, APNs tokens.

@@ -1,3 +1,4 @@
+import StratusCore
 import GRDB
 
 extension SQLiteTransaction {
@@ -45,5 +46,10 @@ extension SQLiteTransaction {
         for table in ["email_codes", "user_roles", "apns_tokens", "users"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE user_record_name = ?", arguments: [user])
         }
+    }
+
+    func databaseIDs(containerID: String, environment: ContainerEnvironment) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: "SELECT id FROM databases WHERE container_id = ? AND environment = ? ORDER BY id",
+                           arguments: [containerID, environment.rawValue])
     }
 }
