@@ -31,13 +31,7 @@ struct SchemaCommand: AsyncParsableCommand {
 
         func run() async throws {
             let text = try String(contentsOfFile: file, encoding: .utf8)
-            do {
-                try await location.server().importSchema(text, container: location.container)
-            } catch let error as SchemaTextError {
-                throw ValidationError("\(file): \(error)")
-            } catch let error as CloudKitError {
-                throw ValidationError("\(file): \(error.reason)")
-            }
+            try await SchemaCommand.reading(file) { try await location.server().importSchema(text, container: location.container) }
             print("imported \(file) into development")
         }
     }
@@ -51,13 +45,8 @@ struct SchemaCommand: AsyncParsableCommand {
 
         func run() async throws {
             let text = try String(contentsOfFile: file, encoding: .utf8)
-            let checked: (schema: Schema, deploy: Result<[SchemaChange], SchemaConflict>)
-            do {
-                checked = try await location.server().services.schema.validate(text, containerID: location.container)
-            } catch let error as SchemaTextError {
-                throw ValidationError("\(file): \(error)")
-            } catch let error as CloudKitError {
-                throw ValidationError("\(file): \(error.reason)")
+            let checked = try await SchemaCommand.reading(file) {
+                try await location.server().services.schema.validate(text, containerID: location.container)
             }
             print("\(file) is valid: \(checked.schema.recordTypes.count) record types, \(checked.schema.roles.count) roles")
             switch checked.deploy {
@@ -81,6 +70,17 @@ struct SchemaCommand: AsyncParsableCommand {
             guard yes else { throw ValidationError("this deletes every development zone; run again with --yes to confirm") }
             let zones = try await location.server().services.schema.resetDevelopment(containerID: location.container)
             print("development has production's schema; \(zones) zones deleted")
+        }
+    }
+
+    /// Runs `body` on a schema file's text, reporting a syntax error or a bad name against the file.
+    static func reading<T>(_ file: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as SchemaTextError {
+            throw ValidationError("\(file): \(error)")
+        } catch let error as CloudKitError {
+            throw ValidationError("\(file): \(error.reason)")
         }
     }
 

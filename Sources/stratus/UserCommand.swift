@@ -27,6 +27,15 @@ struct UserCommand: AsyncParsableCommand {
     struct Account: ParsableArguments {
         @OptionGroup var location: DataLocation
         @Argument(help: "The user's username.") var username: String
+
+        /// Disables or enables the account, and says whether that changed anything.
+        func setDisabled(_ disabled: Bool) async throws {
+            let changed = try await AdminCall.run {
+                try await location.server().services.admin.setDisabled(disabled, username: username, containerID: location.container)
+            }
+            let state = disabled ? "disabled" : "enabled"
+            print(changed ? "\(username) is \(state)" : "\(username) was already \(state)")
+        }
     }
 
     /// `stratus user create`: an account, as signing up makes one; prints its user record name.
@@ -53,10 +62,7 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var account: Account
 
         func run() async throws {
-            let changed = try await AdminCall.run {
-                try await account.location.server().services.admin.setDisabled(true, username: account.username, containerID: account.location.container)
-            }
-            print(changed ? "\(account.username) is disabled" : "\(account.username) was already disabled")
+            try await account.setDisabled(true)
         }
     }
 
@@ -66,10 +72,7 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var account: Account
 
         func run() async throws {
-            let changed = try await AdminCall.run {
-                try await account.location.server().services.admin.setDisabled(false, username: account.username, containerID: account.location.container)
-            }
-            print(changed ? "\(account.username) is enabled" : "\(account.username) was not disabled")
+            try await account.setDisabled(false)
         }
     }
 
