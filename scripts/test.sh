@@ -15,7 +15,7 @@ swift test --skip-build
 # A slice of the seeded simulation: 45 fixed seeds, about 3 minutes in a debug build here (scripts/simulate.sh
 # runs 1,000), and a self-test in which a device is tampered with behind the sync's back, which the
 # invariants must report.
-.build/debug/stratus-sim simulate --seeds 45 --first-seed 1 | tail -7
+.build/debug/stratus-sim simulate --seeds 45 --first-seed 1 | tail -8
 .build/debug/stratus-sim simulate --seeds 1 --first-seed 1 --self-test | grep self-test
 # A slice of the soak: 30 seconds at 100 requests/s, which must all succeed (scripts/soak.sh runs 30 minutes).
 .build/debug/stratus-sim soak --minutes 0.5 --rate 100 --report-every 10 --warm-up 0 --seed 20261123 | grep -E "^requests|errors"

@@ -14,7 +14,9 @@ struct ContainerCommand: AsyncParsableCommand {
         @OptionGroup var location: DataLocation
 
         func run() async throws {
-            let container = try await AdminCall.run { try await location.server().services.admin.createContainer(id: location.container) }
+            // The one command that may come first on a new machine: it makes the data directory.
+            let server = try StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: location.data)))
+            let container = try await AdminCall.run { try await server.services.admin.createContainer(id: location.container) }
             print(container.apiToken)
         }
     }

@@ -35,6 +35,10 @@ import StratusTesting
             #expect(again.status != 0 && again.output.contains("exists"), "\(again.output)")
             let listed = try ServerProcess.run(["container", "list", "--data", directory.path]).output
             #expect(listed.contains("iCloud.test.second") && listed.contains(TestServer.containerID))
+            // On a new machine it comes first: it makes the data directory.
+            let fresh = TestServer.temporaryDirectory()
+            #expect(try Self.stratus(["container", "create"], fresh, container: "iCloud.test.fresh").count > 64)
+            #expect(try ServerProcess.run(["container", "list", "--data", fresh.path]).output.contains("iCloud.test.fresh"))
 
             let alice = try await server.signUp("alice")
             #expect(try await alice.get(alice.path(.private, "zones/list")).status == 200)

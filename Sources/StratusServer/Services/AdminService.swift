@@ -1,8 +1,8 @@
 import StratusCore
 
 /// Administration of containers and accounts: the one service behind the `stratus container` and
-/// `stratus user` commands and the account endpoints users call for themselves (change password,
-/// sign out everywhere).
+/// `stratus user` commands, the identity the `stratus records` commands act as, and the account
+/// endpoints users call for themselves (change password, sign out everywhere, delete the account).
 ///
 /// Revoking sessions closes their push connections in this process at once; a server running in
 /// another process (the CLI writes to its data directory) closes them at its next session sweep.
