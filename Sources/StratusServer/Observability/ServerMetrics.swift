@@ -9,8 +9,8 @@ import StratusCore
 /// there in Prometheus's text format, never on the API listener.
 ///
 /// Instruments are made where they are recorded (a lookup in the registry), not kept: one made
-/// before the metrics system was bootstrapped would stay a no-op. Without a metrics listener every
-/// recording goes to swift-metrics' no-op handler.
+/// before the metrics system was bootstrapped would stay a no-op. Without a metrics listener
+/// nothing is recorded and no instrument is made.
 ///
 /// What is recorded, besides Hummingbird's `hb_requests` (by route, method and status) and
 /// `http_server_request_duration` (a histogram, same labels):
@@ -24,11 +24,10 @@ package enum ServerMetrics {
     private static let bootstrapped = NIOLockedValueBox<PrometheusCollectorRegistry?>(nil)
 
     /// Records swift-metrics into Prometheus's registry from now on (once per process; later
-    /// servers of the process share it). Returns the registry.
-    @discardableResult
-    static func bootstrap() -> PrometheusCollectorRegistry {
+    /// servers of the process share it).
+    static func bootstrap() {
         bootstrapped.withLockedValue { registry in
-            if let registry { return registry }
+            guard registry == nil else { return }
             let made = PrometheusCollectorRegistry()
             var factory = PrometheusMetricsFactory(registry: made)
             factory.nameAndLabelSanitizer = { name, labels in (sanitized(name), labels.map { (sanitized($0.0), $0.1) }) }
@@ -38,9 +37,11 @@ package enum ServerMetrics {
             factory.defaultValueHistogramBuckets = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
             MetricsSystem.bootstrap(factory)
             registry = made
-            return made
         }
     }
+
+    /// Whether a server of this process serves metrics (else recordings are skipped).
+    private static var isRecording: Bool { bootstrapped.withLockedValue { $0 != nil } }
 
     /// The registry's metrics in Prometheus's text exposition format.
     static func exposition() -> [UInt8] {
@@ -55,38 +56,42 @@ package enum ServerMetrics {
     }
 
     static func committed(writes: Int, in duration: Duration) {
+        guard isRecording else { return }
         Timer(label: "stratus_commit_duration", preferredDisplayUnit: .seconds).recordNanoseconds(Int64(duration / .nanoseconds(1)))
         Recorder(label: "stratus_commit_writes").record(writes)
     }
 
     static func writeQueue(depth: Int) {
+        guard isRecording else { return }
         Gauge(label: "stratus_write_queue_depth").record(depth)
     }
 
     static func recordsWritten(_ count: Int) {
-        guard count > 0 else { return }
+        guard count > 0, isRecording else { return }
         Counter(label: "stratus_records_written_total").increment(by: count)
     }
 
     enum Feed: String { case lookup, query, changes }
 
     static func recordsServed(_ count: Int, via feed: Feed) {
-        guard count > 0 else { return }
+        guard count > 0, isRecording else { return }
         Counter(label: "stratus_records_served_total", dimensions: [("via", feed.rawValue)]).increment(by: count)
     }
 
     static func pushConnections(_ count: Int) {
+        guard isRecording else { return }
         Gauge(label: "stratus_push_connections").record(count)
     }
 
     static func answered(_ code: ServerErrorCode) {
+        guard isRecording else { return }
         Counter(label: "stratus_errors_total", dimensions: [("code", code.rawValue)]).increment()
     }
 
     enum Direction: String { case upload, download }
 
     static func assetBytes(_ count: Int64, _ direction: Direction) {
-        guard count > 0 else { return }
+        guard count > 0, isRecording else { return }
         Counter(label: "stratus_asset_bytes_total", dimensions: [("direction", direction.rawValue)]).increment(by: Int(count))
     }
 }

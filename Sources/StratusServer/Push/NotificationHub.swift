@@ -55,9 +55,10 @@ package actor NotificationHub {
         ServerMetrics.pushConnections(connectionCount)
     }
 
-    /// Closes every push connection opened with a session (the user signed out).
-    package func endSession(_ sessionHash: String) {
-        disconnectAll { $0.sessionHash == sessionHash }
+    /// Closes every push connection opened with these sessions (signed out, or revoked).
+    package func endSessions(_ sessionHashes: Set<String>) {
+        guard !sessionHashes.isEmpty else { return }
+        disconnectAll { sessionHashes.contains($0.sessionHash) }
     }
 
     /// Closes the push connections whose session expired before `time` (ms).
@@ -72,8 +73,7 @@ package actor NotificationHub {
         guard !open.isEmpty else { return }
         do {
             let live = try await storage.read { transaction in try open.filter { try transaction.session(tokenHash: $0) != nil } }
-            let revoked = open.subtracting(live)
-            disconnectAll { revoked.contains($0.sessionHash) }
+            endSessions(open.subtracting(live))
         } catch {
             logger.warning("could not check the sessions of push connections: \(error)")
         }

@@ -90,12 +90,7 @@ package struct AdminService: Sendable {
     /// Changes the signed-in user's password after checking the current one (failures count as
     /// failed sign-ins); every other session of theirs ends.
     package func changePassword(_ session: StoredSession, current: String, new password: String) async throws {
-        guard let user = try await storage.read({ try $0.user(recordName: session.userRecordName) }) else {
-            throw CloudKitError(.authenticationFailed, "the account no longer exists")
-        }
-        guard try await auth.verifyPassword(current, of: user) else {
-            throw CloudKitError(.authenticationFailed, "the current password is wrong")
-        }
+        let user = try await confirmedUser(session, password: current)
         let hash = try await auth.hashPassword(password)
         let revoked = try await storage.write { transaction in
             try transaction.setPasswordHash(user: user.userRecordName, passwordHash: hash)
@@ -168,13 +163,18 @@ package struct AdminService: Sendable {
 
     /// The signed-in user deletes their own account, confirming it with their password.
     package func deleteOwnAccount(_ session: StoredSession, password: String) async throws {
+        try await deleteAccount(user: try await confirmedUser(session, password: password).userRecordName, containerID: session.containerID)
+    }
+
+    /// The signed-in user, once they gave their password again (`AUTHENTICATION_FAILED` if wrong).
+    private func confirmedUser(_ session: StoredSession, password: String) async throws -> StoredUser {
         guard let user = try await storage.read({ try $0.user(recordName: session.userRecordName) }) else {
             throw CloudKitError(.authenticationFailed, "the account no longer exists")
         }
         guard try await auth.verifyPassword(password, of: user) else {
             throw CloudKitError(.authenticationFailed, "the password is wrong")
         }
-        try await deleteAccount(user: user.userRecordName, containerID: session.containerID)
+        return user
     }
 
     // MARK: Records
@@ -195,7 +195,7 @@ package struct AdminService: Sendable {
     // MARK: Helpers
 
     private func end(_ sessions: [String]) async {
-        for hash in sessions { await hub.endSession(hash) }
+        await hub.endSessions(Set(sessions))
     }
 
     private static func user(_ username: String, containerID: String, in transaction: any StorageTransaction) throws -> StoredUser {

@@ -98,9 +98,17 @@ package struct AuthService: Sendable {
     /// Whether `password` is the user's, charged to the account's failed-sign-in limit like a
     /// sign-in (so no endpoint that checks a password lets guesses through faster).
     func verifyPassword(_ password: String, of user: StoredUser) async throws -> Bool {
-        let account = "signin-failures|\(user.containerID)|\(user.username)"
+        try await checkPassword(password, against: user.passwordHash, containerID: user.containerID, username: user.username)
+    }
+
+    /// Whether `password` matches `hash` (false without one), charged to the account's
+    /// failed-sign-in limit: every attempt takes a token before the password is checked, so
+    /// concurrent guesses cannot slip past the limit, and a right password gives it back.
+    private func checkPassword(_ password: String, against hash: String?, containerID: String, username: String) async throws -> Bool {
+        let account = "signin-failures|\(containerID)|\(username)"
         try limiter.acquire(account, signInFailuresPerAccount, what: "failed sign-ins for this account")
-        guard try await hasher.verify(password, against: user.passwordHash) else { return false }
+        // An unknown username costs a hash too, so timing does not tell which usernames exist.
+        guard try await hasher.verify(password, against: hash ?? unknownUserHash), hash != nil else { return false }
         limiter.refund(account, signInFailuresPerAccount)
         return true
     }
@@ -111,18 +119,12 @@ package struct AuthService: Sendable {
     /// refused with `THROTTLED` before its password is even checked, whoever asks.
     package func signIn(_ credentials: Credentials, containerID: String, environment: ContainerEnvironment,
                         client: String) async throws -> SignInResponse {
-        let account = "signin-failures|\(containerID)|\(credentials.username)"
         try limiter.acquire("signin|\(client)", signInsPerAddress, what: "sign-ins from this address")
-        // Every attempt takes a token before the password is checked, so concurrent guesses
-        // cannot slip past the limit; a right password gives it back.
-        try limiter.acquire(account, signInFailuresPerAccount, what: "failed sign-ins for this account")
         let user = try await storage.read { try $0.user(containerID: containerID, username: credentials.username) }
-        // An unknown username costs a hash too, so timing does not tell which usernames exist.
-        let matches = try await hasher.verify(credentials.password, against: user?.passwordHash ?? unknownUserHash)
-        guard let user, matches else {
+        guard try await checkPassword(credentials.password, against: user?.passwordHash, containerID: containerID,
+                                      username: credentials.username), let user else {
             throw CloudKitError(.authenticationFailed, "unknown username or wrong password")
         }
-        limiter.refund(account, signInFailuresPerAccount)
         guard user.disabledAt == nil else {
             throw CloudKitError(.authenticationFailed, "this account is disabled; ask the app's administrator")
         }

@@ -41,7 +41,7 @@ struct AuthRoutes {
         group.post("signout") { request, context in
             let session = try await signedIn(request, context)
             try await auth.signOut(session)
-            await hub.endSession(session.tokenHash)
+            await hub.endSessions([session.tokenHash])
             return try JSONBody.response([String: String]())
         }
         group.post("signout/all") { request, context in
