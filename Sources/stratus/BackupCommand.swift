@@ -13,12 +13,7 @@ struct BackupCommand: AsyncParsableCommand {
 
     func run() async throws {
         let server = try DataLocation.server(at: data)
-        let manifest: BackupManifest
-        do {
-            manifest = try await server.backup(to: URL(fileURLWithPath: to)) { print($0) }
-        } catch let error as BackupError {
-            throw ValidationError(error.description)
-        }
+        let manifest = try await TransferCall.run { try await server.backup(to: URL(fileURLWithPath: to)) { print($0) } }
         print("backed up \(data) to \(to): change sequence \(manifest.changeSequence), \(manifest.assetFiles) asset files (\(manifest.assetBytes) bytes)")
     }
 }
@@ -33,11 +28,9 @@ struct RestoreCommand: AsyncParsableCommand {
     @Option(help: "The data directory to create (it must not exist, or be empty).") var data: String
 
     func run() async throws {
-        do {
-            let manifest = try await StratusServer.restore(from: URL(fileURLWithPath: from), into: URL(fileURLWithPath: data)) { print($0) }
-            print("restored the backup taken at \(Date(timeIntervalSince1970: Double(manifest.takenAt) / 1000).formatted(.iso8601)) into \(data)")
-        } catch let error as BackupError {
-            throw ValidationError(error.description)
+        let manifest = try await TransferCall.run {
+            try await StratusServer.restore(from: URL(fileURLWithPath: from), into: URL(fileURLWithPath: data)) { print($0) }
         }
+        print("restored the backup taken at \(AdminCall.date(manifest.takenAt)) into \(data)")
     }
 }

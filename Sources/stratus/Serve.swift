@@ -46,6 +46,11 @@ struct Serve: AsyncParsableCommand {
     var corsOrigin: [String] = []
     @Option(help: "Serve Prometheus metrics at /metrics on this port, on --host (0 picks a free one); never on the API's port. Default: no metrics.")
     var metricsPort: Int?
+    @Option(name: .customLong("import"),
+            help: "Load the container archives in this directory (as --export-on-exit or `stratus export` wrote them) before serving; the data directory must not have their containers. A missing directory imports nothing.")
+    var importDirectory: String?
+    @Flag(help: "On SIGINT or SIGTERM, write every container (secrets included) back into the --import directory, for development.")
+    var exportOnExit = false
     @Option(help: "The APNs host for device tokens registered for production.") var apnsProductionUrl = "https://api.push.apple.com"
     @Option(help: "The APNs host for device tokens registered for development.") var apnsSandboxUrl = "https://api.sandbox.push.apple.com"
     @Option(help: "A PEM file of certificates to trust besides the system's when reaching the APNs hosts.") var apnsTrustRoots: String?
@@ -91,6 +96,14 @@ struct Serve: AsyncParsableCommand {
         configuration.apns.productionURL = apnsProductionUrl
         configuration.apns.sandboxURL = apnsSandboxUrl
         configuration.apns.additionalTrustRoots = apnsTrustRoots.map { URL(fileURLWithPath: $0) }
+        if exportOnExit && importDirectory == nil { throw ValidationError("--export-on-exit writes to the --import directory: give both") }
+        if let importDirectory {
+            // Imported by a server of its own: an import into an empty store gives it the
+            // archive's epoch, which the serving server then opens with.
+            for line in try await DevelopmentArchives.importAll(from: URL(fileURLWithPath: importDirectory), configuration: configuration) {
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            }
+        }
         let server = try StratusServer(configuration: configuration, logger: logger)
         let apiToken = try await server.ensureContainer(container)
         let host = self.host
@@ -105,5 +118,10 @@ struct Serve: AsyncParsableCommand {
         let serviceGroup = ServiceGroup(configuration: .init(
             services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await serviceGroup.run()
+        if exportOnExit, let importDirectory {
+            for line in try await DevelopmentArchives.exportAll(from: server, to: URL(fileURLWithPath: importDirectory)) {
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            }
+        }
     }
 }

@@ -64,6 +64,33 @@ public struct WireWriter: Sendable {
     }
 
     /// `"key":` after a comma unless it is the object's first member.
+    /// Any parsed JSON value, written compactly with the same primitives.
+    public mutating func json(_ value: JSONValue) {
+        switch value {
+        case .null: raw("null")
+        case .bool(let value): bool(value)
+        case .integer(let value): integer(value)
+        case .number(let value): double(value)
+        case .string(let value): string(value)
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                json(element)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let object):
+            bytes.append(UInt8(ascii: "{"))
+            for (index, member) in object.members.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                string(member.key)
+                bytes.append(UInt8(ascii: ":"))
+                json(member.value)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
     public mutating func key(_ name: StaticString, first: Bool = false) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))

@@ -1,3 +1,4 @@
+import Foundation
 import StratusCore
 
 /// Administration of containers and accounts: the one service behind the `stratus container` and
@@ -8,6 +9,7 @@ import StratusCore
 /// another process (the CLI writes to its data directory) closes them at its next session sweep.
 package struct AdminService: Sendable {
     let storage: any StratusStorage
+    let blobs: BlobStore
     let auth: AuthService
     let hub: NotificationHub
     let containers: ContainerService
@@ -35,6 +37,21 @@ package struct AdminService: Sendable {
             try transaction.setAPIToken(containerID: containerID, apiToken: token)
         }
         return token
+    }
+
+    /// Writes the container into `directory` (which must not exist, or be empty) as a container
+    /// archive (``ContainerArchive``): a consistent snapshot taken while the server runs. Password
+    /// hashes, sessions and APNs credentials and device tokens only with `includingSecrets`.
+    package func exportContainer(id: String, to directory: URL, includingSecrets: Bool,
+                                 progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> ArchiveManifest {
+        try await ContainerArchive.export(id, from: storage, blobs: blobs, to: directory, includingSecrets: includingSecrets,
+                                          progress: progress)
+    }
+
+    /// Loads a container archive; the store must not have its container. When the store was
+    /// empty it takes the archive's epoch, and a server already open on it must be opened again.
+    package func importContainer(from directory: URL, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> ArchiveManifest {
+        try await ContainerArchive.load(from: directory, into: storage, blobs: blobs, progress: progress)
     }
 
     // MARK: Users

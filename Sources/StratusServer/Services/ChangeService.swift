@@ -73,11 +73,13 @@ package struct ChangeService: Sendable {
             if let text = request.syncToken {
                 let token = try ChangeToken(decoding: text, as: .database)
                 guard token.epoch == transaction.storeEpoch else { throw Self.expired }
-                guard token.ownerID == databaseID, token.sequence <= (try transaction.currentChangeSequence()) else {
-                    throw CloudKitError.badRequest("syncToken belongs to another database")
-                }
+                // Before the owner: a container loaded from an archive into a store that had
+                // data got new row ids, and sequences past every token of the archive's store.
                 if token.sequence < (try transaction.databasePurgedSequence(databaseID: databaseID)) {
                     throw Self.expired
+                }
+                guard token.ownerID == databaseID, token.sequence <= (try transaction.currentChangeSequence()) else {
+                    throw CloudKitError.badRequest("syncToken belongs to another database")
                 }
                 after = token.sequence
                 horizon = token.firstSyncHorizon
@@ -158,6 +160,8 @@ package struct ChangeService: Sendable {
         if let tokenText {
             let token = try ChangeToken(decoding: tokenText, as: .zone)
             guard token.epoch == transaction.storeEpoch else { throw Self.expired }
+            // Before the owner, as for database tokens.
+            if token.sequence < zone.purgedSequence { throw Self.expired }
             if token.ownerID != zone.rowID {
                 // A token of an earlier zone of the same name: that zone was deleted (and maybe
                 // purged since, leaving no row), start over.
@@ -170,7 +174,6 @@ package struct ChangeService: Sendable {
             guard token.sequence <= zone.changeSequence else {
                 throw CloudKitError.badRequest("syncToken is not a token this zone issued")
             }
-            if token.sequence < zone.purgedSequence { throw Self.expired }
             after = token.sequence
             horizon = token.firstSyncHorizon
         }

@@ -66,6 +66,6 @@ package struct StratusServices: Sendable {
         users = UserDirectory(storage: storage)
         email = EmailVerification(storage: storage, mailer: configuration.smtp, limiter: limiter, logger: logger)
         serverKeys = ServerKeyService(storage: storage)
-        admin = AdminService(storage: storage, auth: auth, hub: hub, containers: containers)
+        admin = AdminService(storage: storage, blobs: blobs, auth: auth, hub: hub, containers: containers)
     }
 }

@@ -114,6 +114,20 @@ package struct BlobStore: Sendable {
         .limitExceeded("the asset is larger than the \(limit)-byte limit")
     }
 
+    /// Copies a file already checked to hold the bytes `checksum` names (an archive's) into the
+    /// incoming folder, ready for ``store(_:)``.
+    func receive(copyOf file: URL, checksum: String) throws -> ReceivedFile {
+        let path = incoming.appendingPathComponent(SecretGenerator.uuid()).path
+        try FileManager.default.copyItem(atPath: file.path, toPath: path)
+        let size = Int64((try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0)
+        let descriptor = open(path, O_RDONLY)
+        if descriptor >= 0 {
+            fsync(descriptor)
+            close(descriptor)
+        }
+        return ReceivedFile(temporaryPath: path, checksum: checksum, size: size)
+    }
+
     /// Moves a received file into place; returns false, leaving it, when the store already has
     /// those bytes (the caller then deletes it, outside any transaction). Call it inside the write
     /// transaction that records the file, so it cannot race a collection.
@@ -140,6 +154,27 @@ package struct BlobStore: Sendable {
         guard let digest = Data(base64Encoded: checksum), digest.count == SHA256.byteCount else { return nil }
         let hex = SecretGenerator.hex(digest)
         return directory.appendingPathComponent(String(hex.prefix(2))).appendingPathComponent(hex).path
+    }
+
+    /// The checksum of the file a store names `name` (its hex SHA-256), or nil for another name.
+    static func checksum(ofFileNamed name: String) -> String? {
+        let digits = Array(name.utf8)
+        guard digits.count == 2 * SHA256.byteCount else { return nil }
+        var digest: [UInt8] = []
+        digest.reserveCapacity(SHA256.byteCount)
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
+            digest.append(high << 4 | low)
+        }
+        return Data(digest).base64EncodedString()
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        default: nil
+        }
     }
 
     /// Makes a rename in `folder` durable.

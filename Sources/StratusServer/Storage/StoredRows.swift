@@ -2,7 +2,7 @@ import Foundation
 import StratusCore
 
 /// A container as stored: its identifier and the API token apps send as `ckAPIToken`.
-package struct StoredContainer: Sendable, Equatable {
+package struct StoredContainer: Codable, Sendable, Equatable {
     package var id: String
     package var apiToken: String
     package var createdAt: Int64
@@ -10,7 +10,7 @@ package struct StoredContainer: Sendable, Equatable {
 
 /// A server-to-server key of a container: the public half of an ECDSA P-256 key pair whose
 /// private half signs requests (CloudKit's server-to-server keys).
-package struct StoredServerKey: Sendable, Equatable {
+package struct StoredServerKey: Codable, Sendable, Equatable {
     /// The `X-Apple-CloudKit-Request-KeyID` requests name it by: 64 hex characters.
     package var keyID: String
     package var containerID: String
@@ -23,7 +23,7 @@ package struct StoredServerKey: Sendable, Equatable {
 
 /// A container's credentials for Apple's push service: a token-signing key (`.p8`) with its key
 /// ID, the developer team's ID, and the app's bundle ID (each push's `apns-topic`).
-package struct APNsCredentials: Sendable, Equatable {
+package struct APNsCredentials: Codable, Sendable, Equatable {
     package var keyID: String
     package var teamID: String
     package var topic: String
@@ -32,7 +32,7 @@ package struct APNsCredentials: Sendable, Equatable {
 }
 
 /// An app's APNs device token, registered by a signed-in user with `tokens/register`.
-package struct StoredAPNsToken: Sendable, Equatable, Hashable {
+package struct StoredAPNsToken: Codable, Sendable, Equatable, Hashable {
     package var containerID: String
     package var environment: ContainerEnvironment
     package var user: String
@@ -70,7 +70,7 @@ package struct StoredEmailCode: Sendable, Equatable {
 }
 
 /// A signed-in session. Only the SHA-256 of the web auth token is kept.
-package struct StoredSession: Sendable, Equatable {
+package struct StoredSession: Codable, Sendable, Equatable {
     package var tokenHash: String
     package var userRecordName: String
     package var containerID: String
@@ -145,7 +145,7 @@ package struct StoredAssetUpload: Sendable, Equatable {
 }
 
 /// A subscription as stored: who owns it, where it looks, and its dictionary as the client sent it.
-package struct StoredSubscription: Sendable, Equatable {
+package struct StoredSubscription: Codable, Sendable, Equatable {
     package var databaseID: Int64
     /// The user it notifies.
     package var owner: String
@@ -153,7 +153,7 @@ package struct StoredSubscription: Sendable, Equatable {
 }
 
 /// A share of a zone (zone-wide) or of a root record and its descendants, with its participants.
-package struct StoredShare: Sendable, Equatable {
+package struct StoredShare: Codable, Sendable, Equatable {
     package var zoneRowID: Int64
     /// The `cloudkit.share` record's name (`cloudkit.zoneshare` for a zone-wide share).
     package var recordName: String
@@ -168,7 +168,7 @@ package struct StoredShare: Sendable, Equatable {
 }
 
 /// A user's place in a share.
-package struct StoredParticipant: Sendable, Equatable {
+package struct StoredParticipant: Codable, Sendable, Equatable {
     package var userRecordName: String
     package var permission: SharePermission
     package var type: ParticipantType

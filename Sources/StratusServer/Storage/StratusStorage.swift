@@ -71,6 +71,18 @@ package protocol StorageTransaction {
     /// The checksum of every stored asset file.
     func assetBlobChecksums() throws -> [String]
 
+    // MARK: Container archives
+    /// How many items ``archiveItems(containerID:includingSecrets:_:)`` passes for the container.
+    func archiveItemCount(containerID: String, includingSecrets: Bool) throws -> Int
+    /// Passes every row of the container to `emit` as ``ArchiveItem``s, kinds in the order of
+    /// ``ArchiveItem/kinds``. Password hashes, sessions and APNs credentials and device tokens
+    /// only with `includingSecrets`; email codes and uploads not yet in a record never.
+    func archiveItems(containerID: String, includingSecrets: Bool, _ emit: (ArchiveItem) throws -> Void) throws
+    /// Stores one item of an archive being loaded, in the order the archive lists them.
+    func loadArchiveItem(_ item: ArchiveItem, _ load: inout ArchiveLoad) throws
+    /// Raises the change sequence to `value` when it is below.
+    func advanceChangeSequence(to value: Int64) throws
+
     // MARK: Change sequence
     /// The last change sequence committed (or allocated by this transaction).
     func currentChangeSequence() throws -> Int64

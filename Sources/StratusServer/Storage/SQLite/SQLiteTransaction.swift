@@ -116,6 +116,10 @@ final class SQLiteTransaction: StorageTransaction {
         return next
     }
 
+    func advanceChangeSequence(to value: Int64) throws {
+        if try currentChangeSequence() < value { sequence?.current = value }
+    }
+
     /// Writes the sequence handed out by this transaction back to its row.
     func storeChangeSequence() throws {
         guard let sequence, sequence.current != sequence.stored else { return }

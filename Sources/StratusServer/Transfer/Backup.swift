@@ -6,9 +6,8 @@ import Foundation
 /// online backup while the server runs and writes go on), `asset-url.key`, `blobs/` (every asset
 /// file the snapshot can refer to) and, written last, `manifest.json`.
 ///
-/// While the files are copied, asset collection is held off (a row in the database that the
-/// collection checks, which expires by itself if the backup dies), so no file the snapshot refers
-/// to can be removed between the snapshot and its copy.
+/// While the files are copied, asset collection is held off (``AssetCollectionHold``), so no file
+/// the snapshot refers to can be removed between the snapshot and its copy.
 ///
 /// A restore copies the backup into an empty directory, checks every asset file against its
 /// checksum, and gives the store a new ``StratusStorage/epoch``: every change token issued before
@@ -18,23 +17,13 @@ enum Backup {
     static let databaseFile = "stratus.sqlite"
     static let assetKeyFile = "asset-url.key"
     static let blobsDirectory = "blobs"
-    /// How long a hold on asset collection lasts if the backup holding it never releases it.
-    static let holdLifetime: Duration = .seconds(6 * 3600)
 
     static func take(_ services: StratusServices, configuration: ServerConfiguration, to destination: URL,
                      progress: (String) -> Void) async throws -> BackupManifest {
         try BackupFiles.prepareEmpty(destination, role: "backup directory")
-        let storage = services.storage
-        let holder = SecretGenerator.uuid()
         let start = AuthService.now()
-        try await storage.write { try $0.holdAssetCollection(holder: holder, until: start + holdLifetime.milliseconds) }
-        do {
-            let manifest = try await copy(storage, configuration: configuration, to: destination, takenAt: start, progress: progress)
-            try await storage.write { try $0.releaseAssetCollection(holder: holder) }
-            return manifest
-        } catch {
-            _ = try? await storage.write { try $0.releaseAssetCollection(holder: holder) }
-            throw error
+        return try await AssetCollectionHold.during(services.storage) {
+            try await copy(services.storage, configuration: configuration, to: destination, takenAt: start, progress: progress)
         }
     }
 
@@ -49,15 +38,9 @@ enum Backup {
         // Collection is held: every file the snapshot names is still in the store (and some
         // written since, which do no harm).
         let checksums = try await storage.read { try $0.assetBlobChecksums() }
-        let store = try BlobStore(directory: configuration.blobDirectory)
-        var bytes: Int64 = 0
-        for (index, checksum) in checksums.enumerated() {
-            guard let path = store.path(forChecksum: checksum) else { throw BackupError("the store names a malformed checksum \(checksum)") }
-            let source = URL(fileURLWithPath: path)
-            let relative = source.pathComponents.suffix(2).joined(separator: "/")
-            try BackupFiles.copy(source, to: destination.appendingPathComponent(blobsDirectory).appendingPathComponent(relative))
-            bytes += Int64((try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0)
-            if (index + 1) % 100 == 0 || index + 1 == checksums.count { progress("asset files \(index + 1)/\(checksums.count)") }
+        let bytes = try BackupFiles.copyAssetFiles(checksums, from: try BlobStore(directory: configuration.blobDirectory),
+                                                   to: destination.appendingPathComponent(blobsDirectory)) {
+            progress("asset files \($0)/\(checksums.count)")
         }
         let manifest = BackupManifest(format: BackupManifest.currentFormat, serverVersion: StratusServer.version, takenAt: takenAt,
                                       changeSequence: changeSequence, assetFiles: checksums.count, assetBytes: bytes)
@@ -68,15 +51,8 @@ enum Backup {
     static func restore(from backup: URL, into dataDirectory: URL, progress: (String) -> Void) async throws -> BackupManifest {
         let manifest = try BackupManifest.read(from: backup)
         let blobs = backup.appendingPathComponent(blobsDirectory)
-        let files = try BackupFiles.assetFiles(in: blobs)
-        guard files.count == manifest.assetFiles else {
-            throw BackupError("the backup lists \(manifest.assetFiles) asset files but holds \(files.count)")
-        }
-        for (index, file) in files.enumerated() {
-            guard try BackupFiles.holdsItsChecksum(blobs.appendingPathComponent(file)) else {
-                throw BackupError("asset file \(file) does not hold the bytes its checksum names: the backup is damaged")
-            }
-            if (index + 1) % 100 == 0 || index + 1 == files.count { progress("asset files checked \(index + 1)/\(files.count)") }
+        let files = try BackupFiles.checkAssetFiles(in: blobs, count: manifest.assetFiles, of: "the backup") {
+            progress("asset files checked \($0)/\(manifest.assetFiles)")
         }
         try BackupFiles.prepareEmpty(dataDirectory, role: "data directory")
         let configuration = ServerConfiguration(dataDirectory: dataDirectory)

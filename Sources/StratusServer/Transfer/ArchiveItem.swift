@@ -1,0 +1,178 @@
+import Foundation
+import StratusCore
+
+/// One line of a container archive's `container.jsonl`: one stored row of the container, with
+/// its kind in `"kind"`.
+///
+/// Rows name each other as the store that wrote them did: a zone names its database by the
+/// database's `id`, a record its zone by the zone's `id`. A load maps those ids to the rows it
+/// makes, and shifts every change sequence by the same amount (see ``ArchiveLoad``). Lines come
+/// in an order a load can take them in: whatever a row names comes before it.
+package enum ArchiveItem: Sendable, Equatable {
+    case container(StoredContainer)
+    /// An environment's schema, written as CloudKit's schema language (``SchemaText``).
+    case schema(ContainerEnvironment, Schema)
+    case user(ArchivedUser)
+    case userRole(ArchivedUserRole)
+    case serverKey(StoredServerKey)
+    /// A signed-in session (only its token's hash); written only with secrets.
+    case session(StoredSession)
+    /// The container's APNs signing key; written only with secrets.
+    case apnsCredentials(APNsCredentials)
+    /// A device's APNs token; written only with secrets.
+    case apnsToken(StoredAPNsToken)
+    case database(ArchivedDatabase)
+    case zone(ArchivedZone)
+    /// An asset file a record of the container refers to; its bytes are in the archive's
+    /// `assets/` directory under their checksum.
+    case asset(ArchivedAsset)
+    case record(ArchivedRecord)
+    case share(StoredShare)
+    case sharedZone(ArchivedSharedZone)
+    case subscription(StoredSubscription)
+
+    /// The `"kind"` of each line, in the order lines of each kind come.
+    package static let kinds = ["container", "schema", "user", "userRole", "serverKey", "session", "apnsCredentials", "apnsToken",
+                                "database", "zone", "asset", "record", "share", "sharedZone", "subscription"]
+
+    package var kind: String {
+        switch self {
+        case .container: "container"
+        case .schema: "schema"
+        case .user: "user"
+        case .userRole: "userRole"
+        case .serverKey: "serverKey"
+        case .session: "session"
+        case .apnsCredentials: "apnsCredentials"
+        case .apnsToken: "apnsToken"
+        case .database: "database"
+        case .zone: "zone"
+        case .asset: "asset"
+        case .record: "record"
+        case .share: "share"
+        case .sharedZone: "sharedZone"
+        case .subscription: "subscription"
+        }
+    }
+}
+
+/// A user account; `passwordHash` is left out unless the archive was written with secrets (a
+/// user loaded without one cannot sign in until an administrator resets the password).
+package struct ArchivedUser: Codable, Sendable, Equatable {
+    package var userRecordName: String
+    package var username: String
+    package var passwordHash: String?
+    package var createdAt: Int64
+    package var email: String?
+    package var discoverable: Bool
+    package var emailVerified: Bool
+    package var disabledAt: Int64?
+}
+
+/// A custom security role given to a user in one environment.
+package struct ArchivedUserRole: Codable, Sendable, Equatable {
+    package var environment: ContainerEnvironment
+    package var user: String
+    package var role: String
+}
+
+/// A database: the public one of an environment, or a user's private one.
+package struct ArchivedDatabase: Codable, Sendable, Equatable {
+    package var id: Int64
+    package var environment: ContainerEnvironment
+    package var scope: DatabaseScope
+    package var owner: String
+    package var purgedSequence: Int64
+}
+
+/// A zone, or a zone's tombstone.
+package struct ArchivedZone: Codable, Sendable, Equatable {
+    package var id: Int64
+    package var database: Int64
+    package var name: String
+    package var changeSequence: Int64
+    package var purgedSequence: Int64
+    package var deleted: Bool
+    package var deletedAt: Int64?
+}
+
+/// An asset file's row; its bytes travel as a file.
+package struct ArchivedAsset: Codable, Sendable, Equatable {
+    /// Base64 SHA-256 of the bytes (the asset's `fileChecksum`).
+    package var checksum: String
+    package var size: Int64
+    package var createdAt: Int64
+}
+
+/// A record or a record's tombstone, with the reference edges and asset files it holds.
+package struct ArchivedRecord: Codable, Sendable, Equatable {
+    package var zone: Int64
+    package var recordName: String
+    package var recordType: String
+    package var changeTag: String
+    /// The fields in CloudKit's wire JSON, written into the line as they are stored (as the
+    /// line's `"fields"` object), not re-encoded.
+    package var fields: [UInt8]
+    package var created: RecordStamp
+    package var modified: RecordStamp
+    package var parent: String?
+    package var share: String?
+    package var sequence: Int64
+    package var deleted: Bool
+    package var createKey: String?
+    package var references: [ArchivedReference]
+    /// The checksums of the asset files its fields hold.
+    package var assets: [String]
+
+    private enum CodingKeys: String, CodingKey {
+        case zone, recordName, recordType, changeTag, created, modified, parent, share, sequence, deleted, createKey, references, assets
+    }
+
+    package init(zone: Int64, recordName: String, recordType: String, changeTag: String, fields: [UInt8], created: RecordStamp,
+                 modified: RecordStamp, parent: String?, share: String?, sequence: Int64, deleted: Bool, createKey: String?,
+                 references: [ArchivedReference], assets: [String]) {
+        self.zone = zone
+        self.recordName = recordName
+        self.recordType = recordType
+        self.changeTag = changeTag
+        self.fields = fields
+        self.created = created
+        self.modified = modified
+        self.parent = parent
+        self.share = share
+        self.sequence = sequence
+        self.deleted = deleted
+        self.createKey = createKey
+        self.references = references
+        self.assets = assets
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(zone: try container.decode(Int64.self, forKey: .zone), recordName: try container.decode(String.self, forKey: .recordName),
+                  recordType: try container.decode(String.self, forKey: .recordType),
+                  changeTag: try container.decode(String.self, forKey: .changeTag), fields: [],
+                  created: try container.decode(RecordStamp.self, forKey: .created),
+                  modified: try container.decode(RecordStamp.self, forKey: .modified),
+                  parent: try container.decodeIfPresent(String.self, forKey: .parent),
+                  share: try container.decodeIfPresent(String.self, forKey: .share),
+                  sequence: try container.decode(Int64.self, forKey: .sequence), deleted: try container.decode(Bool.self, forKey: .deleted),
+                  createKey: try container.decodeIfPresent(String.self, forKey: .createKey),
+                  references: try container.decode([ArchivedReference].self, forKey: .references),
+                  assets: try container.decode([String].self, forKey: .assets))
+    }
+}
+
+/// A reference edge kept for its action when the target is deleted.
+package struct ArchivedReference: Codable, Sendable, Equatable {
+    package var target: String
+    package var action: Reference.Action
+}
+
+/// A zone's place in (or departure from) a user's shared database.
+package struct ArchivedSharedZone: Codable, Sendable, Equatable {
+    package var user: String
+    package var zone: Int64
+    package var active: Bool
+    package var sequence: Int64
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import StratusServer
+
+/// `stratus export`: one container written out as a container archive.
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write one container (records, zones, schema, users, shares, subscriptions, asset files) to a directory as JSON Lines, while the server runs.")
+
+    @OptionGroup var location: DataLocation
+    @Option(help: "The archive directory to create (it must not exist, or be empty).") var to: String
+    @Flag(help: "Also write password hashes, sessions, and APNs credentials and device tokens (keep the archive as safe as the data directory).")
+    var withSecrets = false
+
+    func run() async throws {
+        let server = try location.server()
+        let progress = ProgressBar()
+        let manifest = try await TransferCall.run {
+            try await server.services.admin.exportContainer(id: location.container, to: URL(fileURLWithPath: to), includingSecrets: withSecrets,
+                                                            progress: progress.show)
+        }
+        print("exported \(manifest.containerID) to \(to): \(TransferCall.summary(manifest))")
+    }
+}
+
+/// `stratus import`: a container archive loaded into a data directory.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Load a container archive written by `stratus export` into a data directory (made if missing) that does not have its container.")
+
+    @Option(help: "The data directory.") var data = "./stratus-data"
+    @Option(help: "The archive directory, as `stratus export` wrote it.") var from: String
+
+    func run() async throws {
+        // Like `container create`, it may come first on a new machine: it makes the data directory.
+        let server = try StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: data)))
+        let progress = ProgressBar()
+        let manifest = try await TransferCall.run {
+            try await server.services.admin.importContainer(from: URL(fileURLWithPath: from), progress: progress.show)
+        }
+        print("imported \(manifest.containerID) into \(data): \(TransferCall.summary(manifest))")
+        if !manifest.includesSecrets, (manifest.items["user"] ?? 0) > 0 {
+            print("the archive holds no password hashes: users sign in once `stratus user reset-password` gives them one")
+        }
+    }
+}
+
+/// What the transfer commands (backup, restore, export, import) share: their errors shown as
+/// usage errors, and the archive summary line.
+enum TransferCall {
+    static func run<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await AdminCall.run(body)
+        } catch let error as TransferError {
+            throw ValidationError(error.description)
+        }
+    }
+
+    static func summary(_ manifest: ArchiveManifest) -> String {
+        let records = manifest.items["record"] ?? 0
+        return "\(records) records, \(manifest.items["zone"] ?? 0) zones, \(manifest.items["user"] ?? 0) users, "
+            + "\(manifest.assetFiles) asset files (\(manifest.assetBytes) bytes)"
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+import StratusCore
+import StratusTesting
+@testable import StratusServer
+
+/// `stratus export` and `stratus import` (container archives), run as the real executable, and
+/// `serve --import --export-on-exit`: round trips that lose nothing and keep what should be kept.
+@Suite struct ArchiveTests {
+    /// What a container holds before its export: records of several kinds (an asset, a
+    /// reference, a double that must keep its spelling, a tombstone), two zones, a zone shared
+    /// with an accepted participant, a subscription and a queryable schema.
+    struct Seeded: Sendable {
+        var alice: Caller
+        var bob: Caller
+        var zoneToken: String
+        var databaseToken: String
+        var photo: [UInt8]
+    }
+
+    static func seed(_ server: TestServer) async throws -> Seeded {
+        try await server.server.importSchema(QueryTests.schema, container: TestServer.containerID)
+        let alice = try await server.signUp("alice")
+        let bob = try await server.signUp("bob")
+        try await alice.createZone("Notes")
+        let photo = TestFile.bytes(count: 150_000, seed: 11)
+        let asset = try await alice.upload(photo, record: "photo")
+        _ = try await alice.save([.create("photo", ["file": .asset(asset), "score": .double(1.0)])])
+        _ = try await alice.save([.create("apple", type: "Item", ["name": .string("apple"), "qty": .int64(3)]),
+                                  .create("bread", type: "Item", ["name": .string("bread"), "qty": .int64(7)])])
+        _ = try await alice.save([.create("n0"), .create("n1", ["parent": .reference(Reference(recordName: "n0", action: .deleteSelf))]),
+                                  .create("gone")], zone: "Notes")
+        _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: "gone"))], zone: "Notes")
+        let share = try await alice.share(nil, zone: "Notes", participants: [(try #require(bob.username), .readWrite)])
+        let shortGUID = try #require(share.shareKeys?.shortGUID)
+        _ = try await bob.shareMetadata(shortGUID, accept: true)
+        let subscription = Subscription(subscriptionID: "notes", subscriptionType: .zone, zoneID: ZoneID(zoneName: "Notes"))
+        let subscribed = try await alice.post(alice.path(.private, "subscriptions/modify"),
+                                              SubscriptionsModifyRequest(operations: [.init(.create, subscription)]))
+        #expect(subscribed.status == 200, "\(subscribed.text)")
+        return Seeded(alice: alice, bob: bob, zoneToken: try await alice.allZoneChanges("Notes").token,
+                      databaseToken: try await alice.databaseChanges().syncToken, photo: photo)
+    }
+
+    static func lines(_ archive: URL) throws -> String {
+        try String(contentsOf: archive.appendingPathComponent("container.jsonl"), encoding: .utf8)
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func anExportImportedIntoANewDataDirectoryHoldsEverythingAndExportsTheSame() async throws {
+        let source = TestServer.temporaryDirectory()
+        let archive = TestServer.temporaryDirectory()
+        let seeded = try await TestServer.with(dataDirectory: source) { server in
+            let seeded = try await Self.seed(server)
+            // Exported while the server runs.
+            let export = try ServerProcess.run(["export", "--data", source.path, "--container", TestServer.containerID, "--to", archive.path])
+            #expect(export.status == 0, "\(export.output)")
+            #expect(export.output.contains("7 records") && export.output.contains("1 asset files (150000 bytes)"), "\(export.output)")
+            #expect(export.output.contains("rows: "), "the progress is shown: \(export.output)")
+            return seeded
+        }
+        let text = try Self.lines(archive)
+        #expect(!text.contains("passwordHash") && !text.contains("\"kind\":\"session\""), "no secrets unless asked")
+        #expect(text.contains(#""score":{"value":1.0,"type":"DOUBLE"}"#), "fields are written as stored")
+
+        let target = TestServer.temporaryDirectory().appendingPathComponent("new")
+        let imported = try ServerProcess.run(["import", "--data", target.path, "--from", archive.path])
+        #expect(imported.status == 0, "\(imported.output)")
+        #expect(imported.output.contains("reset-password"), "\(imported.output)")
+        let again = TestServer.temporaryDirectory()
+        #expect(try ServerProcess.run(["export", "--data", target.path, "--container", TestServer.containerID, "--to", again.path]).status == 0)
+        #expect(try Self.lines(again) == text, "an imported container exports line for line as it was exported")
+        let twice = try ServerProcess.run(["import", "--data", target.path, "--from", archive.path])
+        #expect(twice.status != 0 && twice.output.contains("already has container"), "\(twice.output)")
+
+        try await TestServer.with(dataDirectory: target) { server in
+            // Without password hashes and sessions: signed out, and signed in again after a reset.
+            let oldSession = Caller(server: server.endpoint, webAuthToken: seeded.alice.webAuthToken, userRecordName: seeded.alice.userRecordName)
+            #expect(try await oldSession.get(oldSession.path(.private, "zones/list")).status == 401)
+            let aliceName = try #require(seeded.alice.username)
+            #expect(try await AdministrationTests.signIn(server, aliceName, "password-alice").status == 401)
+            _ = try AdministrationTests.stratus(["user", "reset-password", aliceName, "--password-file", AdministrationTests.passwordFile("a new password")],
+                                                target)
+            let session = try await AdministrationTests.signIn(server, aliceName, "a new password").decode(SignInResponse.self)
+            let alice = Caller(server: server.endpoint, webAuthToken: session.ckWebAuthToken, userRecordName: session.userRecordName)
+            #expect(alice.userRecordName == seeded.alice.userRecordName)
+
+            // Tokens from before the export still hold in a new store: nothing changed since.
+            #expect(try await alice.allZoneChanges("Notes", from: seeded.zoneToken).records.isEmpty)
+            _ = try await alice.save([.create("n2")], zone: "Notes")
+            #expect(try await alice.allZoneChanges("Notes", from: seeded.zoneToken).records.compactMap(\.recordName) == ["n2"])
+            #expect(try await alice.databaseChanges(token: seeded.databaseToken).zones.map(\.zoneID.zoneName) == ["Notes"])
+
+            let photo = try #require(try await alice.lookup(["photo"]).first?.record)
+            guard case .asset(let asset) = photo.fields["file"] else { throw TestFailure("no asset") }
+            #expect(try await alice.download(try #require(asset.downloadURL)).body == Data(seeded.photo))
+            // The query index is rebuilt from the records.
+            #expect(try await QueryTests.names(alice, [QueryFilter(.greaterThan, fieldName: "qty", .int64(5))]) == ["bread"])
+            // The reference still cascades.
+            _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: "n0"))], zone: "Notes")
+            #expect(try await alice.lookup(["n1"], zone: "Notes").first?.record == nil)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func secretsCarrySessionsAndAStoreWithDataTakesTheContainerUnderNewIDs() async throws {
+        let archive = TestServer.temporaryDirectory()
+        let seeded = try await TestServer.with { server in
+            let seeded = try await Self.seed(server)
+            _ = try await server.server.services.admin.exportContainer(id: TestServer.containerID, to: archive, includingSecrets: true) { _ in }
+            return seeded
+        }
+        #expect(try Self.lines(archive).contains("passwordHash"))
+
+        // A store whose other container already uses the archive's row ids.
+        let store = TestServer.temporaryDirectory()
+        _ = try AdministrationTests.stratus(["container", "create"], store, container: "iCloud.test.other")
+        let operations = try AdministrationTests.file(#"{"operations":[{"operationType":"create","record":{"recordName":"x","recordType":"Note","fields":{"title":{"value":"X"}}}}]}"#)
+        _ = try AdministrationTests.stratus(["records", "save", "--file", operations], store, container: "iCloud.test.other")
+        let imported = try ServerProcess.run(["import", "--data", store.path, "--from", archive.path])
+        #expect(imported.status == 0, "\(imported.output)")
+
+        try await TestServer.with(dataDirectory: store) { server in
+            let merged = server.endpoint
+            // The session came along; the tokens of the archive's store expire (its ids and
+            // sequences are not this store's), and a sync from the start sees everything.
+            let alice = Caller(server: merged, webAuthToken: seeded.alice.webAuthToken, userRecordName: seeded.alice.userRecordName)
+            guard case .failure(let error) = try await alice.zoneChanges("Notes", token: seeded.zoneToken) else {
+                Issue.record("a token of the archive's store was honoured"); return
+            }
+            #expect(error.serverErrorCode == .changeTokenExpired)
+            let databaseAnswer = try await alice.post(alice.path(.private, "changes/database"), DatabaseChangesRequest(syncToken: seeded.databaseToken))
+            #expect(databaseAnswer.errorCode == .changeTokenExpired, "\(databaseAnswer.text)")
+            let listed = try await alice.allZoneChanges("Notes")
+            #expect(Set(listed.records.compactMap(\.recordName)).isSuperset(of: ["n0", "n1"]))
+            _ = try await alice.save([.create("n2")], zone: "Notes")
+            #expect(try await alice.allZoneChanges("Notes", from: listed.token).records.compactMap(\.recordName) == ["n2"])
+            // The participant still sees the shared zone, under its new id.
+            let bob = Caller(server: merged, webAuthToken: seeded.bob.webAuthToken, userRecordName: seeded.bob.userRecordName)
+            let shared = try await bob.modify([.create("from-bob")], zone: "Notes", owner: seeded.alice.userRecordName)
+            #expect(shared.first?.record != nil, "\(String(describing: shared.first?.error))")
+        }
+    }
+
+    @Test func aDamagedArchiveLoadsNothing() async throws {
+        let archive = TestServer.temporaryDirectory()
+        try await TestServer.with { server in
+            _ = try await Self.seed(server)
+            _ = try await server.server.services.admin.exportContainer(id: TestServer.containerID, to: archive, includingSecrets: false) { _ in }
+        }
+        let file = archive.appendingPathComponent("container.jsonl")
+        let original = try Self.lines(archive)
+        try original.replacingOccurrences(of: "\"apple\"", with: "\"apples\"").write(to: file, atomically: true, encoding: .utf8)
+        let target = TestServer.temporaryDirectory()
+        let damaged = try ServerProcess.run(["import", "--data", target.path, "--from", archive.path])
+        #expect(damaged.status != 0 && damaged.output.contains("damaged"), "\(damaged.output)")
+        let server = try StratusServer(configuration: ServerConfiguration(dataDirectory: target))
+        #expect(try await server.apiToken(of: TestServer.containerID) == nil, "nothing of it was written")
+        #expect(TestFile.storedBlobs(in: target).isEmpty, "the asset file it brought in went again")
+
+        try (original.split(separator: "\n").dropLast().joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let short = try ServerProcess.run(["import", "--data", target.path, "--from", archive.path])
+        #expect(short.status != 0 && short.output.contains("damaged"), "\(short.output)")
+        try FileManager.default.removeItem(at: archive.appendingPathComponent("manifest.json"))
+        let incomplete = try ServerProcess.run(["import", "--data", target.path, "--from", archive.path])
+        #expect(incomplete.status != 0 && incomplete.output.contains("cut short"), "\(incomplete.output)")
+    }
+
+    /// `serve --import DIR --export-on-exit`: what a development server held when it stopped is
+    /// there when it starts again, accounts and sessions included.
+    @Test(.timeLimit(.minutes(2)))
+    func aDevelopmentServerSavesItsContainersOnExitAndStartsFromThem() async throws {
+        let saved = TestServer.temporaryDirectory()
+        let first = try ServerProcess(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--import", saved.path, "--export-on-exit"])
+        let banner = try first.banner()
+        #expect(banner.contains("nothing to import"), "\(banner)")
+        let alice = try await ServerProcess.endpoint(inBanner: banner).signUp("alice")
+        _ = try await alice.save([.create("kept")])
+        first.child.send(SIGTERM)
+        let ending = first.child.readToEnd()
+        #expect(first.child.wait() == 0, "\(ending)")
+        #expect(FileManager.default.fileExists(atPath: saved.appendingPathComponent(TestServer.containerID).appendingPathComponent("manifest.json").path),
+                "\(ending)")
+
+        let second = try ServerProcess(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--import", saved.path])
+        defer { second.kill9() }
+        let endpoint = try ServerProcess.endpoint(inBanner: try second.banner())
+        let again = Caller(server: endpoint, webAuthToken: alice.webAuthToken, userRecordName: alice.userRecordName)
+        #expect(try await again.lookup(["kept"]).first?.record != nil, "the session and the record came back")
+
+        let alone = try ServerProcess.run(["serve", "--data", TestServer.temporaryDirectory().path, "--export-on-exit"])
+        #expect(alone.status != 0 && alone.output.contains("give both"), "\(alone.output)")
+    }
+}
