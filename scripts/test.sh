@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 # Python packages the tests use (a real SMTP server for email verification, schemathesis).
-python3 -c 'import aiosmtpd, schemathesis' 2>/dev/null || python3 -m pip install -q -r requirements.txt
+python3 -c 'import aiosmtpd, schemathesis, selenium' 2>/dev/null || python3 -m pip install -q -r requirements.txt
 swift build --build-tests
 swift test --skip-build
 # A slice of the crash loop: the real server killed mid-batch 20 times (scripts/crash-loop.sh runs 1,000),
@@ -27,6 +27,9 @@ scripts/check-notes.sh
 scripts/check-shopping.sh
 # Stratus behind Debian's nginx: the quickstart, an asset round trip and a push over the proxied WebSocket.
 scripts/check-nginx.sh
+# The web console in headless Chromium (Selenium and Debian's chromedriver): sign-in, containers, a record,
+# a query, an edit and a conflict, a user deleted, CSRF refused, a narrow window.
+scripts/check-console.sh
 # The packaged binary (standard library linked statically) run with an empty environment outside the
 # toolchain; a release build of its own, about 10 minutes cold here.
 scripts/check-package.sh

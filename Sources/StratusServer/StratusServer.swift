@@ -138,6 +138,7 @@ public struct StratusServer: Sendable {
         PushRoutes(push: services.push, apns: services.apns, origin: configuration.origin,
                    allowedOrigins: configuration.corsOrigins).register(on: router)
         HealthRoutes(storage: services.storage).register(on: router)
+        ConsoleRoutes(services: services, origin: configuration.origin, secureCookies: configuration.tls != nil).register(on: router)
         return router
     }
 

@@ -65,24 +65,17 @@ struct RecordsCommand: AsyncParsableCommand {
         @Option(help: "The most records to print.") var limit: Int?
 
         func run() async throws {
-            var query: [String: Any] = ["recordType": type]
-            query["filterBy"] = try filter.map(Self.filter)
-            query["sortBy"] = sort.map { key in
-                key.hasSuffix(":desc") ? ["fieldName": String(key.dropLast(5)), "ascending": false] : ["fieldName": key, "ascending": true]
+            let filters = try filter.map { text in
+                let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)
+                guard parts.count == 3 else { throw ValidationError("a filter is 'FIELD COMPARATOR VALUE', as in 'title EQUALS Hello'") }
+                return (field: parts[0], comparator: parts[1], value: parts[2])
             }
-            var body: [String: Any] = ["query": query, "zoneID": ["zoneName": target.zone]]
-            if let limit { body["resultsLimit"] = limit }
-            let request = try JSONDecoder().decode(RecordsQueryRequest.self, from: JSONSerialization.data(withJSONObject: body))
+            let order = sort.map { key in key.hasSuffix(":desc") ? (field: String(key.dropLast(5)), ascending: false) : (field: key, ascending: true) }
+            let request = try await AdminCall.run {
+                try QueryRequestBuilder.request(recordType: type, filters: filters, sort: order, zone: target.zone, limit: limit)
+            }
             let (server, access) = try await target.access()
             try await RecordsCommand.print { try await server.services.query.query(request, access) }
-        }
-
-        /// `FIELD COMPARATOR VALUE` as the wire's filter.
-        static func filter(_ text: String) throws -> [String: Any] {
-            let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)
-            guard parts.count == 3 else { throw ValidationError("a filter is 'FIELD COMPARATOR VALUE', as in 'title EQUALS Hello'") }
-            let value = (try? JSONSerialization.jsonObject(with: Data(parts[2].utf8), options: .fragmentsAllowed)) ?? parts[2]
-            return ["fieldName": parts[0], "comparator": parts[1].uppercased(), "fieldValue": ["value": value]]
         }
     }
 

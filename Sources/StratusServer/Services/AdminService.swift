@@ -209,6 +209,22 @@ package struct AdminService: Sendable {
                               deviceID: "stratus-cli", origin: origin, session: nil)
     }
 
+    /// A page of a zone's records (not tombstones) in the order they last changed, for the
+    /// console's data browser: any database, the public one included (where CloudKit offers no
+    /// change feed). `after` is the `next` of the page before (0 for the first).
+    package func browse(zone zoneName: String, _ access: DatabaseAccess, after: Int64, limit: Int) async throws -> (records: [StoredRecord], next: Int64?) {
+        let key = DatabaseKey(containerID: access.containerID, environment: access.environment, scope: access.scope,
+                              ownerRecordName: access.scope == .public ? "" : access.userRecordName ?? "")
+        return try await storage.read { transaction in
+            guard let databaseID = try transaction.databaseID(key, create: false),
+                  let zone = try transaction.liveZone(databaseID: databaseID, zoneName: zoneName) else { return ([], nil) }
+            let rows = try transaction.recordChanges(zoneRowID: zone.rowID, after: after, skippingDeletionsThrough: .max, limit: limit + 1,
+                                                     maxBytes: .max, recordTypes: nil)
+            let page = Array(rows.prefix(limit))
+            return (page, rows.count > limit ? page.last?.sequence : nil)
+        }
+    }
+
     // MARK: Helpers
 
     private func end(_ sessions: [String]) async {

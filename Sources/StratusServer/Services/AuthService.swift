@@ -101,6 +101,14 @@ package struct AuthService: Sendable {
         try await checkPassword(password, against: user.passwordHash, containerID: user.containerID, username: user.username)
     }
 
+    /// Whether `password` is the administrator's (false without one), throttled as sign-ins are:
+    /// per address, and per administrator name after repeated failures.
+    func checkAdministratorPassword(_ password: String, of administrator: StoredAdministrator?, username: String,
+                                    client: String) async throws -> Bool {
+        try limiter.acquire("console-signin|\(client)", signInsPerAddress, what: "console sign-ins from this address")
+        return try await checkPassword(password, against: administrator?.passwordHash, containerID: "(console)", username: username)
+    }
+
     /// Whether `password` matches `hash` (false without one), charged to the account's
     /// failed-sign-in limit: every attempt takes a token before the password is checked, so
     /// concurrent guesses cannot slip past the limit, and a right password gives it back.

@@ -181,3 +181,18 @@ package struct SharedZoneEntry: Sendable, Equatable {
     package var active: Bool
     package var sequence: Int64
 }
+
+/// An administrator of the server (who signs in to the console), not a user of any container.
+package struct StoredAdministrator: Sendable, Equatable {
+    package var username: String
+    /// A self-describing slow hash (see ``PasswordHasher``), never the password.
+    package var passwordHash: String
+    package var createdAt: Int64
+}
+
+/// A console session; only the SHA-256 of its cookie's token is kept.
+package struct StoredConsoleSession: Sendable, Equatable {
+    package var tokenHash: String
+    package var username: String
+    package var expiresAt: Int64
+}

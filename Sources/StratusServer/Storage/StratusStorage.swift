@@ -59,6 +59,19 @@ package protocol StorageTransaction {
     /// Deletes the user's row and what only it needs: email codes, security roles, APNs tokens.
     func deleteUser(recordName user: String) throws
 
+    // MARK: Administrators and the console
+    /// Inserts an administrator; `EXISTS` when the name is taken.
+    func insertAdministrator(_ administrator: StoredAdministrator) throws
+    func administrator(username: String) throws -> StoredAdministrator?
+    /// Every administrator, by name.
+    func administrators() throws -> [StoredAdministrator]
+    /// Deletes an administrator and their console sessions; false if there was none.
+    func deleteAdministrator(username: String) throws -> Bool
+    func insertConsoleSession(_ session: StoredConsoleSession) throws
+    func consoleSession(tokenHash: String) throws -> StoredConsoleSession?
+    func deleteConsoleSession(tokenHash: String) throws
+    func deleteExpiredConsoleSessions(before time: Int64) throws
+
     // MARK: Backup and restore
     /// The epoch this transaction's store was opened with (see ``StratusStorage/epoch``).
     var storeEpoch: Int64 { get }

@@ -286,6 +286,21 @@ enum SQLiteSchema {
                 CREATE INDEX sessions_user ON sessions(user_record_name);
                 """)
         }
+        migrator.registerMigration("v15-console") { db in
+            try db.execute(sql: """
+                CREATE TABLE administrators (
+                    username TEXT PRIMARY KEY NOT NULL,
+                    password_hash TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE console_sessions (
+                    token_hash TEXT PRIMARY KEY NOT NULL,
+                    username TEXT NOT NULL,
+                    expires_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX console_sessions_user ON console_sessions(username);
+                """)
+        }
         return migrator
     }
 }

@@ -1,0 +1,304 @@
+import Foundation
+import Hummingbird
+import StratusCore
+
+/// The console's data browser: a container environment's public database or a user's private
+/// one, its zones, their records page by page, a record with its fields by type, the query
+/// builder, and creating, editing and deleting records. It acts as `stratus records` does (the
+/// server itself in the public database, the owner in a private one), through the same services
+/// and so the same validation and conflict rules as the API.
+struct ConsoleDataRoutes {
+    let routes: ConsoleRoutes
+    private var services: StratusServices { routes.services }
+
+    /// Records shown on one page of a zone.
+    static let pageSize = 50
+
+    func register(on console: RouterGroup<StratusRequestContext>) {
+        console.get("containers/:container/data") { request, context in
+            try await routes.show(request) { visit in
+                var place = try Place(request, context)
+                var values = place.values
+                values["pageTitle"] = "Data of \(place.container)"
+                values["message"] = ConsoleRoutes.message(request)
+                guard let access = try await access(&place, values: &values, request: request) else {
+                    return ConsoleRoutes.page("console-data", values, visit: visit)
+                }
+                let zones = try await services.zones.list(access)
+                values["hasZones"] = !zones.zones.isEmpty
+                values["zones"] = zones.zones.compactMap(\.value).map { zone -> [String: Any] in
+                    ["name": zone.zoneID.zoneName, "link": place.link("data", zone: zone.zoneID.zoneName),
+                     "current": zone.zoneID.zoneName == place.zone]
+                }
+                let after = request.uri.queryParameters["after"].flatMap { Int64($0) } ?? 0
+                let page = try await services.admin.browse(zone: place.zone, access, after: after, limit: Self.pageSize)
+                values["records"] = page.records.map { record -> [String: Any] in
+                    ["name": record.recordName, "type": record.recordType, "changeTag": record.changeTag,
+                     "modified": ConsoleRoutes.date(record.modified.timestamp),
+                     "link": place.link("record", zone: place.zone, extra: ["name": record.recordName])]
+                }
+                if let next = page.next { values["next"] = place.link("data", zone: place.zone, extra: ["after": String(next)]) }
+                return ConsoleRoutes.page("console-data", values, visit: visit)
+            }
+        }
+        console.get("containers/:container/record") { request, context in
+            try await routes.show(request) { visit in
+                var place = try Place(request, context)
+                var values = place.values
+                guard let access = try await access(&place, values: &values, request: request),
+                      let name = request.uri.queryParameters["name"].map(String.init) else { throw HTTPError(.badRequest) }
+                let results = try Self.decode(try await services.records.lookup(
+                    RecordsLookupRequest(records: [.init(recordName: name)], zoneID: ZoneID(zoneName: place.zone)), access), as: RecordsResponse.self)
+                guard let record = results.records.first?.record else {
+                    return ConsoleRoutes.page("console-message", ["pageTitle": "No record", "text": "There is no record '\(name)' in zone \(place.zone)."],
+                                              visit: visit, status: .notFound)
+                }
+                values.merge(recordValues(record, place: place)) { $1 }
+                values["message"] = ConsoleRoutes.message(request)
+                return ConsoleRoutes.page("console-record", values, visit: visit)
+            }
+        }
+        console.post("containers/:container/record") { request, context in
+            try await routes.change(request, context) { visit, form in
+                var place = try Place(request, context, form: form)
+                var values = place.values
+                guard let access = try await access(&place, values: &values, request: request) else { throw HTTPError(.badRequest) }
+                return try await save(form, place: place, access: access, visit: visit, values: values)
+            }
+        }
+        console.get("containers/:container/query") { request, context in
+            try await routes.show(request) { visit in
+                var place = try Place(request, context)
+                var values = place.values
+                values["pageTitle"] = "Query \(place.container)"
+                let parameters = request.uri.queryParameters
+                let type = parameters["type"].map(String.init) ?? ""
+                values["type"] = type
+                let filters = (1...3).map { row -> (field: String, comparator: String, value: String) in
+                    (parameters["field\(row)"].map(String.init) ?? "", parameters["comparator\(row)"].map(String.init) ?? "EQUALS",
+                     parameters["value\(row)"].map(String.init) ?? "")
+                }
+                values["filters"] = filters.enumerated().map { index, filter -> [String: Any] in
+                    ["row": index + 1, "field": filter.field, "value": filter.value,
+                     "comparators": QueryRequestBuilder.comparators.map { ["name": $0, "selected": $0 == filter.comparator] }]
+                }
+                let sort = parameters["sort"].map(String.init) ?? ""
+                let descending = parameters["order"] == "descending"
+                values["sort"] = sort
+                values["descending"] = descending
+                guard !type.isEmpty, let access = try await access(&place, values: &values, request: request) else {
+                    return ConsoleRoutes.page("console-query", values, visit: visit)
+                }
+                do {
+                    let request = try QueryRequestBuilder.request(
+                        recordType: type, filters: filters.filter { !$0.field.isEmpty }.map { ($0.field, $0.comparator, $0.value) },
+                        sort: sort.isEmpty ? [] : [(sort, !descending)], zone: place.zone, limit: Self.pageSize)
+                    let results = try Self.decode(try await services.query.query(request, access), as: RecordsQueryResponse.self)
+                    values["results"] = results.records.map { record -> [String: Any] in
+                        ["name": record.recordName ?? "", "link": place.link("record", zone: place.zone, extra: ["name": record.recordName ?? ""]),
+                         "summary": record.fields.sorted { $0.key < $1.key }.compactMap { name, value in
+                             value.map { "\(name): \(Self.display($0))" } }.joined(separator: " · ")]
+                    }
+                    values["ran"] = true
+                } catch let error as CloudKitError {
+                    values["error"] = error.reason
+                }
+                return ConsoleRoutes.page("console-query", values, visit: visit)
+            }
+        }
+    }
+
+    /// The access `stratus records` would use; nil (with a note in `values`) while a private
+    /// database has no owner chosen yet.
+    private func access(_ place: inout Place, values: inout [String: Any], request: Request) async throws -> DatabaseAccess? {
+        if place.scope == .private && place.user.isEmpty {
+            values["needsUser"] = true
+            return nil
+        }
+        do {
+            return try await services.admin.access(containerID: place.container, environment: place.environment, scope: place.scope,
+                                                   username: place.scope == .private ? place.user : nil, origin: routes.origin.of(request))
+        } catch let error as CloudKitError {
+            values["error"] = error.reason
+            return nil
+        }
+    }
+
+    /// Applies a record form (create, edit, delete) through `records/modify`'s service; a stale
+    /// change tag comes back as the conflict the API reports, with the server's record shown.
+    private func save(_ form: ConsoleForm, place: Place, access: DatabaseAccess, visit: ConsoleVisit, values: [String: Any]) async throws -> Response {
+        let name = form["name"] ?? ""
+        let zoneID = ZoneID(zoneName: place.zone)
+        var operation: RecordOperation
+        switch form["op"] {
+        case "delete":
+            operation = RecordOperation(.delete, Record(recordName: name, recordChangeTag: form["changeTag"]))
+        case "create":
+            var fields: [String: FieldValue?] = [:]
+            if let field = form["newField"], !field.isEmpty {
+                fields[field] = try? Self.value(form["newValue"] ?? "", type: form["newType"] ?? "STRING", previous: nil)
+            }
+            operation = RecordOperation(.create, Record(recordName: name.isEmpty ? nil : name, recordType: form["recordType"], fields: fields))
+        default:
+            let current = try Self.decode(try await services.records.lookup(
+                RecordsLookupRequest(records: [.init(recordName: name)], zoneID: zoneID), access), as: RecordsResponse.self).records.first?.record
+            var fields = current?.fields ?? [:]
+            var problems: [String] = []
+            for (field, text) in form.fields where field.hasPrefix("field.") {
+                let fieldName = String(field.dropFirst("field.".count))
+                let previous = fields[fieldName] ?? nil
+                do {
+                    fields[fieldName] = try Self.value(text, type: previous.map { Self.typeName($0) } ?? "STRING", previous: previous)
+                } catch {
+                    problems.append("\(fieldName): \(error)")
+                }
+            }
+            if let field = form["newField"], !field.isEmpty {
+                do {
+                    fields[field] = try Self.value(form["newValue"] ?? "", type: form["newType"] ?? "STRING", previous: nil)
+                } catch {
+                    problems.append("\(field): \(error)")
+                }
+            }
+            guard problems.isEmpty else {
+                return ConsoleRoutes.redirect(place.link("record", zone: place.zone, extra: ["name": name]), message: problems.joined(separator: "; "))
+            }
+            operation = RecordOperation(.update, Record(recordName: name, recordType: current?.recordType, recordChangeTag: form["changeTag"],
+                                                        fields: fields))
+        }
+        let results = try Self.decode(try await services.records.modify(RecordsModifyRequest(operations: [operation], zoneID: zoneID), access),
+                                      as: RecordsResponse.self)
+        if let record = results.records.first?.record {
+            if form["op"] == "delete" { return ConsoleRoutes.redirect(place.link("data", zone: place.zone), message: "\(name) was deleted.") }
+            return ConsoleRoutes.redirect(place.link("record", zone: place.zone, extra: ["name": record.recordName ?? name]), message: "Saved.")
+        }
+        let error = results.records.first?.error
+        var page = values
+        page["pageTitle"] = "Not saved"
+        page["error"] = "\(error?.serverErrorCode.rawValue ?? "ERROR"): \(error?.reason ?? "the record was not saved")"
+        if error?.serverErrorCode == .conflict, let server = error?.serverRecord {
+            page["conflict"] = true
+            page.merge(recordValues(server, place: place)) { $1 }
+            return ConsoleRoutes.page("console-record", page, visit: visit, status: .conflict)
+        }
+        page["text"] = page["error"]
+        return ConsoleRoutes.page("console-message", page, visit: visit, status: .badRequest)
+    }
+
+    /// A record's values for its page: system fields, and each field by type.
+    private func recordValues(_ record: Record, place: Place) -> [String: Any] {
+        let fields = record.fields.sorted { $0.key < $1.key }.compactMap { name, value -> [String: Any]? in
+            guard let value else { return nil }
+            var field: [String: Any] = ["name": name, "type": Self.typeName(value), "display": Self.display(value)]
+            switch value {
+            case .string, .int64, .double, .timestamp: field["editable"] = Self.editableText(value)
+            case .reference(let reference):
+                field["editable"] = reference.recordName
+                field["link"] = place.link("record", zone: reference.zoneID?.zoneName ?? place.zone, extra: ["name": reference.recordName])
+            case .asset(let asset): field["download"] = asset.downloadURL ?? ""
+            default: break
+            }
+            return field
+        }
+        return ["pageTitle": record.recordName ?? "Record", "name": record.recordName ?? "", "recordType": record.recordType ?? "",
+                "changeTag": record.recordChangeTag ?? "", "fields": fields,
+                "created": record.created.map { "\(ConsoleRoutes.date($0.timestamp)) by \($0.userRecordName)" } ?? "",
+                "modified": record.modified.map { "\(ConsoleRoutes.date($0.timestamp)) by \($0.userRecordName)" } ?? "",
+                "back": place.link("data", zone: place.zone)]
+    }
+
+    static func typeName(_ value: FieldValue) -> String {
+        switch value.type {
+        case .scalar(let scalar): scalar.rawValue
+        case .list(let element): "LIST<\(element.rawValue)>"
+        }
+    }
+
+    static func display(_ value: FieldValue) -> String {
+        switch value {
+        case .string(let text): text
+        case .int64(let number): String(number)
+        case .double(let number): String(number)
+        case .timestamp(let milliseconds): ConsoleRoutes.date(milliseconds)
+        case .bytes(let data): "\(data.count) bytes"
+        case .reference(let reference): reference.recordName
+        case .location(let location): "\(location.latitude), \(location.longitude)"
+        case .asset(let asset): "file of \(asset.size ?? 0) bytes"
+        case .list(_, let elements): "[" + elements.map(display).joined(separator: ", ") + "]"
+        }
+    }
+
+    private static func editableText(_ value: FieldValue) -> String {
+        switch value {
+        case .timestamp(let milliseconds): String(milliseconds)
+        default: display(value)
+        }
+    }
+
+    /// A field's value from its text in a form, for the types the form edits.
+    static func value(_ text: String, type: String, previous: FieldValue?) throws -> FieldValue {
+        switch type {
+        case "STRING": return .string(text)
+        case "INT64", "TIMESTAMP":
+            guard let number = Int64(text) else { throw ConsoleInputError("'\(text)' is not a whole number") }
+            return type == "INT64" ? .int64(number) : .timestamp(number)
+        case "DOUBLE":
+            guard let number = Double(text), number.isFinite else { throw ConsoleInputError("'\(text)' is not a number") }
+            return .double(number)
+        case "REFERENCE":
+            var reference = Reference(recordName: text)
+            if case .reference(let old)? = previous { reference.action = old.action; reference.zoneID = old.zoneID }
+            return .reference(reference)
+        default:
+            throw ConsoleInputError("\(type) fields are not edited here")
+        }
+    }
+
+    /// Decodes what a service answers the way its endpoint's client would read it.
+    static func decode<T: Decodable>(_ answer: some WireWritable, as type: T.Type) throws -> T {
+        var writer = WireWriter()
+        try answer.write(to: &writer)
+        return try JSONDecoder().decode(type, from: Data(writer.bytes))
+    }
+}
+
+/// A value a form gave that its field cannot take.
+struct ConsoleInputError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Where in a container the data browser is: environment, database, its owner, zone.
+struct Place {
+    let container: String
+    let environment: ContainerEnvironment
+    let scope: DatabaseScope
+    let user: String
+    let zone: String
+
+    init(_ request: Request, _ context: StratusRequestContext, form: ConsoleForm? = nil) throws {
+        container = try context.parameters.require("container")
+        let parameters = request.uri.queryParameters
+        func value(_ name: String) -> String? { form?[name] ?? parameters[Substring(name)].map(String.init) }
+        environment = ContainerEnvironment(rawValue: value("environment") ?? "") ?? .development
+        scope = value("database") == "private" ? .private : .public
+        user = value("user") ?? ""
+        zone = value("zone").flatMap { $0.isEmpty ? nil : $0 } ?? ZoneID.defaultZoneName
+    }
+
+    /// The values every data page shows and its forms carry.
+    var values: [String: Any] {
+        ["container": container, "containerPath": ConsoleRoutes.pathComponent(container), "environment": environment.rawValue,
+         "production": environment == .production, "private": scope == .private, "user": user, "zone": zone]
+    }
+
+    /// A console link to `page` of this container at this place.
+    func link(_ page: String, zone: String, extra: [String: String] = [:]) -> String {
+        var items = [("environment", environment.rawValue), ("database", scope.rawValue)]
+        if scope == .private { items.append(("user", user)) }
+        items.append(("zone", zone))
+        items += extra.sorted { $0.key < $1.key }
+        return "/console/containers/\(ConsoleRoutes.pathComponent(container))/\(page)?"
+            + items.map { "\($0.0)=\(ConsoleRoutes.queryComponent($0.1))" }.joined(separator: "&")
+    }
+}

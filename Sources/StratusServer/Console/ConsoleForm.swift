@@ -1,0 +1,29 @@
+import Foundation
+import Hummingbird
+
+/// A form a console page posted (`application/x-www-form-urlencoded`): its fields in order,
+/// repeated names kept.
+struct ConsoleForm: Sendable {
+    private(set) var fields: [(name: String, value: String)] = []
+
+    init(_ text: Substring) {
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ part: Substring) -> String {
+                String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+            }
+            fields.append((decoded(parts[0]), parts.count > 1 ? decoded(parts[1]) : ""))
+        }
+    }
+
+    /// The first value of the field.
+    subscript(name: String) -> String? {
+        fields.first { $0.name == name }?.value
+    }
+
+    /// Reads the request's form, at most ``ConsoleRoutes/maxFormBytes``.
+    static func read(_ request: Request, context: StratusRequestContext) async throws -> ConsoleForm {
+        let body = try await request.body.collect(upTo: ConsoleRoutes.maxFormBytes)
+        return ConsoleForm(Substring(String(buffer: body)))
+    }
+}

@@ -1,0 +1,250 @@
+extension PageTemplates {
+    /// The console's pages (see ``ConsoleRoutes``): plain forms and links, usable with the
+    /// keyboard alone (a skip link, visible focus, labels on every control) and on a narrow
+    /// screen (tables scroll sideways, forms wrap).
+    static let consoleTemplates = [
+        "console-top": """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>{{pageTitle}} · Stratus console</title>
+            <style>
+            body { font: 15px/1.5 system-ui, sans-serif; margin: 0; color: #1d1d1f; background: #f5f5f7; }
+            header { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; padding: .75rem 1rem; background: #1d1d1f; color: #fff; }
+            header a { color: #fff; }
+            header form { margin-left: auto; }
+            main { max-width: 64rem; margin: 1rem auto; padding: 0 1rem; }
+            section, .card { background: #fff; border-radius: 10px; padding: 1rem; margin-bottom: 1rem; }
+            h1 { font-size: 1.4rem; margin: 0 0 .75rem; overflow-wrap: anywhere; }
+            h2 { font-size: 1.1rem; margin: 0 0 .5rem; }
+            .scroll { overflow-x: auto; }
+            .scroll table { min-width: 34rem; }
+            table { border-collapse: collapse; width: 100%; }
+            th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #e5e5ea; vertical-align: top; overflow-wrap: anywhere; }
+            form.inline, .row { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; }
+            label { display: flex; flex-direction: column; font-size: .85rem; gap: .15rem; }
+            input, select, button { font: inherit; padding: .35rem .5rem; border: 1px solid #c7c7cc; border-radius: 6px; }
+            button { background: #0071e3; color: #fff; border-color: #0071e3; cursor: pointer; }
+            button.danger { background: #d70015; border-color: #d70015; }
+            a:focus, input:focus, select:focus, button:focus { outline: 3px solid #ff9f0a; outline-offset: 1px; }
+            .skip { position: absolute; left: -999px; }
+            .skip:focus { left: 1rem; top: 1rem; background: #fff; color: #000; padding: .5rem; z-index: 1; }
+            .message { background: #e8f2ff; border-radius: 8px; padding: .5rem .75rem; }
+            .error { background: #ffe5e7; border-radius: 8px; padding: .5rem .75rem; }
+            code { overflow-wrap: anywhere; }
+            </style>
+            </head>
+            <body>
+            <a class="skip" href="#main">Skip to content</a>
+            <header>
+            <strong>Stratus console</strong>
+            {{#administrator}}<nav><a href="/console/containers">Containers</a></nav>
+            <form method="post" action="/console/signout"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Sign out {{administrator}}</button></form>{{/administrator}}
+            </header>
+            <main id="main">
+            {{#message}}<p class="message" role="status">{{message}}</p>{{/message}}
+            {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+            """,
+        "console-bottom": """
+            </main>
+            </body>
+            </html>
+            """,
+        "console-place": """
+            <input type="hidden" name="environment" value="{{environment}}"><input type="hidden" name="database" value="{{#private}}private{{/private}}{{^private}}public{{/private}}"><input type="hidden" name="user" value="{{user}}"><input type="hidden" name="zone" value="{{zone}}"><input type="hidden" name="csrf" value="{{csrf}}">
+            """,
+        "console-signin": """
+            {{> console-top}}
+            <section>
+            <h1>Sign in</h1>
+            <form method="post" action="/console/signin" class="inline">
+            <label>Administrator <input name="username" id="username" autocomplete="username" value="{{username}}" required autofocus></label>
+            <label>Password <input name="password" id="password" type="password" autocomplete="current-password" required></label>
+            <button type="submit" id="signin">Sign in</button>
+            </form>
+            <p>Administrators are made on the server: <code>stratus admin create NAME --password-file FILE</code>.</p>
+            </section>
+            {{> console-bottom}}
+            """,
+        "console-message": """
+            {{> console-top}}
+            <section><h1>{{pageTitle}}</h1><p>{{text}}</p><p><a href="/console/containers">Containers</a></p></section>
+            {{> console-bottom}}
+            """,
+        "console-containers": """
+            {{> console-top}}
+            <section>
+            <h1>Containers</h1>
+            <div class="scroll"><table>
+            <thead><tr><th scope="col">Container</th><th scope="col">Created</th></tr></thead>
+            <tbody>{{#containers}}<tr><td><a href="/console/containers/{{id}}">{{id}}</a></td><td>{{created}}</td></tr>{{/containers}}</tbody>
+            </table></div>
+            </section>
+            <section>
+            <h2>New container</h2>
+            <form method="post" action="/console/containers" class="inline">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <label>Identifier <input name="id" id="new-container" placeholder="iCloud.com.example.app" required></label>
+            <button type="submit" id="create-container">Create</button>
+            </form>
+            </section>
+            {{> console-bottom}}
+            """,
+        "console-container": """
+            {{> console-top}}
+            <section>
+            <h1>{{container}}</h1>
+            <p>Created {{created}}.</p>
+            <p>API token (<code>ckAPIToken</code>, built into apps): <code id="api-token">{{apiToken}}</code></p>
+            <form method="post" action="/console/containers/{{containerPath}}/rotate-token" class="inline">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <button type="submit" class="danger" id="rotate-token">Rotate the API token</button>
+            </form>
+            </section>
+            <section>
+            <h2>Browse</h2>
+            <ul>
+            <li><a href="/console/containers/{{containerPath}}/data?environment=development&amp;database=public" id="data-link">Data (development, public database)</a></li>
+            <li><a href="/console/containers/{{containerPath}}/query?environment=development&amp;database=public" id="query-link">Query</a></li>
+            <li><a href="/console/containers/{{containerPath}}/users" id="users-link">Users</a></li>
+            </ul>
+            </section>
+            {{> console-bottom}}
+            """,
+        "console-users": """
+            {{> console-top}}
+            <section>
+            <h1>Users of {{container}}</h1>
+            <form method="get" action="/console/containers/{{containerPath}}/users" class="inline" role="search">
+            <label>Search <input name="search" value="{{search}}" id="user-search"></label>
+            <button type="submit">Search</button>
+            </form>
+            </section>
+            <section>
+            <div class="scroll"><table>
+            <thead><tr><th scope="col">Username</th><th scope="col">Email</th><th scope="col">Created</th><th scope="col">State</th><th scope="col">Actions</th></tr></thead>
+            <tbody>
+            {{#users}}<tr>
+            <td>{{username}}<br><small>{{recordName}}</small></td><td>{{email}}</td><td>{{created}}</td>
+            <td>{{#disabled}}disabled{{/disabled}}{{^disabled}}active{{/disabled}}</td>
+            <td>
+            <form method="post" action="/console/containers/{{containerPath}}/users/{{path}}/{{#disabled}}enable{{/disabled}}{{^disabled}}disable{{/disabled}}" class="inline">
+            <input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">{{#disabled}}Enable{{/disabled}}{{^disabled}}Disable{{/disabled}}</button></form>
+            <form method="post" action="/console/containers/{{containerPath}}/users/{{path}}/reset-password" class="inline">
+            <input type="hidden" name="csrf" value="{{csrf}}"><label>New password <input name="password" type="password" autocomplete="new-password" minlength="8" required></label><button type="submit">Reset</button></form>
+            <form method="post" action="/console/containers/{{containerPath}}/users/{{path}}/delete" class="inline">
+            <input type="hidden" name="csrf" value="{{csrf}}"><label>Type the username to delete <input name="confirm" id="confirm-{{username}}"></label><button type="submit" class="danger" id="delete-{{username}}">Delete</button></form>
+            </td>
+            </tr>{{/users}}
+            </tbody>
+            </table></div>
+            </section>
+            {{> console-bottom}}
+            """,
+        "console-data": """
+            {{> console-top}}
+            <section>
+            <h1>Data of {{container}}</h1>
+            <form method="get" action="/console/containers/{{containerPath}}/data" class="inline">
+            <label>Environment <select name="environment"><option value="development">development</option><option value="production"{{#production}} selected{{/production}}>production</option></select></label>
+            <label>Database <select name="database"><option value="public">public</option><option value="private"{{#private}} selected{{/private}}>a user's private</option></select></label>
+            <label>User (private) <input name="user" value="{{user}}"></label>
+            <label>Zone <input name="zone" value="{{zone}}"></label>
+            <button type="submit">Show</button>
+            </form>
+            {{#needsUser}}<p>Name the user whose private database to show.</p>{{/needsUser}}
+            </section>
+            {{#hasZones}}<section><h2>Zones</h2><ul>{{#zones}}<li><a href="{{link}}">{{name}}</a>{{#current}} (shown){{/current}}</li>{{/zones}}</ul></section>{{/hasZones}}
+            {{^needsUser}}
+            <section>
+            <h2>Records in {{zone}}</h2>
+            <div class="scroll"><table>
+            <thead><tr><th scope="col">Record</th><th scope="col">Type</th><th scope="col">Modified</th><th scope="col">Change tag</th></tr></thead>
+            <tbody>{{#records}}<tr><td><a href="{{link}}">{{name}}</a></td><td>{{type}}</td><td>{{modified}}</td><td>{{changeTag}}</td></tr>{{/records}}</tbody>
+            </table></div>
+            {{#next}}<p><a href="{{next}}" id="next-page">Next page</a></p>{{/next}}
+            </section>
+            <section>
+            <h2>New record</h2>
+            <form method="post" action="/console/containers/{{containerPath}}/record" class="inline">
+            {{> console-place}}<input type="hidden" name="op" value="create">
+            <label>Type <input name="recordType" required></label>
+            <label>Name (optional) <input name="name"></label>
+            <label>Field <input name="newField"></label>
+            <label>Field type <select name="newType"><option>STRING</option><option>INT64</option><option>DOUBLE</option><option>TIMESTAMP</option><option>REFERENCE</option></select></label>
+            <label>Value <input name="newValue"></label>
+            <button type="submit">Create</button>
+            </form>
+            </section>
+            {{/needsUser}}
+            {{> console-bottom}}
+            """,
+        "console-record": """
+            {{> console-top}}
+            <section>
+            <h1>{{name}}</h1>
+            {{#conflict}}<p class="error" role="alert" id="conflict">Someone changed this record since you opened it. This is the record on the server now; your edit was not saved.</p>{{/conflict}}
+            <p>Type {{recordType}} · change tag <code id="change-tag">{{changeTag}}</code> · in zone {{zone}}</p>
+            <p>Created {{created}}<br>Modified {{modified}}</p>
+            <div class="scroll"><table>
+            <thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Value</th></tr></thead>
+            <tbody>{{#fields}}<tr><td>{{name}}</td><td>{{type}}</td><td>{{#link}}<a href="{{link}}">{{display}}</a>{{/link}}{{^link}}{{display}}{{/link}}{{#download}} <a href="{{download}}">download</a>{{/download}}</td></tr>{{/fields}}</tbody>
+            </table></div>
+            <p><a href="{{back}}">Back to the zone</a></p>
+            </section>
+            <section>
+            <h2>Edit</h2>
+            <form method="post" action="/console/containers/{{containerPath}}/record" id="edit-form">
+            {{> console-place}}<input type="hidden" name="op" value="save"><input type="hidden" name="name" value="{{name}}"><input type="hidden" name="changeTag" value="{{changeTag}}">
+            <div class="row">{{#fields}}{{#editable}}<label>{{name}} ({{type}}) <input name="field.{{name}}" value="{{editable}}" id="field-{{name}}"></label>{{/editable}}{{/fields}}</div>
+            <div class="row">
+            <label>New field <input name="newField"></label>
+            <label>Type <select name="newType"><option>STRING</option><option>INT64</option><option>DOUBLE</option><option>TIMESTAMP</option><option>REFERENCE</option></select></label>
+            <label>Value <input name="newValue"></label>
+            </div>
+            <p><button type="submit" id="save">Save</button></p>
+            </form>
+            <form method="post" action="/console/containers/{{containerPath}}/record" class="inline">
+            {{> console-place}}<input type="hidden" name="op" value="delete"><input type="hidden" name="name" value="{{name}}"><input type="hidden" name="changeTag" value="{{changeTag}}">
+            <button type="submit" class="danger" id="delete-record">Delete this record</button>
+            </form>
+            </section>
+            {{> console-bottom}}
+            """,
+        "console-query": """
+            {{> console-top}}
+            <section>
+            <h1>Query {{container}}</h1>
+            <form method="get" action="/console/containers/{{containerPath}}/query" id="query-form">
+            <div class="row">
+            <label>Environment <select name="environment"><option value="development">development</option><option value="production"{{#production}} selected{{/production}}>production</option></select></label>
+            <label>Database <select name="database"><option value="public">public</option><option value="private"{{#private}} selected{{/private}}>a user's private</option></select></label>
+            <label>User (private) <input name="user" value="{{user}}"></label>
+            <label>Zone <input name="zone" value="{{zone}}"></label>
+            <label>Record type <input name="type" value="{{type}}" id="query-type" required></label>
+            </div>
+            {{#filters}}<div class="row">
+            <label>Field {{row}} <input name="field{{row}}" value="{{field}}" id="field{{row}}"></label>
+            <label>Comparator {{row}} <select name="comparator{{row}}" id="comparator{{row}}">{{#comparators}}<option{{#selected}} selected{{/selected}}>{{name}}</option>{{/comparators}}</select></label>
+            <label>Value {{row}} <input name="value{{row}}" value="{{value}}" id="value{{row}}"></label>
+            </div>{{/filters}}
+            <div class="row">
+            <label>Sort by <input name="sort" value="{{sort}}" id="sort"></label>
+            <label>Order <select name="order" id="order"><option value="ascending">ascending</option><option value="descending"{{#descending}} selected{{/descending}}>descending</option></select></label>
+            <button type="submit" id="run-query">Run</button>
+            </div>
+            </form>
+            </section>
+            {{#ran}}<section>
+            <h2>Results</h2>
+            <div class="scroll"><table id="results">
+            <thead><tr><th scope="col">Record</th><th scope="col">Fields</th></tr></thead>
+            <tbody>{{#results}}<tr><td><a href="{{link}}">{{name}}</a></td><td>{{summary}}</td></tr>{{/results}}</tbody>
+            </table></div>
+            </section>{{/ran}}
+            {{> console-bottom}}
+            """,
+    ]
+}

@@ -1,0 +1,80 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+import StratusCore
+@testable import StratusServer
+
+/// The console's doors, over real HTTP without a browser (`scripts/check-console.sh` drives the
+/// pages in Chromium): administrators only, hashed, throttled, cookie attributes, CSRF.
+@Suite struct ConsoleTests {
+    /// A client that shows redirects instead of following them.
+    static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+
+    static func request(_ server: TestServer, _ method: HTTPMethod, _ path: String, form: String? = nil,
+                        cookie: String? = nil) async throws -> HTTPResult {
+        var request = HTTPClientRequest(url: server.endpoint.baseURL + path)
+        request.method = method
+        if let cookie { request.headers.add(name: "Cookie", value: "stratus_console=\(cookie)") }
+        if let form {
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            request.body = .bytes(ByteBuffer(string: form))
+        }
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 1 << 22)
+        return HTTPResult(status: Int(response.status.code), body: Data(buffer: body), headers: response.headers)
+    }
+
+    static func signIn(_ server: TestServer, password: String) async throws -> HTTPResult {
+        try await request(server, .POST, "/console/signin", form: "username=root&password=\(password.replacingOccurrences(of: " ", with: "+"))")
+    }
+
+    @Test func onlyAdministratorsSignInWithAHashedPasswordACookieOnlyTheConsoleSeesAndCSRFTokens() async throws {
+        let directory = TestServer.temporaryDirectory()
+        try await TestServer.with(dataDirectory: directory, configure: { $0.signInFailuresPerAccount.burst = 3 }) { server in
+            let created = try ServerProcess.run(["admin", "create", "root", "--data", directory.path,
+                                                 "--password-file", AdministrationTests.passwordFile("console password")])
+            #expect(created.status == 0, "\(created.output)")
+            let stored = try #require(try await server.server.services.storage.read { try $0.administrator(username: "root") })
+            #expect(stored.passwordHash != "console password" && !stored.passwordHash.contains("console"), "stored hashed")
+            #expect(try ServerProcess.run(["admin", "list", "--data", directory.path]).output.contains("root"))
+
+            // Not signed in, or signed in as an app user: the console opens nothing.
+            let anonymous = try await Self.request(server, .GET, "/console/containers")
+            #expect(anonymous.status == 303 && anonymous.headers["Location"].first == "/console/signin")
+            let appUser = try await server.signUp("alice")
+            #expect(try await Self.request(server, .GET, "/console/containers", cookie: appUser.webAuthToken).status == 303)
+
+            let wrong = try await Self.signIn(server, password: "wrong password")
+            #expect(wrong.status == 401 && wrong.text.contains("wrong password"))
+            let right = try await Self.signIn(server, password: "console password")
+            #expect(right.status == 303 && right.headers["Location"].first == "/console/containers")
+            let setCookie = try #require(right.headers["Set-Cookie"].first)
+            for attribute in ["HttpOnly", "SameSite=Strict", "Path=/console"] {
+                #expect(setCookie.contains(attribute), "\(setCookie)")
+            }
+            let token = try #require(setCookie.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last.map(String.init))
+            let page = try await Self.request(server, .GET, "/console/containers", cookie: token)
+            #expect(page.status == 200 && page.text.contains(TestServer.containerID))
+            #expect(page.headers["Content-Security-Policy"].first?.contains("frame-ancestors 'none'") == true)
+
+            // A change without the session's CSRF token is refused; with it, it is made.
+            let forged = try await Self.request(server, .POST, "/console/containers", form: "id=iCloud.test.forged", cookie: token)
+            #expect(forged.status == 403)
+            let csrf = try #require(page.text.components(separatedBy: "name=\"csrf\" value=\"").dropFirst().first?.prefix(64))
+            let made = try await Self.request(server, .POST, "/console/containers", form: "id=iCloud.test.made&csrf=\(csrf)", cookie: token)
+            #expect(made.status == 303)
+            let containers = try await server.server.services.admin.listContainers().map(\.id)
+            #expect(containers.contains("iCloud.test.made") && !containers.contains("iCloud.test.forged"))
+
+            // Repeated failures throttle the account (3 here), whoever asks, the right password too.
+            for _ in 0..<3 { _ = try await Self.signIn(server, password: "wrong password") }
+            #expect(try await Self.signIn(server, password: "console password").status == 429)
+
+            // Signing out ends the session.
+            #expect(try await Self.request(server, .POST, "/console/signout", form: "csrf=\(csrf)", cookie: token).status == 303)
+            #expect(try await Self.request(server, .GET, "/console/containers", cookie: token).status == 303)
+        }
+    }
+}

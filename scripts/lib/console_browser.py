@@ -1,0 +1,178 @@
+"""Drives the Stratus web console in headless Chromium (scripts/check-console.sh sets the scene).
+
+Every step is something an administrator does in a browser; each checks what the page shows and
+saves a screenshot. It fails with the step's name on the first thing that is not as expected.
+"""
+import json
+import os
+import subprocess
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+BASE = os.environ["CONSOLE_URL"]
+SHOTS = os.environ["CONSOLE_SCREENSHOTS"]
+STRATUS = os.environ["STRATUS_BINARY"]
+DATA = os.environ["STRATUS_DATA"]
+CONTAINER = os.environ["STRATUS_CONTAINER"]
+os.makedirs(SHOTS, exist_ok=True)
+
+options = webdriver.ChromeOptions()
+for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"):
+    options.add_argument(argument)
+options.binary_location = "/usr/bin/chromium"
+browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+browser.implicitly_wait(5)
+step = "start"
+
+
+def check(condition, what):
+    if not condition:
+        raise AssertionError(f"{step}: {what}\n--- page ---\n{browser.page_source[:3000]}")
+
+
+def shot(name):
+    browser.save_screenshot(os.path.join(SHOTS, f"{name}.png"))
+
+
+def navigate(action):
+    """Runs `action` (a click, a key press) and waits until the page it leads to has loaded."""
+    old = browser.find_element(By.TAG_NAME, "html")
+    action()
+    WebDriverWait(browser, 10).until(expected_conditions.staleness_of(old))
+    WebDriverWait(browser, 10).until(lambda driver: driver.execute_script("return document.readyState") == "complete")
+
+
+def text():
+    return browser.find_element(By.TAG_NAME, "body").text
+
+
+def stratus(*arguments):
+    return subprocess.run([STRATUS, *arguments, "--data", DATA], check=True, capture_output=True, text=True).stdout
+
+
+try:
+    step = "a failed sign-in"
+    browser.get(BASE + "/console")
+    check(browser.current_url.endswith("/console/signin"), "the console sends a visitor to sign in")
+    navigate(lambda: browser.switch_to.active_element.send_keys("root", Keys.TAB, "wrong password", Keys.ENTER))
+    check("wrong password" in text(), "the refusal is shown")
+    shot("signin-failed")
+
+    step = "signing in with the keyboard alone"
+    browser.get(BASE + "/console/signin")
+    navigate(lambda: browser.switch_to.active_element.send_keys("root", Keys.TAB, "console password", Keys.ENTER))
+    check(browser.current_url.endswith("/console/containers"), "signed in, the containers page opens")
+    check(CONTAINER in text(), "the containers are listed")
+    shot("containers")
+
+    step = "creating a container"
+    browser.find_element(By.ID, "new-container").send_keys("iCloud.test.console")
+    navigate(browser.find_element(By.ID, "create-container").click)
+    check("iCloud.test.console" in browser.find_element(By.TAG_NAME, "h1").text, "the new container's page opens")
+    check(len(browser.find_element(By.ID, "api-token").text) == 64, "its API token is shown")
+    shot("container")
+    check("iCloud.test.console" in stratus("container", "list"), "the CLI lists it too")
+
+    step = "a form without its CSRF token"
+    cookie = browser.get_cookie("stratus_console")
+    check(cookie is not None and cookie.get("httpOnly") and cookie.get("sameSite") == "Strict", "the session cookie is HttpOnly and SameSite=Strict")
+    forged = urllib.request.Request(BASE + "/console/containers", data=b"id=iCloud.test.forged", method="POST",
+                                    headers={"Cookie": f"stratus_console={cookie['value']}",
+                                             "Content-Type": "application/x-www-form-urlencoded"})
+    try:
+        urllib.request.urlopen(forged)
+        check(False, "a forged form was accepted")
+    except urllib.error.HTTPError as error:
+        check(error.code == 403, f"a forged form is refused with 403, not {error.code}")
+    check("iCloud.test.forged" not in stratus("container", "list"), "nothing was created")
+
+    step = "browsing to a record"
+    browser.get(BASE + "/console/containers/" + CONTAINER)
+    navigate(browser.find_element(By.ID, "data-link").click)
+    check("apricot" in text() and "bread" in text(), "the zone's records are listed")
+    shot("data")
+    navigate(browser.find_element(By.LINK_TEXT, "apricot").click)
+    check(browser.find_element(By.TAG_NAME, "h1").text == "apricot", "the record page opens")
+    check("INT64" in text() and "9" in text(), "its fields are shown with their types")
+    shot("record")
+
+    step = "a query with two filters and a sort"
+    browser.get(BASE + "/console/containers/" + CONTAINER + "/query?environment=development&database=public")
+    browser.find_element(By.ID, "query-type").send_keys("Item")
+    browser.find_element(By.ID, "field1").send_keys("name")
+    Select(browser.find_element(By.ID, "comparator1")).select_by_visible_text("BEGINS_WITH")
+    browser.find_element(By.ID, "value1").send_keys("a")
+    browser.find_element(By.ID, "field2").send_keys("qty")
+    Select(browser.find_element(By.ID, "comparator2")).select_by_visible_text("GREATER_THAN")
+    browser.find_element(By.ID, "value2").send_keys("2")
+    browser.find_element(By.ID, "sort").send_keys("qty")
+    Select(browser.find_element(By.ID, "order")).select_by_visible_text("descending")
+    navigate(browser.find_element(By.ID, "run-query").click)
+    names = [row.find_element(By.TAG_NAME, "a").text for row in browser.find_elements(By.CSS_SELECTOR, "#results tbody tr")]
+    check(names == ["apricot", "apple"], f"the query answers apricot then apple, not {names}")
+    shot("query")
+
+    step = "editing a record"
+    browser.get(BASE + f"/console/containers/{CONTAINER}/record?environment=development&database=public&zone=_defaultZone&name=bread")
+    field = browser.find_element(By.ID, "field-qty")
+    field.clear()
+    field.send_keys("8")
+    navigate(browser.find_element(By.ID, "save").click)
+    check("Saved." in text() and "8" in text(), "the edit is saved and shown")
+    saved = json.loads(stratus("records", "lookup", "bread", "--container", CONTAINER))
+    check(saved["records"][0]["fields"]["qty"]["value"] == 8, "the server has the new value")
+
+    step = "a conflict"
+    browser.get(BASE + f"/console/containers/{CONTAINER}/record?environment=development&database=public&zone=_defaultZone&name=bread")
+    stale_tag = browser.find_element(By.ID, "change-tag").text
+    meanwhile = {"operations": [{"operationType": "forceUpdate", "record": {
+        "recordName": "bread", "recordType": "Item", "fields": {"name": {"value": "bread"}, "qty": {"value": 100}}}}]}
+    subprocess.run([STRATUS, "records", "save", "--file", "-", "--data", DATA, "--container", CONTAINER],
+                   input=json.dumps(meanwhile), check=True, capture_output=True, text=True)
+    field = browser.find_element(By.ID, "field-qty")
+    field.clear()
+    field.send_keys("5")
+    navigate(browser.find_element(By.ID, "save").click)
+    check(browser.find_element(By.ID, "conflict").is_displayed(), "the conflict is shown")
+    check("100" in text() and browser.find_element(By.ID, "change-tag").text != stale_tag, "with the record the server has now")
+    shot("conflict")
+
+    step = "deleting a user"
+    browser.get(BASE + f"/console/containers/{CONTAINER}/users")
+    check("carol" in text(), "the user is listed")
+    browser.find_element(By.ID, "confirm-carol").send_keys("carol")
+    navigate(browser.find_element(By.ID, "delete-carol").click)
+    check("carol and their private data are deleted" in text(), "the deletion is confirmed")
+    check("carol" not in stratus("user", "list", "--container", CONTAINER), "the CLI no longer lists carol")
+    shot("users")
+
+    step = "a narrow window"
+    browser.set_window_size(390, 844)
+    browser.get(BASE + "/console/containers/" + CONTAINER + "/data?environment=development&database=public")
+    overflow = browser.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    check(overflow <= 0, f"the page fits the width ({overflow}px too wide)")
+    shot("data-narrow")
+
+    step = "signing out"
+    browser.set_window_size(1280, 900)
+    browser.get(BASE + "/console/containers")
+    navigate(browser.find_element(By.CSS_SELECTOR, "header form button").click)
+    check(browser.current_url.endswith("/console/signin"), "signed out, the sign-in page opens")
+    browser.get(BASE + "/console/containers")
+    check(browser.current_url.endswith("/console/signin"), "the old session opens nothing")
+    print(f"console: every step passed; screenshots in {SHOTS}")
+except Exception as error:
+    shot("failure")
+    print(f"console check failed at {step}: {error}", file=sys.stderr)
+    sys.exit(1)
+finally:
+    browser.quit()
