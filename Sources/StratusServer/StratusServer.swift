@@ -121,7 +121,7 @@ public struct StratusServer: Sendable {
     package func makeRouter() -> Router<StratusRequestContext> {
         let router = Router(context: StratusRequestContext.self)
         if configuration.metricsPort != nil { router.add(middleware: MetricsMiddleware()) }
-        router.add(middleware: AccessLog())
+        router.add(middleware: AccessLog(recent: services.recentRequests))
         if !configuration.corsOrigins.isEmpty {
             router.add(middleware: CrossOriginPolicy(allowedOrigins: configuration.corsOrigins))
         }

@@ -155,6 +155,26 @@ try:
     check("carol" not in stratus("user", "list", "--container", CONTAINER), "the CLI no longer lists carol")
     shot("users")
 
+    step = "a change made through the API appearing live"
+    navigate(browser.find_element(By.ID, "activity-link").click)
+    WebDriverWait(browser, 10).until(lambda driver: "Live" in driver.find_element(By.ID, "live").text)
+    api_token = stratus("container", "token", "--container", CONTAINER).strip().splitlines()[-1]
+    signup = urllib.request.Request(f"{BASE}/auth/1/{CONTAINER}/development/signup?ckAPIToken={api_token}", method="POST",
+                                    data=json.dumps({"username": "dave", "password": "dave password"}).encode())
+    web_token = json.load(urllib.request.urlopen(signup))["ckWebAuthToken"]
+    save = {"operations": [{"operationType": "create", "record": {"recordName": "live-note", "recordType": "Note",
+                                                                   "fields": {"title": {"value": "made through the API"}}}}]}
+    modify = urllib.request.Request(
+        f"{BASE}/database/1/{CONTAINER}/development/private/records/modify?ckAPIToken={api_token}"
+        f"&ckWebAuthToken={urllib.parse.quote(web_token, safe='')}", method="POST", data=json.dumps(save).encode())
+    urllib.request.urlopen(modify).read()
+    WebDriverWait(browser, 10).until(lambda driver: "live-note" in driver.find_element(By.ID, "changes").text)
+    check(browser.find_element(By.CSS_SELECTOR, "#changes tr.new").text.count("live-note") == 1, "the change was pushed into the page")
+    shot("activity")
+    browser.get(BASE + "/console/activity")
+    check("/records/modify?ckAPIToken=REDACTED" in text(), "the request is in the recent requests, its tokens redacted")
+    check(web_token not in browser.page_source and api_token not in browser.page_source, "no token shows")
+
     step = "a narrow window"
     browser.set_window_size(390, 844)
     browser.get(BASE + "/console/containers/" + CONTAINER + "/data?environment=development&database=public")

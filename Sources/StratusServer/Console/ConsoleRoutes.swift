@@ -55,6 +55,7 @@ struct ConsoleRoutes {
         registerContainers(on: console)
         registerUsers(on: console)
         ConsoleDataRoutes(routes: self).register(on: console)
+        ConsoleActivityRoutes(routes: self).register(on: console)
     }
 
     // MARK: Containers

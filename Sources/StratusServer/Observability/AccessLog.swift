@@ -8,7 +8,8 @@ import NIOConcurrencyHelpers
 ///
 /// Secrets never reach it: the `ckAPIToken` and `ckWebAuthToken` query parameters and every other
 /// query value are replaced by `REDACTED`, and so are the path segments that are capabilities —
-/// courier tokens, asset upload and download tokens, share short GUIDs.
+/// courier tokens, asset upload and download tokens, share short GUIDs. Every request is also
+/// noted in ``RecentRequests`` for the console's activity page.
 struct AccessLog: RouterMiddleware {
     typealias Context = StratusRequestContext
 
@@ -16,13 +17,18 @@ struct AccessLog: RouterMiddleware {
     static let capabilityPrefixes = ["/push/1/courier/", "/assets/1/upload/", "/assets/1/download/", "/share/"]
     private static let output = NIOLockedValueBox(FileHandle.standardOutput)
 
+    /// Where every request is noted for the console, whatever the log level.
+    let recent: RecentRequests
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard context.logger.logLevel <= .info else { return try await next(request, context) }
         let start = ContinuousClock.now
         let response = try await next(request, context)
+        let milliseconds = (ContinuousClock.now - start) / .milliseconds(1)
+        recent.note(RecentRequests.Request(time: Date(), method: request.method.rawValue, uri: request.uri.description,
+                                           status: response.status.code, milliseconds: milliseconds))
+        guard context.logger.logLevel <= .info else { return response }
         let line = Self.line(method: request.method.rawValue, uri: request.uri.description, status: response.status.code,
-                             milliseconds: (ContinuousClock.now - start) / .milliseconds(1),
-                             uuid: response.headers[CloudKitErrorMiddleware.requestUUID])
+                             milliseconds: milliseconds, uuid: response.headers[CloudKitErrorMiddleware.requestUUID])
         Self.output.withLockedValue { $0.write(Data((line + "\n").utf8)) }
         return response
     }

@@ -18,6 +18,8 @@ package actor NotificationHub {
 
     private let storage: any StratusStorage
     private let mailboxCapacity: Int
+    /// Every commit, for the console's activity page.
+    private let activity: ActivityFeed
     /// Push connections (WebSockets and couriers) one user may hold at once.
     private let maxConnectionsPerUser: Int
     private let logger: Logger
@@ -25,8 +27,10 @@ package actor NotificationHub {
     private var subscriptions: [Int64: [StoredSubscription]] = [:]
     private var mailboxes: [Listener: [ObjectIdentifier: Mailbox]] = [:]
 
-    init(storage: any StratusStorage, mailboxCapacity: Int, maxConnectionsPerUser: Int, apns: APNsProvider, logger: Logger) {
+    init(storage: any StratusStorage, mailboxCapacity: Int, maxConnectionsPerUser: Int, apns: APNsProvider, activity: ActivityFeed,
+         logger: Logger) {
         self.storage = storage
+        self.activity = activity
         self.apns = apns
         self.mailboxCapacity = mailboxCapacity
         self.maxConnectionsPerUser = maxConnectionsPerUser
@@ -95,6 +99,7 @@ package actor NotificationHub {
 
     /// Matches a commit against its database's subscriptions and delivers the notifications.
     package func publish(_ changes: CommittedChanges) async {
+        activity.record(changes)
         await publishToOwner(changes)
         if changes.database.scope == .private { await publishToParticipants(changes) }
     }

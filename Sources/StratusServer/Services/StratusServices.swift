@@ -13,6 +13,9 @@ package struct StratusServices: Sendable {
     package let assets: AssetService
     package let subscriptions: SubscriptionService
     package let hub: NotificationHub
+    /// Recent commits and requests, for the console's activity page.
+    package let activity: ActivityFeed
+    package let recentRequests = RecentRequests()
     package let push: PushService
     package let sharing: ShareService
     package let users: UserDirectory
@@ -27,8 +30,11 @@ package struct StratusServices: Sendable {
         let directory = DatabaseDirectory(storage: storage)
         let apns = APNsProvider(storage: storage, configuration: configuration.apns, logger: logger)
         self.apns = apns
+        let activity = ActivityFeed()
+        self.activity = activity
         let hub = NotificationHub(storage: storage, mailboxCapacity: configuration.pushMailboxCapacity,
-                                  maxConnectionsPerUser: configuration.maxPushConnectionsPerUser, apns: apns, logger: logger)
+                                  maxConnectionsPerUser: configuration.maxPushConnectionsPerUser, apns: apns, activity: activity,
+                                  logger: logger)
         self.storage = storage
         self.hub = hub
         let limiter = RateLimiter()

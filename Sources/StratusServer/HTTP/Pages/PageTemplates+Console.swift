@@ -34,13 +34,14 @@ extension PageTemplates {
             .message { background: #e8f2ff; border-radius: 8px; padding: .5rem .75rem; }
             .error { background: #ffe5e7; border-radius: 8px; padding: .5rem .75rem; }
             code { overflow-wrap: anywhere; }
+            tr.new { background: #fff8e1; }
             </style>
             </head>
             <body>
             <a class="skip" href="#main">Skip to content</a>
             <header>
             <strong>Stratus console</strong>
-            {{#administrator}}<nav><a href="/console/containers">Containers</a></nav>
+            {{#administrator}}<nav><a href="/console/containers">Containers</a> · <a href="/console/activity" id="activity-link">Activity</a></nav>
             <form method="post" action="/console/signout"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Sign out {{administrator}}</button></form>{{/administrator}}
             </header>
             <main id="main">
@@ -211,6 +212,31 @@ extension PageTemplates {
             <button type="submit" class="danger" id="delete-record">Delete this record</button>
             </form>
             </section>
+            {{> console-bottom}}
+            """,
+        "console-activity": """
+            {{> console-top}}
+            <section>
+            <h1>Activity</h1>
+            <p id="live" role="status">Connecting…</p>
+            <div class="scroll"><table>
+            <thead><tr><th scope="col">Time</th><th scope="col">Container</th><th scope="col">Environment</th><th scope="col">Database</th><th scope="col">Zone</th><th scope="col">Record</th><th scope="col">Type</th><th scope="col">Change</th></tr></thead>
+            <tbody id="changes">{{#changes}}<tr><td>{{time}}</td><td>{{container}}</td><td>{{environment}}</td><td>{{database}}</td><td>{{zone}}</td><td>{{record}}</td><td>{{type}}</td><td>{{change}}</td></tr>{{/changes}}</tbody>
+            </table></div>
+            </section>
+            <section>
+            <h2>Requests</h2>
+            <div class="scroll"><table>
+            <thead><tr><th scope="col">Span</th><th scope="col">Requests</th><th scope="col">Per second</th><th scope="col">4xx</th><th scope="col">5xx</th><th scope="col">p50 ms</th><th scope="col">p99 ms</th></tr></thead>
+            <tbody>{{#summaries}}<tr><td>{{span}}</td><td>{{requests}}</td><td>{{perSecond}}</td><td>{{clientErrors}}</td><td>{{serverErrors}}</td><td>{{p50}}</td><td>{{p99}}</td></tr>{{/summaries}}</tbody>
+            </table></div>
+            <h2>Recent requests (the access log, secrets redacted)</h2>
+            <div class="scroll"><table>
+            <thead><tr><th scope="col">Time</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col">ms</th></tr></thead>
+            <tbody>{{#requests}}<tr><td>{{time}}</td><td>{{method}}</td><td>{{path}}</td><td>{{status}}</td><td>{{ms}}</td></tr>{{/requests}}</tbody>
+            </table></div>
+            </section>
+            <script src="/console/activity.js"></script>
             {{> console-bottom}}
             """,
         "console-query": """

@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import StratusCore
+
+/// The console's activity and health page: changes as they commit, pushed to the page over
+/// server-sent events (no polling), and the server's recent requests with their rates, errors and
+/// latencies.
+struct ConsoleActivityRoutes {
+    let routes: ConsoleRoutes
+    private var services: StratusServices { routes.services }
+
+    /// How often a watching page hears a comment (which also tells a page that left); how long
+    /// one stream lasts before the browser, as event streams do, connects again.
+    static let heartbeat: Duration = .seconds(15)
+    static let streamLifetime: Duration = .seconds(3600)
+
+    func register(on console: RouterGroup<StratusRequestContext>) {
+        console.get("activity") { request, _ in
+            try await routes.show(request) { visit in
+                let summaries = [60, 300].map { seconds -> [String: Any] in
+                    let summary = services.recentRequests.summary(lastSeconds: seconds)
+                    return ["span": seconds == 60 ? "last minute" : "last 5 minutes", "requests": summary.requests,
+                            "perSecond": String(format: "%.2f", summary.perSecond), "clientErrors": summary.clientErrors,
+                            "serverErrors": summary.serverErrors, "p50": String(format: "%.1f", summary.p50Milliseconds),
+                            "p99": String(format: "%.1f", summary.p99Milliseconds)]
+                }
+                let requests = services.recentRequests.newest(50).map { request -> [String: Any] in
+                    ["time": request.time.formatted(.iso8601), "method": request.method, "path": AccessLog.redacted(request.uri),
+                     "status": request.status, "ms": String(format: "%.1f", request.milliseconds)]
+                }
+                return ConsoleRoutes.page("console-activity", ["pageTitle": "Activity", "changes": services.activity.recent.map(Self.values),
+                                                               "summaries": summaries, "requests": requests], visit: visit)
+            }
+        }
+        console.get("activity.js") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store"],
+                     body: .init(byteBuffer: ByteBuffer(string: Self.script)))
+        }
+        console.get("activity/stream") { request, _ in
+            guard await routes.visit(request) != nil else { throw HTTPError(.unauthorized) }
+            guard let entries = services.activity.watch() else {
+                throw HTTPError(.serviceUnavailable, message: "\(ActivityFeed.maxWatchers) pages watch the activity already")
+            }
+            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+                            body: ResponseBody { writer in try await Self.stream(entries, to: &writer) })
+        }
+    }
+
+    /// Writes each entry as an event, and a comment every ``heartbeat``, until the page goes (a
+    /// write fails) or ``streamLifetime`` passes.
+    private static func stream(_ entries: AsyncStream<ActivityFeed.Entry>, to writer: inout any ResponseBodyWriter) async throws {
+        let (events, sink) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(ActivityFeed.capacity))
+        let forwarding = Task {
+            for await entry in entries { sink.yield("data: " + json(values(entry)) + "\n\n") }
+        }
+        let beating = Task {
+            let end = ContinuousClock.now + streamLifetime
+            while ContinuousClock.now < end {
+                try await Task.sleep(for: heartbeat)
+                sink.yield(": still here\n\n")
+            }
+            sink.finish()
+        }
+        defer {
+            forwarding.cancel()
+            beating.cancel()
+        }
+        try await writer.write(ByteBuffer(string: ": watching\n\n"))
+        for await event in events {
+            try await writer.write(ByteBuffer(string: event))
+        }
+        try await writer.finish(nil)
+    }
+
+    static func values(_ entry: ActivityFeed.Entry) -> [String: Any] {
+        ["time": ConsoleRoutes.date(entry.time), "container": entry.containerID, "environment": entry.environment.rawValue,
+         "database": entry.scope.rawValue, "zone": entry.zone, "record": entry.recordName ?? "(the zone)",
+         "type": entry.recordType ?? "", "change": entry.change]
+    }
+
+    private static func json(_ values: [String: Any]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: values, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The page's one script: it adds each change the stream sends to the top of the table, as
+    /// text (never as markup).
+    static let script = """
+        const table = document.getElementById("changes");
+        const state = document.getElementById("live");
+        const source = new EventSource("/console/activity/stream");
+        source.onopen = () => { state.textContent = "Live: new changes appear as they commit."; };
+        source.onerror = () => { state.textContent = "Reconnecting…"; };
+        source.onmessage = (event) => {
+          const entry = JSON.parse(event.data);
+          const row = table.insertRow(0);
+          row.className = "new";
+          for (const key of ["time", "container", "environment", "database", "zone", "record", "type", "change"]) {
+            row.insertCell().textContent = entry[key];
+          }
+          while (table.rows.length > 100) { table.deleteRow(-1); }
+        };
+        """
+}
