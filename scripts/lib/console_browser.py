@@ -95,6 +95,23 @@ try:
         check(error.code == 403, f"a forged form is refused with 403, not {error.code}")
     check("iCloud.test.forged" not in stratus("container", "list"), "nothing was created")
 
+    step = "deploying a schema change"
+    browser.get(BASE + "/console/containers/" + CONTAINER)
+    navigate(browser.find_element(By.ID, "schema-link").click)
+    area = browser.find_element(By.ID, "schema-text")
+    area.clear()
+    area.send_keys("DEFINE SCHEMA\n    RECORD TYPE Item (\n        name STRING QUERYABLE SORTABLE,\n"
+                   "        qty  INT64 QUERYABLE SORTABLE,\n        note STRING\n    );\n")
+    navigate(browser.find_element(By.ID, "import-schema").click)
+    check("Development has the imported schema." in text(), "the schema is imported into development")
+    preview = browser.find_element(By.ID, "deploy-preview").text
+    check("+ field Item.note STRING" in preview, f"the deploy's changes are shown first: {preview}")
+    shot("schema")
+    navigate(browser.find_element(By.ID, "deploy").click)
+    check("Deployed to production" in text(), "the deploy is confirmed")
+    check("note" in stratus("schema", "export", "--environment", "production", "--container", CONTAINER), "production has the new field")
+    check("Production has development's schema." in text(), "nothing is left to deploy")
+
     step = "browsing to a record"
     browser.get(BASE + "/console/containers/" + CONTAINER)
     navigate(browser.find_element(By.ID, "data-link").click)

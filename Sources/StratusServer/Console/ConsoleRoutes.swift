@@ -56,6 +56,7 @@ struct ConsoleRoutes {
         registerUsers(on: console)
         ConsoleDataRoutes(routes: self).register(on: console)
         ConsoleActivityRoutes(routes: self).register(on: console)
+        ConsoleSchemaRoutes(routes: self).register(on: console)
     }
 
     // MARK: Containers

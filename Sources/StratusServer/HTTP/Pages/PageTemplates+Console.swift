@@ -34,6 +34,8 @@ extension PageTemplates {
             .message { background: #e8f2ff; border-radius: 8px; padding: .5rem .75rem; }
             .error { background: #ffe5e7; border-radius: 8px; padding: .5rem .75rem; }
             code { overflow-wrap: anywhere; }
+            pre { overflow-x: auto; background: #f5f5f7; padding: .5rem; border-radius: 6px; }
+            textarea { font: 13px/1.4 ui-monospace, monospace; width: 100%; box-sizing: border-box; }
             tr.new { background: #fff8e1; }
             </style>
             </head>
@@ -110,6 +112,7 @@ extension PageTemplates {
             <li><a href="/console/containers/{{containerPath}}/data?environment=development&amp;database=public" id="data-link">Data (development, public database)</a></li>
             <li><a href="/console/containers/{{containerPath}}/query?environment=development&amp;database=public" id="query-link">Query</a></li>
             <li><a href="/console/containers/{{containerPath}}/users" id="users-link">Users</a></li>
+            <li><a href="/console/containers/{{containerPath}}/schema" id="schema-link">Schema</a></li>
             </ul>
             </section>
             {{> console-bottom}}
@@ -211,6 +214,34 @@ extension PageTemplates {
             {{> console-place}}<input type="hidden" name="op" value="delete"><input type="hidden" name="name" value="{{name}}"><input type="hidden" name="changeTag" value="{{changeTag}}">
             <button type="submit" class="danger" id="delete-record">Delete this record</button>
             </form>
+            </section>
+            {{> console-bottom}}
+            """,
+        "console-schema": """
+            {{> console-top}}
+            <section>
+            <h1>Schema of {{container}}</h1>
+            <h2>Deploy development to production</h2>
+            {{#upToDate}}<p id="deploy-preview">Production has development's schema.</p>{{/upToDate}}
+            {{^upToDate}}{{^problems}}<p>A deploy would make these changes:</p><ul id="deploy-preview">{{#changes}}<li><code>{{.}}</code></li>{{/changes}}</ul>
+            <form method="post" action="/console/containers/{{containerPath}}/schema/deploy" class="inline">
+            <input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" id="deploy">Deploy to production</button></form>{{/problems}}{{/upToDate}}
+            {{#problems}}<p class="error deploy-refusal">Refused, production would lose data: {{.}}</p>{{/problems}}
+            </section>
+            <section>
+            <h2>Development</h2>
+            <pre id="development-schema">{{development}}</pre>
+            <p><a href="/console/containers/{{containerPath}}/schema/export?environment=development">Export development</a></p>
+            <form method="post" action="/console/containers/{{containerPath}}/schema/import">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <label>Import a schema file into development <textarea name="text" id="schema-text" rows="10" cols="60">{{development}}</textarea></label>
+            <p><button type="submit" id="import-schema">Import into development</button></p>
+            </form>
+            </section>
+            <section>
+            <h2>Production</h2>
+            <pre id="production-schema">{{production}}</pre>
+            <p><a href="/console/containers/{{containerPath}}/schema/export?environment=production">Export production</a></p>
             </section>
             {{> console-bottom}}
             """,
