@@ -192,6 +192,13 @@ try:
     check("/records/modify?ckAPIToken=REDACTED" in text(), "the request is in the recent requests, its tokens redacted")
     check(web_token not in browser.page_source and api_token not in browser.page_source, "no token shows")
 
+    step = "a user's page"
+    browser.get(BASE + f"/console/containers/{CONTAINER}/users")
+    navigate(browser.find_element(By.LINK_TEXT, "dave").click)
+    check(browser.find_element(By.TAG_NAME, "h1").text == "dave", "the user's page opens")
+    check("_defaultZone" in browser.find_element(By.ID, "user-zones").text, "their zones are listed")
+    shot("user")
+
     step = "a narrow window"
     browser.set_window_size(390, 844)
     browser.get(BASE + "/console/containers/" + CONTAINER + "/data?environment=development&database=public")

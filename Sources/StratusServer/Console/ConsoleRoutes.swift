@@ -113,6 +113,42 @@ struct ConsoleRoutes {
                                                    "search": search ?? "", "users": users, "message": Self.message(request)], visit: visit)
             }
         }
+        console.get("containers/:container/users/:username") { request, context in
+            try await show(request) { visit in
+                let id = try context.parameters.require("container")
+                let username = try context.parameters.require("username")
+                let environment = ContainerEnvironment(rawValue: request.uri.queryParameters["environment"].map(String.init) ?? "") ?? .development
+                let overview: UserOverview
+                do {
+                    overview = try await services.admin.overview(username: username, containerID: id, environment: environment)
+                } catch let error as CloudKitError {
+                    return Self.page("console-message", ["pageTitle": "No such user", "text": error.reason], visit: visit, status: .notFound)
+                }
+                func name(_ recordName: String) -> String { overview.usernames[recordName] ?? recordName }
+                let data = "/console/containers/\(Self.pathComponent(id))/data?environment=\(environment.rawValue)&database=private&user=\(Self.queryComponent(username))"
+                let zones = overview.zones.map { zone -> [String: Any] in
+                    ["name": zone.name, "link": data + "&zone=" + Self.queryComponent(zone.name),
+                     "shares": zone.shares.map { share -> [String: Any] in
+                         ["record": share.rootRecordName ?? "the whole zone", "publicPermission": share.publicPermission.rawValue,
+                          "participants": share.participants.map { ["name": name($0.userRecordName), "permission": $0.permission.rawValue,
+                                                                    "status": $0.status.rawValue] }]
+                     }]
+                }
+                let values: [String: Any] = [
+                    "pageTitle": username, "container": id, "containerPath": Self.pathComponent(id), "username": username,
+                    "userPath": Self.pathComponent(username), "recordName": overview.user.userRecordName,
+                    "email": overview.user.email ?? "", "environment": environment.rawValue,
+                    "production": environment == .production, "disabled": overview.user.disabledAt != nil, "zones": zones,
+                    "sharedWithThem": overview.sharedWithThem.map { ["owner": name($0.owner), "zone": $0.zone] },
+                    "subscriptions": overview.subscriptions.map { ["id": $0.subscription.subscriptionID, "type": $0.subscription.subscriptionType.rawValue,
+                                                                   "zone": $0.subscription.zoneID?.zoneName ?? ""] },
+                    "devices": overview.apnsTokens.map { ["token": String($0.token.prefix(12)) + "…", "apnsEnvironment": $0.apnsEnvironment.rawValue,
+                                                          "registered": Self.date($0.registeredAt)] },
+                    "pushConnections": overview.pushConnections,
+                ]
+                return Self.page("console-user", values, visit: visit)
+            }
+        }
         console.post("containers/:container/users/:username/:action") { request, context in
             try await change(request, context) { _, form in
                 let id = try context.parameters.require("container")

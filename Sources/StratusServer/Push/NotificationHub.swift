@@ -37,6 +37,11 @@ package actor NotificationHub {
         self.logger = logger
     }
 
+    /// How many push connections (WebSockets and couriers) the listener holds now.
+    package func connectionCount(_ listener: Listener) -> Int {
+        mailboxes[listener]?.count ?? 0
+    }
+
     /// A device connected with a session: its mailbox, which starts with a notification telling
     /// it to fetch (it may have missed some while it was away). A user already holding
     /// `maxConnectionsPerUser` connections gets `LIMIT_EXCEEDED`.

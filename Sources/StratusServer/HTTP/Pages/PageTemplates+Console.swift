@@ -131,7 +131,7 @@ extension PageTemplates {
             <thead><tr><th scope="col">Username</th><th scope="col">Email</th><th scope="col">Created</th><th scope="col">State</th><th scope="col">Actions</th></tr></thead>
             <tbody>
             {{#users}}<tr>
-            <td>{{username}}<br><small>{{recordName}}</small></td><td>{{email}}</td><td>{{created}}</td>
+            <td><a href="/console/containers/{{containerPath}}/users/{{path}}">{{username}}</a><br><small>{{recordName}}</small></td><td>{{email}}</td><td>{{created}}</td>
             <td>{{#disabled}}disabled{{/disabled}}{{^disabled}}active{{/disabled}}</td>
             <td>
             <form method="post" action="/console/containers/{{containerPath}}/users/{{path}}/{{#disabled}}enable{{/disabled}}{{^disabled}}disable{{/disabled}}" class="inline">
@@ -144,6 +144,35 @@ extension PageTemplates {
             </tr>{{/users}}
             </tbody>
             </table></div>
+            </section>
+            {{> console-bottom}}
+            """,
+        "console-user": """
+            {{> console-top}}
+            <section>
+            <h1>{{username}}</h1>
+            <p><small>{{recordName}}</small>{{#email}} · {{email}}{{/email}} · {{#disabled}}disabled{{/disabled}}{{^disabled}}active{{/disabled}}</p>
+            <form method="get" action="/console/containers/{{containerPath}}/users/{{userPath}}" class="inline">
+            <label>Environment <select name="environment"><option value="development">development</option><option value="production"{{#production}} selected{{/production}}>production</option></select></label>
+            <button type="submit">Show</button>
+            </form>
+            <p><a href="/console/containers/{{containerPath}}/users">All users</a></p>
+            </section>
+            <section>
+            <h2>Zones of their private database ({{environment}})</h2>
+            <ul id="user-zones">{{#zones}}<li><a href="{{link}}">{{name}}</a>
+            {{#shares}}<br>Shared ({{record}}; public: {{publicPermission}}) with: {{#participants}}{{name}} ({{permission}}, {{status}}) {{/participants}}{{/shares}}
+            </li>{{/zones}}</ul>
+            </section>
+            <section>
+            <h2>Shared with them</h2>
+            <ul id="shared-with">{{#sharedWithThem}}<li>{{zone}}, owned by {{owner}}</li>{{/sharedWithThem}}</ul>
+            </section>
+            <section>
+            <h2>Subscriptions and push</h2>
+            <ul id="subscriptions">{{#subscriptions}}<li>{{id}} ({{type}}{{#zone}}, zone {{zone}}{{/zone}})</li>{{/subscriptions}}</ul>
+            <p>Push connections open now: <span id="push-connections">{{pushConnections}}</span></p>
+            <ul id="devices">{{#devices}}<li>APNs device {{token}} ({{apnsEnvironment}}), registered {{registered}}</li>{{/devices}}</ul>
             </section>
             {{> console-bottom}}
             """,

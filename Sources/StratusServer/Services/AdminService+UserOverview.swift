@@ -1,0 +1,53 @@
+import StratusCore
+
+/// What the console's user page shows of one user in one environment.
+package struct UserOverview: Sendable {
+    /// A zone of the user's private database, with the shares it holds.
+    package struct OwnedZone: Sendable {
+        package var name: String
+        package var shares: [StoredShare]
+    }
+
+    package var user: StoredUser
+    package var zones: [OwnedZone]
+    /// Zones of other users shared with this one (invited or accepted): owner and zone name.
+    package var sharedWithThem: [(owner: String, zone: String)]
+    package var subscriptions: [StoredSubscription]
+    package var apnsTokens: [StoredAPNsToken]
+    /// Push connections (WebSockets and couriers) open now.
+    package var pushConnections: Int
+    /// Usernames by user record name, for the participants and owners named above.
+    package var usernames: [String: String]
+}
+
+extension AdminService {
+    /// One user's zones and the shares they hold, the zones shared with them, their
+    /// subscriptions, APNs device tokens and open push connections, in one environment.
+    package func overview(username: String, containerID: String, environment: ContainerEnvironment) async throws -> UserOverview {
+        let user = try await self.user(username: username, containerID: containerID)
+        var overview = try await storage.read { transaction in
+            let key = DatabaseKey(containerID: containerID, environment: environment, scope: .private, ownerRecordName: user.userRecordName)
+            let databaseID = try transaction.databaseID(key, create: false)
+            let zones = try databaseID.map { try transaction.liveZones(databaseID: $0) } ?? []
+            var overview = UserOverview(
+                user: user,
+                zones: try zones.map { UserOverview.OwnedZone(name: $0.zoneName, shares: try transaction.shares(zoneRowID: $0.rowID)) },
+                sharedWithThem: [], subscriptions: try databaseID.map { try transaction.subscriptions(databaseID: $0, owner: nil) } ?? [],
+                apnsTokens: try transaction.apnsTokens(containerID: containerID, environment: environment, user: user.userRecordName),
+                pushConnections: 0, usernames: [user.userRecordName: user.username])
+            for zoneRowID in try transaction.zonesSharedWith(user: user.userRecordName) {
+                guard let zone = try transaction.zone(rowID: zoneRowID), !zone.deleted,
+                      let owner = try transaction.databaseKey(id: zone.databaseID), owner.environment == environment else { continue }
+                overview.sharedWithThem.append((owner.ownerRecordName, zone.zoneName))
+            }
+            let named = Set(overview.zones.flatMap { $0.shares.flatMap { $0.participants.map(\.userRecordName) } } + overview.sharedWithThem.map(\.owner))
+            for recordName in named {
+                if let other = try transaction.user(recordName: recordName) { overview.usernames[recordName] = other.username }
+            }
+            return overview
+        }
+        overview.pushConnections = await hub.connectionCount(NotificationHub.Listener(containerID: containerID, environment: environment,
+                                                                                      user: user.userRecordName))
+        return overview
+    }
+}
