@@ -77,4 +77,52 @@ import StratusCore
             #expect(try await Self.request(server, .GET, "/console/containers", cookie: token).status == 303)
         }
     }
+
+    /// Signs an administrator in; the session token and the page's CSRF token.
+    static func administrator(_ server: TestServer, directory: URL) async throws -> (token: String, csrf: String) {
+        let created = try ServerProcess.run(["admin", "create", "root", "--data", directory.path,
+                                             "--password-file", AdministrationTests.passwordFile("console password")])
+        guard created.status == 0 else { throw TestFailure(created.output) }
+        let right = try await signIn(server, password: "console password")
+        let setCookie = try #require(right.headers["Set-Cookie"].first)
+        let token = try #require(setCookie.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last.map(String.init))
+        let page = try await request(server, .GET, "/console/containers", cookie: token)
+        let csrf = try #require(page.text.components(separatedBy: "name=\"csrf\" value=\"").dropFirst().first?.prefix(64))
+        return (token, String(csrf))
+    }
+
+    @Test func sharingShowsOnTheUserPageAndInTheSharedViewAndSettingsAreChecked() async throws {
+        let directory = TestServer.temporaryDirectory()
+        try await TestServer.with(dataDirectory: directory) { server in
+            let (token, csrf) = try await Self.administrator(server, directory: directory)
+            let alice = try await server.signUp("alice")
+            let bob = try await server.signUp("bob")
+            try await alice.createZone("Notes")
+            let share = try await alice.share(nil, zone: "Notes", participants: [(try #require(bob.username), .readWrite)])
+            _ = try await bob.shareMetadata(try #require(share.shareKeys?.shortGUID), accept: true)
+            let container = "/console/containers/\(TestServer.containerID)"
+
+            let alicePage = try await Self.request(server, .GET, "\(container)/users/\(try #require(alice.username))", cookie: token)
+            #expect(alicePage.status == 200)
+            #expect(alicePage.text.contains("Notes") && alicePage.text.contains("\(bob.username!) (READ_WRITE, ACCEPTED)"), "\(alicePage.text)")
+            let bobPage = try await Self.request(server, .GET, "\(container)/users/\(bob.username!)", cookie: token)
+            #expect(bobPage.text.contains("Notes, owned by \(alice.username!)"))
+
+            let shared = try await Self.request(server, .GET, "\(container)/data?environment=development&database=shared&user=\(bob.username!)",
+                                                cookie: token)
+            #expect(shared.text.contains("Notes (owned by \(alice.username!))"), "\(shared.text)")
+            #expect(shared.text.contains("database=private&amp;user=\(alice.username!)&amp;zone=Notes"), "\(shared.text)")
+
+            let badKey = try await Self.request(server, .POST, "\(container)/settings/add-key", form: "csrf=\(csrf)&publicKey=not+a+key",
+                                                cookie: token)
+            #expect(badKey.status == 303)
+            let after = try #require(badKey.headers["Location"].first)
+            #expect(after.contains("message="), "the refusal is shown: \(after)")
+            #expect(try await server.server.services.serverKeys.list(containerID: TestServer.containerID).isEmpty)
+            let badAPNs = try await Self.request(server, .POST, "\(container)/settings/set-apns",
+                                                 form: "csrf=\(csrf)&keyID=K&teamID=T&topic=app&privateKey=nope", cookie: token)
+            #expect(badAPNs.status == 303)
+            #expect(try await server.server.services.apns.credentials(containerID: TestServer.containerID) == nil)
+        }
+    }
 }

@@ -26,6 +26,19 @@ struct ConsoleDataRoutes {
                 }
                 let zones = try await services.zones.list(access)
                 values["hasZones"] = !zones.zones.isEmpty
+                if place.scope == .shared {
+                    // A shared database shows other users' zones: each opens in its owner's database.
+                    var listed: [[String: Any]] = []
+                    for zone in zones.zones.compactMap(\.value) {
+                        var owner: String?
+                        if let recordName = zone.zoneID.ownerRecordName { owner = try await services.admin.username(recordName: recordName) }
+                        listed.append(["name": "\(zone.zoneID.zoneName) (owned by \(owner ?? "?"))",
+                                       "link": Place.privateLink(container: place.container, environment: place.environment,
+                                                                 user: owner ?? "", zone: zone.zoneID.zoneName)])
+                    }
+                    values["zones"] = listed
+                    return ConsoleRoutes.page("console-data", values, visit: visit)
+                }
                 values["zones"] = zones.zones.compactMap(\.value).map { zone -> [String: Any] in
                     ["name": zone.zoneID.zoneName, "link": place.link("data", zone: zone.zoneID.zoneName),
                      "current": zone.zoneID.zoneName == place.zone]
@@ -111,13 +124,13 @@ struct ConsoleDataRoutes {
     /// The access `stratus records` would use; nil (with a note in `values`) while a private
     /// database has no owner chosen yet.
     private func access(_ place: inout Place, values: inout [String: Any], request: Request) async throws -> DatabaseAccess? {
-        if place.scope == .private && place.user.isEmpty {
+        if place.scope != .public && place.user.isEmpty {
             values["needsUser"] = true
             return nil
         }
         do {
             return try await services.admin.access(containerID: place.container, environment: place.environment, scope: place.scope,
-                                                   username: place.scope == .private ? place.user : nil, origin: routes.origin.of(request))
+                                                   username: place.scope == .public ? nil : place.user, origin: routes.origin.of(request))
         } catch let error as CloudKitError {
             values["error"] = error.reason
             return nil
@@ -281,7 +294,7 @@ struct Place {
         let parameters = request.uri.queryParameters
         func value(_ name: String) -> String? { form?[name] ?? parameters[Substring(name)].map(String.init) }
         environment = ContainerEnvironment(rawValue: value("environment") ?? "") ?? .development
-        scope = value("database") == "private" ? .private : .public
+        scope = DatabaseScope(rawValue: value("database") ?? "") ?? .public
         user = value("user") ?? ""
         zone = value("zone").flatMap { $0.isEmpty ? nil : $0 } ?? ZoneID.defaultZoneName
     }
@@ -289,13 +302,19 @@ struct Place {
     /// The values every data page shows and its forms carry.
     var values: [String: Any] {
         ["container": container, "containerPath": ConsoleRoutes.pathComponent(container), "environment": environment.rawValue,
-         "production": environment == .production, "private": scope == .private, "user": user, "zone": zone]
+         "production": environment == .production, "private": scope == .private, "shared": scope == .shared, "user": user, "zone": zone]
+    }
+
+    /// The data browser at a zone of a user's private database.
+    static func privateLink(container: String, environment: ContainerEnvironment, user: String, zone: String) -> String {
+        "/console/containers/\(ConsoleRoutes.pathComponent(container))/data?environment=\(environment.rawValue)&database=private"
+            + "&user=\(ConsoleRoutes.queryComponent(user))&zone=\(ConsoleRoutes.queryComponent(zone))"
     }
 
     /// A console link to `page` of this container at this place.
     func link(_ page: String, zone: String, extra: [String: String] = [:]) -> String {
         var items = [("environment", environment.rawValue), ("database", scope.rawValue)]
-        if scope == .private { items.append(("user", user)) }
+        if scope != .public { items.append(("user", user)) }
         items.append(("zone", zone))
         items += extra.sorted { $0.key < $1.key }
         return "/console/containers/\(ConsoleRoutes.pathComponent(container))/\(page)?"

@@ -84,16 +84,47 @@ struct ConsoleRoutes {
             try await show(request) { visit in
                 let id = try context.parameters.require("container")
                 guard let container = try await services.containers.container(id: id) else { throw HTTPError(.notFound) }
-                return Self.page("console-container", ["pageTitle": id, "container": id, "containerPath": Self.pathComponent(id),
-                                                       "apiToken": container.apiToken, "created": Self.date(container.createdAt),
-                                                       "message": Self.message(request)], visit: visit)
+                var values: [String: Any] = ["pageTitle": id, "container": id, "containerPath": Self.pathComponent(id),
+                                             "apiToken": container.apiToken, "created": Self.date(container.createdAt),
+                                             "message": Self.message(request)]
+                values["keys"] = try await services.serverKeys.list(containerID: id).map { key -> [String: Any] in
+                    ["keyID": key.keyID, "created": Self.date(key.createdAt), "revoked": key.revokedAt.map(Self.date) ?? ""]
+                }
+                if let apns = try await services.apns.credentials(containerID: id) {
+                    values["apns"] = ["keyID": apns.keyID, "teamID": apns.teamID, "topic": apns.topic]
+                }
+                return Self.page("console-container", values, visit: visit)
             }
         }
-        console.post("containers/:container/rotate-token") { request, context in
-            try await change(request, context) { _, _ in
+        console.post("containers/:container/settings/:action") { request, context in
+            try await change(request, context) { _, form in
                 let id = try context.parameters.require("container")
-                _ = try await services.admin.rotateAPIToken(containerID: id)
-                return Self.redirect("/console/containers/\(Self.pathComponent(id))", message: "The API token was replaced; apps with the old one are refused.")
+                let back = "/console/containers/\(Self.pathComponent(id))"
+                do {
+                    switch try context.parameters.require("action") {
+                    case "rotate-token":
+                        _ = try await services.admin.rotateAPIToken(containerID: id)
+                        return Self.redirect(back, message: "The API token was replaced; apps with the old one are refused.")
+                    case "add-key":
+                        let key = try await services.serverKeys.add(containerID: id, publicKeyPEM: form["publicKey"] ?? "")
+                        return Self.redirect(back, message: "Server-to-server key \(key.keyID) added.")
+                    case "revoke-key":
+                        let revoked = try await services.serverKeys.revoke(keyID: form["keyID"] ?? "", containerID: id)
+                        return Self.redirect(back, message: revoked ? "The key is revoked." : "There is no such live key.")
+                    case "set-apns":
+                        let credentials = APNsCredentials(keyID: form["keyID"] ?? "", teamID: form["teamID"] ?? "", topic: form["topic"] ?? "",
+                                                          privateKeyPEM: form["privateKey"] ?? "")
+                        try await services.apns.setCredentials(credentials, containerID: id)
+                        return Self.redirect(back, message: "APNs credentials set.")
+                    case "remove-apns":
+                        try await services.apns.setCredentials(nil, containerID: id)
+                        return Self.redirect(back, message: "APNs credentials removed.")
+                    default:
+                        throw HTTPError(.notFound)
+                    }
+                } catch let error as CloudKitError {
+                    return Self.redirect(back, message: error.reason)
+                }
             }
         }
     }

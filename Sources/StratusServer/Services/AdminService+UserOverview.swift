@@ -50,4 +50,9 @@ extension AdminService {
                                                                                       user: user.userRecordName))
         return overview
     }
+
+    /// The username of the user with this record name, if there is one.
+    package func username(recordName: String) async throws -> String? {
+        try await storage.read { try $0.user(recordName: recordName)?.username }
+    }
 }

@@ -101,9 +101,34 @@ extension PageTemplates {
             <h1>{{container}}</h1>
             <p>Created {{created}}.</p>
             <p>API token (<code>ckAPIToken</code>, built into apps): <code id="api-token">{{apiToken}}</code></p>
-            <form method="post" action="/console/containers/{{containerPath}}/rotate-token" class="inline">
+            <form method="post" action="/console/containers/{{containerPath}}/settings/rotate-token" class="inline">
             <input type="hidden" name="csrf" value="{{csrf}}">
             <button type="submit" class="danger" id="rotate-token">Rotate the API token</button>
+            </form>
+            </section>
+            <section>
+            <h2>Server-to-server keys</h2>
+            <div class="scroll"><table>
+            <thead><tr><th scope="col">Key ID</th><th scope="col">Created</th><th scope="col">Revoked</th><th scope="col"></th></tr></thead>
+            <tbody>{{#keys}}<tr><td><code>{{keyID}}</code></td><td>{{created}}</td><td>{{revoked}}</td>
+            <td>{{^revoked}}<form method="post" action="/console/containers/{{containerPath}}/settings/revoke-key"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="keyID" value="{{keyID}}"><button type="submit" class="danger">Revoke</button></form>{{/revoked}}</td></tr>{{/keys}}</tbody>
+            </table></div>
+            <form method="post" action="/console/containers/{{containerPath}}/settings/add-key">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <label>Add a key: its PEM public key (P-256) <textarea name="publicKey" rows="4" required></textarea></label>
+            <p><button type="submit">Add key</button></p>
+            </form>
+            </section>
+            <section>
+            <h2>Push through APNs</h2>
+            {{#apns}}<p id="apns">Key {{keyID}}, team {{teamID}}, topic {{topic}}.</p>
+            <form method="post" action="/console/containers/{{containerPath}}/settings/remove-apns" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" class="danger">Remove the APNs credentials</button></form>{{/apns}}
+            {{^apns}}<p>No APNs credentials: subscriptions notify over WebSockets and couriers only.</p>{{/apns}}
+            <form method="post" action="/console/containers/{{containerPath}}/settings/set-apns">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <div class="row"><label>Key ID <input name="keyID" required></label><label>Team ID <input name="teamID" required></label><label>Topic (bundle ID) <input name="topic" required></label></div>
+            <label>The .p8 key's PEM <textarea name="privateKey" rows="4" required></textarea></label>
+            <p><button type="submit">Set APNs credentials</button></p>
             </form>
             </section>
             <section>
@@ -182,15 +207,16 @@ extension PageTemplates {
             <h1>Data of {{container}}</h1>
             <form method="get" action="/console/containers/{{containerPath}}/data" class="inline">
             <label>Environment <select name="environment"><option value="development">development</option><option value="production"{{#production}} selected{{/production}}>production</option></select></label>
-            <label>Database <select name="database"><option value="public">public</option><option value="private"{{#private}} selected{{/private}}>a user's private</option></select></label>
-            <label>User (private) <input name="user" value="{{user}}"></label>
+            <label>Database <select name="database"><option value="public">public</option><option value="private"{{#private}} selected{{/private}}>a user's private</option><option value="shared"{{#shared}} selected{{/shared}}>a user's shared</option></select></label>
+            <label>User (private, shared) <input name="user" value="{{user}}"></label>
             <label>Zone <input name="zone" value="{{zone}}"></label>
             <button type="submit">Show</button>
             </form>
-            {{#needsUser}}<p>Name the user whose private database to show.</p>{{/needsUser}}
+            {{#needsUser}}<p>Name the user whose database to show.</p>{{/needsUser}}
+            {{#shared}}<p>A shared database shows the zones other users share with this one; each opens in its owner's database.</p>{{/shared}}
             </section>
             {{#hasZones}}<section><h2>Zones</h2><ul>{{#zones}}<li><a href="{{link}}">{{name}}</a>{{#current}} (shown){{/current}}</li>{{/zones}}</ul></section>{{/hasZones}}
-            {{^needsUser}}
+            {{^needsUser}}{{^shared}}
             <section>
             <h2>Records in {{zone}}</h2>
             <div class="scroll"><table>
@@ -211,7 +237,7 @@ extension PageTemplates {
             <button type="submit">Create</button>
             </form>
             </section>
-            {{/needsUser}}
+            {{/shared}}{{/needsUser}}
             {{> console-bottom}}
             """,
         "console-record": """
