@@ -58,6 +58,8 @@ import StratusCore
             let page = try await Self.request(server, .GET, "/console/containers", cookie: token)
             #expect(page.status == 200 && page.text.contains(TestServer.containerID))
             #expect(page.headers["Content-Security-Policy"].first?.contains("frame-ancestors 'none'") == true)
+            #expect(page.headers["Cache-Control"].first == "no-store")
+            #expect(!setCookie.contains("Secure"), "over plain HTTP (TLSTests sees Secure over TLS)")
 
             // A change without the session's CSRF token is refused; with it, it is made.
             let forged = try await Self.request(server, .POST, "/console/containers", form: "id=iCloud.test.forged", cookie: token)
@@ -112,6 +114,19 @@ import StratusCore
                                                 cookie: token)
             #expect(shared.text.contains("Notes (owned by \(alice.username!))"), "\(shared.text)")
             #expect(shared.text.contains("database=private&amp;user=\(alice.username!)&amp;zone=Notes"), "\(shared.text)")
+
+            // A record page shows each field by its type.
+            let asset = try await alice.upload(TestFile.bytes(count: 2_000, seed: 5), record: "photo")
+            _ = try await alice.save([.create("photo", ["file": .asset(asset), "place": .location(Location(latitude: 51.5, longitude: -0.12)),
+                                                        "tags": .list(.string, [.string("tea"), .string("milk")]),
+                                                        "next": .reference(Reference(recordName: "other"))])], zone: "Notes")
+            let record = try await Self.request(
+                server, .GET, "\(container)/record?environment=development&database=private&user=\(alice.username!)&zone=Notes&name=photo", cookie: token)
+            #expect(record.status == 200)
+            for shown in ["/assets/1/download/", "51.5, -0.12", "[tea, milk]", "LIST&lt;STRING&gt;", "LOCATION", "ASSET",
+                          "zone=Notes&amp;name=other"] {
+                #expect(record.text.contains(shown), "\(shown) in \(record.text)")
+            }
 
             let badKey = try await Self.request(server, .POST, "\(container)/settings/add-key", form: "csrf=\(csrf)&publicKey=not+a+key",
                                                 cookie: token)

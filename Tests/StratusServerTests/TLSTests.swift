@@ -18,7 +18,7 @@ import StratusServer
         }) { server in
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(files.certificate.path))]
-            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls, redirectConfiguration: .disallow))
             let base = server.endpoint.baseURL.replacingOccurrences(of: "http://", with: "https://")
             let token = server.endpoint.apiToken
             func post(_ path: String, _ body: some Encodable, webAuthToken: String? = nil) async throws -> (UInt, Data) {
@@ -53,6 +53,16 @@ import StratusServer
                     }
                 }
                 #expect(await first.text?.contains("\"ck\"") == true)
+
+                // Over TLS the console's session cookie is Secure too.
+                try await server.server.services.admin.createAdministrator(username: "root", password: "console password")
+                var signIn = HTTPClientRequest(url: "\(base)/console/signin")
+                signIn.method = .POST
+                signIn.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+                signIn.body = .bytes(ByteBuffer(string: "username=root&password=console+password"))
+                let signedIn = try await client.execute(signIn, timeout: .seconds(30))
+                #expect(signedIn.status == .seeOther)
+                #expect(signedIn.headers["Set-Cookie"].first?.contains("Secure") == true, "\(signedIn.headers)")
 
                 // Plain HTTP to the TLS port gets no answer.
                 await #expect(throws: (any Error).self) {
