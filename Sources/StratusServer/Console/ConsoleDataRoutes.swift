@@ -110,7 +110,7 @@ struct ConsoleDataRoutes {
                     values["results"] = results.records.map { record -> [String: Any] in
                         ["name": record.recordName ?? "", "link": place.link("record", zone: place.zone, extra: ["name": record.recordName ?? ""]),
                          "summary": record.fields.sorted { $0.key < $1.key }.compactMap { name, value in
-                             value.map { "\(name): \(Self.display($0))" } }.joined(separator: " · ")]
+                             value.map { "\(name): \(ConsoleFieldText.display($0))" } }.joined(separator: " · ")]
                     }
                     values["ran"] = true
                 } catch let error as CloudKitError {
@@ -149,7 +149,7 @@ struct ConsoleDataRoutes {
         case "create":
             var fields: [String: FieldValue?] = [:]
             if let field = form["newField"], !field.isEmpty {
-                fields[field] = try? Self.value(form["newValue"] ?? "", type: form["newType"] ?? "STRING", previous: nil)
+                fields[field] = try? ConsoleFieldText.value(form["newValue"] ?? "", type: form["newType"] ?? "STRING", previous: nil)
             }
             operation = RecordOperation(.create, Record(recordName: name.isEmpty ? nil : name, recordType: form["recordType"], fields: fields))
         default:
@@ -161,14 +161,14 @@ struct ConsoleDataRoutes {
                 let fieldName = String(field.dropFirst("field.".count))
                 let previous = fields[fieldName] ?? nil
                 do {
-                    fields[fieldName] = try Self.value(text, type: previous.map { Self.typeName($0) } ?? "STRING", previous: previous)
+                    fields[fieldName] = try ConsoleFieldText.value(text, type: previous.map { ConsoleFieldText.typeName($0) } ?? "STRING", previous: previous)
                 } catch {
                     problems.append("\(fieldName): \(error)")
                 }
             }
             if let field = form["newField"], !field.isEmpty {
                 do {
-                    fields[field] = try Self.value(form["newValue"] ?? "", type: form["newType"] ?? "STRING", previous: nil)
+                    fields[field] = try ConsoleFieldText.value(form["newValue"] ?? "", type: form["newType"] ?? "STRING", previous: nil)
                 } catch {
                     problems.append("\(field): \(error)")
                 }
@@ -202,9 +202,9 @@ struct ConsoleDataRoutes {
     private func recordValues(_ record: Record, place: Place) -> [String: Any] {
         let fields = record.fields.sorted { $0.key < $1.key }.compactMap { name, value -> [String: Any]? in
             guard let value else { return nil }
-            var field: [String: Any] = ["name": name, "type": Self.typeName(value), "display": Self.display(value)]
+            var field: [String: Any] = ["name": name, "type": ConsoleFieldText.typeName(value), "display": ConsoleFieldText.display(value)]
             switch value {
-            case .string, .int64, .double, .timestamp: field["editable"] = Self.editableText(value)
+            case .string, .int64, .double, .timestamp: field["editable"] = ConsoleFieldText.editableText(value)
             case .reference(let reference):
                 field["editable"] = reference.recordName
                 field["link"] = place.link("record", zone: reference.zoneID?.zoneName ?? place.zone, extra: ["name": reference.recordName])
@@ -220,104 +220,10 @@ struct ConsoleDataRoutes {
                 "back": place.link("data", zone: place.zone)]
     }
 
-    static func typeName(_ value: FieldValue) -> String {
-        switch value.type {
-        case .scalar(let scalar): scalar.rawValue
-        case .list(let element): "LIST<\(element.rawValue)>"
-        }
-    }
-
-    static func display(_ value: FieldValue) -> String {
-        switch value {
-        case .string(let text): text
-        case .int64(let number): String(number)
-        case .double(let number): String(number)
-        case .timestamp(let milliseconds): ConsoleRoutes.date(milliseconds)
-        case .bytes(let data): "\(data.count) bytes"
-        case .reference(let reference): reference.recordName
-        case .location(let location): "\(location.latitude), \(location.longitude)"
-        case .asset(let asset): "file of \(asset.size ?? 0) bytes"
-        case .list(_, let elements): "[" + elements.map(display).joined(separator: ", ") + "]"
-        }
-    }
-
-    private static func editableText(_ value: FieldValue) -> String {
-        switch value {
-        case .timestamp(let milliseconds): String(milliseconds)
-        default: display(value)
-        }
-    }
-
-    /// A field's value from its text in a form, for the types the form edits.
-    static func value(_ text: String, type: String, previous: FieldValue?) throws -> FieldValue {
-        switch type {
-        case "STRING": return .string(text)
-        case "INT64", "TIMESTAMP":
-            guard let number = Int64(text) else { throw ConsoleInputError("'\(text)' is not a whole number") }
-            return type == "INT64" ? .int64(number) : .timestamp(number)
-        case "DOUBLE":
-            guard let number = Double(text), number.isFinite else { throw ConsoleInputError("'\(text)' is not a number") }
-            return .double(number)
-        case "REFERENCE":
-            var reference = Reference(recordName: text)
-            if case .reference(let old)? = previous { reference.action = old.action; reference.zoneID = old.zoneID }
-            return .reference(reference)
-        default:
-            throw ConsoleInputError("\(type) fields are not edited here")
-        }
-    }
-
     /// Decodes what a service answers the way its endpoint's client would read it.
     static func decode<T: Decodable>(_ answer: some WireWritable, as type: T.Type) throws -> T {
         var writer = WireWriter()
         try answer.write(to: &writer)
         return try JSONDecoder().decode(type, from: Data(writer.bytes))
-    }
-}
-
-/// A value a form gave that its field cannot take.
-struct ConsoleInputError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// Where in a container the data browser is: environment, database, its owner, zone.
-struct Place {
-    let container: String
-    let environment: ContainerEnvironment
-    let scope: DatabaseScope
-    let user: String
-    let zone: String
-
-    init(_ request: Request, _ context: StratusRequestContext, form: ConsoleForm? = nil) throws {
-        container = try context.parameters.require("container")
-        let parameters = request.uri.queryParameters
-        func value(_ name: String) -> String? { form?[name] ?? parameters[Substring(name)].map(String.init) }
-        environment = ContainerEnvironment(rawValue: value("environment") ?? "") ?? .development
-        scope = DatabaseScope(rawValue: value("database") ?? "") ?? .public
-        user = value("user") ?? ""
-        zone = value("zone").flatMap { $0.isEmpty ? nil : $0 } ?? ZoneID.defaultZoneName
-    }
-
-    /// The values every data page shows and its forms carry.
-    var values: [String: Any] {
-        ["container": container, "containerPath": ConsoleRoutes.pathComponent(container), "environment": environment.rawValue,
-         "production": environment == .production, "private": scope == .private, "shared": scope == .shared, "user": user, "zone": zone]
-    }
-
-    /// The data browser at a zone of a user's private database.
-    static func privateLink(container: String, environment: ContainerEnvironment, user: String, zone: String) -> String {
-        "/console/containers/\(ConsoleRoutes.pathComponent(container))/data?environment=\(environment.rawValue)&database=private"
-            + "&user=\(ConsoleRoutes.queryComponent(user))&zone=\(ConsoleRoutes.queryComponent(zone))"
-    }
-
-    /// A console link to `page` of this container at this place.
-    func link(_ page: String, zone: String, extra: [String: String] = [:]) -> String {
-        var items = [("environment", environment.rawValue), ("database", scope.rawValue)]
-        if scope != .public { items.append(("user", user)) }
-        items.append(("zone", zone))
-        items += extra.sorted { $0.key < $1.key }
-        return "/console/containers/\(ConsoleRoutes.pathComponent(container))/\(page)?"
-            + items.map { "\($0.0)=\(ConsoleRoutes.queryComponent($0.1))" }.joined(separator: "&")
     }
 }
