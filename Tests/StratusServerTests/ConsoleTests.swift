@@ -140,4 +140,49 @@ import StratusCore
             #expect(try await server.server.services.apns.credentials(containerID: TestServer.containerID) == nil)
         }
     }
+
+    @Test func usersAreManagedAndRecordsPagedCreatedAndDeletedWithTheAPIsRules() async throws {
+        let directory = TestServer.temporaryDirectory()
+        try await TestServer.with(dataDirectory: directory) { server in
+            let (token, csrf) = try await Self.administrator(server, directory: directory)
+            let signedUp = try await server.signUp("erin")
+            let name = try #require(signedUp.username)
+            let users = "/console/containers/\(TestServer.containerID)/users"
+
+            // Search, disable (sessions end, sign-in refused), enable, reset the password.
+            #expect(try await Self.request(server, .GET, "\(users)?search=\(name)", cookie: token).text.contains(name))
+            #expect(!(try await Self.request(server, .GET, "\(users)?search=nobody-like-that", cookie: token).text.contains(name)))
+            _ = try await Self.request(server, .POST, "\(users)/\(name)/disable", form: "csrf=\(csrf)", cookie: token)
+            #expect(try await signedUp.get(signedUp.path(.private, "zones/list")).status == 401, "disabling ends the sessions")
+            #expect(try await AdministrationTests.signIn(server, name, "password-erin").status == 401)
+            _ = try await Self.request(server, .POST, "\(users)/\(name)/enable", form: "csrf=\(csrf)", cookie: token)
+            _ = try await Self.request(server, .POST, "\(users)/\(name)/reset-password", form: "csrf=\(csrf)&password=a+new+password", cookie: token)
+            let session = try await AdministrationTests.signIn(server, name, "a new password").decode(SignInResponse.self)
+            let erin = Caller(server: server.endpoint, webAuthToken: session.ckWebAuthToken, userRecordName: session.userRecordName)
+
+            // Records page by page (50 a page) through the data browser's next link.
+            _ = try await erin.save((0..<60).map { .create(String(format: "n%02d", $0)) })
+            let data = "/console/containers/\(TestServer.containerID)/data?environment=development&database=private&user=\(name)&zone=_defaultZone"
+            let first = try await Self.request(server, .GET, data, cookie: token)
+            #expect(first.text.contains(">n00<") && first.text.contains(">n49<") && !first.text.contains(">n50<"))
+            let next = try #require(first.text.components(separatedBy: "href=\"").first { $0.hasPrefix("/console") && $0.contains("after=") }?
+                .components(separatedBy: "\"").first?.replacingOccurrences(of: "&amp;", with: "&"))
+            let second = try await Self.request(server, .GET, next, cookie: token)
+            #expect(second.text.contains(">n50<") && second.text.contains(">n59<") && !second.text.contains(">n49<"), "\(second.text)")
+
+            // A record made in the console, then deleted with a stale change tag: the API's conflict.
+            let place = "environment=development&database=private&user=\(name)&zone=_defaultZone&csrf=\(csrf)"
+            let made = try await Self.request(server, .POST, "/console/containers/\(TestServer.containerID)/record",
+                                              form: "\(place)&op=create&recordType=Note&name=fresh&newField=title&newType=STRING&newValue=Hello", cookie: token)
+            #expect(made.status == 303)
+            let fresh = try #require(try await erin.lookup(["fresh"]).first?.record)
+            #expect(fresh.fields["title"] == .string("Hello"))
+            _ = try await erin.save([RecordOperation(.update, Record(recordName: "fresh", recordChangeTag: fresh.recordChangeTag,
+                                                                     fields: ["title": .string("Changed")]))])
+            let stale = try await Self.request(server, .POST, "/console/containers/\(TestServer.containerID)/record",
+                                               form: "\(place)&op=delete&name=fresh&changeTag=\(fresh.recordChangeTag!)", cookie: token)
+            #expect(stale.status == 409 && stale.text.contains("CONFLICT") && stale.text.contains("Changed"), "\(stale.text)")
+            #expect(try await erin.lookup(["fresh"]).first?.record != nil, "nothing was deleted")
+        }
+    }
 }
