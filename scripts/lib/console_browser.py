@@ -15,7 +15,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support import expected_conditions
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 BASE = os.environ["CONSOLE_URL"]
@@ -44,11 +44,21 @@ def shot(name):
 
 
 def navigate(action):
-    """Runs `action` (a click, a key press) and waits until the page it leads to has loaded."""
-    old = browser.find_element(By.TAG_NAME, "html")
+    """Runs `action` (a click, a key press) and waits until the page it leads to has loaded.
+
+    The old page is marked with a script variable; the new one has none. (Waiting for the old
+    page's elements to go stale races chromedriver, which then reports "Node with given id does
+    not belong to the document" instead of a stale element.)"""
+    browser.execute_script("window.stratusOldPage = true;")
     action()
-    WebDriverWait(browser, 10).until(expected_conditions.staleness_of(old))
-    WebDriverWait(browser, 10).until(lambda driver: driver.execute_script("return document.readyState") == "complete")
+
+    def loaded(driver):
+        try:
+            return driver.execute_script("return window.stratusOldPage === undefined && document.readyState === 'complete';")
+        except WebDriverException:
+            return False  # between the two documents
+
+    WebDriverWait(browser, 10).until(loaded)
 
 
 def text():
