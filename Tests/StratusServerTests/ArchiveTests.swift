@@ -166,6 +166,18 @@ import StratusTesting
         #expect(incomplete.status != 0 && incomplete.output.contains("cut short"), "\(incomplete.output)")
     }
 
+    @Test func anArchiveLineLongerThanAnyRecordIsRefused() async throws {
+        let archive = TestServer.temporaryDirectory()
+        try FileManager.default.createDirectory(at: archive, withIntermediateDirectories: true)
+        try Data(repeating: UInt8(ascii: "x"), count: ArchiveLine.maxBytes + 2).write(to: archive.appendingPathComponent("container.jsonl"))
+        let manifest = ArchiveManifest(format: 1, serverVersion: StratusServer.version, containerID: TestServer.containerID, exportedAt: 0,
+                                       changeSequence: 0, epoch: 0, includesSecrets: false, items: ["container": 1], linesSHA256: "",
+                                       assetFiles: 0, assetBytes: 0)
+        try BackupFiles.writeManifest(manifest, to: archive)
+        let result = try ServerProcess.run(["import", "--data", TestServer.temporaryDirectory().path, "--from", archive.path])
+        #expect(result.status != 0 && result.output.contains("longer than"), "\(result.output)")
+    }
+
     /// `serve --import DIR --export-on-exit`: what a development server held when it stopped is
     /// there when it starts again, accounts and sessions included.
     @Test(.timeLimit(.minutes(2)))

@@ -204,6 +204,9 @@ private struct ArchiveReader {
     private let handle: FileHandle
     private var pending: [UInt8] = []
     private var start = 0
+    /// Where the search for the next newline goes on: bytes before it were searched already, so a
+    /// long line is scanned once, not once per piece read.
+    private var searched = 0
     private var atEnd = false
     private var hasher = SHA256()
 
@@ -217,11 +220,13 @@ private struct ArchiveReader {
     /// The next line without its newline, or nil at the end of the file.
     mutating func nextLine() throws -> [UInt8]? {
         while true {
-            if let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = pending[max(start, searched)...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(pending[start..<newline])
                 start = newline + 1
+                searched = start
                 return line
             }
+            searched = pending.count
             guard pending.count - start <= ArchiveLine.maxBytes else { throw TransferError("a line of the archive is longer than \(ArchiveLine.maxBytes) bytes") }
             if atEnd {
                 guard start == pending.count else { throw TransferError("the archive's last line is cut short") }
@@ -229,6 +234,7 @@ private struct ArchiveReader {
                 return nil
             }
             pending.removeFirst(start)
+            searched -= start
             start = 0
             if let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty {
                 hasher.update(data: piece)
