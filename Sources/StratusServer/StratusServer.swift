@@ -138,7 +138,9 @@ public struct StratusServer: Sendable {
         PushRoutes(push: services.push, apns: services.apns, origin: configuration.origin,
                    allowedOrigins: configuration.corsOrigins).register(on: router)
         HealthRoutes(storage: services.storage).register(on: router)
-        ConsoleRoutes(services: services, origin: configuration.origin, secureCookies: configuration.tls != nil).register(on: router)
+        // Secure whenever browsers reach the server over HTTPS: its own TLS, or a proxy's (--public-url https://…).
+        let secureCookies = configuration.tls != nil || configuration.publicURL?.lowercased().hasPrefix("https://") == true
+        ConsoleRoutes(services: services, origin: configuration.origin, secureCookies: secureCookies).register(on: router)
         return router
     }
 

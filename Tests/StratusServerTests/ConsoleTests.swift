@@ -93,6 +93,16 @@ import StratusCore
         return (token, String(csrf))
     }
 
+    /// Behind a proxy that terminates TLS (`--public-url https://…`) the cookie is Secure too.
+    @Test func behindAnHTTPSProxyTheCookieIsSecure() async throws {
+        let directory = TestServer.temporaryDirectory()
+        try await TestServer.with(dataDirectory: directory, configure: { $0.publicURL = "https://sync.example.com" }) { server in
+            try await server.server.services.admin.createAdministrator(username: "root", password: "console password")
+            let signedIn = try await Self.signIn(server, password: "console password")
+            #expect(signedIn.headers["Set-Cookie"].first?.contains("Secure") == true, "\(signedIn.headers)")
+        }
+    }
+
     @Test func sharingShowsOnTheUserPageAndInTheSharedViewAndSettingsAreChecked() async throws {
         let directory = TestServer.temporaryDirectory()
         try await TestServer.with(dataDirectory: directory) { server in

@@ -9,12 +9,12 @@ import StratusCore
 ///
 /// Pages are plain HTML forms that work with the keyboard alone and on a narrow screen. Every
 /// change is a `POST` carrying the session's CSRF token (``ConsoleVisit/csrf``); the session
-/// cookie is `HttpOnly`, `SameSite=Strict`, scoped to `/console`, and `Secure` over TLS; sign-in
+/// cookie is `HttpOnly`, `SameSite=Strict`, scoped to `/console`, and `Secure` over HTTPS; sign-in
 /// is throttled like app sign-ins. Responses forbid framing and caching.
 struct ConsoleRoutes {
     let services: StratusServices
     let origin: ServerOrigin
-    /// Whether the server speaks TLS (the cookie is then `Secure`).
+    /// Whether browsers reach the server over HTTPS, its own or a proxy's (the cookie is then `Secure`).
     let secureCookies: Bool
 
     /// The largest form the console reads.
