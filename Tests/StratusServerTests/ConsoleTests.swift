@@ -182,6 +182,12 @@ import StratusCore
 
             // A record made in the console, then deleted with a stale change tag: the API's conflict.
             let place = "environment=development&database=private&user=\(name)&zone=_defaultZone&csrf=\(csrf)"
+            let unreadable = try await Self.request(server, .POST, "/console/containers/\(TestServer.containerID)/record",
+                                                    form: "\(place)&op=create&recordType=Note&name=bad&newField=count&newType=INT64&newValue=many",
+                                                    cookie: token)
+            let refusal = try #require(unreadable.headers["Location"].first)
+            #expect(unreadable.status == 303 && refusal.contains("not%20a%20whole%20number"), "\(refusal)")
+            #expect(try await erin.lookup(["bad"]).first?.record == nil, "a value that does not read creates nothing")
             let made = try await Self.request(server, .POST, "/console/containers/\(TestServer.containerID)/record",
                                               form: "\(place)&op=create&recordType=Note&name=fresh&newField=title&newType=STRING&newValue=Hello", cookie: token)
             #expect(made.status == 303)

@@ -34,8 +34,8 @@ package final class ActivityFeed: Sendable {
     package init() {}
 
     /// Notes what one request committed.
-    func record(_ changes: CommittedChanges, at time: Int64 = AuthService.now()) {
-        let base = Entry(time: time, containerID: changes.database.containerID, environment: changes.database.environment,
+    func record(_ changes: CommittedChanges) {
+        let base = Entry(time: AuthService.now(), containerID: changes.database.containerID, environment: changes.database.environment,
                          scope: changes.database.scope, zone: changes.zoneName, recordName: nil, recordType: nil, change: "delete")
         var entries = changes.records.map { record in
             var entry = base

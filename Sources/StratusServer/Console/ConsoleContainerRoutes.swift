@@ -13,8 +13,7 @@ struct ConsoleContainerRoutes {
         console.get("containers") { request, _ in
             try await routes.show(request) { visit in
                 let containers = try await services.admin.listContainers().map { ["id": $0.id, "created": ConsoleRoutes.date($0.createdAt)] }
-                return ConsoleRoutes.page("console-containers", ["pageTitle": "Containers", "containers": containers,
-                                                                 "message": ConsoleRoutes.message(request)], visit: visit)
+                return ConsoleRoutes.page("console-containers", ["pageTitle": "Containers", "containers": containers], visit: visit)
             }
         }
         console.post("containers") { request, context in
@@ -33,8 +32,7 @@ struct ConsoleContainerRoutes {
                 let id = try context.parameters.require("container")
                 guard let container = try await services.containers.container(id: id) else { throw HTTPError(.notFound) }
                 var values: [String: Any] = ["pageTitle": id, "container": id, "containerPath": ConsoleRoutes.pathComponent(id),
-                                             "apiToken": container.apiToken, "created": ConsoleRoutes.date(container.createdAt),
-                                             "message": ConsoleRoutes.message(request)]
+                                             "apiToken": container.apiToken, "created": ConsoleRoutes.date(container.createdAt)]
                 values["keys"] = try await services.serverKeys.list(containerID: id).map { key -> [String: Any] in
                     ["keyID": key.keyID, "created": ConsoleRoutes.date(key.createdAt), "revoked": key.revokedAt.map(ConsoleRoutes.date) ?? ""]
                 }

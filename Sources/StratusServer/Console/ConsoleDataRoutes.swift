@@ -17,11 +17,10 @@ struct ConsoleDataRoutes {
     func register(on console: RouterGroup<StratusRequestContext>) {
         console.get("containers/:container/data") { request, context in
             try await routes.show(request) { visit in
-                var place = try Place(request, context)
+                let place = try ConsolePlace(request, context)
                 var values = place.values
                 values["pageTitle"] = "Data of \(place.container)"
-                values["message"] = ConsoleRoutes.message(request)
-                guard let access = try await access(&place, values: &values, request: request) else {
+                guard let access = try await access(place, values: &values, request: request) else {
                     return ConsoleRoutes.page("console-data", values, visit: visit)
                 }
                 let zones = try await services.zones.list(access)
@@ -33,7 +32,7 @@ struct ConsoleDataRoutes {
                         var owner: String?
                         if let recordName = zone.zoneID.ownerRecordName { owner = try await services.admin.username(recordName: recordName) }
                         listed.append(["name": "\(zone.zoneID.zoneName) (owned by \(owner ?? "?"))",
-                                       "link": Place.privateLink(container: place.container, environment: place.environment,
+                                       "link": ConsolePlace.privateLink(container: place.container, environment: place.environment,
                                                                  user: owner ?? "", zone: zone.zoneID.zoneName)])
                     }
                     values["zones"] = listed
@@ -56,9 +55,9 @@ struct ConsoleDataRoutes {
         }
         console.get("containers/:container/record") { request, context in
             try await routes.show(request) { visit in
-                var place = try Place(request, context)
+                let place = try ConsolePlace(request, context)
                 var values = place.values
-                guard let access = try await access(&place, values: &values, request: request),
+                guard let access = try await access(place, values: &values, request: request),
                       let name = request.uri.queryParameters["name"].map(String.init) else { throw HTTPError(.badRequest) }
                 let results = try Self.decode(try await services.records.lookup(
                     RecordsLookupRequest(records: [.init(recordName: name)], zoneID: ZoneID(zoneName: place.zone)), access), as: RecordsResponse.self)
@@ -67,21 +66,20 @@ struct ConsoleDataRoutes {
                                               visit: visit, status: .notFound)
                 }
                 values.merge(recordValues(record, place: place)) { $1 }
-                values["message"] = ConsoleRoutes.message(request)
                 return ConsoleRoutes.page("console-record", values, visit: visit)
             }
         }
         console.post("containers/:container/record") { request, context in
             try await routes.change(request, context) { visit, form in
-                var place = try Place(request, context, form: form)
+                let place = try ConsolePlace(request, context, form: form)
                 var values = place.values
-                guard let access = try await access(&place, values: &values, request: request) else { throw HTTPError(.badRequest) }
+                guard let access = try await access(place, values: &values, request: request) else { throw HTTPError(.badRequest) }
                 return try await save(form, place: place, access: access, visit: visit, values: values)
             }
         }
         console.get("containers/:container/query") { request, context in
             try await routes.show(request) { visit in
-                var place = try Place(request, context)
+                let place = try ConsolePlace(request, context)
                 var values = place.values
                 values["pageTitle"] = "Query \(place.container)"
                 let parameters = request.uri.queryParameters
@@ -99,7 +97,7 @@ struct ConsoleDataRoutes {
                 let descending = parameters["order"] == "descending"
                 values["sort"] = sort
                 values["descending"] = descending
-                guard !type.isEmpty, let access = try await access(&place, values: &values, request: request) else {
+                guard !type.isEmpty, let access = try await access(place, values: &values, request: request) else {
                     return ConsoleRoutes.page("console-query", values, visit: visit)
                 }
                 do {
@@ -123,7 +121,7 @@ struct ConsoleDataRoutes {
 
     /// The access `stratus records` would use; nil (with a note in `values`) while a private
     /// database has no owner chosen yet.
-    private func access(_ place: inout Place, values: inout [String: Any], request: Request) async throws -> DatabaseAccess? {
+    private func access(_ place: ConsolePlace, values: inout [String: Any], request: Request) async throws -> DatabaseAccess? {
         if place.scope != .public && place.user.isEmpty {
             values["needsUser"] = true
             return nil
@@ -139,7 +137,7 @@ struct ConsoleDataRoutes {
 
     /// Applies a record form (create, edit, delete) through `records/modify`'s service; a stale
     /// change tag comes back as the conflict the API reports, with the server's record shown.
-    private func save(_ form: ConsoleForm, place: Place, access: DatabaseAccess, visit: ConsoleVisit, values: [String: Any]) async throws -> Response {
+    private func save(_ form: ConsoleForm, place: ConsolePlace, access: DatabaseAccess, visit: ConsoleVisit, values: [String: Any]) async throws -> Response {
         let name = form["name"] ?? ""
         let zoneID = ZoneID(zoneName: place.zone)
         var operation: RecordOperation
@@ -147,34 +145,15 @@ struct ConsoleDataRoutes {
         case "delete":
             operation = RecordOperation(.delete, Record(recordName: name, recordChangeTag: form["changeTag"]))
         case "create":
-            var fields: [String: FieldValue?] = [:]
-            if let field = form["newField"], !field.isEmpty {
-                fields[field] = try? ConsoleFieldText.value(form["newValue"] ?? "", type: form["newType"] ?? "STRING", previous: nil)
-            }
+            let (fields, problems) = Self.fields(from: form, onto: [:])
+            guard problems.isEmpty else { return ConsoleRoutes.redirect(place.link("data", zone: place.zone), message: problems) }
             operation = RecordOperation(.create, Record(recordName: name.isEmpty ? nil : name, recordType: form["recordType"], fields: fields))
         default:
             let current = try Self.decode(try await services.records.lookup(
                 RecordsLookupRequest(records: [.init(recordName: name)], zoneID: zoneID), access), as: RecordsResponse.self).records.first?.record
-            var fields = current?.fields ?? [:]
-            var problems: [String] = []
-            for (field, text) in form.fields where field.hasPrefix("field.") {
-                let fieldName = String(field.dropFirst("field.".count))
-                let previous = fields[fieldName] ?? nil
-                do {
-                    fields[fieldName] = try ConsoleFieldText.value(text, type: previous.map { ConsoleFieldText.typeName($0) } ?? "STRING", previous: previous)
-                } catch {
-                    problems.append("\(fieldName): \(error)")
-                }
-            }
-            if let field = form["newField"], !field.isEmpty {
-                do {
-                    fields[field] = try ConsoleFieldText.value(form["newValue"] ?? "", type: form["newType"] ?? "STRING", previous: nil)
-                } catch {
-                    problems.append("\(field): \(error)")
-                }
-            }
+            let (fields, problems) = Self.fields(from: form, onto: current?.fields ?? [:])
             guard problems.isEmpty else {
-                return ConsoleRoutes.redirect(place.link("record", zone: place.zone, extra: ["name": name]), message: problems.joined(separator: "; "))
+                return ConsoleRoutes.redirect(place.link("record", zone: place.zone, extra: ["name": name]), message: problems)
             }
             operation = RecordOperation(.update, Record(recordName: name, recordType: current?.recordType, recordChangeTag: form["changeTag"],
                                                         fields: fields))
@@ -198,8 +177,27 @@ struct ConsoleDataRoutes {
         return ConsoleRoutes.page("console-message", page, visit: visit, status: .badRequest)
     }
 
+    /// `fields` with a record form's edits (`field.NAME`, each read as the type it has) and its new
+    /// field row applied, and what could not be read ("" when everything could).
+    private static func fields(from form: ConsoleForm, onto fields: [String: FieldValue?]) -> ([String: FieldValue?], String) {
+        var fields = fields
+        var edits = form.fields.filter { $0.name.hasPrefix("field.") }.map { (String($0.name.dropFirst("field.".count)), $0.value, nil as String?) }
+        if let field = form["newField"], !field.isEmpty { edits.append((field, form["newValue"] ?? "", form["newType"] ?? "STRING")) }
+        var problems: [String] = []
+        for (name, text, newType) in edits {
+            let previous = fields[name] ?? nil
+            do {
+                let type = newType ?? previous.map(ConsoleFieldText.typeName) ?? "STRING"
+                fields[name] = try ConsoleFieldText.value(text, type: type, previous: previous)
+            } catch {
+                problems.append("\(name): \(error)")
+            }
+        }
+        return (fields, problems.joined(separator: "; "))
+    }
+
     /// A record's values for its page: system fields, and each field by type.
-    private func recordValues(_ record: Record, place: Place) -> [String: Any] {
+    private func recordValues(_ record: Record, place: ConsolePlace) -> [String: Any] {
         let fields = record.fields.sorted { $0.key < $1.key }.compactMap { name, value -> [String: Any]? in
             guard let value else { return nil }
             var field: [String: Any] = ["name": name, "type": ConsoleFieldText.typeName(value), "display": ConsoleFieldText.display(value)]

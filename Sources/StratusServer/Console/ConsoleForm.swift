@@ -22,7 +22,7 @@ struct ConsoleForm: Sendable {
     }
 
     /// Reads the request's form, at most ``ConsoleRoutes/maxFormBytes``.
-    static func read(_ request: Request, context: StratusRequestContext) async throws -> ConsoleForm {
+    static func read(_ request: Request) async throws -> ConsoleForm {
         let body = try await request.body.collect(upTo: ConsoleRoutes.maxFormBytes)
         return ConsoleForm(Substring(String(buffer: body)))
     }

@@ -2,7 +2,7 @@ import Hummingbird
 import StratusCore
 
 /// Where in a container the data browser is: environment, database, its owner, zone.
-struct Place {
+struct ConsolePlace {
     let container: String
     let environment: ContainerEnvironment
     let scope: DatabaseScope

@@ -30,7 +30,7 @@ struct ConsoleRoutes {
             return Self.page("console-signin", ["pageTitle": "Sign in"], visit: nil)
         }
         console.post("signin") { request, context in
-            let form = try await ConsoleForm.read(request, context: context)
+            let form = try await ConsoleForm.read(request)
             do {
                 let token = try await services.admin.signInToConsole(username: form["username"] ?? "", password: form["password"] ?? "",
                                                                      client: context.clientAddress)
@@ -65,7 +65,8 @@ struct ConsoleRoutes {
     func visit(_ request: Request) async -> ConsoleVisit? {
         guard let token = ConsoleVisit.token(of: request),
               let administrator = try? await services.admin.consoleAdministrator(token: token) else { return nil }
-        return ConsoleVisit(administrator: administrator, token: token)
+        let message = request.uri.queryParameters["message"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        return ConsoleVisit(administrator: administrator, token: token, message: message)
     }
 
     /// A page for a signed-in administrator; others are sent to sign in.
@@ -79,7 +80,7 @@ struct ConsoleRoutes {
     func change(_ request: Request, _ context: StratusRequestContext,
                 _ body: (ConsoleVisit, ConsoleForm) async throws -> Response) async throws -> Response {
         guard let visit = await visit(request) else { return Self.redirect("/console/signin") }
-        let form = try await ConsoleForm.read(request, context: context)
+        let form = try await ConsoleForm.read(request)
         guard let csrf = form["csrf"], csrf == visit.csrf else {
             return Self.page("console-message", ["pageTitle": "Refused", "text": "The form was not sent from this console (its CSRF token is missing or wrong)."],
                              visit: visit, status: .forbidden)
@@ -88,11 +89,11 @@ struct ConsoleRoutes {
     }
 
     static func page(_ name: String, _ values: [String: Any], visit: ConsoleVisit?, status: HTTPResponse.Status = .ok) -> Response {
-        // Mustache shows a section for an empty string: notes that say nothing go.
-        var values = values.filter { key, value in !(["message", "error"].contains(key) && (value as? String)?.isEmpty == true) }
+        var values = values
         if let visit {
             values["administrator"] = visit.administrator
             values["csrf"] = visit.csrf
+            values["message"] = visit.message
         }
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
         headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
@@ -104,10 +105,6 @@ struct ConsoleRoutes {
         var target = location
         if let message { target += (location.contains("?") ? "&" : "?") + "message=" + queryComponent(message) }
         return Response(status: .seeOther, headers: [.location: target])
-    }
-
-    static func message(_ request: Request) -> String {
-        request.uri.queryParameters["message"].map(String.init) ?? ""
     }
 
     static func date(_ milliseconds: Int64) -> String {

@@ -19,7 +19,6 @@ struct ConsoleSchemaRoutes {
                 var values: [String: Any] = [
                     "pageTitle": "Schema of \(id)", "container": id, "containerPath": ConsoleRoutes.pathComponent(id),
                     "development": development, "production": try await services.schema.export(containerID: id, environment: .production),
-                    "message": ConsoleRoutes.message(request),
                 ]
                 switch try await services.schema.validate(development, containerID: id).deploy {
                 case .success(let changes):

@@ -18,7 +18,7 @@ struct ConsoleUserRoutes {
                      "created": ConsoleRoutes.date(user.createdAt), "disabled": user.disabledAt != nil]
                 }
                 return ConsoleRoutes.page("console-users", ["pageTitle": "Users of \(id)", "container": id, "containerPath": ConsoleRoutes.pathComponent(id),
-                                                   "search": search ?? "", "users": users, "message": ConsoleRoutes.message(request)], visit: visit)
+                                                   "search": search ?? "", "users": users], visit: visit)
             }
         }
         console.get("containers/:container/users/:username") { request, context in

@@ -12,6 +12,8 @@ struct ConsoleVisit: Sendable {
 
     let administrator: String
     let token: String
+    /// The note the redirect after a change carried (`?message=`), shown at the top of the page.
+    let message: String?
 
     /// The value every form that changes something must post as `csrf`.
     var csrf: String { SecretGenerator.digest("csrf|" + token) }

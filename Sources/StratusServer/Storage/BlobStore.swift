@@ -117,15 +117,10 @@ package struct BlobStore: Sendable {
     /// Copies a file already checked to hold the bytes `checksum` names (an archive's) into the
     /// incoming folder, ready for ``store(_:)``.
     func receive(copyOf file: URL, checksum: String) throws -> ReceivedFile {
-        let path = incoming.appendingPathComponent(SecretGenerator.uuid()).path
-        try FileManager.default.copyItem(atPath: file.path, toPath: path)
-        let size = Int64((try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0)
-        let descriptor = open(path, O_RDONLY)
-        if descriptor >= 0 {
-            fsync(descriptor)
-            close(descriptor)
-        }
-        return ReceivedFile(temporaryPath: path, checksum: checksum, size: size)
+        let copy = incoming.appendingPathComponent(SecretGenerator.uuid())
+        try BackupFiles.copy(file, to: copy)
+        let size = Int64((try FileManager.default.attributesOfItem(atPath: copy.path)[.size] as? NSNumber)?.int64Value ?? 0)
+        return ReceivedFile(temporaryPath: copy.path, checksum: checksum, size: size)
     }
 
     /// Moves a received file into place; returns false, leaving it, when the store already has

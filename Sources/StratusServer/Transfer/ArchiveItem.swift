@@ -111,8 +111,8 @@ package struct ArchivedRecord: Codable, Sendable, Equatable {
     package var recordType: String
     package var changeTag: String
     /// The fields in CloudKit's wire JSON, written into the line as they are stored (as the
-    /// line's `"fields"` object), not re-encoded.
-    package var fields: [UInt8]
+    /// line's `"fields"` object), not re-encoded; ``ArchiveLine`` reads and writes them.
+    package var fields: [UInt8] = []
     package var created: RecordStamp
     package var modified: RecordStamp
     package var parent: String?
@@ -126,40 +126,6 @@ package struct ArchivedRecord: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case zone, recordName, recordType, changeTag, created, modified, parent, share, sequence, deleted, createKey, references, assets
-    }
-
-    package init(zone: Int64, recordName: String, recordType: String, changeTag: String, fields: [UInt8], created: RecordStamp,
-                 modified: RecordStamp, parent: String?, share: String?, sequence: Int64, deleted: Bool, createKey: String?,
-                 references: [ArchivedReference], assets: [String]) {
-        self.zone = zone
-        self.recordName = recordName
-        self.recordType = recordType
-        self.changeTag = changeTag
-        self.fields = fields
-        self.created = created
-        self.modified = modified
-        self.parent = parent
-        self.share = share
-        self.sequence = sequence
-        self.deleted = deleted
-        self.createKey = createKey
-        self.references = references
-        self.assets = assets
-    }
-
-    package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(zone: try container.decode(Int64.self, forKey: .zone), recordName: try container.decode(String.self, forKey: .recordName),
-                  recordType: try container.decode(String.self, forKey: .recordType),
-                  changeTag: try container.decode(String.self, forKey: .changeTag), fields: [],
-                  created: try container.decode(RecordStamp.self, forKey: .created),
-                  modified: try container.decode(RecordStamp.self, forKey: .modified),
-                  parent: try container.decodeIfPresent(String.self, forKey: .parent),
-                  share: try container.decodeIfPresent(String.self, forKey: .share),
-                  sequence: try container.decode(Int64.self, forKey: .sequence), deleted: try container.decode(Bool.self, forKey: .deleted),
-                  createKey: try container.decodeIfPresent(String.self, forKey: .createKey),
-                  references: try container.decode([ArchivedReference].self, forKey: .references),
-                  assets: try container.decode([String].self, forKey: .assets))
     }
 }
 

@@ -4,11 +4,7 @@ extension PageTemplates {
     /// screen (tables scroll sideways, forms wrap).
     static let consoleTemplates = [
         "console-top": """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
+            {{> page-head}}
             <title>{{pageTitle}} · Stratus console</title>
             <style>
             body { font: 15px/1.5 system-ui, sans-serif; margin: 0; color: #1d1d1f; background: #f5f5f7; }

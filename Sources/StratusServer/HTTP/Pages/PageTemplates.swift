@@ -23,12 +23,16 @@ enum PageTemplates {
     }
 
     private static let templates = [
-        "layout-top": """
+        // The start of every page, the console's too.
+        "page-head": """
             <!doctype html>
             <html lang="en">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
+            """,
+        "layout-top": """
+            {{> page-head}}
             <title>{{pageTitle}}</title>
             <style>
             body { font: 16px/1.5 system-ui, sans-serif; margin: 0; padding: 2rem 1rem; color: #1d1d1f; background: #f5f5f7; }
