@@ -109,7 +109,7 @@ import StratusCore
                 try await Task.sleep(for: .milliseconds(10))
             }
             let tokens = try await server.server.services.storage.read {
-                try $0.apnsTokens(containerID: TestServer.containerID, environment: .development, user: alice.userRecordName!)
+                try await $0.apnsTokens(containerID: TestServer.containerID, environment: .development, user: alice.userRecordName!)
             }
             #expect(Set(tokens.map(\.token)) == [Self.liveToken, Self.productionToken])
         }
@@ -129,7 +129,7 @@ import StratusCore
                 try await Task.sleep(for: .milliseconds(2))
             }
             let tokens = try await server.server.services.storage.read {
-                try $0.apnsTokens(containerID: TestServer.containerID, environment: .development, user: alice.userRecordName!)
+                try await $0.apnsTokens(containerID: TestServer.containerID, environment: .development, user: alice.userRecordName!)
             }
             #expect(tokens.map(\.token) == (2..<5).map { String(repeating: "0\($0)", count: 16) })
             // tokens/create is served at Apple's documented path as well.

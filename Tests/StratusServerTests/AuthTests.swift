@@ -55,12 +55,12 @@ import StratusCore
             let signUp = try await server.anonymous.post("/auth/1/\(TestServer.containerID)/development/signup", credentials)
                 .decode(SignInResponse.self)
             let storage = server.server.services.storage
-            let user = try #require(try await storage.read { try $0.user(containerID: TestServer.containerID, username: "dave") })
+            let user = try #require(try await storage.read { try await $0.user(containerID: TestServer.containerID, username: "dave") })
             #expect(user.passwordHash.hasPrefix("scrypt$14$8$1$"))
             #expect(!user.passwordHash.contains(credentials.password))
-            let session = try await storage.read { try $0.session(tokenHash: SecretGenerator.digest(signUp.ckWebAuthToken)) }
+            let session = try await storage.read { try await $0.session(tokenHash: SecretGenerator.digest(signUp.ckWebAuthToken)) }
             #expect(session?.userRecordName == signUp.userRecordName)
-            let raw = try await storage.read { try $0.session(tokenHash: signUp.ckWebAuthToken) }
+            let raw = try await storage.read { try await $0.session(tokenHash: signUp.ckWebAuthToken) }
             #expect(raw == nil, "the raw token must not be a key of the sessions table")
 
             let directory = server.server.configuration.dataDirectory

@@ -121,11 +121,11 @@ import StratusTesting
             _ = try await alice.upload(TestFile.bytes(count: 10_000, seed: 4))
             let storage = server.server.services.storage
             let later = AuthService.now() + 25 * 3600 * 1000
-            try await storage.write { try $0.holdAssetCollection(holder: "backup", until: later + 1) }
+            try await storage.write { try await $0.holdAssetCollection(holder: "backup", until: later + 1) }
             var collected = try await server.server.services.assets.collectGarbage(now: later)
             #expect(collected.uploads == 0 && collected.files == 0)
             #expect(TestFile.storedBlobs(in: server.server.configuration.dataDirectory).count == 1)
-            try await storage.write { try $0.releaseAssetCollection(holder: "backup") }
+            try await storage.write { try await $0.releaseAssetCollection(holder: "backup") }
             collected = try await server.server.services.assets.collectGarbage(now: later)
             #expect(collected.uploads == 1 && collected.files == 1)
         }

@@ -36,7 +36,7 @@ import StratusCore
             let created = try ServerProcess.run(["admin", "create", "root", "--data", directory.path,
                                                  "--password-file", AdministrationTests.passwordFile("console password")])
             #expect(created.status == 0, "\(created.output)")
-            let stored = try #require(try await server.server.services.storage.read { try $0.administrator(username: "root") })
+            let stored = try #require(try await server.server.services.storage.read { try await $0.administrator(username: "root") })
             #expect(stored.passwordHash != "console password" && !stored.passwordHash.contains("console"), "stored hashed")
             #expect(try ServerProcess.run(["admin", "list", "--data", directory.path]).output.contains("root"))
 

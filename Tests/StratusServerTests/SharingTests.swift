@@ -241,7 +241,7 @@ import StratusCore
             #expect(bad.errorCode == .badRequest)
             // Both proved their addresses (EmailVerificationTests mails the codes; here they are marked directly).
             try await server.server.services.storage.write { transaction in
-                for user in [findMe.userRecordName, hiddenUser.userRecordName] { try transaction.markEmailVerified(user: user) }
+                for user in [findMe.userRecordName, hiddenUser.userRecordName] { try await transaction.markEmailVerified(user: user) }
             }
 
             let alice = try await server.signUp("alice")

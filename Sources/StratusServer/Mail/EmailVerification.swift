@@ -28,7 +28,7 @@ package struct EmailVerification: Sendable {
 
     /// `email/send`: mails the signed-in user a new code.
     package func sendCode(to userRecordName: String) async throws {
-        guard let user = try await storage.read({ try $0.user(recordName: userRecordName) }) else {
+        guard let user = try await storage.read({ try await $0.user(recordName: userRecordName) }) else {
             throw AuthService.authenticationRequired
         }
         try await sendCode(to: user)
@@ -41,7 +41,7 @@ package struct EmailVerification: Sendable {
         try limiter.acquire("email-codes|\(user.userRecordName)", Self.codesPerUser, what: "verification codes for this account")
         let code = String(format: "%06d", Int.random(in: 0..<1_000_000))
         try await storage.write { transaction in
-            try transaction.saveEmailCode(StoredEmailCode(userRecordName: user.userRecordName, codeHash: SecretGenerator.digest(code),
+            try await transaction.saveEmailCode(StoredEmailCode(userRecordName: user.userRecordName, codeHash: SecretGenerator.digest(code),
                                                           expiresAt: AuthService.now() + Self.codeLifetime.milliseconds, attempts: 0))
         }
         do {
@@ -58,15 +58,15 @@ package struct EmailVerification: Sendable {
         let hash = SecretGenerator.digest(code)
         let now = AuthService.now()
         let outcome: CloudKitError? = try await storage.write { transaction in
-            guard var stored = try transaction.emailCode(user: user), stored.expiresAt > now, stored.attempts < Self.maxAttempts else {
+            guard var stored = try await transaction.emailCode(user: user), stored.expiresAt > now, stored.attempts < Self.maxAttempts else {
                 return CloudKitError.badRequest("no valid verification code: ask for a new one with email/send")
             }
             guard PasswordHasher.constantTimeEquals(Array(stored.codeHash.utf8), Array(hash.utf8)) else {
                 stored.attempts += 1
-                try transaction.saveEmailCode(stored)
+                try await transaction.saveEmailCode(stored)
                 return CloudKitError.badRequest("wrong verification code")
             }
-            try transaction.markEmailVerified(user: user)
+            try await transaction.markEmailVerified(user: user)
             return nil
         }
         if let outcome { throw outcome }

@@ -81,7 +81,7 @@ package actor NotificationHub {
         let open = Set(mailboxes.values.flatMap { $0.values.map(\.sessionHash) })
         guard !open.isEmpty else { return }
         do {
-            let live = try await storage.read { transaction in try open.filter { try transaction.session(tokenHash: $0) != nil } }
+            let live = try await storage.read { transaction in try await open.asyncFilter { try await transaction.session(tokenHash: $0) != nil } }
             endSessions(open.subtracting(live))
         } catch {
             logger.warning("could not check the sessions of push connections: \(error)")
@@ -126,10 +126,10 @@ package actor NotificationHub {
     /// The users with a zone in their shared database, and those databases' rows: read in the
     /// commit's own transaction, so publishing needs no read of its own.
     static func participants(of zoneRowID: Int64, owner key: DatabaseKey,
-                             in transaction: any StorageTransaction) throws -> [CommittedChanges.Participant] {
-        try transaction.sharedZoneMembers(zoneRowID: zoneRowID).compactMap { member in
+                             in transaction: any StorageTransaction) async throws -> [CommittedChanges.Participant] {
+        try await transaction.sharedZoneMembers(zoneRowID: zoneRowID).asyncCompactMap { member in
             let shared = DatabaseKey(containerID: key.containerID, environment: key.environment, scope: .shared, ownerRecordName: member)
-            return try transaction.databaseID(shared, create: false).map { CommittedChanges.Participant(user: member, sharedDatabaseID: $0) }
+            return try await transaction.databaseID(shared, create: false).map { CommittedChanges.Participant(user: member, sharedDatabaseID: $0) }
         }
     }
 
@@ -166,7 +166,7 @@ package actor NotificationHub {
 
     private func subscriptionsOf(_ databaseID: Int64) async throws -> [StoredSubscription] {
         if let cached = subscriptions[databaseID] { return cached }
-        let loaded = try await storage.read { try $0.subscriptions(databaseID: databaseID, owner: nil) }
+        let loaded = try await storage.read { try await $0.subscriptions(databaseID: databaseID, owner: nil) }
         subscriptions[databaseID] = loaded
         return loaded
     }
@@ -175,7 +175,7 @@ package actor NotificationHub {
         subscriptions[databaseID]?.removeAll { stored in fired.contains { $0.owner == stored.owner && $0.subscription.subscriptionID == stored.subscription.subscriptionID } }
         try await storage.write { transaction in
             for stored in fired {
-                _ = try transaction.deleteSubscription(databaseID: databaseID, owner: stored.owner, subscriptionID: stored.subscription.subscriptionID)
+                _ = try await transaction.deleteSubscription(databaseID: databaseID, owner: stored.owner, subscriptionID: stored.subscription.subscriptionID)
             }
         }
     }

@@ -14,16 +14,16 @@ extension AdminService {
         }
         let administrator = StoredAdministrator(username: username, passwordHash: try await auth.hashPassword(password),
                                                 createdAt: AuthService.now())
-        try await storage.write { try $0.insertAdministrator(administrator) }
+        try await storage.write { try await $0.insertAdministrator(administrator) }
     }
 
     package func listAdministrators() async throws -> [StoredAdministrator] {
-        try await storage.read { try $0.administrators() }
+        try await storage.read { try await $0.administrators() }
     }
 
     /// Removes an administrator and ends their console sessions.
     package func removeAdministrator(username: String) async throws {
-        guard try await storage.write({ try $0.deleteAdministrator(username: username) }) else {
+        guard try await storage.write({ try await $0.deleteAdministrator(username: username) }) else {
             throw CloudKitError.notFound("there is no administrator '\(username)'")
         }
     }
@@ -31,7 +31,7 @@ extension AdminService {
     /// Checks an administrator's name and password (throttled like app sign-ins: per address, and
     /// per account after repeated failures) and opens a console session; returns its token.
     package func signInToConsole(username: String, password: String, client: String) async throws -> String {
-        let administrator = try await storage.read { try $0.administrator(username: username) }
+        let administrator = try await storage.read { try await $0.administrator(username: username) }
         guard try await auth.checkAdministratorPassword(password, of: administrator, username: username, client: client),
               let administrator else {
             throw CloudKitError(.authenticationFailed, "unknown administrator or wrong password")
@@ -41,20 +41,20 @@ extension AdminService {
         let session = StoredConsoleSession(tokenHash: SecretGenerator.digest(token), username: administrator.username,
                                            expiresAt: now + Self.consoleSessionLifetime.milliseconds)
         try await storage.write { transaction in
-            try transaction.deleteExpiredConsoleSessions(before: now)
-            try transaction.insertConsoleSession(session)
+            try await transaction.deleteExpiredConsoleSessions(before: now)
+            try await transaction.insertConsoleSession(session)
         }
         return token
     }
 
     /// The administrator a console session token belongs to, while it lasts.
     package func consoleAdministrator(token: String) async throws -> String? {
-        let session = try await storage.read { try $0.consoleSession(tokenHash: SecretGenerator.digest(token)) }
+        let session = try await storage.read { try await $0.consoleSession(tokenHash: SecretGenerator.digest(token)) }
         guard let session, session.expiresAt > AuthService.now() else { return nil }
         return session.username
     }
 
     package func signOutOfConsole(token: String) async throws {
-        try await storage.write { try $0.deleteConsoleSession(tokenHash: SecretGenerator.digest(token)) }
+        try await storage.write { try await $0.deleteConsoleSession(tokenHash: SecretGenerator.digest(token)) }
     }
 }

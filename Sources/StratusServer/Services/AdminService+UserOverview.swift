@@ -27,22 +27,22 @@ extension AdminService {
         let user = try await self.user(username: username, containerID: containerID)
         var overview = try await storage.read { transaction in
             let key = DatabaseKey(containerID: containerID, environment: environment, scope: .private, ownerRecordName: user.userRecordName)
-            let databaseID = try transaction.databaseID(key, create: false)
-            let zones = try databaseID.map { try transaction.liveZones(databaseID: $0) } ?? []
+            let databaseID = try await transaction.databaseID(key, create: false)
+            let zones = try await databaseID.asyncMap { try await transaction.liveZones(databaseID: $0) } ?? []
             var overview = UserOverview(
                 user: user,
-                zones: try zones.map { UserOverview.OwnedZone(name: $0.zoneName, shares: try transaction.shares(zoneRowID: $0.rowID)) },
-                sharedWithThem: [], subscriptions: try databaseID.map { try transaction.subscriptions(databaseID: $0, owner: nil) } ?? [],
-                apnsTokens: try transaction.apnsTokens(containerID: containerID, environment: environment, user: user.userRecordName),
+                zones: try await zones.asyncMap { UserOverview.OwnedZone(name: $0.zoneName, shares: try await transaction.shares(zoneRowID: $0.rowID)) },
+                sharedWithThem: [], subscriptions: try await databaseID.asyncMap { try await transaction.subscriptions(databaseID: $0, owner: nil) } ?? [],
+                apnsTokens: try await transaction.apnsTokens(containerID: containerID, environment: environment, user: user.userRecordName),
                 pushConnections: 0, usernames: [user.userRecordName: user.username])
-            for zoneRowID in try transaction.zonesSharedWith(user: user.userRecordName) {
-                guard let zone = try transaction.zone(rowID: zoneRowID), !zone.deleted,
-                      let owner = try transaction.databaseKey(id: zone.databaseID), owner.environment == environment else { continue }
+            for zoneRowID in try await transaction.zonesSharedWith(user: user.userRecordName) {
+                guard let zone = try await transaction.zone(rowID: zoneRowID), !zone.deleted,
+                      let owner = try await transaction.databaseKey(id: zone.databaseID), owner.environment == environment else { continue }
                 overview.sharedWithThem.append((owner.ownerRecordName, zone.zoneName))
             }
             let named = Set(overview.zones.flatMap { $0.shares.flatMap { $0.participants.map(\.userRecordName) } } + overview.sharedWithThem.map(\.owner))
             for recordName in named {
-                if let other = try transaction.user(recordName: recordName) { overview.usernames[recordName] = other.username }
+                if let other = try await transaction.user(recordName: recordName) { overview.usernames[recordName] = other.username }
             }
             return overview
         }
@@ -53,6 +53,6 @@ extension AdminService {
 
     /// The username of the user with this record name, if there is one.
     package func username(recordName: String) async throws -> String? {
-        try await storage.read { try $0.user(recordName: recordName)?.username }
+        try await storage.read { try await $0.user(recordName: recordName)?.username }
     }
 }

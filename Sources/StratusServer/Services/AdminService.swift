@@ -26,15 +26,15 @@ package struct AdminService: Sendable {
     }
 
     package func listContainers() async throws -> [StoredContainer] {
-        try await storage.read { try $0.containers() }
+        try await storage.read { try await $0.containers() }
     }
 
     /// Gives the container a new API token; the old one stops working at once.
     package func rotateAPIToken(containerID: String) async throws -> String {
         let token = SecretGenerator.apiToken()
         try await storage.write { transaction in
-            guard try transaction.container(id: containerID) != nil else { throw CloudKitError.notFound("no container '\(containerID)'") }
-            try transaction.setAPIToken(containerID: containerID, apiToken: token)
+            guard try await transaction.container(id: containerID) != nil else { throw CloudKitError.notFound("no container '\(containerID)'") }
+            try await transaction.setAPIToken(containerID: containerID, apiToken: token)
         }
         return token
     }
@@ -59,20 +59,20 @@ package struct AdminService: Sendable {
     /// The container's users in username order, those whose username or email address contains
     /// `text` when it is given; at most ``maxListedUsers``.
     package func listUsers(containerID: String, matching text: String? = nil) async throws -> [StoredUser] {
-        try await storage.read { try $0.users(containerID: containerID, matching: text, limit: Self.maxListedUsers) }
+        try await storage.read { try await $0.users(containerID: containerID, matching: text, limit: Self.maxListedUsers) }
     }
 
     /// The container's user with that username; `NOT_FOUND` if there is none.
     package func user(username: String, containerID: String) async throws -> StoredUser {
-        try await storage.read { try Self.user(username, containerID: containerID, in: $0) }
+        try await storage.read { try await Self.user(username, containerID: containerID, in: $0) }
     }
 
     /// Creates an account, as signing up does but without signing it in.
     package func createUser(containerID: String, username: String, password: String, email: String? = nil) async throws -> StoredUser {
         let user = try await auth.newUser(Credentials(username: username, password: password, email: email), containerID: containerID)
         try await storage.write { transaction in
-            guard try transaction.container(id: containerID) != nil else { throw CloudKitError.notFound("no container '\(containerID)'") }
-            try transaction.insertUser(user)
+            guard try await transaction.container(id: containerID) != nil else { throw CloudKitError.notFound("no container '\(containerID)'") }
+            try await transaction.insertUser(user)
         }
         return user
     }
@@ -82,10 +82,10 @@ package struct AdminService: Sendable {
     @discardableResult
     package func setDisabled(_ disabled: Bool, username: String, containerID: String) async throws -> Bool {
         let (changed, revoked) = try await storage.write { transaction in
-            let user = try Self.user(username, containerID: containerID, in: transaction)
+            let user = try await Self.user(username, containerID: containerID, in: transaction)
             guard (user.disabledAt != nil) != disabled else { return (false, [String]()) }
-            try transaction.setUserDisabled(user: user.userRecordName, at: disabled ? AuthService.now() : nil)
-            return (true, disabled ? try transaction.deleteSessions(user: user.userRecordName, except: nil) : [])
+            try await transaction.setUserDisabled(user: user.userRecordName, at: disabled ? AuthService.now() : nil)
+            return try await (true, disabled ? transaction.deleteSessions(user: user.userRecordName, except: nil) : [])
         }
         await end(revoked)
         return changed
@@ -95,9 +95,9 @@ package struct AdminService: Sendable {
     package func resetPassword(username: String, containerID: String, to password: String) async throws {
         let hash = try await auth.hashPassword(password)
         let revoked = try await storage.write { transaction in
-            let user = try Self.user(username, containerID: containerID, in: transaction)
-            try transaction.setPasswordHash(user: user.userRecordName, passwordHash: hash)
-            return try transaction.deleteSessions(user: user.userRecordName, except: nil)
+            let user = try await Self.user(username, containerID: containerID, in: transaction)
+            try await transaction.setPasswordHash(user: user.userRecordName, passwordHash: hash)
+            return try await transaction.deleteSessions(user: user.userRecordName, except: nil)
         }
         await end(revoked)
     }
@@ -110,8 +110,8 @@ package struct AdminService: Sendable {
         let user = try await confirmedUser(session, password: current)
         let hash = try await auth.hashPassword(password)
         let revoked = try await storage.write { transaction in
-            try transaction.setPasswordHash(user: user.userRecordName, passwordHash: hash)
-            return try transaction.deleteSessions(user: user.userRecordName, except: session.tokenHash)
+            try await transaction.setPasswordHash(user: user.userRecordName, passwordHash: hash)
+            return try await transaction.deleteSessions(user: user.userRecordName, except: session.tokenHash)
         }
         await end(revoked)
     }
@@ -120,7 +120,7 @@ package struct AdminService: Sendable {
     /// many sessions ended.
     @discardableResult
     package func signOutEverywhere(user: String) async throws -> Int {
-        let revoked = try await storage.write { try $0.deleteSessions(user: user, except: nil) }
+        let revoked = try await storage.write { try await $0.deleteSessions(user: user, except: nil) }
         await end(revoked)
         return revoked.count
     }
@@ -136,7 +136,7 @@ package struct AdminService: Sendable {
     /// data, and their `created.userRecordName` names a user who no longer exists.
     package func deleteAccount(user: String, containerID: String) async throws {
         let (deletedZones, revoked) = try await storage.write { transaction in
-            guard let stored = try transaction.user(recordName: user), stored.containerID == containerID else {
+            guard let stored = try await transaction.user(recordName: user), stored.containerID == containerID else {
                 throw CloudKitError.notFound("no such user in container '\(containerID)'")
             }
             var deletedZones: [CommittedChanges] = []
@@ -144,29 +144,29 @@ package struct AdminService: Sendable {
                 for scope in [DatabaseScope.public, .private, .shared] {
                     let key = DatabaseKey(containerID: containerID, environment: environment, scope: scope,
                                           ownerRecordName: scope == .public ? "" : user)
-                    guard let databaseID = try transaction.databaseID(key, create: false) else { continue }
-                    for subscription in try transaction.subscriptions(databaseID: databaseID, owner: user) {
-                        _ = try transaction.deleteSubscription(databaseID: databaseID, owner: user,
+                    guard let databaseID = try await transaction.databaseID(key, create: false) else { continue }
+                    for subscription in try await transaction.subscriptions(databaseID: databaseID, owner: user) {
+                        _ = try await transaction.deleteSubscription(databaseID: databaseID, owner: user,
                                                                subscriptionID: subscription.subscription.subscriptionID)
                     }
                     guard scope == .private else { continue }
-                    for zone in try transaction.liveZones(databaseID: databaseID) {
-                        _ = try ZoneService.delete(zone, in: transaction)
+                    for zone in try await transaction.liveZones(databaseID: databaseID) {
+                        _ = try await ZoneService.delete(zone, in: transaction)
                         deletedZones.append(CommittedChanges(database: key, databaseID: databaseID, zoneRowID: zone.rowID,
                                                              zoneName: zone.zoneName, zoneDeleted: true))
                     }
                 }
             }
-            for zoneRowID in try transaction.zonesSharedWith(user: user) {
-                guard let zone = try transaction.zone(rowID: zoneRowID), !zone.deleted,
-                      let owner = try transaction.databaseKey(id: zone.databaseID) else { continue }
+            for zoneRowID in try await transaction.zonesSharedWith(user: user) {
+                guard let zone = try await transaction.zone(rowID: zoneRowID), !zone.deleted,
+                      let owner = try await transaction.databaseKey(id: zone.databaseID) else { continue }
                 let access = DatabaseAccess(containerID: containerID, environment: owner.environment, scope: .shared,
                                             userRecordName: user, deviceID: "", origin: "", session: nil)
-                try ShareOperations(transaction: transaction, grant: ZoneGrant(zone: zone, owner: owner.ownerRecordName, sharing: nil),
+                try await ShareOperations(transaction: transaction, grant: ZoneGrant(zone: zone, owner: owner.ownerRecordName, sharing: nil),
                                     access: access).removeParticipant(user)
             }
-            let revoked = try transaction.deleteSessions(user: user, except: nil)
-            try transaction.deleteUser(recordName: user)
+            let revoked = try await transaction.deleteSessions(user: user, except: nil)
+            try await transaction.deleteUser(recordName: user)
             return (deletedZones, revoked)
         }
         await end(revoked)
@@ -185,7 +185,7 @@ package struct AdminService: Sendable {
 
     /// The signed-in user, once they gave their password again (`AUTHENTICATION_FAILED` if wrong).
     private func confirmedUser(_ session: StoredSession, password: String) async throws -> StoredUser {
-        guard let user = try await storage.read({ try $0.user(recordName: session.userRecordName) }) else {
+        guard let user = try await storage.read({ try await $0.user(recordName: session.userRecordName) }) else {
             throw CloudKitError(.authenticationFailed, "the account no longer exists")
         }
         guard try await auth.verifyPassword(password, of: user) else {
@@ -216,9 +216,9 @@ package struct AdminService: Sendable {
         let key = DatabaseKey(containerID: access.containerID, environment: access.environment, scope: access.scope,
                               ownerRecordName: access.scope == .public ? "" : access.userRecordName ?? "")
         return try await storage.read { transaction in
-            guard let databaseID = try transaction.databaseID(key, create: false),
-                  let zone = try transaction.liveZone(databaseID: databaseID, zoneName: zoneName) else { return ([], nil) }
-            let rows = try transaction.recordChanges(zoneRowID: zone.rowID, after: after, skippingDeletionsThrough: .max, limit: limit + 1,
+            guard let databaseID = try await transaction.databaseID(key, create: false),
+                  let zone = try await transaction.liveZone(databaseID: databaseID, zoneName: zoneName) else { return ([], nil) }
+            let rows = try await transaction.recordChanges(zoneRowID: zone.rowID, after: after, skippingDeletionsThrough: .max, limit: limit + 1,
                                                      maxBytes: .max, recordTypes: nil)
             let page = Array(rows.prefix(limit))
             return (page, rows.count > limit ? page.last?.sequence : nil)
@@ -231,8 +231,8 @@ package struct AdminService: Sendable {
         await hub.endSessions(Set(sessions))
     }
 
-    private static func user(_ username: String, containerID: String, in transaction: any StorageTransaction) throws -> StoredUser {
-        guard let user = try transaction.user(containerID: containerID, username: username) else {
+    private static func user(_ username: String, containerID: String, in transaction: any StorageTransaction) async throws -> StoredUser {
+        guard let user = try await transaction.user(containerID: containerID, username: username) else {
             throw CloudKitError.notFound("no user '\(username)' in container '\(containerID)'")
         }
         return user

@@ -12,30 +12,32 @@ struct AssetAttachment {
     let user: String
 
     /// The fields as stored, and the checksums of every file they refer to.
-    func resolve(_ fields: [String: FieldValue?]) throws -> (fields: [String: FieldValue?], checksums: Set<String>) {
+    func resolve(_ fields: [String: FieldValue?]) async throws -> (fields: [String: FieldValue?], checksums: Set<String>) {
         var resolved = fields
         var checksums = Set<String>()
         for (name, value) in fields {
             guard let value, !value.assets.isEmpty else { continue }
-            resolved[name] = try value.mappingAssets { asset in
-                let stored = try self.stored(asset, field: name)
-                checksums.insert(stored.fileChecksum ?? "")
-                return stored
+            // `mappingAssets` visits the assets in the order `assets` lists them.
+            var stored = try await value.assets.asyncMap { try await self.stored($0, field: name) }.makeIterator()
+            resolved[name] = value.mappingAssets { _ in
+                let asset = stored.next()!
+                checksums.insert(asset.fileChecksum ?? "")
+                return asset
             }
         }
         return (resolved, checksums)
     }
 
-    private func stored(_ asset: Asset, field: String) throws -> Asset {
+    private func stored(_ asset: Asset, field: String) async throws -> Asset {
         let checksum: String
         let size: Int64
         if let receipt = asset.receipt {
-            guard let upload = try transaction.assetUpload(receiptHash: SecretGenerator.digest(receipt)),
+            guard let upload = try await transaction.assetUpload(receiptHash: SecretGenerator.digest(receipt)),
                   upload.databaseID == zone.databaseID, upload.uploadedBy == user else {
                 throw CloudKitError.badRequest("field '\(field)': the asset receipt is unknown, expired or not yours; upload the file again")
             }
             (checksum, size) = (upload.checksum, upload.size)
-        } else if let claimed = asset.fileChecksum, let known = try transaction.referencedAssetSize(zoneRowID: zone.rowID, checksum: claimed) {
+        } else if let claimed = asset.fileChecksum, let known = try await transaction.referencedAssetSize(zoneRowID: zone.rowID, checksum: claimed) {
             (checksum, size) = (claimed, known)
         } else {
             throw CloudKitError.badRequest("field '\(field)': a new asset needs the receipt its upload returned (see assets/upload)")

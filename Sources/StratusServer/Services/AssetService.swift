@@ -30,7 +30,7 @@ package struct AssetService: Sendable {
         }
         let databaseID = try await directory.databaseID(for: access)
         let zone = try await storage.read { transaction in
-            let grant = try DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
+            let grant = try await DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             // A participant uploads into a zone shared with them only with write permission in it
             // (saving the record checks the permission for that record).
             if let sharing = grant.sharing, !sharing.shares.contains(where: { sharing.permission(in: $0).canWrite }) {
@@ -73,7 +73,7 @@ package struct AssetService: Sendable {
         }
         let blobs = self.blobs
         stored = try await storage.write { transaction in
-            try transaction.insertAssetUpload(upload)
+            try await transaction.insertAssetUpload(upload)
             return try blobs.store(file)
         }
         return AssetUploadReceipt(singleFile: Asset(fileChecksum: file.checksum, size: file.size, receipt: receipt))
@@ -90,9 +90,9 @@ package struct AssetService: Sendable {
         let databaseID = try await directory.databaseID(for: access)
         let now = AuthService.now()
         return try await storage.write { transaction in
-            let zone = try DatabaseDirectory.zone(request.zoneID, databaseID: databaseID, access: access, in: transaction)
-            return AssetRereferenceResponse(assets: try request.assets.map { item in
-                guard let stored = try transaction.record(zoneRowID: zone.rowID, recordName: item.recordName), !stored.deleted else {
+            let zone = try await DatabaseDirectory.zone(request.zoneID, databaseID: databaseID, access: access, in: transaction)
+            return AssetRereferenceResponse(assets: try await request.assets.asyncMap { item in
+                guard let stored = try await transaction.record(zoneRowID: zone.rowID, recordName: item.recordName), !stored.deleted else {
                     throw CloudKitError.notFound("record '\(item.recordName)' does not exist")
                 }
                 guard case .asset(let asset)? = try RecordMapper.decodeFields(stored.fieldsJSON)[item.fieldName],
@@ -100,7 +100,7 @@ package struct AssetService: Sendable {
                     throw CloudKitError.badRequest("field '\(item.fieldName)' of record '\(item.recordName)' is not an ASSET")
                 }
                 let receipt = SecretGenerator.receipt()
-                try transaction.insertAssetUpload(StoredAssetUpload(
+                try await transaction.insertAssetUpload(StoredAssetUpload(
                     receiptHash: SecretGenerator.digest(receipt), databaseID: databaseID, zoneName: zone.zoneName,
                     recordName: item.recordName, fieldName: item.fieldName, uploadedBy: user, checksum: checksum, size: size, uploadedAt: now))
                 return Asset(fileChecksum: checksum, size: size, receipt: receipt)
@@ -118,7 +118,7 @@ package struct AssetService: Sendable {
             guard caller == user else { throw CloudKitError.accessDenied("this download URL was issued to another user") }
         }
         guard let checksum = grant.checksum, let zoneRowID = grant.zoneRowID,
-              try await storage.read({ try $0.recordReferencesAsset(zoneRowID: zoneRowID, recordName: grant.recordName, checksum: checksum) }),
+              try await storage.read({ try await $0.recordReferencesAsset(zoneRowID: zoneRowID, recordName: grant.recordName, checksum: checksum) }),
               let path = blobs.path(forChecksum: checksum), FileManager.default.fileExists(atPath: path) else {
             throw CloudKitError.notFound("the asset no longer exists")
         }
@@ -137,12 +137,12 @@ package struct AssetService: Sendable {
         let cutoff = now - uploadGracePeriod.milliseconds
         let blobs = self.blobs
         let (uploads, orphans) = try await storage.write { transaction in
-            if try transaction.isAssetCollectionHeld(at: now) { return (0, [String]()) }
-            return (try transaction.deleteAssetUploads(before: cutoff), try transaction.deleteUnreferencedAssetBlobs())
+            if try await transaction.isAssetCollectionHeld(at: now) { return (0, [String]()) }
+            return try await (transaction.deleteAssetUploads(before: cutoff), transaction.deleteUnreferencedAssetBlobs())
         }
         let removed = try await storage.write { transaction in
             var removed = 0
-            for checksum in orphans where try !transaction.assetBlobExists(checksum: checksum) {
+            for checksum in orphans where try await !transaction.assetBlobExists(checksum: checksum) {
                 blobs.remove(checksum: checksum)
                 removed += 1
             }

@@ -23,7 +23,7 @@ package struct AuthService: Sendable {
     /// or foreign token.
     package func user(webAuthToken: String, containerID: String, environment: ContainerEnvironment) async throws -> String {
         let hash = SecretGenerator.digest(webAuthToken)
-        let session = try await storage.read { try $0.session(tokenHash: hash) }
+        let session = try await storage.read { try await $0.session(tokenHash: hash) }
         return try Self.check(session, containerID: containerID, environment: environment).userRecordName
     }
 
@@ -36,7 +36,7 @@ package struct AuthService: Sendable {
         }
         let hash = webAuthToken.map(SecretGenerator.digest)
         let (container, session) = try await storage.read { transaction in
-            (try transaction.container(id: containerID), try hash.flatMap { try transaction.session(tokenHash: $0) })
+            (try await transaction.container(id: containerID), try await hash.asyncFlatMap { try await transaction.session(tokenHash: $0) })
         }
         try Self.check(container, apiToken: apiToken, containerID: containerID)
         guard hash != nil else { return nil }
@@ -73,8 +73,8 @@ package struct AuthService: Sendable {
         let token = SecretGenerator.webAuthToken()
         let session = makeSession(token: token, user: user.userRecordName, containerID: containerID, environment: environment)
         try await storage.write { transaction in
-            try transaction.insertUser(user)
-            try transaction.insertSession(session)
+            try await transaction.insertUser(user)
+            try await transaction.insertSession(session)
         }
         return (SignInResponse(ckWebAuthToken: token, userRecordName: user.userRecordName), user)
     }
@@ -128,7 +128,7 @@ package struct AuthService: Sendable {
     package func signIn(_ credentials: Credentials, containerID: String, environment: ContainerEnvironment,
                         client: String) async throws -> SignInResponse {
         try limiter.acquire("signin|\(client)", signInsPerAddress, what: "sign-ins from this address")
-        let user = try await storage.read { try $0.user(containerID: containerID, username: credentials.username) }
+        let user = try await storage.read { try await $0.user(containerID: containerID, username: credentials.username) }
         guard try await checkPassword(credentials.password, against: user?.passwordHash, containerID: containerID,
                                       username: credentials.username), let user else {
             throw CloudKitError(.authenticationFailed, "unknown username or wrong password")
@@ -139,15 +139,15 @@ package struct AuthService: Sendable {
         let token = SecretGenerator.webAuthToken()
         let session = makeSession(token: token, user: user.userRecordName, containerID: containerID, environment: environment)
         try await storage.write { transaction in
-            try transaction.deleteExpiredSessions(before: Self.now())
-            try transaction.insertSession(session)
+            try await transaction.deleteExpiredSessions(before: Self.now())
+            try await transaction.insertSession(session)
         }
         return SignInResponse(ckWebAuthToken: token, userRecordName: user.userRecordName)
     }
 
     /// Revokes a session (its web auth token stops working).
     package func signOut(_ session: StoredSession) async throws {
-        try await storage.write { try $0.deleteSession(tokenHash: session.tokenHash) }
+        try await storage.write { try await $0.deleteSession(tokenHash: session.tokenHash) }
     }
 
     private func makeSession(token: String, user: String, containerID: String, environment: ContainerEnvironment) -> StoredSession {

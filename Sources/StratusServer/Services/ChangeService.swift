@@ -35,7 +35,7 @@ package struct ChangeService: Sendable {
             var pages: [Result<ZoneChangesPage, ZoneError>] = []
             for query in request.zones {
                 do {
-                    pages.append(.success(try changes(
+                    try await pages.append(.success(changes(
                         of: query.zoneID, after: query.syncToken, limit: query.resultsLimit ?? request.resultsLimit,
                         desiredKeys: query.desiredKeys ?? request.desiredKeys,
                         recordTypes: query.desiredRecordTypes ?? request.desiredRecordTypes,
@@ -55,7 +55,7 @@ package struct ChangeService: Sendable {
         let maxResponseBytes = self.maxResponseBytes
         return try await storage.read { transaction in
             var budget = ResponseBudget(bytes: maxResponseBytes)
-            return RecordChangesPage(page: try changes(
+            return try await RecordChangesPage(page: changes(
                 of: request.zoneID ?? .default, after: request.syncToken, limit: request.resultsLimit,
                 desiredKeys: request.desiredKeys, recordTypes: nil, databaseID: databaseID, access: access,
                 budget: &budget, in: transaction))
@@ -69,29 +69,29 @@ package struct ChangeService: Sendable {
         let databaseID = try await databaseID(access)
         return try await storage.read { transaction in
             var after: Int64 = 0
-            var horizon = try transaction.currentChangeSequence()
+            var horizon = try await transaction.currentChangeSequence()
             if let text = request.syncToken {
                 let token = try ChangeToken(decoding: text, as: .database)
                 guard token.epoch == transaction.storeEpoch else { throw Self.expired }
                 // Before the owner: a container loaded from an archive into a store that had
                 // data got new row ids, and sequences past every token of the archive's store.
-                if token.sequence < (try transaction.databasePurgedSequence(databaseID: databaseID)) {
+                if try await token.sequence < (transaction.databasePurgedSequence(databaseID: databaseID)) {
                     throw Self.expired
                 }
-                guard token.ownerID == databaseID, token.sequence <= (try transaction.currentChangeSequence()) else {
+                guard token.ownerID == databaseID, try await token.sequence <= (transaction.currentChangeSequence()) else {
                     throw CloudKitError.badRequest("syncToken belongs to another database")
                 }
                 after = token.sequence
                 horizon = token.firstSyncHorizon
             }
             if access.scope == .shared {
-                return try Self.sharedDatabaseChanges(after: after, horizon: horizon, limit: limit, databaseID: databaseID,
+                return try await Self.sharedDatabaseChanges(after: after, horizon: horizon, limit: limit, databaseID: databaseID,
                                                       access: access, in: transaction)
             }
-            let zones = try transaction.zonesChanged(databaseID: databaseID, after: after, skippingDeletionsThrough: horizon, limit: limit + 1)
+            let zones = try await transaction.zonesChanged(databaseID: databaseID, after: after, skippingDeletionsThrough: horizon, limit: limit + 1)
             let moreComing = zones.count > limit
             let page = zones.prefix(limit)
-            let sequence = moreComing ? page.last!.changeSequence : max(after, try transaction.currentChangeSequence())
+            let sequence = try await moreComing ? page.last!.changeSequence : max(after, transaction.currentChangeSequence())
             return DatabaseChangesResponse(
                 zones: page.map { DatabaseDirectory.wireZone($0, access: access, in: transaction) },
                 syncToken: ChangeToken(kind: .database, ownerID: databaseID, sequence: sequence, firstSyncHorizon: horizon,
@@ -103,21 +103,21 @@ package struct ChangeService: Sendable {
     /// The shared database's changes: owners' zones that entered or left the caller's view, or
     /// whose records changed, after `after` (those that left at or before `horizon` left out).
     private static func sharedDatabaseChanges(after: Int64, horizon: Int64, limit: Int, databaseID: Int64, access: DatabaseAccess,
-                                              in transaction: any StorageTransaction) throws -> DatabaseChangesResponse {
-        let entries = try transaction.sharedZoneChanges(user: try access.requireUser(), after: after,
+                                              in transaction: any StorageTransaction) async throws -> DatabaseChangesResponse {
+        let entries = try await transaction.sharedZoneChanges(user: try access.requireUser(), after: after,
                                                         skippingDeparturesThrough: horizon, limit: limit + 1)
         let moreComing = entries.count > limit
         let page = entries.prefix(limit)
         var zones: [Zone] = []
         for entry in page {
-            guard let zone = try transaction.zone(rowID: entry.zoneRowID),
-                  let owner = try transaction.databaseKey(id: zone.databaseID)?.ownerRecordName,
+            guard let zone = try await transaction.zone(rowID: entry.zoneRowID),
+                  let owner = try await transaction.databaseKey(id: zone.databaseID)?.ownerRecordName,
                   !(zone.deleted && zone.changeSequence <= horizon) else { continue }
             zones.append(entry.active && !zone.deleted ? DatabaseDirectory.wireZone(zone, owner: owner, in: transaction)
                                                        : Zone(zoneID: ZoneID(zoneName: zone.zoneName, ownerRecordName: owner), deleted: true,
                                                               deletionReason: zone.deleted ? .zoneDeleted : .accessEnded))
         }
-        let sequence = moreComing ? page.last!.sequence : max(after, try transaction.currentChangeSequence())
+        let sequence = try await moreComing ? page.last!.sequence : max(after, transaction.currentChangeSequence())
         let token = ChangeToken(kind: .database, ownerID: databaseID, sequence: sequence, firstSyncHorizon: horizon,
                                 epoch: transaction.storeEpoch)
         return DatabaseChangesResponse(zones: zones, syncToken: token.encoded, moreComing: moreComing)
@@ -127,7 +127,7 @@ package struct ChangeService: Sendable {
     @discardableResult
     package func purgeTombstones(now: Int64 = AuthService.now()) async throws -> Int {
         let cutoff = now - tombstoneRetention.milliseconds
-        return try await storage.write { try $0.purgeTombstones(before: cutoff) }
+        return try await storage.write { try await $0.purgeTombstones(before: cutoff) }
     }
 
     // MARK: - Helpers
@@ -151,9 +151,9 @@ package struct ChangeService: Sendable {
 
     private func changes(of zoneID: ZoneID, after tokenText: String?, limit requestedLimit: Int?, desiredKeys: [String]?,
                          recordTypes: [String]?, databaseID: Int64, access: DatabaseAccess, budget: inout ResponseBudget,
-                         in transaction: any StorageTransaction) throws -> ZoneChangesPage {
+                         in transaction: any StorageTransaction) async throws -> ZoneChangesPage {
         let limit = try resultsLimit(requestedLimit)
-        let grant = try DatabaseDirectory.grant(zoneID, databaseID: databaseID, access: access, in: transaction)
+        let grant = try await DatabaseDirectory.grant(zoneID, databaseID: databaseID, access: access, in: transaction)
         let zone = grant.zone
         var after: Int64 = 0
         var horizon = zone.changeSequence
@@ -165,7 +165,7 @@ package struct ChangeService: Sendable {
             if token.ownerID != zone.rowID {
                 // A token of an earlier zone of the same name: that zone was deleted (and maybe
                 // purged since, leaving no row), start over.
-                guard let earlier = try transaction.zone(rowID: token.ownerID) else { throw Self.expired }
+                guard let earlier = try await transaction.zone(rowID: token.ownerID) else { throw Self.expired }
                 if earlier.databaseID == zone.databaseID, earlier.zoneName == zone.zoneName, earlier.deleted {
                     throw Self.expired
                 }
@@ -178,7 +178,7 @@ package struct ChangeService: Sendable {
             horizon = token.firstSyncHorizon
         }
         // Read no further than the budget can answer (plus one row, to know whether more come).
-        let rows = try transaction.recordChanges(zoneRowID: zone.rowID, after: after, skippingDeletionsThrough: horizon,
+        let rows = try await transaction.recordChanges(zoneRowID: zone.rowID, after: after, skippingDeletionsThrough: horizon,
                                                  limit: limit + 1, maxBytes: budget.remaining, recordTypes: recordTypes)
         var page: [StoredRecord] = []
         page.reserveCapacity(min(rows.count, limit))
@@ -190,7 +190,7 @@ package struct ChangeService: Sendable {
         let sequence = moreComing ? page.last?.sequence ?? after : zone.changeSequence
         if grant.sharing != nil {
             // A participant sees only what their shares cover.
-            page = try page.filter { try grant.permission(forRecord: $0.recordName, in: transaction).canRead }
+            page = try await page.asyncFilter { try await grant.permission(forRecord: $0.recordName, in: transaction).canRead }
         }
         var changes = ZoneChangesPage(
             zoneID: ZoneID(zoneName: zone.zoneName, ownerRecordName: access.scope == .shared ? grant.owner : access.zoneOwnerName),
@@ -198,7 +198,7 @@ package struct ChangeService: Sendable {
                                    epoch: transaction.storeEpoch).encoded,
             moreComing: moreComing, records: page, desiredKeys: desiredKeys,
             links: AssetLinks(signer: signer, access: access))
-        changes.shares = try ShareKeysView.keys(forShareRecords: page, zoneRowID: zone.rowID, owner: grant.owner,
+        changes.shares = try await ShareKeysView.keys(forShareRecords: page, zoneRowID: zone.rowID, owner: grant.owner,
                                                 caller: access.userRecordName, origin: access.origin, in: transaction)
         return changes
     }

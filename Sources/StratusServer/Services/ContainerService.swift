@@ -11,15 +11,15 @@ package struct ContainerService: Sendable {
         }
         try NameRules.validateFieldName(id, kind: "container identifier")
         return try await storage.write { transaction in
-            if let existing = try transaction.container(id: id) { return existing }
+            if let existing = try await transaction.container(id: id) { return existing }
             let container = StoredContainer(id: id, apiToken: SecretGenerator.apiToken(), createdAt: AuthService.now())
-            try transaction.insertContainer(container)
+            try await transaction.insertContainer(container)
             return container
         }
     }
 
     /// The container, or nil if there is none with that identifier.
     package func container(id: String) async throws -> StoredContainer? {
-        try await storage.read { try $0.container(id: id) }
+        try await storage.read { try await $0.container(id: id) }
     }
 }

@@ -9,33 +9,33 @@ struct DatabaseDirectory: Sendable {
     /// has no zones of its own, so it gets no default zone.
     func databaseID(for access: DatabaseAccess) async throws -> Int64 {
         let key = try access.databaseKey()
-        if let id = try await storage.read({ try $0.databaseID(key, create: false) }) { return id }
+        if let id = try await storage.read({ try await $0.databaseID(key, create: false) }) { return id }
         return try await storage.write { transaction in
-            try Self.databaseID(key, in: transaction)
+            try await Self.databaseID(key, in: transaction)
         }
     }
 
     /// The same, inside a write transaction.
-    static func databaseID(_ key: DatabaseKey, in transaction: any StorageTransaction) throws -> Int64 {
-        if let id = try transaction.databaseID(key, create: false) { return id }
-        guard let id = try transaction.databaseID(key, create: true) else {
+    static func databaseID(_ key: DatabaseKey, in transaction: any StorageTransaction) async throws -> Int64 {
+        if let id = try await transaction.databaseID(key, create: false) { return id }
+        guard let id = try await transaction.databaseID(key, create: true) else {
             throw CloudKitError(.internalError, "database could not be created")
         }
         if key.scope != .shared {
-            _ = try transaction.insertZone(databaseID: id, zoneName: ZoneID.defaultZoneName, sequence: try transaction.nextChangeSequence())
+            _ = try await transaction.insertZone(databaseID: id, zoneName: ZoneID.defaultZoneName, sequence: try transaction.nextChangeSequence())
         }
         return id
     }
 
     /// The live zone `zoneID` names in the database, or `ZONE_NOT_FOUND`.
     static func zone(_ zoneID: ZoneID?, databaseID: Int64, access: DatabaseAccess,
-                     in transaction: any StorageTransaction) throws -> StoredZone {
+                     in transaction: any StorageTransaction) async throws -> StoredZone {
         let zoneID = zoneID ?? .default
         try access.checkOwner(of: zoneID)
         if access.scope == .public && !zoneID.isDefaultZone {
             throw CloudKitError.zoneNotFound(zoneID.zoneName)
         }
-        guard let zone = try transaction.liveZone(databaseID: databaseID, zoneName: zoneID.zoneName) else {
+        guard let zone = try await transaction.liveZone(databaseID: databaseID, zoneName: zoneID.zoneName) else {
             throw CloudKitError.zoneNotFound(zoneID.zoneName)
         }
         return zone
@@ -45,18 +45,18 @@ struct DatabaseDirectory: Sendable {
     /// zone ID names its owner (`ownerRecordName`); the zone must hold a share the caller
     /// accepted, else it is `ZONE_NOT_FOUND`.
     static func grant(_ zoneID: ZoneID?, databaseID: Int64, access: DatabaseAccess,
-                      in transaction: any StorageTransaction) throws -> ZoneGrant {
+                      in transaction: any StorageTransaction) async throws -> ZoneGrant {
         guard access.scope == .shared else {
-            let zone = try zone(zoneID, databaseID: databaseID, access: access, in: transaction)
+            let zone = try await zone(zoneID, databaseID: databaseID, access: access, in: transaction)
             return ZoneGrant(zone: zone, owner: try access.databaseKey().ownerRecordName, sharing: nil)
         }
         let user = try access.requireUser()
         let zoneID = zoneID ?? .default
         guard let owner = zoneID.ownerRecordName, owner != ZoneID.defaultOwnerName, owner != user,
-              let ownerDatabase = try transaction.databaseID(
+              let ownerDatabase = try await transaction.databaseID(
                 DatabaseKey(containerID: access.containerID, environment: access.environment, scope: .private, ownerRecordName: owner), create: false),
-              let zone = try transaction.liveZone(databaseID: ownerDatabase, zoneName: zoneID.zoneName),
-              let grant = try sharedGrant(zone, owner: owner, user: user, in: transaction) else {
+              let zone = try await transaction.liveZone(databaseID: ownerDatabase, zoneName: zoneID.zoneName),
+              let grant = try await sharedGrant(zone, owner: owner, user: user, in: transaction) else {
             throw CloudKitError.zoneNotFound(zoneID.zoneName)
         }
         return grant
@@ -64,8 +64,8 @@ struct DatabaseDirectory: Sendable {
 
     /// A participant's rights in an owner's live zone: nil unless the zone holds a share the user
     /// accepted.
-    static func sharedGrant(_ zone: StoredZone, owner: String, user: String, in transaction: any StorageTransaction) throws -> ZoneGrant? {
-        let shares = try transaction.acceptedShares(zoneRowID: zone.rowID, user: user)
+    static func sharedGrant(_ zone: StoredZone, owner: String, user: String, in transaction: any StorageTransaction) async throws -> ZoneGrant? {
+        let shares = try await transaction.acceptedShares(zoneRowID: zone.rowID, user: user)
         return shares.isEmpty ? nil : ZoneGrant(zone: zone, owner: owner, sharing: ShareAccess(user: user, shares: shares))
     }
 

@@ -31,15 +31,15 @@ struct PublicPermissions {
 
     /// The caller's permissions on a record of `recordType` created by `creator` (nil for a
     /// record not created yet).
-    mutating func permissions(on recordType: String, createdBy creator: String?) throws -> RecordPermissions {
-        guard let user else { return try grants(of: recordType)[SecurityRole.world] ?? [] }
+    mutating func permissions(on recordType: String, createdBy creator: String?) async throws -> RecordPermissions {
+        guard let user else { return try await grants(of: recordType)[SecurityRole.world] ?? [] }
         if user == ServerKeyService.identity { return .all }
         var granted: RecordPermissions = []
-        for (role, permissions) in try grants(of: recordType) {
+        for (role, permissions) in try await grants(of: recordType) {
             switch role {
             case SecurityRole.world, SecurityRole.icloud: granted.formUnion(permissions)
             case SecurityRole.creator: if creator == user { granted.formUnion(permissions) }
-            default: if try userRoles().contains(role) { granted.formUnion(permissions) }
+            default: if try await userRoles().contains(role) { granted.formUnion(permissions) }
             }
         }
         return granted
@@ -48,32 +48,32 @@ struct PublicPermissions {
     /// Throws unless the caller holds `needed` on the record: `AUTHENTICATION_REQUIRED` when no one
     /// is signed in, `ACCESS_DENIED` otherwise.
     mutating func require(_ needed: RecordPermissions, on recordType: String, createdBy creator: String?,
-                          recordName: String) throws {
-        if try permissions(on: recordType, createdBy: creator).isSuperset(of: needed) { return }
+                          recordName: String) async throws {
+        if try await permissions(on: recordType, createdBy: creator).isSuperset(of: needed) { return }
         guard user != nil else { throw AuthService.authenticationRequired }
         let verb = needed.contains(.create) ? "create" : needed.contains(.write) ? "change or delete" : "read"
         throw CloudKitError.accessDenied("the security roles of '\(recordType)' do not let you \(verb) record '\(recordName)'")
     }
 
     /// Which records of the type a query returns to the caller, or the error it gets instead.
-    mutating func readScope(of recordType: String) throws -> ReadScope {
-        if try permissions(on: recordType, createdBy: nil).contains(.read) { return .every }
-        if let user, try permissions(on: recordType, createdBy: user).contains(.read) { return .createdBy(user) }
+    mutating func readScope(of recordType: String) async throws -> ReadScope {
+        if try await permissions(on: recordType, createdBy: nil).contains(.read) { return .every }
+        if let user, try await permissions(on: recordType, createdBy: user).contains(.read) { return .createdBy(user) }
         guard user != nil else { throw AuthService.authenticationRequired }
         throw CloudKitError.accessDenied("the security roles of '\(recordType)' do not let you read its records")
     }
 
-    private mutating func grants(of recordType: String) throws -> [String: RecordPermissions] {
+    private mutating func grants(of recordType: String) async throws -> [String: RecordPermissions] {
         if let known = grants[recordType] { return known }
-        let effective = SecurityRole.grantsInForce(
+        let effective = await SecurityRole.grantsInForce(
             try transaction.recordTypeGrants(containerID: containerID, environment: environment, recordType: recordType))
         grants[recordType] = effective
         return effective
     }
 
-    private mutating func userRoles() throws -> Set<String> {
+    private mutating func userRoles() async throws -> Set<String> {
         if let roles { return roles }
-        let loaded = try user.map { try transaction.userRoles(containerID: containerID, environment: environment, user: $0) } ?? []
+        let loaded = try await user.asyncMap { try await transaction.userRoles(containerID: containerID, environment: environment, user: $0) } ?? []
         roles = loaded
         return loaded
     }

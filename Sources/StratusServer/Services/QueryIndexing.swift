@@ -55,11 +55,11 @@ enum QueryIndexing {
 
     /// Rewrites the index rows of every record of a type after its indexed fields changed.
     static func rebuild(recordType: String, schema: RecordTypeSchema?, containerID: String, environment: ContainerEnvironment,
-                        in transaction: any StorageTransaction) throws {
+                        in transaction: any StorageTransaction) async throws {
         let indexed = indexedFields(schema)
-        for record in try transaction.liveRecords(containerID: containerID, environment: environment, recordType: recordType) {
+        for record in try await transaction.liveRecords(containerID: containerID, environment: environment, recordType: recordType) {
             let fields = indexed.isEmpty ? [:] : try RecordMapper.decodeFields(record.fieldsJSON).mapValues(Optional.some)
-            try transaction.replaceIndexEntries(zoneRowID: record.zoneRowID, recordType: recordType, recordName: record.recordName,
+            try await transaction.replaceIndexEntries(zoneRowID: record.zoneRowID, recordType: recordType, recordName: record.recordName,
                                                 entries: entries(fields, indexed: indexed))
         }
     }

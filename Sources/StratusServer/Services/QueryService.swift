@@ -42,9 +42,9 @@ package struct QueryService: Sendable {
         let limits = self.limits
         let markerKey = self.markerKey
         return try await storage.read { transaction in
-            let grants = try Self.zones(of: request, databaseID: databaseID, access: access, in: transaction)
+            let grants = try await Self.zones(of: request, databaseID: databaseID, access: access, in: transaction)
             let recordType = request.query.recordType
-            guard let schema = try transaction.recordTypeSchema(containerID: access.containerID, environment: access.environment,
+            guard let schema = try await transaction.recordTypeSchema(containerID: access.containerID, environment: access.environment,
                                                                  recordType: recordType) else {
                 if access.environment == .production {
                     throw CloudKitError.badRequest("record type '\(recordType)' is not in the production schema")
@@ -54,7 +54,7 @@ package struct QueryService: Sendable {
             var query = RecordQuery(zoneRowIDs: grants.keys.sorted(), recordType: recordType, limit: limit + 1)
             if access.scope == .public {
                 var roles = PublicPermissions(access, in: transaction)
-                if case .createdBy(let user) = try roles.readScope(of: recordType) {
+                if case .createdBy(let user) = try await roles.readScope(of: recordType) {
                     query.conditions.append(RecordQuery.Condition(source: .column(.createdBy), test: .equals(.text(user)), negated: false))
                 }
             }
@@ -82,11 +82,13 @@ package struct QueryService: Sendable {
             // page is cut, so the page and its marker are made of records the caller may see.
             scan: while true {
                 query.maxBytes = max(0, budget.remaining)
-                let page = try transaction.query(query)
+                let page = try await transaction.query(query)
                 let rows = page.rows
                 for row in rows.prefix(limit) {
                     guard let grant = grants[row.record.zoneRowID] else { continue }
-                    let visible = try grant.sharing == nil || grant.permission(forRecord: row.record.recordName, in: transaction).canRead
+                    let visible = if grant.sharing == nil { true } else {
+                        try await grant.permission(forRecord: row.record.recordName, in: transaction).canRead
+                    }
                     if visible {
                         guard taken.count < limit, budget.take(row.record) else {
                             more = true
@@ -129,24 +131,24 @@ package struct QueryService: Sendable {
     /// The zones a query searches, by row id, with the caller's access to each: the one named
     /// (or the default zone), or with `zoneWide` every live zone the caller may read.
     private static func zones(of request: RecordsQueryRequest, databaseID: Int64, access: DatabaseAccess,
-                              in transaction: any StorageTransaction) throws -> [Int64: ZoneGrant] {
+                              in transaction: any StorageTransaction) async throws -> [Int64: ZoneGrant] {
         guard request.searchesEveryZone else {
-            let grant = try DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
+            let grant = try await DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             return [grant.zone.rowID: grant]
         }
         var grants: [Int64: ZoneGrant] = [:]
         if access.scope == .shared {
             let user = try access.requireUser()
-            for entry in try transaction.activeSharedZones(user: user) {
+            for entry in try await transaction.activeSharedZones(user: user) {
                 // A zone whose shares ended since is left out, as its own query would refuse it.
-                guard let zone = try transaction.zone(rowID: entry.zoneRowID), !zone.deleted,
-                      let owner = try transaction.databaseKey(id: zone.databaseID)?.ownerRecordName,
-                      let grant = try DatabaseDirectory.sharedGrant(zone, owner: owner, user: user, in: transaction) else { continue }
+                guard let zone = try await transaction.zone(rowID: entry.zoneRowID), !zone.deleted,
+                      let owner = try await transaction.databaseKey(id: zone.databaseID)?.ownerRecordName,
+                      let grant = try await DatabaseDirectory.sharedGrant(zone, owner: owner, user: user, in: transaction) else { continue }
                 grants[zone.rowID] = grant
             }
         } else {
             let owner = try access.databaseKey().ownerRecordName
-            for zone in try transaction.liveZones(databaseID: databaseID) {
+            for zone in try await transaction.liveZones(databaseID: databaseID) {
                 grants[zone.rowID] = ZoneGrant(zone: zone, owner: owner, sharing: nil)
             }
         }

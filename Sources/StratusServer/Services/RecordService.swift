@@ -30,28 +30,28 @@ package struct RecordService: Sendable {
         let key = try access.databaseKey()
         let context = WriteContext(access: access, user: user, now: AuthService.now())
         let (results, changes) = try await storage.write { transaction in
-            let databaseID = try DatabaseDirectory.databaseID(key, in: transaction)
-            let grant = try DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
+            let databaseID = try await DatabaseDirectory.databaseID(key, in: transaction)
+            let grant = try await DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let zone = grant.zone
             let sharing = ShareOperations(transaction: transaction, grant: grant, access: access)
             var prepared = prepared
-            try sharing.prepare(&prepared)
+            try await sharing.prepare(&prepared)
             let writer = RecordWriter(transaction: transaction, grant: grant, context: context, maxRecordBytes: maxRecordBytes,
                                       maxBatchBytes: maxBatchBytes)
-            try writer.prefetch(prepared.filter { $0.invalid == nil && $0.operation.operationType != .create }.map(\.recordName))
+            try await writer.prefetch(prepared.filter { $0.invalid == nil && $0.operation.operationType != .create }.map(\.recordName))
             let atomic = (request.atomic ?? true) && !zone.isDefaultZone
             let outcomes: [Result<StoredRecord, RecordWriter.Failure>]
             do {
-                outcomes = atomic ? try writer.applyAtomically(prepared) : try writer.applyEach(prepared)
+                outcomes = try await atomic ? writer.applyAtomically(prepared) : writer.applyEach(prepared)
             } catch let tooLarge as RecordWriter.BatchTooLarge {
                 throw tooLarge.error
             }
             let succeeded = Set(zip(prepared, outcomes).compactMap { operation, outcome in
                 if case .success = outcome { operation.recordName } else { nil }
             })
-            try sharing.commit(succeeded: succeeded, deletedRecords: writer.changeLog.filter { $0.trigger == .delete }.map(\.recordName))
+            try await sharing.commit(succeeded: succeeded, deletedRecords: writer.changeLog.filter { $0.trigger == .delete }.map(\.recordName))
             if !succeeded.isEmpty {
-                try transaction.setZoneChangeSequence(rowID: zone.rowID, sequence: try transaction.currentChangeSequence())
+                try await transaction.setZoneChangeSequence(rowID: zone.rowID, sequence: try transaction.currentChangeSequence())
             }
             let committed = outcomes.map { $0.map(sharing.committed) }
             var results = RecordResults(results: zip(prepared, committed).map { operation, outcome in
@@ -61,7 +61,7 @@ package struct RecordService: Sendable {
                                                                  uuid: SecretGenerator.uuid(), serverRecord: failure.serverRecord))
                 }
             }, links: AssetLinks(signer: signer, access: access))
-            results.shares = try ShareKeysView.keys(
+            results.shares = try await ShareKeysView.keys(
                 forShareRecords: committed.compactMap { outcome in
                     if case .success(let stored) = outcome, ShareKeys.isShareType(stored.recordType) { stored } else { nil }
                 },
@@ -73,9 +73,9 @@ package struct RecordService: Sendable {
             if ownerKey.scope == .private && !changes.records.isEmpty {
                 // A participant hears of a commit only if it changed a record their shares cover.
                 let changed = changes.records.map(\.recordName)
-                changes.participants = try NotificationHub.participants(of: zone.rowID, owner: ownerKey, in: transaction).filter { participant in
-                    let access = ShareAccess(user: participant.user, shares: try transaction.acceptedShares(zoneRowID: zone.rowID, user: participant.user))
-                    return try changed.contains { try access.permission(forRecord: $0, zoneRowID: zone.rowID, in: transaction).canRead }
+                changes.participants = try await NotificationHub.participants(of: zone.rowID, owner: ownerKey, in: transaction).asyncFilter { participant in
+                    let access = ShareAccess(user: participant.user, shares: try await transaction.acceptedShares(zoneRowID: zone.rowID, user: participant.user))
+                    return try await changed.asyncContains { try await access.permission(forRecord: $0, zoneRowID: zone.rowID, in: transaction).canRead }
                 }
             }
             return (results, changes)
@@ -99,18 +99,18 @@ package struct RecordService: Sendable {
         let databaseID = try await directory.databaseID(for: access)
         let maxResponseBytes = self.maxResponseBytes
         return try await storage.read { transaction in
-            let grant = try DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
+            let grant = try await DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let zone = grant.zone
             var found: [StoredRecord] = []
             var budget = ResponseBudget(bytes: maxResponseBytes)
             var roles = access.scope == .public ? PublicPermissions(access, in: transaction) : nil
-            var results = RecordResults(results: try request.records.map { item in
-                guard let stored = try transaction.record(zoneRowID: zone.rowID, recordName: item.recordName), !stored.deleted,
-                      try grant.permission(forRecord: item.recordName, in: transaction).canRead else {
+            var results = RecordResults(results: try await request.records.asyncMap { item in
+                guard let stored = try await transaction.record(zoneRowID: zone.rowID, recordName: item.recordName), !stored.deleted,
+                      try await grant.permission(forRecord: item.recordName, in: transaction).canRead else {
                     return .failure(RecordError(recordName: item.recordName, error: .notFound("record '\(item.recordName)' does not exist")))
                 }
                 do {
-                    try roles?.require(.read, on: stored.recordType, createdBy: stored.created.userRecordName, recordName: item.recordName)
+                    try await roles?.require(.read, on: stored.recordType, createdBy: stored.created.userRecordName, recordName: item.recordName)
                 } catch let refused as CloudKitError {
                     return .failure(RecordError(recordName: item.recordName, error: refused))
                 }
@@ -120,7 +120,7 @@ package struct RecordService: Sendable {
                 found.append(stored)
                 return .stored(stored, desiredKeys: item.desiredKeys ?? request.desiredKeys)
             }, links: AssetLinks(signer: signer, access: access))
-            results.shares = try ShareKeysView.keys(forShareRecords: found, zoneRowID: zone.rowID, owner: grant.owner,
+            results.shares = try await ShareKeysView.keys(forShareRecords: found, zoneRowID: zone.rowID, owner: grant.owner,
                                                     caller: access.userRecordName, origin: access.origin, in: transaction)
             return results
         }

@@ -46,13 +46,13 @@ final class RecordWriter {
     /// Reads the rows of the named records, a few queries in all. (Creates need no prefetch: their
     /// insert finds out whether the name is taken.) Past `maxBatchBytes` of fields it stops: the
     /// rest are read one at a time as the operations reach them.
-    func prefetch(_ names: [String]) throws {
+    func prefetch(_ names: [String]) async throws {
         known.reserveCapacity(names.count)
         var bytes = 0
         for start in stride(from: 0, to: names.count, by: 50) where bytes <= maxBatchBytes {
             let chunk = Array(names[start..<min(start + 50, names.count)])
             for name in chunk { known[name] = .some(nil) }
-            for row in try transaction.records(zoneRowID: zone.rowID, recordNames: chunk) {
+            for row in try await transaction.records(zoneRowID: zone.rowID, recordNames: chunk) {
                 known[row.recordName] = row
                 bytes += row.fieldsJSON.count
             }
@@ -60,19 +60,19 @@ final class RecordWriter {
     }
 
     /// The live record with this name, if any.
-    private func liveRecord(_ name: String) throws -> StoredRecord? {
+    private func liveRecord(_ name: String) async throws -> StoredRecord? {
         let row: StoredRecord?
         if let cached = known[name] {
             row = cached
         } else {
-            row = try transaction.record(zoneRowID: zone.rowID, recordName: name)
+            row = try await transaction.record(zoneRowID: zone.rowID, recordName: name)
             remember(name, row)
         }
         return row.flatMap { $0.deleted ? nil : $0 }
     }
 
-    private func store(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) throws {
-        try transaction.saveRecord(record, references: references, replacingReferences: replacingReferences)
+    private func store(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) async throws {
+        try await transaction.saveRecord(record, references: references, replacingReferences: replacingReferences)
         remember(record.recordName, record)
     }
 
@@ -90,11 +90,11 @@ final class RecordWriter {
 
     /// Applies every operation in one savepoint; if any fails, all are undone and the others
     /// report `ATOMIC_ERROR`.
-    func applyAtomically(_ operations: [PreparedOperation]) throws -> [Result<StoredRecord, Failure>] {
+    func applyAtomically(_ operations: [PreparedOperation]) async throws -> [Result<StoredRecord, Failure>] {
         var outcomes: [Result<StoredRecord, Failure>] = []
         do {
-            try transaction.withSavepoint {
-                outcomes = try operations.map(outcome)
+            try await transaction.withSavepoint {
+                for operation in operations { outcomes.append(try await outcome(operation)) }
                 if outcomes.contains(where: { if case .failure = $0 { true } else { false } }) { throw BatchFailed() }
             }
             return outcomes
@@ -109,16 +109,17 @@ final class RecordWriter {
     }
 
     /// Applies each operation in its own savepoint: a failure undoes only that operation.
-    func applyEach(_ operations: [PreparedOperation]) throws -> [Result<StoredRecord, Failure>] {
-        try operations.map { operation in
+    func applyEach(_ operations: [PreparedOperation]) async throws -> [Result<StoredRecord, Failure>] {
+        var results: [Result<StoredRecord, Failure>] = []
+        for operation in operations {
             var result: Result<StoredRecord, Failure> = .failure(Failure(error: .init(.internalError, "not applied")))
             let schemaBefore = schema.recordTypes
             let loggedBefore = changeLog.count
             undo = [:]
             defer { undo = nil }
             do {
-                try transaction.withSavepoint {
-                    result = try outcome(operation)
+                try await transaction.withSavepoint {
+                    result = try await outcome(operation)
                     if case .failure = result { throw BatchFailed() }
                 }
             } catch is BatchFailed {
@@ -126,8 +127,9 @@ final class RecordWriter {
                 schema.restore(schemaBefore)
                 truncateLog(to: loggedBefore)
             }
-            return result
+            results.append(result)
         }
+        return results
     }
 
     private struct BatchFailed: Error {}
@@ -145,11 +147,11 @@ final class RecordWriter {
         loggedBytes = changeLog.reduce(0) { $0 + $1.fieldsJSON.count }
     }
 
-    private func outcome(_ operation: PreparedOperation) throws -> Result<StoredRecord, Failure> {
+    private func outcome(_ operation: PreparedOperation) async throws -> Result<StoredRecord, Failure> {
         if let invalid = operation.invalid { return .failure(Failure(error: invalid)) }
         if let settled = operation.settled { return .success(settled) }
         do {
-            return .success(try apply(operation))
+            return try await .success(apply(operation))
         } catch let failure as Failure {
             return .failure(failure)
         } catch let error as CloudKitError {
@@ -159,21 +161,21 @@ final class RecordWriter {
 
     // MARK: - One operation
 
-    private func apply(_ prepared: PreparedOperation) throws -> StoredRecord {
+    private func apply(_ prepared: PreparedOperation) async throws -> StoredRecord {
         let operation = prepared.operation
         let name = prepared.recordName
         let type = operation.operationType
         let createKey = type == .create ? operation.createKey : nil
         if type == .create, known[name] == nil {
             // The common case: a new name. The insert itself tells whether a row exists.
-            return try save(name: name, recordType: try recordTypeToCreate(operation, name: name), fields: operation.record.fields,
+            return try await save(name: name, recordType: try recordTypeToCreate(operation, name: name), fields: operation.record.fields,
                             parent: operation.record.parent?.recordName, created: nil, createKey: createKey, insertOnly: true)
         }
-        guard let existing = try liveRecord(name) else {
+        guard let existing = try await liveRecord(name) else {
             switch type {
             case .create, .forceUpdate, .forceReplace:
                 try refuseReplay(of: name, createKey: createKey)
-                return try save(name: name, recordType: try recordTypeToCreate(operation, name: name), fields: operation.record.fields,
+                return try await save(name: name, recordType: try recordTypeToCreate(operation, name: name), fields: operation.record.fields,
                                 parent: operation.record.parent?.recordName, created: nil, createKey: createKey)
             case .update, .replace, .delete, .forceDelete:
                 throw CloudKitError.notFound("record '\(name)' does not exist")
@@ -186,9 +188,9 @@ final class RecordWriter {
             throw Failure(error: CloudKitError(.conflict, "record '\(name)' was changed on the server; merge into serverRecord and retry with its recordChangeTag"),
                           serverRecord: try RecordMapper.record(from: existing, desiredKeys: nil))
         }
-        try roles?.require(.write, on: existing.recordType, createdBy: existing.created.userRecordName, recordName: name)
+        try await roles?.require(.write, on: existing.recordType, createdBy: existing.created.userRecordName, recordName: name)
         if type.isDelete {
-            return try delete(existing)
+            return try await delete(existing)
         }
         if let recordType = operation.record.recordType, recordType != existing.recordType {
             throw CloudKitError.badRequest("record '\(name)' is a '\(existing.recordType)', not a '\(recordType)'")
@@ -199,7 +201,7 @@ final class RecordWriter {
             for (key, value) in operation.record.fields { fields[key] = .some(value) }
         }
         let parent = operation.record.parent?.recordName ?? (type == .update || type == .forceUpdate ? existing.parent : nil)
-        return try save(name: name, recordType: existing.recordType, fields: fields, parent: parent, created: existing,
+        return try await save(name: name, recordType: existing.recordType, fields: fields, parent: parent, created: existing,
                         createKey: existing.createKey)
     }
 
@@ -211,11 +213,11 @@ final class RecordWriter {
     }
 
     /// The type of a record the operation creates, once the caller may create one of it.
-    private func recordTypeToCreate(_ operation: RecordOperation, name: String) throws -> String {
+    private func recordTypeToCreate(_ operation: RecordOperation, name: String) async throws -> String {
         guard let recordType = operation.record.recordType else {
             throw CloudKitError.badRequest("\(operation.operationType.rawValue) of a new record needs a recordType")
         }
-        try roles?.require(.create, on: recordType, createdBy: nil, recordName: name)
+        try await roles?.require(.create, on: recordType, createdBy: nil, recordName: name)
         return recordType
     }
 
@@ -230,11 +232,11 @@ final class RecordWriter {
     /// live already (`EXISTS`); a tombstone of the same name is replaced, unless the same create
     /// made it (``refuseReplay(of:createKey:)``).
     private func save(name: String, recordType: String, fields: [String: FieldValue?], parent: String?,
-                      created existing: StoredRecord?, createKey: String?, insertOnly: Bool = false) throws -> StoredRecord {
-        var fields = try schema.check(recordType: recordType, fields: fields)
+                      created existing: StoredRecord?, createKey: String?, insertOnly: Bool = false) async throws -> StoredRecord {
+        var fields = try await schema.check(recordType: recordType, fields: fields)
         var assetChecksums = Set<String>()
         if fields.values.contains(where: { !($0?.assets.isEmpty ?? true) }) {
-            (fields, assetChecksums) = try AssetAttachment(transaction: transaction, zone: zone, user: context.user).resolve(fields)
+            (fields, assetChecksums) = try await AssetAttachment(transaction: transaction, zone: zone, user: context.user).resolve(fields)
         }
         let fieldsJSON = RecordMapper.encodeFields(fields)
         if fieldsJSON.count > maxRecordBytes {
@@ -243,35 +245,37 @@ final class RecordWriter {
         var edges: [StoredReference] = []
         for (fieldName, value) in fields {
             for reference in value?.references ?? [] where reference.action == .deleteSelf || reference.action == .validate {
-                if reference.action == .validate, reference.recordName != name,
-                   try liveRecord(reference.recordName).map(mayRead) != true {
-                    throw CloudKitError(.validatingReferenceError, "field '\(fieldName)': VALIDATE reference target '\(reference.recordName)' does not exist")
+                if reference.action == .validate, reference.recordName != name {
+                    let target = try await liveRecord(reference.recordName)
+                    guard let target, try await mayRead(target) else {
+                        throw CloudKitError(.validatingReferenceError, "field '\(fieldName)': VALIDATE reference target '\(reference.recordName)' does not exist")
+                    }
                 }
                 edges.append(StoredReference(sourceName: name, targetName: reference.recordName, action: reference.action!))
             }
         }
-        let sequence = try transaction.nextChangeSequence()
+        let sequence = try await transaction.nextChangeSequence()
         let stored = StoredRecord(
             zoneRowID: zone.rowID, recordName: name, recordType: recordType, changeTag: RecordMapper.changeTag(for: sequence),
             fieldsJSON: fieldsJSON, created: existing?.created ?? context.stamp, modified: context.stamp,
             parent: parent, share: existing?.share, sequence: sequence, deleted: false, createKey: createKey)
         // A new name is not remembered: a later read in this transaction finds the inserted row.
-        let inserted = try insertOnly && transaction.insertRecord(stored, references: edges)
+        let inserted = insertOnly ? try await transaction.insertRecord(stored, references: edges) : false
         if !inserted {
             if insertOnly {
-                if let live = try liveRecord(name) { throw try Self.exists(live) }
+                if let live = try await liveRecord(name) { throw try Self.exists(live) }
                 try refuseReplay(of: name, createKey: createKey)
             }
-            try store(stored, references: edges, replacingReferences: existing != nil)
+            try await store(stored, references: edges, replacingReferences: existing != nil)
         }
         try log(RecordChange(recordName: name, recordType: recordType, trigger: existing == nil ? .create : .update,
                              fieldsJSON: fieldsJSON))
         if !assetChecksums.isEmpty || existing.map({ RecordMapper.hasAssets($0.fieldsJSON) }) == true {
-            try transaction.replaceAssetReferences(zoneRowID: zone.rowID, recordName: name, checksums: assetChecksums)
+            try await transaction.replaceAssetReferences(zoneRowID: zone.rowID, recordName: name, checksums: assetChecksums)
         }
-        let indexed = try schema.indexedFields(of: recordType)
+        let indexed = try await schema.indexedFields(of: recordType)
         if !indexed.isEmpty {
-            try transaction.replaceIndexEntries(zoneRowID: zone.rowID, recordType: recordType, recordName: name,
+            try await transaction.replaceIndexEntries(zoneRowID: zone.rowID, recordType: recordType, recordName: name,
                                                 entries: QueryIndexing.entries(fields, indexed: indexed))
         }
         return stored
@@ -283,39 +287,39 @@ final class RecordWriter {
     /// A share participant's deletion never cascades into the owner's records outside the share
     /// (those still protect their `VALIDATE` targets, unnamed); in the public database another
     /// user's records neither block a creator's deletion nor are deleted with it.
-    private func delete(_ record: StoredRecord) throws -> StoredRecord {
+    private func delete(_ record: StoredRecord) async throws -> StoredRecord {
         var pending = [record]
         var first: StoredRecord?
         var deleted = Set<String>()
         while let target = pending.popLast() {
             guard deleted.insert(target.recordName).inserted else { continue }
             var incoming: [(edge: StoredReference, source: StoredRecord)] = []
-            for edge in try transaction.references(zoneRowID: zone.rowID, targetName: target.recordName) where !deleted.contains(edge.sourceName) {
-                guard let source = try liveRecord(edge.sourceName) else { continue }
+            for edge in try await transaction.references(zoneRowID: zone.rowID, targetName: target.recordName) where !deleted.contains(edge.sourceName) {
+                guard let source = try await liveRecord(edge.sourceName) else { continue }
                 // A VALIDATE reference protects the owner's data whoever deletes; in the public
                 // database only the caller's own records protect theirs.
-                let counts = edge.action == .validate && context.access.scope != .public ? true : try mayChange(source)
+                let counts = try await edge.action == .validate && context.access.scope != .public ? true : mayChange(source)
                 if counts { incoming.append((edge, source)) }
             }
             if let blocking = incoming.first(where: { $0.edge.action == .validate }) {
-                let name = try mayRead(blocking.source) ? "from '\(blocking.source.recordName)'" : "from another record"
+                let name = try await mayRead(blocking.source) ? "from '\(blocking.source.recordName)'" : "from another record"
                 throw CloudKitError(.validatingReferenceError, "record '\(target.recordName)' is the target of a VALIDATE reference \(name)")
             }
-            let sequence = try transaction.nextChangeSequence()
+            let sequence = try await transaction.nextChangeSequence()
             var tombstone = target
             tombstone.fieldsJSON = Array("{}".utf8)
             tombstone.deleted = true
             tombstone.sequence = sequence
             tombstone.changeTag = RecordMapper.changeTag(for: sequence)
             tombstone.modified = context.stamp
-            try store(tombstone, references: [], replacingReferences: true)
+            try await store(tombstone, references: [], replacingReferences: true)
             try log(RecordChange(recordName: target.recordName, recordType: target.recordType, trigger: .delete,
                                  fieldsJSON: target.fieldsJSON))
             if RecordMapper.hasAssets(target.fieldsJSON) {
-                try transaction.replaceAssetReferences(zoneRowID: zone.rowID, recordName: target.recordName, checksums: [])
+                try await transaction.replaceAssetReferences(zoneRowID: zone.rowID, recordName: target.recordName, checksums: [])
             }
-            if try !schema.indexedFields(of: tombstone.recordType).isEmpty {
-                try transaction.replaceIndexEntries(zoneRowID: zone.rowID, recordType: tombstone.recordType,
+            if try await !schema.indexedFields(of: tombstone.recordType).isEmpty {
+                try await transaction.replaceIndexEntries(zoneRowID: zone.rowID, recordType: tombstone.recordType,
                                                     recordName: tombstone.recordName, entries: [])
             }
             if first == nil { first = tombstone }
@@ -326,14 +330,14 @@ final class RecordWriter {
 
     /// Whether the caller may change a record: the owner any of theirs, a participant what their
     /// shares let them write, a user of the public database what they created.
-    private func mayChange(_ record: StoredRecord) throws -> Bool {
+    private func mayChange(_ record: StoredRecord) async throws -> Bool {
         if context.access.scope == .public { return record.created.userRecordName == context.user }
-        return try grant.permission(forRecord: record.recordName, in: transaction).canWrite
+        return try await grant.permission(forRecord: record.recordName, in: transaction).canWrite
     }
 
     /// Whether the caller may see a record (to be told its name).
-    private func mayRead(_ record: StoredRecord) throws -> Bool {
+    private func mayRead(_ record: StoredRecord) async throws -> Bool {
         if context.access.scope == .public { return true }
-        return try grant.permission(forRecord: record.recordName, in: transaction).canRead
+        return try await grant.permission(forRecord: record.recordName, in: transaction).canRead
     }
 }

@@ -25,9 +25,9 @@ struct SchemaCheck {
     }
 
     /// Returns the fields as the schema types them, growing the development schema if needed.
-    mutating func check(recordType: String, fields: [String: FieldValue?]) throws -> [String: FieldValue?] {
+    mutating func check(recordType: String, fields: [String: FieldValue?]) async throws -> [String: FieldValue?] {
         if ShareKeys.isShareType(recordType) { return fields }   // a system type, outside the schema
-        let known = try schema(of: recordType)
+        let known = try await schema(of: recordType)
         var changes: [SchemaChange] = []
         var type = known ?? RecordTypeSchema(name: recordType)
         if known == nil {
@@ -56,24 +56,24 @@ struct SchemaCheck {
             }
         }
         if !changes.isEmpty {
-            try transaction.applySchemaChanges(changes, containerID: containerID, environment: environment)
+            try await transaction.applySchemaChanges(changes, containerID: containerID, environment: environment)
             recordTypes[recordType] = type
         }
         return typed
     }
 
     /// The fields of a record type that have index rows.
-    mutating func indexedFields(of recordType: String) throws -> [FieldSchema] {
+    mutating func indexedFields(of recordType: String) async throws -> [FieldSchema] {
         if let fields = indexed[recordType] { return fields }
-        let fields = QueryIndexing.indexedFields(try schema(of: recordType))
+        let fields = try await QueryIndexing.indexedFields(schema(of: recordType))
         indexed[recordType] = fields
         return fields
     }
 
     /// The record type's schema as this transaction knows it, read once; nil when it has none.
-    private mutating func schema(of recordType: String) throws -> RecordTypeSchema? {
+    private mutating func schema(of recordType: String) async throws -> RecordTypeSchema? {
         if let cached = recordTypes[recordType] { return cached }
-        let type = try transaction.recordTypeSchema(containerID: containerID, environment: environment, recordType: recordType)
+        let type = try await transaction.recordTypeSchema(containerID: containerID, environment: environment, recordType: recordType)
         recordTypes[recordType] = type
         return type
     }

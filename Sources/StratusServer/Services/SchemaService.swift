@@ -7,7 +7,7 @@ package struct SchemaService: Sendable {
 
     /// The environment's schema in CloudKit's text schema language.
     package func export(containerID: String, environment: ContainerEnvironment) async throws -> String {
-        SchemaText.format(try await storage.read { try $0.schema(containerID: containerID, environment: environment) })
+        SchemaText.format(try await storage.read { try await $0.schema(containerID: containerID, environment: environment) })
     }
 
     /// Replaces the development schema with the file's (development is the sandbox where a
@@ -16,9 +16,9 @@ package struct SchemaService: Sendable {
         let schema = try SchemaText.parse(text)
         try validate(schema)
         return try await storage.write { transaction in
-            let previous = try transaction.schema(containerID: containerID, environment: .development)
-            try transaction.replaceSchema(schema, containerID: containerID, environment: .development)
-            try Self.rebuildIndexes(from: previous, to: schema, containerID: containerID, environment: .development, in: transaction)
+            let previous = try await transaction.schema(containerID: containerID, environment: .development)
+            try await transaction.replaceSchema(schema, containerID: containerID, environment: .development)
+            try await Self.rebuildIndexes(from: previous, to: schema, containerID: containerID, environment: .development, in: transaction)
             return previous
         }
     }
@@ -29,7 +29,7 @@ package struct SchemaService: Sendable {
     package func validate(_ text: String, containerID: String) async throws -> (schema: Schema, deploy: Result<[SchemaChange], SchemaConflict>) {
         let schema = try SchemaText.parse(text)
         try validate(schema)
-        let production = try await storage.read { try $0.schema(containerID: containerID, environment: .production) }
+        let production = try await storage.read { try await $0.schema(containerID: containerID, environment: .production) }
         return (schema, production.additiveChanges(to: schema))
     }
 
@@ -39,26 +39,26 @@ package struct SchemaService: Sendable {
     /// ones), and so are development's subscriptions. Returns how many zones went.
     package func resetDevelopment(containerID: String) async throws -> Int {
         try await storage.write { transaction in
-            let previous = try transaction.schema(containerID: containerID, environment: .development)
-            let production = try transaction.schema(containerID: containerID, environment: .production)
-            try transaction.replaceSchema(production, containerID: containerID, environment: .development)
+            let previous = try await transaction.schema(containerID: containerID, environment: .development)
+            let production = try await transaction.schema(containerID: containerID, environment: .production)
+            try await transaction.replaceSchema(production, containerID: containerID, environment: .development)
             var zones = 0
-            for databaseID in try transaction.databaseIDs(containerID: containerID, environment: .development) {
-                for subscription in try transaction.subscriptions(databaseID: databaseID, owner: nil) {
-                    _ = try transaction.deleteSubscription(databaseID: databaseID, owner: subscription.owner,
+            for databaseID in try await transaction.databaseIDs(containerID: containerID, environment: .development) {
+                for subscription in try await transaction.subscriptions(databaseID: databaseID, owner: nil) {
+                    _ = try await transaction.deleteSubscription(databaseID: databaseID, owner: subscription.owner,
                                                            subscriptionID: subscription.subscription.subscriptionID)
                 }
-                for zone in try transaction.liveZones(databaseID: databaseID) {
-                    _ = try ZoneService.delete(zone, in: transaction)
+                for zone in try await transaction.liveZones(databaseID: databaseID) {
+                    _ = try await ZoneService.delete(zone, in: transaction)
                     zones += 1
                     // Every database keeps a default zone: an empty one replaces it (devices'
                     // tokens of the old one expire, as for any zone deleted and made again).
                     if zone.isDefaultZone {
-                        _ = try transaction.insertZone(databaseID: databaseID, zoneName: zone.zoneName, sequence: try transaction.nextChangeSequence())
+                        _ = try await transaction.insertZone(databaseID: databaseID, zoneName: zone.zoneName, sequence: try transaction.nextChangeSequence())
                     }
                 }
             }
-            try Self.rebuildIndexes(from: previous, to: production, containerID: containerID, environment: .development, in: transaction)
+            try await Self.rebuildIndexes(from: previous, to: production, containerID: containerID, environment: .development, in: transaction)
             return zones
         }
     }
@@ -68,24 +68,24 @@ package struct SchemaService: Sendable {
     /// Returns the changes applied.
     package func deploy(containerID: String) async throws -> [SchemaChange] {
         try await storage.write { transaction in
-            let development = try transaction.schema(containerID: containerID, environment: .development)
-            let production = try transaction.schema(containerID: containerID, environment: .production)
+            let development = try await transaction.schema(containerID: containerID, environment: .development)
+            let production = try await transaction.schema(containerID: containerID, environment: .production)
             let changes = try production.additiveChanges(to: development).get()
-            try transaction.applySchemaChanges(changes, containerID: containerID, environment: .production)
-            let deployed = try transaction.schema(containerID: containerID, environment: .production)
-            try Self.rebuildIndexes(from: production, to: deployed, containerID: containerID, environment: .production, in: transaction)
+            try await transaction.applySchemaChanges(changes, containerID: containerID, environment: .production)
+            let deployed = try await transaction.schema(containerID: containerID, environment: .production)
+            try await Self.rebuildIndexes(from: production, to: deployed, containerID: containerID, environment: .production, in: transaction)
             return changes
         }
     }
 
     /// Rewrites the index rows of the record types whose indexed fields differ between two schemas.
     private static func rebuildIndexes(from old: Schema, to new: Schema, containerID: String, environment: ContainerEnvironment,
-                                       in transaction: any StorageTransaction) throws {
+                                       in transaction: any StorageTransaction) async throws {
         for name in Set(old.recordTypes.keys).union(new.recordTypes.keys) {
             let before = Set(QueryIndexing.indexedFields(old.recordTypes[name]).map { "\($0.name) \($0.indexes.rawValue)" })
             let after = Set(QueryIndexing.indexedFields(new.recordTypes[name]).map { "\($0.name) \($0.indexes.rawValue)" })
             if before != after {
-                try QueryIndexing.rebuild(recordType: name, schema: new.recordTypes[name], containerID: containerID,
+                try await QueryIndexing.rebuild(recordType: name, schema: new.recordTypes[name], containerID: containerID,
                                           environment: environment, in: transaction)
             }
         }
@@ -100,15 +100,15 @@ package struct SchemaService: Sendable {
             throw CloudKitError.badRequest("role '\(role)' is built in: it follows from who the caller is and is never given")
         }
         return try await storage.write { transaction in
-            guard let user = try transaction.user(containerID: containerID, username: username) else {
+            guard let user = try await transaction.user(containerID: containerID, username: username) else {
                 throw CloudKitError.badRequest("container '\(containerID)' has no user '\(username)'")
             }
             if granted {
-                guard try transaction.schema(containerID: containerID, environment: environment).roles.contains(role) else {
+                guard try await transaction.schema(containerID: containerID, environment: environment).roles.contains(role) else {
                     throw CloudKitError.badRequest("the \(environment.rawValue) schema defines no role '\(role)' (CREATE ROLE \(role);)")
                 }
             }
-            return try transaction.setUserRole(role, granted: granted, containerID: containerID, environment: environment,
+            return try await transaction.setUserRole(role, granted: granted, containerID: containerID, environment: environment,
                                                user: user.userRecordName)
         }
     }
@@ -116,10 +116,10 @@ package struct SchemaService: Sendable {
     /// The custom roles a user (by username) holds in an environment.
     package func roles(of username: String, containerID: String, environment: ContainerEnvironment) async throws -> Set<String> {
         try await storage.read { transaction in
-            guard let user = try transaction.user(containerID: containerID, username: username) else {
+            guard let user = try await transaction.user(containerID: containerID, username: username) else {
                 throw CloudKitError.badRequest("container '\(containerID)' has no user '\(username)'")
             }
-            return try transaction.userRoles(containerID: containerID, environment: environment, user: user.userRecordName)
+            return try await transaction.userRoles(containerID: containerID, environment: environment, user: user.userRecordName)
         }
     }
 

@@ -44,23 +44,23 @@ package final class ServerKeyService: Sendable {
         let key = StoredServerKey(keyID: SecretGenerator.apiToken(), containerID: containerID,
                                   publicKeyPEM: publicKeyPEM, createdAt: AuthService.now(), revokedAt: nil)
         try await storage.write { transaction in
-            guard try transaction.container(id: containerID) != nil else {
+            guard try await transaction.container(id: containerID) != nil else {
                 throw CloudKitError.notFound("there is no container '\(containerID)'")
             }
-            try transaction.insertServerKey(key)
+            try await transaction.insertServerKey(key)
         }
         return key
     }
 
     package func list(containerID: String) async throws -> [StoredServerKey] {
-        try await storage.read { try $0.serverKeys(containerID: containerID) }
+        try await storage.read { try await $0.serverKeys(containerID: containerID) }
     }
 
     /// Revokes a key of a container; false if it had no such key or it was revoked already.
     package func revoke(keyID: String, containerID: String) async throws -> Bool {
         try await storage.write { transaction in
-            guard try transaction.serverKey(keyID: keyID)?.containerID == containerID else { return false }
-            return try transaction.revokeServerKey(keyID: keyID, at: AuthService.now())
+            guard try await transaction.serverKey(keyID: keyID)?.containerID == containerID else { return false }
+            return try await transaction.revokeServerKey(keyID: keyID, at: AuthService.now())
         }
     }
 
@@ -76,7 +76,7 @@ package final class ServerKeyService: Sendable {
     /// Checks a signed request to `subpath` of the container; throws `AUTHENTICATION_FAILED`
     /// (unknown or revoked key, a date outside the window, a bad or replayed signature).
     package func authenticate(_ signed: Signature, body: ByteBuffer, subpath: String, containerID: String) async throws {
-        let key = try await storage.read { try $0.serverKey(keyID: signed.keyID) }
+        let key = try await storage.read { try await $0.serverKey(keyID: signed.keyID) }
         guard let key, key.containerID == containerID, key.revokedAt == nil else {
             throw Self.failed("the server-to-server key is unknown or revoked")
         }

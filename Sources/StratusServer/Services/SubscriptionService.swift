@@ -14,14 +14,14 @@ package struct SubscriptionService: Sendable {
     package func list(_ access: DatabaseAccess) async throws -> SubscriptionsResponse {
         let user = try access.requireUser()
         let databaseID = try await directory.databaseID(for: access)
-        let stored = try await storage.read { try $0.subscriptions(databaseID: databaseID, owner: user) }
+        let stored = try await storage.read { try await $0.subscriptions(databaseID: databaseID, owner: user) }
         return SubscriptionsResponse(subscriptions: stored.map { .success($0.subscription) })
     }
 
     package func lookup(_ request: SubscriptionsLookupRequest, _ access: DatabaseAccess) async throws -> SubscriptionsResponse {
         let user = try access.requireUser()
         let databaseID = try await directory.databaseID(for: access)
-        let stored = try await storage.read { try $0.subscriptions(databaseID: databaseID, owner: user) }
+        let stored = try await storage.read { try await $0.subscriptions(databaseID: databaseID, owner: user) }
         return SubscriptionsResponse(subscriptions: request.subscriptions.map { item in
             guard let found = stored.first(where: { $0.subscription.subscriptionID == item.subscriptionID }) else {
                 return .failure(SubscriptionError(subscriptionID: item.subscriptionID,
@@ -40,11 +40,11 @@ package struct SubscriptionService: Sendable {
         let databaseID = try await directory.databaseID(for: access)
         let maxPerUser = self.maxPerUser
         let response = try await storage.write { transaction in
-            SubscriptionsResponse(subscriptions: try request.operations.map { operation in
+            SubscriptionsResponse(subscriptions: try await request.operations.asyncMap { operation in
                 let subscription = operation.subscription
                 do {
-                    try transaction.withSavepoint {
-                        try Self.apply(operation, owner: user, databaseID: databaseID, access: access, maxPerUser: maxPerUser, in: transaction)
+                    try await transaction.withSavepoint {
+                        try await Self.apply(operation, owner: user, databaseID: databaseID, access: access, maxPerUser: maxPerUser, in: transaction)
                     }
                     return .success(subscription)
                 } catch let error as CloudKitError {
@@ -57,18 +57,18 @@ package struct SubscriptionService: Sendable {
     }
 
     private static func apply(_ operation: SubscriptionsModifyRequest.Operation, owner: String, databaseID: Int64,
-                              access: DatabaseAccess, maxPerUser: Int, in transaction: any StorageTransaction) throws {
+                              access: DatabaseAccess, maxPerUser: Int, in transaction: any StorageTransaction) async throws {
         let subscription = operation.subscription
         let id = subscription.subscriptionID
         guard !id.isEmpty, id.utf8.count <= 255 else { throw CloudKitError.badRequest("subscriptionID must have 1 to 255 characters") }
-        let existing = try transaction.subscriptions(databaseID: databaseID, owner: owner)
+        let existing = try await transaction.subscriptions(databaseID: databaseID, owner: owner)
         let exists = existing.contains { $0.subscription.subscriptionID == id }
         if operation.operationType == .create, !exists, existing.count >= maxPerUser {
             throw CloudKitError.limitExceeded("a user may have at most \(maxPerUser) subscriptions in a database; delete some first")
         }
         switch operation.operationType {
         case .delete:
-            guard try transaction.deleteSubscription(databaseID: databaseID, owner: owner, subscriptionID: id) else {
+            guard try await transaction.deleteSubscription(databaseID: databaseID, owner: owner, subscriptionID: id) else {
                 throw CloudKitError.notFound("subscription '\(id)' does not exist")
             }
             return
@@ -77,16 +77,16 @@ package struct SubscriptionService: Sendable {
         case .update where !exists:
             throw CloudKitError.notFound("subscription '\(id)' does not exist")
         case .create, .update:
-            try validate(subscription, databaseID: databaseID, access: access, in: transaction)
+            try await validate(subscription, databaseID: databaseID, access: access, in: transaction)
             if access.scope == .public, let recordType = subscription.query?.recordType {
                 // Notifications name the records they are about: only a caller who may read every
                 // record of the type may hear of them.
                 var roles = PublicPermissions(access, in: transaction)
-                guard try roles.readScope(of: recordType) == .every else {
+                guard try await roles.readScope(of: recordType) == .every else {
                     throw CloudKitError.accessDenied("the security roles of '\(recordType)' do not let you read every record of it, which a subscription needs")
                 }
             }
-            try transaction.saveSubscription(StoredSubscription(databaseID: databaseID, owner: owner, subscription: subscription))
+            try await transaction.saveSubscription(StoredSubscription(databaseID: databaseID, owner: owner, subscription: subscription))
         }
     }
 
@@ -94,7 +94,7 @@ package struct SubscriptionService: Sendable {
     /// database subscriptions only; a query needs a record type and at least one trigger; a zone
     /// subscription needs an existing zone.
     private static func validate(_ subscription: Subscription, databaseID: Int64, access: DatabaseAccess,
-                                 in transaction: any StorageTransaction) throws {
+                                 in transaction: any StorageTransaction) async throws {
         switch (access.scope, subscription.subscriptionType) {
         case (.public, .zone), (.public, .database):
             throw CloudKitError.badRequest("the public database supports query subscriptions only")
@@ -115,7 +115,7 @@ package struct SubscriptionService: Sendable {
             }
         case .zone:
             guard let zoneID = subscription.zoneID else { throw CloudKitError.badRequest("a zone subscription needs a zoneID") }
-            _ = try DatabaseDirectory.zone(zoneID, databaseID: databaseID, access: access, in: transaction)
+            _ = try await DatabaseDirectory.zone(zoneID, databaseID: databaseID, access: access, in: transaction)
         case .database:
             break
         }

@@ -11,16 +11,16 @@ package struct ZoneService: Sendable {
         if access.scope == .shared {
             let user = try access.requireUser()
             return try await storage.read { transaction in
-                ZonesResponse(zones: try transaction.activeSharedZones(user: user).compactMap { entry in
-                    guard let zone = try transaction.zone(rowID: entry.zoneRowID), !zone.deleted,
-                          let owner = try transaction.databaseKey(id: zone.databaseID)?.ownerRecordName else { return nil }
+                ZonesResponse(zones: try await transaction.activeSharedZones(user: user).asyncCompactMap { entry in
+                    guard let zone = try await transaction.zone(rowID: entry.zoneRowID), !zone.deleted,
+                          let owner = try await transaction.databaseKey(id: zone.databaseID)?.ownerRecordName else { return nil }
                     return .success(DatabaseDirectory.wireZone(zone, owner: owner, in: transaction))
                 })
             }
         }
         let databaseID = try await directory.databaseID(for: access)
         return try await storage.read { transaction in
-            ZonesResponse(zones: try transaction.liveZones(databaseID: databaseID).map {
+            try await ZonesResponse(zones: transaction.liveZones(databaseID: databaseID).map {
                 .success(DatabaseDirectory.wireZone($0, access: access, in: transaction))
             })
         }
@@ -35,9 +35,9 @@ package struct ZoneService: Sendable {
         }
         let databaseID = try await directory.databaseID(for: access)
         return try await storage.read { transaction in
-            ZonesResponse(zones: try request.zones.map { zoneID in
+            ZonesResponse(zones: try await request.zones.asyncMap { zoneID in
                 do {
-                    let zone = try DatabaseDirectory.zone(zoneID, databaseID: databaseID, access: access, in: transaction)
+                    let zone = try await DatabaseDirectory.zone(zoneID, databaseID: databaseID, access: access, in: transaction)
                     return .success(DatabaseDirectory.wireZone(zone, access: access, in: transaction))
                 } catch let error as CloudKitError {
                     return .failure(ZoneError(zoneID: zoneID, error: error))
@@ -57,13 +57,13 @@ package struct ZoneService: Sendable {
         }
         let key = try access.databaseKey()
         let (response, deleted) = try await storage.write { transaction in
-            let databaseID = try DatabaseDirectory.databaseID(key, in: transaction)
+            let databaseID = try await DatabaseDirectory.databaseID(key, in: transaction)
             var deleted: [CommittedChanges] = []
-            let response = ZonesResponse(zones: try request.operations.map { operation in
+            let response = ZonesResponse(zones: try await request.operations.asyncMap { operation in
                 let zoneID = operation.zone.zoneID
                 do {
-                    let (zone, deletedRow) = try transaction.withSavepoint {
-                        try Self.apply(operation.operationType, zoneID, databaseID: databaseID, access: access, in: transaction)
+                    let (zone, deletedRow) = try await transaction.withSavepoint {
+                        try await Self.apply(operation.operationType, zoneID, databaseID: databaseID, access: access, in: transaction)
                     }
                     if let deletedRow {
                         deleted.append(CommittedChanges(database: key, databaseID: databaseID, zoneRowID: deletedRow, zoneName: zoneID.zoneName,
@@ -81,41 +81,41 @@ package struct ZoneService: Sendable {
     }
 
     private static func apply(_ type: ZonesModifyRequest.Operation.OperationType, _ zoneID: ZoneID, databaseID: Int64,
-                              access: DatabaseAccess, in transaction: any StorageTransaction) throws -> (Zone, deletedRow: Int64?) {
+                              access: DatabaseAccess, in transaction: any StorageTransaction) async throws -> (Zone, deletedRow: Int64?) {
         try NameRules.validateZoneName(zoneID.zoneName)
         try access.checkOwner(of: zoneID)
         switch type {
         case .create:
-            if let existing = try transaction.liveZone(databaseID: databaseID, zoneName: zoneID.zoneName) {
+            if let existing = try await transaction.liveZone(databaseID: databaseID, zoneName: zoneID.zoneName) {
                 return (DatabaseDirectory.wireZone(existing, access: access, in: transaction), nil)
             }
             guard !zoneID.zoneName.hasPrefix("_") else {
                 throw CloudKitError.badRequest("zone names starting with '_' are reserved")
             }
-            let zone = try transaction.insertZone(databaseID: databaseID, zoneName: zoneID.zoneName, sequence: try transaction.nextChangeSequence())
+            let zone = try await transaction.insertZone(databaseID: databaseID, zoneName: zoneID.zoneName, sequence: try transaction.nextChangeSequence())
             return (DatabaseDirectory.wireZone(zone, access: access, in: transaction), nil)
         case .delete:
             guard !zoneID.isDefaultZone else { throw CloudKitError.badRequest("the default zone cannot be deleted") }
-            guard let zone = try transaction.liveZone(databaseID: databaseID, zoneName: zoneID.zoneName) else {
+            guard let zone = try await transaction.liveZone(databaseID: databaseID, zoneName: zoneID.zoneName) else {
                 throw CloudKitError.zoneNotFound(zoneID.zoneName)
             }
-            return (DatabaseDirectory.wireZone(try delete(zone, in: transaction), access: access, in: transaction), zone.rowID)
+            return try await (DatabaseDirectory.wireZone(delete(zone, in: transaction), access: access, in: transaction), zone.rowID)
         }
     }
 
     /// Deletes a zone: it leaves every participant's shared database with its shares, and
     /// becomes a tombstone without records. Returns the tombstone.
-    static func delete(_ zone: StoredZone, in transaction: any StorageTransaction) throws -> StoredZone {
+    static func delete(_ zone: StoredZone, in transaction: any StorageTransaction) async throws -> StoredZone {
         var zone = zone
-        for member in try transaction.sharedZoneMembers(zoneRowID: zone.rowID) {
-            try transaction.setSharedZone(user: member, zoneRowID: zone.rowID, active: false, sequence: try transaction.nextChangeSequence())
+        for member in try await transaction.sharedZoneMembers(zoneRowID: zone.rowID) {
+            try await transaction.setSharedZone(user: member, zoneRowID: zone.rowID, active: false, sequence: try transaction.nextChangeSequence())
         }
-        for share in try transaction.shares(zoneRowID: zone.rowID) {
-            try transaction.deleteShare(zoneRowID: zone.rowID, recordName: share.recordName)
+        for share in try await transaction.shares(zoneRowID: zone.rowID) {
+            try await transaction.deleteShare(zoneRowID: zone.rowID, recordName: share.recordName)
         }
-        zone.changeSequence = try transaction.nextChangeSequence()
+        zone.changeSequence = try await transaction.nextChangeSequence()
         zone.deleted = true
-        try transaction.deleteZone(rowID: zone.rowID, sequence: zone.changeSequence)
+        try await transaction.deleteZone(rowID: zone.rowID, sequence: zone.changeSequence)
         return zone
     }
 }

@@ -10,13 +10,13 @@ enum AssetCollectionHold {
     static func during<T>(_ storage: any StratusStorage, _ body: () async throws -> T) async throws -> T {
         let holder = SecretGenerator.uuid()
         let expiresAt = AuthService.now() + lifetime.milliseconds
-        try await storage.write { try $0.holdAssetCollection(holder: holder, until: expiresAt) }
+        try await storage.write { try await $0.holdAssetCollection(holder: holder, until: expiresAt) }
         do {
             let result = try await body()
-            try await storage.write { try $0.releaseAssetCollection(holder: holder) }
+            try await storage.write { try await $0.releaseAssetCollection(holder: holder) }
             return result
         } catch {
-            _ = try? await storage.write { try $0.releaseAssetCollection(holder: holder) }
+            _ = try? await storage.write { try await $0.releaseAssetCollection(holder: holder) }
             throw error
         }
     }

@@ -33,11 +33,11 @@ enum Backup {
         try await storage.backup(to: database.path)
         try BackupFiles.synchronize(database.path)
         progress("database copied")
-        let changeSequence = try await storage.read { try $0.currentChangeSequence() }
+        let changeSequence = try await storage.read { try await $0.currentChangeSequence() }
         try BackupFiles.copy(URL(fileURLWithPath: configuration.assetKeyPath), to: destination.appendingPathComponent(assetKeyFile))
         // Collection is held: every file the snapshot names is still in the store (and some
         // written since, which do no harm).
-        let checksums = try await storage.read { try $0.assetBlobChecksums() }
+        let checksums = try await storage.read { try await $0.assetBlobChecksums() }
         let bytes = try BackupFiles.copyAssetFiles(checksums, from: try BlobStore(directory: configuration.blobDirectory),
                                                    to: destination.appendingPathComponent(blobsDirectory)) {
             progress("asset files \($0)/\(checksums.count)")
@@ -63,7 +63,7 @@ enum Backup {
         }
         let storage = try SQLiteStorage(path: configuration.databasePath)
         let epoch = newEpoch(other: storage.epoch)
-        try await storage.write { try $0.setStoreEpoch(epoch) }
+        try await storage.write { try await $0.setStoreEpoch(epoch) }
         progress("restored into \(dataDirectory.path); change tokens issued before now will expire")
         return manifest
     }

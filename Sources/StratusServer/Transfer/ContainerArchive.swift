@@ -31,11 +31,11 @@ enum ContainerArchive {
         let linesPath = destination.appendingPathComponent(linesFile).path
         return try await AssetCollectionHold.during(storage) {
             let snapshot = try await storage.read { transaction in
-                guard try transaction.container(id: containerID) != nil else { throw TransferError("there is no container '\(containerID)'") }
-                let total = try transaction.archiveItemCount(containerID: containerID, includingSecrets: includingSecrets)
+                guard try await transaction.container(id: containerID) != nil else { throw TransferError("there is no container '\(containerID)'") }
+                let total = try await transaction.archiveItemCount(containerID: containerID, includingSecrets: includingSecrets)
                 let writer = try ArchiveWriter(path: linesPath)
                 var assets: [String] = []
-                try transaction.archiveItems(containerID: containerID, includingSecrets: includingSecrets) { item in
+                try await transaction.archiveItems(containerID: containerID, includingSecrets: includingSecrets) { item in
                     try writer.write(item)
                     if case .asset(let asset) = item { assets.append(asset.checksum) }
                     if writer.written % 1000 == 0 || writer.written == total {
@@ -43,7 +43,7 @@ enum ContainerArchive {
                     }
                 }
                 try writer.finish()
-                return (items: writer.counts, sha256: writer.sha256, assets: assets,
+                return await (items: writer.counts, sha256: writer.sha256, assets: assets,
                         changeSequence: try transaction.currentChangeSequence(), epoch: transaction.storeEpoch)
             }
             let bytes = try BackupFiles.copyAssetFiles(snapshot.assets, from: blobs, to: destination.appendingPathComponent(assetsDirectory)) {
@@ -84,31 +84,31 @@ enum ContainerArchive {
         let lines = archive.appendingPathComponent(linesFile)
         do {
             try await storage.write { transaction in
-                guard try transaction.container(id: manifest.containerID) == nil else {
+                guard try await transaction.container(id: manifest.containerID) == nil else {
                     throw TransferError("the store already has container '\(manifest.containerID)'")
                 }
-                let isEmpty = try transaction.containers().isEmpty
-                let current = try transaction.currentChangeSequence()
+                let isEmpty = try await transaction.containers().isEmpty
+                let current = try await transaction.currentChangeSequence()
                 var load: ArchiveLoad
                 do {
-                    load = try transaction.withSavepoint {
-                        try loadLines(lines, manifest: manifest, keepingRowIDs: true, sequenceOffset: 0, blobs: blobs, incoming: incoming,
+                    load = try await transaction.withSavepoint {
+                        try await loadLines(lines, manifest: manifest, keepingRowIDs: true, sequenceOffset: 0, blobs: blobs, incoming: incoming,
                                       into: transaction, progress: progress)
                     }
                 } catch is ArchiveLoad.RowIDTaken {
                     // Every sequence, purged ones included, lands past any token of the archive's store.
-                    load = try loadLines(lines, manifest: manifest, keepingRowIDs: false, sequenceOffset: max(current, manifest.changeSequence) + 1,
+                    load = try await loadLines(lines, manifest: manifest, keepingRowIDs: false, sequenceOffset: max(current, manifest.changeSequence) + 1,
                                          blobs: blobs, incoming: incoming, into: transaction, progress: progress)
                 }
-                try rebuildIndexes(containerID: manifest.containerID, in: transaction)
-                try transaction.advanceChangeSequence(to: load.sequence(manifest.changeSequence))
-                if isEmpty && transaction.storeEpoch != manifest.epoch { try transaction.setStoreEpoch(manifest.epoch) }
+                try await rebuildIndexes(containerID: manifest.containerID, in: transaction)
+                try await transaction.advanceChangeSequence(to: load.sequence(manifest.changeSequence))
+                if isEmpty && transaction.storeEpoch != manifest.epoch { try await transaction.setStoreEpoch(manifest.epoch) }
             }
         } catch {
             // Files moved into the store for a load that did not commit: those no row names go,
             // checked in a write transaction (an upload of the same bytes records its row in one).
             _ = try? await storage.write { transaction in
-                for checksum in newFiles where try !transaction.assetBlobExists(checksum: checksum) { blobs.remove(checksum: checksum) }
+                for checksum in newFiles where try await !transaction.assetBlobExists(checksum: checksum) { blobs.remove(checksum: checksum) }
             }
             throw error
         }
@@ -117,7 +117,7 @@ enum ContainerArchive {
 
     private static func loadLines(_ file: URL, manifest: ArchiveManifest, keepingRowIDs: Bool, sequenceOffset: Int64, blobs: BlobStore,
                                   incoming: [String: BlobStore.ReceivedFile], into transaction: any StorageTransaction,
-                                  progress: @Sendable (TransferProgress) -> Void) throws -> ArchiveLoad {
+                                  progress: @Sendable (TransferProgress) -> Void) async throws -> ArchiveLoad {
         var load = ArchiveLoad(containerID: manifest.containerID, sequenceOffset: sequenceOffset, keepsRowIDs: keepingRowIDs)
         var reader = try ArchiveReader(path: file.path)
         let total = manifest.itemCount
@@ -139,7 +139,7 @@ enum ContainerArchive {
             default:
                 break
             }
-            try transaction.loadArchiveItem(item, &load)
+            try await transaction.loadArchiveItem(item, &load)
             done += 1
             if done % 1000 == 0 || done == total { progress(TransferProgress(step: "rows", done: done, total: total)) }
         }
@@ -151,11 +151,11 @@ enum ContainerArchive {
 
     /// Writes the query index of every record type with indexed fields (the index is derived from
     /// records and schema, so archives do not carry it).
-    private static func rebuildIndexes(containerID: String, in transaction: any StorageTransaction) throws {
+    private static func rebuildIndexes(containerID: String, in transaction: any StorageTransaction) async throws {
         for environment in ContainerEnvironment.allCases {
-            let schema = try transaction.schema(containerID: containerID, environment: environment)
+            let schema = try await transaction.schema(containerID: containerID, environment: environment)
             for (name, type) in schema.recordTypes.sorted(by: { $0.key < $1.key }) where !QueryIndexing.indexedFields(type).isEmpty {
-                try QueryIndexing.rebuild(recordType: name, schema: type, containerID: containerID, environment: environment, in: transaction)
+                try await QueryIndexing.rebuild(recordType: name, schema: type, containerID: containerID, environment: environment, in: transaction)
             }
         }
     }

@@ -53,14 +53,14 @@ package actor APNsProvider: Service {
     /// Sets a container's credentials (nil removes them) after checking them.
     package func setCredentials(_ new: APNsCredentials?, containerID: String) async throws {
         if let new { try APNsProviderToken.validate(new) }
-        try await storage.write { try $0.setAPNsCredentials(new, containerID: containerID) }
+        try await storage.write { try await $0.setAPNsCredentials(new, containerID: containerID) }
         credentials[containerID] = nil
         providerTokens[containerID] = nil
     }
 
     package func credentials(containerID: String) async throws -> APNsCredentials? {
         if let known = credentials[containerID] { return known }
-        let loaded = try await storage.read { try $0.apnsCredentials(containerID: containerID) }
+        let loaded = try await storage.read { try await $0.apnsCredentials(containerID: containerID) }
         credentials[containerID] = .some(loaded)
         return loaded
     }
@@ -77,7 +77,7 @@ package actor APNsProvider: Service {
         let stored = StoredAPNsToken(containerID: access.containerID, environment: access.environment, user: user, token: token,
                                      apnsEnvironment: apnsEnvironment, registeredAt: AuthService.now())
         let maxPerUser = configuration.maxTokensPerUser
-        try await storage.write { try $0.registerAPNsToken(stored, maxPerUser: maxPerUser) }
+        try await storage.write { try await $0.registerAPNsToken(stored, maxPerUser: maxPerUser) }
         // The token may have been another user's: forget every cached list.
         tokens = [:]
     }
@@ -130,7 +130,7 @@ package actor APNsProvider: Service {
     private func devices(of listener: NotificationHub.Listener) async throws -> [StoredAPNsToken] {
         if let known = tokens[listener] { return known }
         let loaded = try await storage.read {
-            try $0.apnsTokens(containerID: listener.containerID, environment: listener.environment, user: listener.user)
+            try await $0.apnsTokens(containerID: listener.containerID, environment: listener.environment, user: listener.user)
         }
         if tokens.count >= 10_000 { tokens = [:] }
         tokens[listener] = loaded
@@ -155,7 +155,7 @@ package actor APNsProvider: Service {
             case (410, _), (400, "BadDeviceToken"):
                 statistics.unregistered += 1
                 let token = device.token
-                _ = try await storage.write { try $0.removeAPNsToken(token, containerID: device.containerID) }
+                _ = try await storage.write { try await $0.removeAPNsToken(token, containerID: device.containerID) }
                 tokens = [:]
             case (403, "ExpiredProviderToken"), (403, "InvalidProviderToken"):
                 statistics.failed += 1

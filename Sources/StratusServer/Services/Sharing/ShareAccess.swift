@@ -13,7 +13,7 @@ struct ShareAccess: Sendable {
     }
 
     /// The permission on a record of the zone (walking up its parents); `.none` when no share covers it.
-    func permission(forRecord name: String, zoneRowID: Int64, in transaction: any StorageTransaction) throws -> SharePermission {
+    func permission(forRecord name: String, zoneRowID: Int64, in transaction: any StorageTransaction) async throws -> SharePermission {
         var best = SharePermission.none
         for share in shares where share.isZoneWide || share.recordName == name {
             best = Self.max(best, permission(in: share))
@@ -24,7 +24,7 @@ struct ShareAccess: Sendable {
         var visited = Set<String>()
         while let recordName = current, visited.insert(recordName).inserted, visited.count < 1000 {
             for share in roots where share.rootRecordName == recordName { best = Self.max(best, permission(in: share)) }
-            current = try transaction.record(zoneRowID: zoneRowID, recordName: recordName)?.parent
+            current = try await transaction.record(zoneRowID: zoneRowID, recordName: recordName)?.parent
         }
         return best
     }
@@ -44,8 +44,8 @@ struct ZoneGrant: Sendable {
     let sharing: ShareAccess?
 
     /// The caller's permission on a record: everything for the owner.
-    func permission(forRecord name: String, in transaction: any StorageTransaction) throws -> SharePermission {
+    func permission(forRecord name: String, in transaction: any StorageTransaction) async throws -> SharePermission {
         guard let sharing else { return .readWrite }
-        return try sharing.permission(forRecord: name, zoneRowID: zone.rowID, in: transaction)
+        return try await sharing.permission(forRecord: name, zoneRowID: zone.rowID, in: transaction)
     }
 }

@@ -4,12 +4,12 @@ import StratusCore
 /// caller's own participation, the public permission, the short GUID and the URL.
 enum ShareKeysView {
     static func keys(for share: StoredShare, owner: String, caller: String?, origin: String,
-                     in transaction: any StorageTransaction) throws -> ShareKeys {
-        let ownerParticipant = ShareParticipant(participantId: owner, userIdentity: try identity(owner, in: transaction),
+                     in transaction: any StorageTransaction) async throws -> ShareKeys {
+        let ownerParticipant = try await ShareParticipant(participantId: owner, userIdentity: identity(owner, in: transaction),
                                                 permission: .readWrite, type: .owner, acceptanceStatus: .accepted)
         var participants = [ownerParticipant]
         for participant in share.participants {
-            participants.append(ShareParticipant(participantId: participant.userRecordName,
+            await participants.append(ShareParticipant(participantId: participant.userRecordName,
                                                  userIdentity: try identity(participant.userRecordName, in: transaction),
                                                  permission: participant.permission, type: participant.type,
                                                  acceptanceStatus: participant.status))
@@ -23,19 +23,19 @@ enum ShareKeysView {
     static func url(_ shortGUID: String, origin: String) -> String { origin + "/share/" + shortGUID }
 
     /// A user as sharing shows them: record name and username.
-    static func identity(_ user: String, in transaction: any StorageTransaction) throws -> UserIdentity {
-        let username = try transaction.user(recordName: user)?.username
+    static func identity(_ user: String, in transaction: any StorageTransaction) async throws -> UserIdentity {
+        let username = try await transaction.user(recordName: user)?.username
         return UserIdentity(userRecordName: user, lookupInfo: LookupInfo(userRecordName: user, username: username),
                             nameComponents: username.map { UserIdentity.NameComponents(nickname: $0) })
     }
 
     /// The share keys of the share records among `records`, by record name.
     static func keys(forShareRecords records: [StoredRecord], zoneRowID: Int64, owner: String, caller: String?, origin: String,
-                     in transaction: any StorageTransaction) throws -> [String: ShareKeys] {
+                     in transaction: any StorageTransaction) async throws -> [String: ShareKeys] {
         var keys: [String: ShareKeys] = [:]
         for record in records where !record.deleted && ShareKeys.isShareType(record.recordType) {
-            if let share = try transaction.share(zoneRowID: zoneRowID, recordName: record.recordName) {
-                keys[record.recordName] = try Self.keys(for: share, owner: owner, caller: caller, origin: origin, in: transaction)
+            if let share = try await transaction.share(zoneRowID: zoneRowID, recordName: record.recordName) {
+                keys[record.recordName] = try await Self.keys(for: share, owner: owner, caller: caller, origin: origin, in: transaction)
             }
         }
         return keys

@@ -34,8 +34,8 @@ final class ShareOperations {
 
     /// Checks and plans every operation of the batch. The zone's shares are read once; the batch
     /// is copied once, as the read-only view share plans look up roots in.
-    func prepare(_ operations: inout [PreparedOperation]) throws {
-        let shares = Dictionary(try transaction.shares(zoneRowID: zone.rowID).map { ($0.recordName, $0) },
+    func prepare(_ operations: inout [PreparedOperation]) async throws {
+        let shares = try await Dictionary(transaction.shares(zoneRowID: zone.rowID).map { ($0.recordName, $0) },
                                 uniquingKeysWith: { first, _ in first })
         // The owner's saves of ordinary records (nearly every operation) need nothing here; the
         // batch is not touched for them, so it is not copied either.
@@ -47,7 +47,7 @@ final class ShareOperations {
         let batch = operations
         for index in involved {
             do throws(CloudKitError) {
-                try prepare(&operations[index], existing: shares[operations[index].recordName], batch: batch)
+                try await prepare(&operations[index], existing: shares[operations[index].recordName], batch: batch)
             } catch {
                 operations[index].invalid = error
             }
@@ -59,7 +59,7 @@ final class ShareOperations {
         ShareKeys.isShareType(prepared.operation.record.recordType) || prepared.recordName == ShareKeys.zoneShareName || existing != nil
     }
 
-    private func prepare(_ prepared: inout PreparedOperation, existing: StoredShare?, batch: [PreparedOperation]) throws(CloudKitError) {
+    private func prepare(_ prepared: inout PreparedOperation, existing: StoredShare?, batch: [PreparedOperation]) async throws(CloudKitError) {
         let name = prepared.recordName
         let operation = prepared.operation
         let isShare = Self.isShare(prepared, existing: existing)
@@ -68,10 +68,10 @@ final class ShareOperations {
                 guard operation.operationType.isDelete, let existing else {
                     throw .accessDenied("only the owner can change a share")
                 }
-                prepared.settled = try leave(existing, user: sharing.user)
+                prepared.settled = try await leave(existing, user: sharing.user)
                 return
             }
-            try checkParticipant(prepared, sharing: sharing)
+            try await checkParticipant(prepared, sharing: sharing)
             return
         }
         guard isShare else { return }
@@ -82,15 +82,15 @@ final class ShareOperations {
             plans[name] = Plan(share: nil, previous: existing)
             return
         }
-        plans[name] = Plan(share: try plan(prepared, existing: existing, batch: batch), previous: existing)
+        plans[name] = try await Plan(share: plan(prepared, existing: existing, batch: batch), previous: existing)
     }
 
-    private func checkParticipant(_ prepared: PreparedOperation, sharing: ShareAccess) throws(CloudKitError) {
+    private func checkParticipant(_ prepared: PreparedOperation, sharing: ShareAccess) async throws(CloudKitError) {
         let name = prepared.recordName
-        let current = try attempt { try transaction.record(zoneRowID: zone.rowID, recordName: name) }
+        let current = try await attempt { try await transaction.record(zoneRowID: zone.rowID, recordName: name) }
         let permission: SharePermission
         if let current, !current.deleted {
-            permission = try attempt { try sharing.permission(forRecord: name, zoneRowID: zone.rowID, in: transaction) }
+            permission = try await attempt { try await sharing.permission(forRecord: name, zoneRowID: zone.rowID, in: transaction) }
             guard permission.canRead else { throw .notFound("record '\(name)' does not exist") }
         } else if prepared.operation.operationType.isDelete || prepared.operation.operationType.requiresChangeTag {
             throw .notFound("record '\(name)' does not exist")
@@ -100,7 +100,7 @@ final class ShareOperations {
             if zoneWide {
                 permission = .readWrite
             } else if let parent {
-                permission = try attempt { try sharing.permission(forRecord: parent, zoneRowID: zone.rowID, in: transaction) }
+                permission = try await attempt { try await sharing.permission(forRecord: parent, zoneRowID: zone.rowID, in: transaction) }
             } else {
                 throw .accessDenied("a new record in a shared hierarchy needs a parent inside it")
             }
@@ -109,7 +109,7 @@ final class ShareOperations {
     }
 
     /// The share a save of a share record makes.
-    private func plan(_ prepared: PreparedOperation, existing: StoredShare?, batch: [PreparedOperation]) throws(CloudKitError) -> StoredShare {
+    private func plan(_ prepared: PreparedOperation, existing: StoredShare?, batch: [PreparedOperation]) async throws(CloudKitError) -> StoredShare {
         let name = prepared.recordName
         let keys = prepared.operation.record.shareKeys ?? ShareKeys()
         var share = existing ?? StoredShare(zoneRowID: zone.rowID, recordName: name, rootRecordName: nil,
@@ -120,12 +120,12 @@ final class ShareOperations {
             guard let root else {
                 throw .badRequest("share '\(name)' needs forRecord, or its root record saved in the same batch with share set")
             }
-            try checkShareable(root: root, batch: batch)
+            try await checkShareable(root: root, batch: batch)
             share.rootRecordName = root
         }
         let publicPermission = keys.publicPermission ?? share.publicPermission
         if let wanted = keys.participants {
-            share.participants = try participants(wanted, replacing: share.participants)
+            share.participants = try await participants(wanted, replacing: share.participants)
         }
         if publicPermission != share.publicPermission {
             if publicPermission == .none {
@@ -143,13 +143,13 @@ final class ShareOperations {
         return share
     }
 
-    private func checkShareable(root: String, batch: [PreparedOperation]) throws(CloudKitError) {
+    private func checkShareable(root: String, batch: [PreparedOperation]) async throws(CloudKitError) {
         let inBatch = batch.contains { $0.recordName == root && !$0.operation.operationType.isDelete }
-        let stored = try attempt { try transaction.record(zoneRowID: zone.rowID, recordName: root) }
+        let stored = try await attempt { try await transaction.record(zoneRowID: zone.rowID, recordName: root) }
         guard inBatch || (stored.map { !$0.deleted } ?? false) else {
             throw .badRequest("the shared root record '\(root)' does not exist")
         }
-        let shares = try attempt { try transaction.shares(zoneRowID: zone.rowID) }
+        let shares = try await attempt { try await transaction.shares(zoneRowID: zone.rowID) }
         if shares.contains(where: \.isZoneWide) { throw .badRequest("the zone is already shared as a whole") }
         let roots = Set(shares.compactMap(\.rootRecordName))
         // Neither the root, nor an ancestor, nor a descendant may be shared already.
@@ -157,24 +157,24 @@ final class ShareOperations {
         var visited = Set<String>()
         while let name = current, visited.insert(name).inserted {
             if roots.contains(name) { throw .badRequest("record '\(root)' is already in a shared hierarchy") }
-            current = try attempt { try transaction.record(zoneRowID: zone.rowID, recordName: name)?.parent }
+            current = try await attempt { try await transaction.record(zoneRowID: zone.rowID, recordName: name)?.parent }
         }
         for other in roots {
             var current: String? = other
             var visited = Set<String>()
             while let name = current, visited.insert(name).inserted {
                 if name == root { throw .badRequest("a record under '\(root)' is already shared") }
-                current = try attempt { try transaction.record(zoneRowID: zone.rowID, recordName: name)?.parent }
+                current = try await attempt { try await transaction.record(zoneRowID: zone.rowID, recordName: name)?.parent }
             }
         }
     }
 
     /// The participants a share record asks for, resolved to users; people already in the share
     /// keep their status, people left out are removed.
-    private func participants(_ wanted: [ShareParticipant], replacing current: [StoredParticipant]) throws(CloudKitError) -> [StoredParticipant] {
+    private func participants(_ wanted: [ShareParticipant], replacing current: [StoredParticipant]) async throws(CloudKitError) -> [StoredParticipant] {
         var result: [StoredParticipant] = []
         for participant in wanted where participant.type != .owner {
-            let user = try resolve(participant.userIdentity)
+            let user = try await resolve(participant.userIdentity)
             guard user != grant.owner, !result.contains(where: { $0.userRecordName == user }) else { continue }
             let previous = current.first { $0.userRecordName == user && $0.status != .removed }
             result.append(StoredParticipant(userRecordName: user, permission: participant.permission.flatMap { $0 == .unknown ? nil : $0 } ?? previous?.permission ?? .readOnly,
@@ -190,16 +190,16 @@ final class ShareOperations {
 
     /// The user a participant's identity names: by record name, by username (a Stratus
     /// extension), or by the email address the user gave.
-    private func resolve(_ identity: UserIdentity?) throws(CloudKitError) -> String {
+    private func resolve(_ identity: UserIdentity?) async throws(CloudKitError) -> String {
         let lookup = identity?.lookupInfo
         if let name = identity?.userRecordName ?? lookup?.userRecordName,
-           let user = try attempt({ try transaction.user(recordName: name) }), user.containerID == access.containerID {
+           let user = try await attempt({ try await transaction.user(recordName: name) }), user.containerID == access.containerID {
             return user.userRecordName
         }
-        if let username = lookup?.username, let user = try attempt({ try transaction.user(containerID: access.containerID, username: username) }) {
+        if let username = lookup?.username, let user = try await attempt({ try await transaction.user(containerID: access.containerID, username: username) }) {
             return user.userRecordName
         }
-        if let email = lookup?.emailAddress, let user = try attempt({ try transaction.user(containerID: access.containerID, email: email) }) {
+        if let email = lookup?.emailAddress, let user = try await attempt({ try await transaction.user(containerID: access.containerID, email: email) }) {
             return user.userRecordName
         }
         throw .badRequest("no user matches participant \(lookup?.username ?? lookup?.emailAddress ?? identity?.userRecordName ?? "(no identity)")")
@@ -207,18 +207,18 @@ final class ShareOperations {
 
     /// A participant leaves: their status becomes removed and the zone leaves their shared
     /// database unless another share there still includes them.
-    private func leave(_ share: StoredShare, user: String) throws(CloudKitError) -> StoredRecord {
+    private func leave(_ share: StoredShare, user: String) async throws(CloudKitError) -> StoredRecord {
         var share = share
         guard let index = share.participants.firstIndex(where: { $0.userRecordName == user }) else {
             throw .notFound("you are not a participant of this share")
         }
         share.participants[index].status = .removed
-        try attempt {
-            try transaction.saveShare(share)
-            try touch(share.recordName)
-            try updateSharedZones(for: [user])
+        try await attempt {
+            try await transaction.saveShare(share)
+            try await touch(share.recordName)
+            try await updateSharedZones(for: [user])
         }
-        guard let record = try attempt({ try transaction.record(zoneRowID: zone.rowID, recordName: share.recordName) }) else {
+        guard let record = try await attempt({ try await transaction.record(zoneRowID: zone.rowID, recordName: share.recordName) }) else {
             throw .notFound("share record is missing")
         }
         var tombstone = record
@@ -230,74 +230,74 @@ final class ShareOperations {
     /// Takes a user out of every share of the zone (their account is being deleted): the share
     /// records change, so the owner's devices hear of it, and the zone leaves the user's shared
     /// database.
-    func removeParticipant(_ user: String) throws {
-        for var share in try transaction.shares(zoneRowID: zone.rowID) where share.participants.contains(where: { $0.userRecordName == user }) {
+    func removeParticipant(_ user: String) async throws {
+        for var share in try await transaction.shares(zoneRowID: zone.rowID) where share.participants.contains(where: { $0.userRecordName == user }) {
             share.participants.removeAll { $0.userRecordName == user }
-            try transaction.saveShare(share)
-            try touch(share.recordName)
+            try await transaction.saveShare(share)
+            try await touch(share.recordName)
         }
-        try updateSharedZones(for: [user])
+        try await updateSharedZones(for: [user])
     }
 
     // MARK: After the writes
 
     /// Stores the shares of the share records that were saved or deleted, and ends the shares
     /// whose root record was deleted (CloudKit deletes a share with its root).
-    func commit(succeeded names: Set<String>, deletedRecords: [String]) throws {
+    func commit(succeeded names: Set<String>, deletedRecords: [String]) async throws {
         var ended = Set<String>()
-        for share in try transaction.shares(zoneRowID: zone.rowID) where share.rootRecordName.map(deletedRecords.contains) == true {
+        for share in try await transaction.shares(zoneRowID: zone.rowID) where share.rootRecordName.map(deletedRecords.contains) == true {
             plans[share.recordName] = Plan(share: nil, previous: share)
-            try deleteShareRecord(share.recordName)
+            try await deleteShareRecord(share.recordName)
             ended.insert(share.recordName)
         }
-        try commitPlans(succeeded: names.union(ended))
+        try await commitPlans(succeeded: names.union(ended))
     }
 
     /// Turns a share record into a tombstone.
-    private func deleteShareRecord(_ name: String) throws {
-        try rewrite(name) { record in
+    private func deleteShareRecord(_ name: String) async throws {
+        try await rewrite(name) { record in
             record.deleted = true
             record.fieldsJSON = Array("{}".utf8)
         }
     }
 
-    private func commitPlans(succeeded names: Set<String>) throws {
+    private func commitPlans(succeeded names: Set<String>) async throws {
         for (name, plan) in plans where names.contains(name) {
             var affected = Set((plan.previous?.participants ?? []).map(\.userRecordName))
             if let share = plan.share {
-                try transaction.saveShare(share)
+                try await transaction.saveShare(share)
                 affected.formUnion(share.participants.map(\.userRecordName))
-                if let root = share.rootRecordName, plan.previous == nil { try point(root, at: name) }
+                if let root = share.rootRecordName, plan.previous == nil { try await point(root, at: name) }
             } else if let previous = plan.previous {
-                try transaction.deleteShare(zoneRowID: zone.rowID, recordName: name)
-                if let root = previous.rootRecordName { try point(root, at: nil) }
+                try await transaction.deleteShare(zoneRowID: zone.rowID, recordName: name)
+                if let root = previous.rootRecordName { try await point(root, at: nil) }
             }
-            try updateSharedZones(for: affected)
+            try await updateSharedZones(for: affected)
         }
     }
 
     /// Sets a root record's `share` pointer (a change of the root, with a new change tag).
-    private func point(_ root: String, at share: String?) throws {
-        repointed[root] = try rewrite(root) { $0.share = share }
+    private func point(_ root: String, at share: String?) async throws {
+        repointed[root] = try await rewrite(root) { $0.share = share }
     }
 
     /// Gives a record a new change sequence, so change feeds report it again (a share whose
     /// participants changed).
-    func touch(_ name: String) throws {
-        try rewrite(name) { _ in }
+    func touch(_ name: String) async throws {
+        try await rewrite(name) { _ in }
     }
 
     /// Changes a live record in place as a new change: a new sequence and change tag, and the
     /// zone's change sequence moved to it.
     @discardableResult
-    private func rewrite(_ name: String, _ change: (inout StoredRecord) -> Void) throws -> StoredRecord? {
-        guard var record = try transaction.record(zoneRowID: zone.rowID, recordName: name), !record.deleted else { return nil }
+    private func rewrite(_ name: String, _ change: (inout StoredRecord) -> Void) async throws -> StoredRecord? {
+        guard var record = try await transaction.record(zoneRowID: zone.rowID, recordName: name), !record.deleted else { return nil }
         change(&record)
-        let sequence = try transaction.nextChangeSequence()
+        let sequence = try await transaction.nextChangeSequence()
         record.sequence = sequence
         record.changeTag = RecordMapper.changeTag(for: sequence)
-        try transaction.saveRecord(record, references: [], replacingReferences: record.deleted)
-        try transaction.setZoneChangeSequence(rowID: zone.rowID, sequence: sequence)
+        try await transaction.saveRecord(record, references: [], replacingReferences: record.deleted)
+        try await transaction.setZoneChangeSequence(rowID: zone.rowID, sequence: sequence)
         return record
     }
 
@@ -308,18 +308,18 @@ final class ShareOperations {
     }
 
     /// Puts the zone in, or takes it out of, each user's shared database to match their acceptance.
-    func updateSharedZones(for users: some Sequence<String>) throws {
-        let active = Set(try transaction.sharedZoneMembers(zoneRowID: zone.rowID))
+    func updateSharedZones(for users: some Sequence<String>) async throws {
+        let active = try await Set(transaction.sharedZoneMembers(zoneRowID: zone.rowID))
         for user in users {
-            let accepted = try transaction.isAcceptedParticipant(zoneRowID: zone.rowID, user: user)
+            let accepted = try await transaction.isAcceptedParticipant(zoneRowID: zone.rowID, user: user)
             guard accepted != active.contains(user) else { continue }
-            try transaction.setSharedZone(user: user, zoneRowID: zone.rowID, active: accepted, sequence: try transaction.nextChangeSequence())
+            try await transaction.setSharedZone(user: user, zoneRowID: zone.rowID, active: accepted, sequence: try transaction.nextChangeSequence())
         }
     }
 
-    private func attempt<T>(_ body: () throws -> T) throws(CloudKitError) -> T {
+    private func attempt<T>(_ body: () async throws -> T) async throws(CloudKitError) -> T {
         do {
-            return try body()
+            return try await body()
         } catch let error as CloudKitError {
             throw error
         } catch {

@@ -10,8 +10,8 @@ package struct ShareService: Sendable {
     package func resolve(_ request: ShortGUIDsRequest, _ access: DatabaseAccess) async throws -> ShareMetadataResponse {
         let user = try access.requireUser()
         return try await storage.read { transaction in
-            ShareMetadataResponse(results: try request.shortGUIDs.map { item in
-                try Self.outcome(item) { try Self.metadata(item, user: user, access: access, in: transaction) }
+            ShareMetadataResponse(results: try await request.shortGUIDs.asyncMap { item in
+                try await Self.outcome(item) { try await Self.metadata(item, user: user, access: access, in: transaction) }
             })
         }
     }
@@ -19,11 +19,11 @@ package struct ShareService: Sendable {
     package func accept(_ request: ShortGUIDsRequest, _ access: DatabaseAccess) async throws -> ShareMetadataResponse {
         let user = try access.requireUser()
         return try await storage.write { transaction in
-            ShareMetadataResponse(results: try request.shortGUIDs.map { item in
-                try Self.outcome(item) {
-                    try transaction.withSavepoint {
-                        try Self.accept(item.value, user: user, access: access, in: transaction)
-                        return try Self.metadata(item, user: user, access: access, in: transaction)
+            ShareMetadataResponse(results: try await request.shortGUIDs.asyncMap { item in
+                try await Self.outcome(item) {
+                    try await transaction.withSavepoint {
+                        try await Self.accept(item.value, user: user, access: access, in: transaction)
+                        return try await Self.metadata(item, user: user, access: access, in: transaction)
                     }
                 }
             })
@@ -34,34 +34,34 @@ package struct ShareService: Sendable {
     /// owner's username; nil if no live share has the short GUID.
     package func preview(shortGUID: String) async throws -> (title: String?, owner: String)? {
         try await storage.read { transaction in
-            guard let (share, zone, key) = try Self.live(shortGUID, in: transaction),
-                  let owner = try transaction.user(recordName: key.ownerRecordName) else { return nil }
-            let record = try transaction.record(zoneRowID: zone.rowID, recordName: share.recordName)
+            guard let (share, zone, key) = try await Self.live(shortGUID, in: transaction),
+                  let owner = try await transaction.user(recordName: key.ownerRecordName) else { return nil }
+            let record = try await transaction.record(zoneRowID: zone.rowID, recordName: share.recordName)
             let title = try record.map { try RecordMapper.decodeFields($0.fieldsJSON)[ShareKeys.titleField] }
             if case .string(let text)?? = title { return (text, owner.username) }
             return (nil, owner.username)
         }
     }
 
-    private static func outcome(_ item: ShortGUIDsRequest.Item, _ body: () throws -> ShareMetadata) throws -> ShareMetadataResult {
+    private static func outcome(_ item: ShortGUIDsRequest.Item, _ body: () async throws -> ShareMetadata) async throws -> ShareMetadataResult {
         do {
-            return .success(try body())
+            return .success(try await body())
         } catch let error as CloudKitError {
             return .failure(ShareMetadataError(shortGUID: item.value, error: error, uuid: SecretGenerator.uuid()))
         }
     }
 
     /// The share a short GUID names, if its zone still lives, with the zone and its database's key.
-    private static func live(_ shortGUID: String, in transaction: any StorageTransaction) throws -> (StoredShare, StoredZone, DatabaseKey)? {
-        guard let share = try transaction.share(shortGUID: shortGUID), let zone = try transaction.zone(rowID: share.zoneRowID), !zone.deleted,
-              let key = try transaction.databaseKey(id: zone.databaseID) else { return nil }
+    private static func live(_ shortGUID: String, in transaction: any StorageTransaction) async throws -> (StoredShare, StoredZone, DatabaseKey)? {
+        guard let share = try await transaction.share(shortGUID: shortGUID), let zone = try await transaction.zone(rowID: share.zoneRowID), !zone.deleted,
+              let key = try await transaction.databaseKey(id: zone.databaseID) else { return nil }
         return (share, zone, key)
     }
 
     /// The share a short GUID names in the caller's container and environment, its zone and owner.
     private static func find(_ shortGUID: String, access: DatabaseAccess,
-                             in transaction: any StorageTransaction) throws -> (StoredShare, StoredZone, String) {
-        guard let (share, zone, key) = try live(shortGUID, in: transaction),
+                             in transaction: any StorageTransaction) async throws -> (StoredShare, StoredZone, String) {
+        guard let (share, zone, key) = try await live(shortGUID, in: transaction),
               key.containerID == access.containerID, key.environment == access.environment else {
             throw CloudKitError.notFound("no share has the short GUID '\(shortGUID)'")
         }
@@ -77,20 +77,20 @@ package struct ShareService: Sendable {
     }
 
     private static func metadata(_ item: ShortGUIDsRequest.Item, user: String, access: DatabaseAccess,
-                                 in transaction: any StorageTransaction) throws -> ShareMetadata {
-        let (share, zone, owner) = try find(item.value, access: access, in: transaction)
+                                 in transaction: any StorageTransaction) async throws -> ShareMetadata {
+        let (share, zone, owner) = try await find(item.value, access: access, in: transaction)
         let standing = try standing(in: share, owner: owner, user: user)
-        guard let shareRow = try transaction.record(zoneRowID: zone.rowID, recordName: share.recordName) else {
+        guard let shareRow = try await transaction.record(zoneRowID: zone.rowID, recordName: share.recordName) else {
             throw CloudKitError.notFound("the share record is missing")
         }
         var shareRecord = try RecordMapper.record(from: shareRow, desiredKeys: nil)
-        shareRecord.shareKeys = try ShareKeysView.keys(for: share, owner: owner, caller: user, origin: access.origin, in: transaction)
+        shareRecord.shareKeys = try await ShareKeysView.keys(for: share, owner: owner, caller: user, origin: access.origin, in: transaction)
         var root: Record?
         if item.shouldFetchRootRecord == true, let rootName = share.rootRecordName, standing.status != .removed,
-           let stored = try transaction.record(zoneRowID: zone.rowID, recordName: rootName), !stored.deleted {
+           let stored = try await transaction.record(zoneRowID: zone.rowID, recordName: rootName), !stored.deleted {
             root = try RecordMapper.record(from: stored, desiredKeys: item.rootRecordDesiredKeys)
         }
-        return ShareMetadata(containerIdentifier: access.containerID, environment: access.environment.rawValue,
+        return await ShareMetadata(containerIdentifier: access.containerID, environment: access.environment.rawValue,
                              databaseScope: user == owner ? "PRIVATE" : "SHARED",
                              zoneID: ZoneID(zoneName: zone.zoneName, ownerRecordName: owner), rootRecordName: share.rootRecordName,
                              rootRecord: root, share: shareRecord, shortGUID: share.shortGUID,
@@ -98,8 +98,8 @@ package struct ShareService: Sendable {
                              participantPermission: standing.permission, participantStatus: standing.status, participantType: standing.type)
     }
 
-    private static func accept(_ shortGUID: String, user: String, access: DatabaseAccess, in transaction: any StorageTransaction) throws {
-        var (share, zone, owner) = try find(shortGUID, access: access, in: transaction)
+    private static func accept(_ shortGUID: String, user: String, access: DatabaseAccess, in transaction: any StorageTransaction) async throws {
+        var (share, zone, owner) = try await find(shortGUID, access: access, in: transaction)
         guard user != owner else { return }
         var standing = try standing(in: share, owner: owner, user: user)
         guard standing.status != .removed else { throw CloudKitError.accessDenied("you were removed from this share") }
@@ -110,10 +110,10 @@ package struct ShareService: Sendable {
         guard share.participants.filter({ $0.status != .removed }).count < 100 else {
             throw CloudKitError.limitExceeded("a share has at most 100 participants")
         }
-        try transaction.saveShare(share)
+        try await transaction.saveShare(share)
         let operations = ShareOperations(transaction: transaction, grant: ZoneGrant(zone: zone, owner: owner, sharing: nil),
                                          access: access)
-        try operations.touch(share.recordName)
-        try operations.updateSharedZones(for: [user])
+        try await operations.touch(share.recordName)
+        try await operations.updateSharedZones(for: [user])
     }
 }

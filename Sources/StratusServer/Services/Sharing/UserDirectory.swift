@@ -7,7 +7,7 @@ package struct UserDirectory: Sendable {
 
     package func caller(_ access: DatabaseAccess) async throws -> UserIdentitiesResponse {
         let user = try access.requireUser()
-        return UserIdentitiesResponse(users: [try await storage.read { try ShareKeysView.identity(user, in: $0) }])
+        return UserIdentitiesResponse(users: [try await storage.read { try await ShareKeysView.identity(user, in: $0) }])
     }
 
     /// The discoverable users matching each lookup (by email address, username or record name).
@@ -17,11 +17,11 @@ package struct UserDirectory: Sendable {
         return try await storage.read { transaction in
             var found: [UserIdentity] = []
             for lookup in request.lookupInfos {
-                let user = try lookup.emailAddress.flatMap { try transaction.user(containerID: access.containerID, email: $0) }
-                    ?? lookup.username.flatMap { try transaction.user(containerID: access.containerID, username: $0) }
-                    ?? lookup.userRecordName.flatMap { try transaction.user(recordName: $0) }
+                var user = try await lookup.emailAddress.asyncFlatMap { try await transaction.user(containerID: access.containerID, email: $0) }
+                if user == nil { user = try await lookup.username.asyncFlatMap { try await transaction.user(containerID: access.containerID, username: $0) } }
+                if user == nil { user = try await lookup.userRecordName.asyncFlatMap { try await transaction.user(recordName: $0) } }
                 guard let user, user.discoverable, user.containerID == access.containerID else { continue }
-                var identity = try ShareKeysView.identity(user.userRecordName, in: transaction)
+                var identity = try await ShareKeysView.identity(user.userRecordName, in: transaction)
                 identity.lookupInfo?.emailAddress = user.email
                 found.append(identity)
             }

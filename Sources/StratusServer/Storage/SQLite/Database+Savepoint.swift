@@ -21,11 +21,11 @@ extension Database {
     /// Runs `body` inside a savepoint of the current transaction: released when it returns,
     /// rolled back when it throws (and the error rethrown). When SQLite abandoned the whole
     /// transaction meanwhile (a full disk, an I/O error), there is nothing left to roll back.
-    func inCachedSavepoint<T>(_ body: () throws -> T) throws -> T {
+    func inCachedSavepoint<T>(_ body: () async throws -> T) async throws -> T {
         try cachedStatement(sql: "SAVEPOINT stratus").execute()
         let result: T
         do {
-            result = try body()
+            result = try await body()
         } catch {
             if isInsideTransaction {
                 try cachedStatement(sql: "ROLLBACK TRANSACTION TO SAVEPOINT stratus").execute()

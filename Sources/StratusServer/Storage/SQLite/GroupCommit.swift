@@ -35,7 +35,7 @@ final class GroupCommit: Sendable {
 
     /// Runs `body` in the next group's transaction and returns its result once that transaction
     /// is durable.
-    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) async throws -> T) async throws -> T {
         let member = Member(body)
         let admitted = queue.withLockedValue { queue in
             guard queue.count < maxQueuedWrites else { return false }
@@ -62,7 +62,7 @@ final class GroupCommit: Sendable {
             // Empty when an earlier holder of the writer already took (and finished) this write.
             guard !group.isEmpty else { return }
             let start = ContinuousClock.now
-            if Self.commit(group, in: db) {
+            if try ConnectionThread.run({ await Self.commit(group, in: db) }) {
                 ServerMetrics.committed(writes: group.count, in: ContinuousClock.now - start)
                 self.committed.withLockedValue { $0 = ($0.transactions + 1, $0.writes + group.count) }
             }
@@ -72,7 +72,7 @@ final class GroupCommit: Sendable {
 
     /// Runs the members in one transaction, each in its own savepoint, and commits. Returns
     /// whether the transaction committed.
-    private static func commit(_ group: [any GroupMember], in db: Database) -> Bool {
+    private static func commit(_ group: [any GroupMember], in db: Database) async -> Bool {
         do {
             try db.beginImmediateTransaction()
         } catch {
@@ -80,7 +80,7 @@ final class GroupCommit: Sendable {
             return false
         }
         for member in group {
-            member.run(in: db)
+            await member.run(in: db)
             if !db.isInsideTransaction {
                 // SQLite rolled the whole transaction back (SQLITE_FULL, an I/O error…): every
                 // write of the group is gone, the ones already run included.
@@ -105,7 +105,7 @@ final class GroupCommit: Sendable {
 /// One queued write of a group, erased to what the group needs.
 private protocol GroupMember: AnyObject, Sendable {
     /// Runs the write in a savepoint; a write that throws is rolled back alone.
-    func run(in db: Database)
+    func run(in db: Database) async
     /// The storage fault the write ran into, if its error was one.
     var fault: (any Error)? { get }
     /// Fails the write, whatever it did (the group's transaction did not commit).
@@ -115,7 +115,7 @@ private protocol GroupMember: AnyObject, Sendable {
 }
 
 private final class Member<T: Sendable>: GroupMember {
-    private let body: @Sendable (Database) throws -> T
+    private let body: @Sendable (Database) async throws -> T
     private let state = NIOLockedValueBox<State>(.queued)
 
     private enum State {
@@ -124,14 +124,14 @@ private final class Member<T: Sendable>: GroupMember {
         case done(Result<T, any Error>)
     }
 
-    init(_ body: @escaping @Sendable (Database) throws -> T) {
+    init(_ body: @escaping @Sendable (Database) async throws -> T) {
         self.body = body
     }
 
-    func run(in db: Database) {
+    func run(in db: Database) async {
         var result: Result<T, any Error> = .failure(CloudKitError(.internalError, "write did not run"))
         do {
-            result = .success(try db.inCachedSavepoint { try body(db) })
+            result = .success(try await db.inCachedSavepoint { try await body(db) })
         } catch {
             result = .failure(error)
         }

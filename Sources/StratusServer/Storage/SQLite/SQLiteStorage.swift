@@ -47,21 +47,21 @@ package final class SQLiteStorage: StratusStorage {
         return pool
     }
 
-    package func read<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction) throws -> T) async throws -> T {
+    package func read<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
         do {
             return try await pool.read { db in
-                try body(SQLiteTransaction(db: db, epoch: epoch))
+                try ConnectionThread.run { try await body(SQLiteTransaction(db: db, epoch: epoch)) }
             }
         } catch {
             throw StorageFault.map(error)
         }
     }
 
-    package func write<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction) throws -> T) async throws -> T {
+    package func write<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
         let epoch = self.epoch
         return try await group.write { db in
             let transaction = SQLiteTransaction(db: db, epoch: epoch)
-            let result = try body(transaction)
+            let result = try await body(transaction)
             try transaction.storeChangeSequence()
             return result
         }

@@ -445,8 +445,8 @@ final class SQLiteTransaction: StorageTransaction {
         return purged
     }
 
-    func withSavepoint<T>(_ body: () throws -> T) throws -> T {
-        try db.inCachedSavepoint(body)
+    func withSavepoint<T>(_ body: () async throws -> T) async throws -> T {
+        try await db.inCachedSavepoint(body)
     }
 
     static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
