@@ -17,19 +17,28 @@ public struct StratusServer: Sendable {
     let logger: Logger
 
     /// Opens (creating if needed) the data directory and its database.
-    public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "stratus")) throws {
+    public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "stratus")) async throws {
         // Before any instrument is made, so that the storage's and services' record into it.
         if configuration.metricsPort != nil { ServerMetrics.bootstrap() }
         try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
         self.configuration = configuration
         self.logger = logger
         services = StratusServices(
-            storage: try SQLiteStorage(path: configuration.databasePath, maxQueuedWrites: configuration.maxQueuedWrites,
-                                       maxDatabaseBytes: configuration.maxDatabaseBytes, groupCommit: configuration.groupCommit),
+            storage: try await Self.openStorage(configuration, logger: logger),
             blobs: try BlobStore(directory: configuration.blobDirectory),
             signer: try AssetURLSigner(keyFile: configuration.assetKeyPath, urlLifetime: configuration.assetURLLifetime,
                                        bindsDownloadsToUser: configuration.bindDownloadURLsToUser),
             configuration: configuration, logger: logger)
+    }
+
+    /// The configured storage: the PostgreSQL database when ``ServerConfiguration/databaseURL``
+    /// names one, else the data directory's SQLite file.
+    private static func openStorage(_ configuration: ServerConfiguration, logger: Logger) async throws -> any StratusStorage {
+        if let url = configuration.databaseURL {
+            return try await PostgresStorage(url: url, logger: logger)
+        }
+        return try SQLiteStorage(path: configuration.databasePath, maxQueuedWrites: configuration.maxQueuedWrites,
+                                 maxDatabaseBytes: configuration.maxDatabaseBytes, groupCommit: configuration.groupCommit)
     }
 
     /// Takes a consistent backup of the data directory into `directory` (which must not exist or

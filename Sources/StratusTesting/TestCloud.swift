@@ -62,7 +62,7 @@ public actor TestCloud {
         var configuration = ServerConfiguration(dataDirectory: dataDirectory, host: "127.0.0.1", port: port)
         configuration.passwordHashLog2Cost = 10
         configure(&configuration)
-        let server = try StratusServer(configuration: configuration, logger: logger)
+        let server = try await StratusServer(configuration: configuration, logger: logger)
         apiToken = try await server.ensureContainer(Self.containerID)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let group = ServiceGroup(configuration: .init(services: [try server.makeApplication { continuation.yield($0) }], logger: logger))

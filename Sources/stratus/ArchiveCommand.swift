@@ -14,7 +14,7 @@ struct ExportCommand: AsyncParsableCommand {
     var withSecrets = false
 
     func run() async throws {
-        let server = try location.server()
+        let server = try await location.server()
         let progress = ProgressBar()
         let manifest = try await TransferCall.run {
             try await server.services.admin.exportContainer(id: location.container, to: URL(fileURLWithPath: to), includingSecrets: withSecrets,
@@ -35,7 +35,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Like `container create`, it may come first on a new machine: it makes the data directory.
-        let server = try StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: data)))
+        let server = try await StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: data)))
         let progress = ProgressBar()
         let manifest = try await TransferCall.run {
             try await server.services.admin.importContainer(from: URL(fileURLWithPath: from), progress: progress.show)

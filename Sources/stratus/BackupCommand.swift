@@ -12,7 +12,7 @@ struct BackupCommand: AsyncParsableCommand {
     @Option(help: "The backup directory to create (it must not exist, or be empty).") var to: String
 
     func run() async throws {
-        let server = try DataLocation.server(at: data)
+        let server = try await DataLocation.server(at: data)
         let manifest = try await TransferCall.run { try await server.backup(to: URL(fileURLWithPath: to)) { print($0) } }
         print("backed up \(data) to \(to): change sequence \(manifest.changeSequence), \(manifest.assetFiles) asset files (\(manifest.assetBytes) bytes)")
     }

@@ -15,7 +15,7 @@ struct ContainerCommand: AsyncParsableCommand {
 
         func run() async throws {
             // The one command that may come first on a new machine: it makes the data directory.
-            let server = try StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: location.data)))
+            let server = try await StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: location.data)))
             let container = try await AdminCall.run { try await server.services.admin.createContainer(id: location.container) }
             print(container.apiToken)
         }

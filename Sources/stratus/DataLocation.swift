@@ -8,13 +8,13 @@ struct DataLocation: ParsableArguments {
     @Option(help: "The container identifier.") var container = "iCloud.dev.stratus"
 
     /// The server over the data directory (not serving), which must exist.
-    func server() throws -> StratusServer {
-        try Self.server(at: data)
+    func server() async throws -> StratusServer {
+        try await Self.server(at: data)
     }
 
     /// The server over the data directory `data` (not serving), which must exist.
-    static func server(at data: String) throws -> StratusServer {
+    static func server(at data: String) async throws -> StratusServer {
         guard FileManager.default.fileExists(atPath: data) else { throw ValidationError("no data directory at \(data)") }
-        return try StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: data)))
+        return try await StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: data)))
     }
 }

@@ -31,7 +31,7 @@ enum DevelopmentArchives {
         guard !archives.isEmpty else { return ["nothing to import from \(directory.path) yet"] }
         var importing = configuration
         importing.metricsPort = nil
-        let server = try StratusServer(configuration: importing)
+        let server = try await StratusServer(configuration: importing)
         var lines: [String] = []
         for archive in archives {
             let manifest = try await TransferCall.run { try await server.services.admin.importContainer(from: archive) { _ in } }

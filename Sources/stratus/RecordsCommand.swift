@@ -32,7 +32,7 @@ struct RecordsCommand: AsyncParsableCommand {
             guard (scope == .private) == (user != nil) else {
                 throw ValidationError("--user names the owner of a private database, and only then")
             }
-            let server = try location.server()
+            let server = try await location.server()
             let access = try await AdminCall.run {
                 try await server.services.admin.access(containerID: location.container, environment: environment, scope: scope,
                                                        username: user, origin: publicUrl)

@@ -10,6 +10,8 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the Stratus server (embedded SQLite, no configuration needed).")
 
     @Option(help: "The data directory.") var data = "./stratus-data"
+    @Option(help: "A PostgreSQL database to keep the data in instead of the data directory's SQLite file (postgres://user:password@host:5432/database); instances sharing one scale out.")
+    var database: String?
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on (0 picks a free one).") var port = 8080
     @Option(help: "The container created on first start.") var container = "iCloud.dev.stratus"
@@ -71,6 +73,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--session-days, --tombstone-days, --asset-limit-mb, --max-response-mb, --max-database-mb, --sign-in-failures and --courier-wait-seconds must be positive")
         }
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), host: host, port: port)
+        configuration.databaseURL = database
         configuration.sessionLifetime = .seconds(sessionDays * 24 * 3600)
         configuration.tombstoneRetention = .seconds(tombstoneDays * 24 * 3600)
         configuration.maxAssetBytes = Int64(assetLimitMb) * 1024 * 1024
@@ -104,7 +107,7 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
             }
         }
-        let server = try StratusServer(configuration: configuration, logger: logger)
+        let server = try await StratusServer(configuration: configuration, logger: logger)
         let apiToken = try await server.ensureContainer(container)
         let host = self.host
         let container = self.container

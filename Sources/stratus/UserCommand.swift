@@ -114,7 +114,7 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var account: Account
 
         func run() async throws {
-            let admin = try account.location.server().services.admin
+            let admin = try await account.location.server().services.admin
             let ended = try await AdminCall.run {
                 let user = try await admin.user(username: account.username, containerID: account.location.container)
                 return try await admin.signOutEverywhere(user: user.userRecordName)
@@ -168,7 +168,7 @@ struct UserCommand: AsyncParsableCommand {
             @OptionGroup var target: Target
 
             func run() async throws {
-                let server = try target.location.server()
+                let server = try await target.location.server()
                 for role in try await server.userRoles(username: target.username, container: target.location.container,
                                                        environment: try target.parsedEnvironment()).sorted() {
                     print(role)
@@ -177,7 +177,7 @@ struct UserCommand: AsyncParsableCommand {
         }
 
         static func set(_ role: String, granted: Bool, _ target: Target) async throws {
-            let server = try target.location.server()
+            let server = try await target.location.server()
             let changed: Bool
             do {
                 changed = try await server.setUserRole(role, granted: granted, username: target.username,

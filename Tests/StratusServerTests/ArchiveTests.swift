@@ -154,7 +154,7 @@ import StratusTesting
         let target = TestServer.temporaryDirectory()
         let damaged = try ServerProcess.run(["import", "--data", target.path, "--from", archive.path])
         #expect(damaged.status != 0 && damaged.output.contains("damaged"), "\(damaged.output)")
-        let server = try StratusServer(configuration: ServerConfiguration(dataDirectory: target))
+        let server = try await StratusServer(configuration: ServerConfiguration(dataDirectory: target))
         #expect(try await server.apiToken(of: TestServer.containerID) == nil, "nothing of it was written")
         #expect(TestFile.storedBlobs(in: target).isEmpty, "the asset file it brought in went again")
 

@@ -38,10 +38,10 @@ import Testing
         return operations
     }
 
-    @Test func describedPathsAreTheServedRoutes() throws {
+    @Test func describedPathsAreTheServedRoutes() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try StratusServer(configuration: ServerConfiguration(dataDirectory: directory, port: 0))
+        let server = try await StratusServer(configuration: ServerConfiguration(dataDirectory: directory, port: 0))
         let served = Set(server.makeRouter().routes.map { route in
             let path = route.path.description.split(separator: "/").map { segment in
                 segment.hasPrefix(":") ? "{\(segment.dropFirst())}" : String(segment)

@@ -119,6 +119,9 @@ public struct ServerConfiguration: Sendable {
     /// A cap on the database file's size in bytes; writes past it fail with `TRY_AGAIN_LATER`
     /// and change nothing. Nil: no cap but the disk.
     public var maxDatabaseBytes: Int64?
+    /// A PostgreSQL database (`postgres://user:password@host:5432/database`) to keep the data in
+    /// instead of the data directory's SQLite file; many instances may share one.
+    public var databaseURL: String?
 
     /// Where clients reach the server, as the URLs it hands out name it.
     var origin: ServerOrigin { ServerOrigin(publicURL: publicURL, scheme: tls == nil ? "http" : "https") }

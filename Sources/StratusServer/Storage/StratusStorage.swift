@@ -93,10 +93,16 @@ package protocol StorageTransaction {
     func archiveItemCount(containerID: String, includingSecrets: Bool) async throws -> Int
     /// Passes every row of the container to `emit` as ``ArchiveItem``s, kinds in the order of
     /// ``ArchiveItem/kinds``. Password hashes, sessions and APNs credentials and device tokens
-    /// only with `includingSecrets`; email codes and uploads not yet in a record never.
+    /// only with `includingSecrets`; email codes and uploads not yet in a record never. (``loadArchiveItem(_:_:)``
+    /// stores them back.)
     func archiveItems(containerID: String, includingSecrets: Bool, _ emit: (ArchiveItem) throws -> Void) async throws
-    /// Stores one item of an archive being loaded, in the order the archive lists them.
-    func loadArchiveItem(_ item: ArchiveItem, _ load: inout ArchiveLoad) async throws
+    /// Inserts an archived database row, with its archived id when `load` keeps row ids (throwing
+    /// ``ArchiveLoad/RowIDTaken`` when the store uses it), and returns its id in this store.
+    func insertArchivedDatabase(_ database: ArchivedDatabase, containerID: String, _ load: ArchiveLoad) async throws -> Int64
+    /// Inserts an archived zone row as ``insertArchivedDatabase(_:containerID:_:)`` does a database's.
+    func insertArchivedZone(_ zone: ArchivedZone, _ load: ArchiveLoad) async throws -> Int64
+    /// Records an asset file's row (once per checksum).
+    func insertAssetBlob(_ asset: ArchivedAsset) async throws
     /// Raises the change sequence to `value` when it is below.
     func advanceChangeSequence(to value: Int64) async throws
 

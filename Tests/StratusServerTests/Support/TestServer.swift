@@ -30,7 +30,10 @@ struct TestServer: Sendable {
         var configuration = ServerConfiguration(dataDirectory: directory, host: "127.0.0.1", port: 0)
         configuration.passwordHashLog2Cost = 10
         configure(&configuration)
-        let server = try StratusServer(configuration: configuration, logger: logger)
+        if let base = ProcessInfo.processInfo.environment["STRATUS_TEST_POSTGRES"], configuration.databaseURL == nil {
+            configuration.databaseURL = try TestDatabase.url(for: directory, base: base)
+        }
+        let server = try await StratusServer(configuration: configuration, logger: logger)
         let apiToken = try await server.ensureContainer(containerID)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let application = try server.makeApplication { port in portContinuation.yield(port) }

@@ -134,67 +134,26 @@ extension SQLiteTransaction {
         }
     }
 
-    func loadArchiveItem(_ item: ArchiveItem, _ load: inout ArchiveLoad) throws {
-        let containerID = load.containerID
-        switch item {
-        case .container(let container):
-            try insertContainer(container)
-        case .schema(let environment, let schema):
-            try replaceSchema(schema, containerID: containerID, environment: environment)
-        case .user(let user):
-            try insertUser(StoredUser(userRecordName: user.userRecordName, containerID: containerID, username: user.username,
-                                      passwordHash: user.passwordHash ?? "", createdAt: user.createdAt, email: user.email,
-                                      discoverable: user.discoverable, emailVerified: user.emailVerified, disabledAt: user.disabledAt))
-        case .userRole(let role):
-            _ = try setUserRole(role.role, granted: true, containerID: containerID, environment: role.environment, user: role.user)
-        case .serverKey(var key):
-            key.containerID = containerID
-            try insertServerKey(key)
-        case .session(var session):
-            session.containerID = containerID
-            try insertSession(session)
-        case .apnsCredentials(let credentials):
-            try setAPNsCredentials(credentials, containerID: containerID)
-        case .apnsToken(var token):
-            token.containerID = containerID
-            try registerAPNsToken(token, maxPerUser: .max)
-        case .database(let database):
-            try insertKeepingRowID(load, sql: """
-                INSERT INTO databases (id, container_id, environment, scope, owner_record_name, purged_sequence) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [load.keepsRowIDs ? database.id : nil, containerID, database.environment.rawValue, database.scope.rawValue,
-                                 database.owner, load.sequence(database.purgedSequence)])
-            load.loaded(database: database.id, as: db.lastInsertedRowID)
-        case .zone(let zone):
-            try insertKeepingRowID(load, sql: """
-                INSERT INTO zones (id, database_id, zone_name, change_sequence, purged_sequence, deleted, deleted_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [load.keepsRowIDs ? zone.id : nil, try load.database(zone.database), zone.name,
-                                 load.sequence(zone.changeSequence), load.sequence(zone.purgedSequence), zone.deleted, zone.deletedAt])
-            load.loaded(zone: zone.id, as: db.lastInsertedRowID)
-        case .asset(let asset):
-            try db.execute(sql: "INSERT OR IGNORE INTO asset_blobs (checksum, size, created_at) VALUES (?, ?, ?)",
-                           arguments: [asset.checksum, asset.size, asset.createdAt])
-        case .record(let record):
-            let zoneRowID = try load.zone(record.zone)
-            try saveRecord(StoredRecord(zoneRowID: zoneRowID, recordName: record.recordName, recordType: record.recordType,
-                                        changeTag: record.changeTag, fieldsJSON: record.fields, created: record.created,
-                                        modified: record.modified, parent: record.parent, share: record.share,
-                                        sequence: load.sequence(record.sequence), deleted: record.deleted, createKey: record.createKey),
-                           references: record.references.map { StoredReference(sourceName: record.recordName, targetName: $0.target, action: $0.action) },
-                           replacingReferences: false)
-            if !record.assets.isEmpty {
-                try replaceAssetReferences(zoneRowID: zoneRowID, recordName: record.recordName, checksums: Set(record.assets))
-            }
-        case .share(var share):
-            share.zoneRowID = try load.zone(share.zoneRowID)
-            try saveShare(share)
-        case .sharedZone(let entry):
-            try setSharedZone(user: entry.user, zoneRowID: try load.zone(entry.zone), active: entry.active, sequence: load.sequence(entry.sequence))
-        case .subscription(var subscription):
-            subscription.databaseID = try load.database(subscription.databaseID)
-            try saveSubscription(subscription)
-        }
-        load.count(item)
+    func insertArchivedDatabase(_ database: ArchivedDatabase, containerID: String, _ load: ArchiveLoad) throws -> Int64 {
+        try insertKeepingRowID(load, sql: """
+            INSERT INTO databases (id, container_id, environment, scope, owner_record_name, purged_sequence) VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [load.keepsRowIDs ? database.id : nil, containerID, database.environment.rawValue, database.scope.rawValue,
+                             database.owner, load.sequence(database.purgedSequence)])
+        return db.lastInsertedRowID
+    }
+
+    func insertArchivedZone(_ zone: ArchivedZone, _ load: ArchiveLoad) throws -> Int64 {
+        try insertKeepingRowID(load, sql: """
+            INSERT INTO zones (id, database_id, zone_name, change_sequence, purged_sequence, deleted, deleted_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [load.keepsRowIDs ? zone.id : nil, try load.database(zone.database), zone.name,
+                             load.sequence(zone.changeSequence), load.sequence(zone.purgedSequence), zone.deleted, zone.deletedAt])
+        return db.lastInsertedRowID
+    }
+
+    func insertAssetBlob(_ asset: ArchivedAsset) throws {
+        try db.execute(sql: "INSERT OR IGNORE INTO asset_blobs (checksum, size, created_at) VALUES (?, ?, ?)",
+                       arguments: [asset.checksum, asset.size, asset.createdAt])
     }
 
     /// Inserts a row whose id the load may keep; an id the store already uses is ``ArchiveLoad/RowIDTaken``.

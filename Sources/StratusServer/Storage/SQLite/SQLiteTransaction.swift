@@ -385,7 +385,7 @@ final class SQLiteTransaction: StorageTransaction {
                 try db.cachedStatement(sql: """
                     INSERT OR REPLACE INTO schema_fields (container_id, environment, record_type, field_name, field_type, indexes)
                     VALUES (?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [containerID, environment.rawValue, recordType, field.name, Self.storedName(field.type), field.indexes.rawValue])
+                    """).execute(arguments: [containerID, environment.rawValue, recordType, field.name, field.type.storedName, field.indexes.rawValue])
             case .addRole(let role):
                 try insertRole(role, containerID: containerID, environment: environment)
             case .setGrants(let recordType, let grants):
@@ -398,28 +398,13 @@ final class SQLiteTransaction: StorageTransaction {
         for table in ["schema_fields", "schema_record_types", "schema_roles", "schema_grants"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE container_id = ? AND environment = ?", arguments: [containerID, environment.rawValue])
         }
-        var changes: [SchemaChange] = []
-        for type in schema.recordTypes.values {
-            changes.append(.addRecordType(type.name))
-            changes += type.fields.values.map { .addField(recordType: type.name, field: $0) }
-        }
-        changes += schema.roles.map(SchemaChange.addRole)
-        changes += schema.grants.map { SchemaChange.setGrants(recordType: $0.key, grants: $0.value) }
-        try applySchemaChanges(changes, containerID: containerID, environment: environment)
+        try applySchemaChanges(schema.changesBuildingIt, containerID: containerID, environment: environment)
     }
 
     private func insertRecordType(_ recordType: String, containerID: String, environment: ContainerEnvironment) throws {
         try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO schema_record_types (container_id, environment, record_type) VALUES (?, ?, ?)
             """).execute(arguments: [containerID, environment.rawValue, recordType])
-    }
-
-    /// The stored spelling of a field type (`ASSET`, not the `ASSETID` of responses).
-    private static func storedName(_ type: FieldType) -> String {
-        switch type {
-        case .scalar(let scalar): scalar.rawValue
-        case .list(let scalar): scalar.rawValue + "_LIST"
-        }
     }
 
     // MARK: Maintenance

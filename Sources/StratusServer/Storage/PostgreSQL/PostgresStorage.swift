@@ -1,0 +1,109 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import StratusCore
+
+/// Storage on a PostgreSQL server through postgres-nio's connection pool, for running many
+/// Stratus instances on one database.
+///
+/// **Writers take turns.** Every write transaction starts by locking the change sequence's row
+/// (`SELECT … FOR UPDATE`) and holds it until it commits. So sequences are handed out in commit
+/// order across every instance: once a change feed has served a sequence, no change with a
+/// smaller one can still commit, and a device never skips a change. The read-check-write logic of
+/// the services (change tags, unique names, quotas) sees the same serial history it sees on
+/// SQLite. Reads run in parallel, each in one `REPEATABLE READ` snapshot.
+package final class PostgresStorage: StratusStorage {
+    private let client: PostgresClient
+    private let running: Task<Void, Never>
+    private let logger: Logger
+    package let epoch: Int64
+
+    /// Connects to the database at `url` (`postgres://user:password@host:port/database`),
+    /// migrates it under an advisory lock (instances starting together migrate one at a time),
+    /// and reads the store's epoch.
+    package init(url: String, maxConnections: Int = 16, logger: Logger = Logger(label: "stratus.postgres")) async throws {
+        var configuration = try Self.configuration(url: url)
+        configuration.options.maximumConnections = maxConnections
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.logger = logger
+        running = Task { await client.run() }
+        do {
+            try await PostgresMigrator.migrate(client, logger: logger)
+            epoch = try await client.withConnection { connection in
+                try await connection.query("SELECT epoch FROM store_epoch WHERE id = 1", logger: logger)
+                    .decode(Int64.self).first { _ in true } ?? 0
+            }
+        } catch let error as PSQLError {
+            running.cancel()
+            throw CloudKitError(.internalError, "could not open the PostgreSQL database: \(error.serverInfo?[.message] ?? "\(error.code)")")
+        } catch {
+            running.cancel()
+            throw error
+        }
+    }
+
+    deinit { running.cancel() }
+
+    /// The client configuration a `postgres://` URL describes.
+    static func configuration(url: String) throws -> PostgresClient.Configuration {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+              let host = components.host, !host.isEmpty else {
+            throw CloudKitError.badRequest("a database URL looks like postgres://user:password@host:5432/database")
+        }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        let tls = components.queryItems?.first { $0.name == "sslmode" }?.value
+        return PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
+            password: components.password, database: database.isEmpty ? nil : database,
+            tls: tls == "require" ? .require(.makeClientConfiguration()) : .disable)
+    }
+
+    package func read<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
+        try await transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", locksWriters: false, body)
+    }
+
+    package func write<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
+        try await transaction(begin: "BEGIN", locksWriters: true, body)
+    }
+
+    private func transaction<T: Sendable>(begin: String, locksWriters: Bool,
+                                          _ body: @escaping @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
+        let (logger, epoch) = (self.logger, self.epoch)
+        do {
+            return try await client.withConnection { connection in
+                try await connection.query(PostgresQuery(unsafeSQL: begin), logger: logger)
+                do {
+                    var sequence: Int64?
+                    if locksWriters {
+                        sequence = try await connection.query("SELECT value FROM change_sequence WHERE id = 1 FOR UPDATE", logger: logger)
+                            .decode(Int64.self).first { _ in true }
+                    }
+                    let transaction = PostgresTransaction(connection: connection, logger: logger, epoch: epoch, changeSequence: sequence)
+                    let result = try await body(transaction)
+                    try await transaction.storeChangeSequence()
+                    try await connection.query("COMMIT", logger: logger)
+                    return result
+                } catch {
+                    try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
+            }
+        } catch {
+            throw PostgresFault.map(error)
+        }
+    }
+
+    package func isReady() async -> Bool {
+        (try? await client.withConnection { connection in
+            try await PostgresMigrator.isCurrent(connection, logger: self.logger)
+        }) ?? false
+    }
+
+    /// PostgreSQL's backups are its own (`pg_dump`, base backups and WAL archiving); `stratus
+    /// backup` copies a SQLite data directory.
+    package func backup(to path: String) async throws {
+        throw CloudKitError.badRequest("stratus backup copies SQLite stores; back PostgreSQL up with pg_dump or pg_basebackup")
+    }
+}
