@@ -8,6 +8,8 @@ scripts/install-deps.sh
 python3 -c 'import aiosmtpd, schemathesis, selenium' 2>/dev/null || python3 -m pip install -q -r requirements.txt
 swift build --build-tests
 swift test --skip-build
+# The server suite again on a real PostgreSQL server (started by the script, in a temporary directory).
+scripts/test-postgres.sh | tail -1
 # A slice of the crash loop: the real server killed mid-batch 20 times (scripts/crash-loop.sh runs 1,000),
 # and once with a record removed behind its back, which the checks must report.
 .build/debug/stratus-sim crash-loop --kills 20 --seed 20261123 | tail -4

@@ -25,7 +25,7 @@ struct BenchmarkServer {
                                   _ body: @Sendable (BenchmarkServer) async throws -> T) async throws -> T {
         var configuration = ServerConfiguration(dataDirectory: directory, port: 0)
         configure(&configuration)
-        let server = try StratusServer(configuration: configuration, logger: quietLogger)
+        let server = try await StratusServer(configuration: configuration, logger: quietLogger)
         let apiToken = try await server.ensureContainer(containerID)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let group = ServiceGroup(configuration: .init(services: [try server.makeApplication { continuation.yield($0) }], logger: quietLogger))

@@ -12,7 +12,7 @@ struct ChildServer: AsyncParsableCommand {
 
     func run() async throws {
         let logger = BenchmarkServer.quietLogger
-        let server = try StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), port: 0), logger: logger)
+        let server = try await StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), port: 0), logger: logger)
         let apiToken = try await server.ensureContainer(BenchmarkServer.containerID)
         let application = try server.makeApplication { port in
             FileHandle.standardOutput.write(Data("\(port) \(apiToken)\n".utf8))

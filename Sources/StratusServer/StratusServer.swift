@@ -35,7 +35,7 @@ public struct StratusServer: Sendable {
     /// names one, else the data directory's SQLite file.
     private static func openStorage(_ configuration: ServerConfiguration, logger: Logger) async throws -> any StratusStorage {
         if let url = configuration.databaseURL {
-            return try await PostgresStorage(url: url, logger: logger)
+            return try await PostgresStorage(url: url, maxConnections: configuration.databaseConnections, logger: logger)
         }
         return try SQLiteStorage(path: configuration.databasePath, maxQueuedWrites: configuration.maxQueuedWrites,
                                  maxDatabaseBytes: configuration.maxDatabaseBytes, groupCommit: configuration.groupCommit)

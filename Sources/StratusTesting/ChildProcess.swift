@@ -22,7 +22,9 @@ public final class ChildProcess: @unchecked Sendable {
     /// - Parameters:
     ///   - standardError: Whether the child's standard error goes into the same pipe as its
     ///     standard output; otherwise it goes to `/dev/null`.
-    public init(_ executable: String, _ arguments: [String], capturingStandardError standardError: Bool = false) throws {
+    ///   - environment: Variables set for the child on top of this process's environment.
+    public init(_ executable: String, _ arguments: [String], capturingStandardError standardError: Bool = false,
+                environment: [String: String] = [:]) throws {
         var pipe: [Int32] = [0, 0]
         guard Self.makePipe(&pipe) == 0 else { throw ChildProcessError("pipe failed: errno \(errno)") }
         var actions = posix_spawn_file_actions_t()
@@ -38,8 +40,11 @@ public final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_addclose(&actions, pipe[1])
         var argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        var envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for variable in envp { free(variable) } }
         var child: pid_t = 0
-        let status = posix_spawnp(&child, executable, &actions, nil, &argv, environ)
+        let status = posix_spawnp(&child, executable, &actions, nil, &argv, &envp)
         close(pipe[1])
         let output = FileHandle(fileDescriptor: pipe[0], closeOnDealloc: true)
         guard status == 0 else { throw ChildProcessError("could not start \(executable): errno \(status)") }
@@ -48,10 +53,24 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Runs a program to its end and returns its exit status and everything it wrote.
-    public static func run(_ executable: String, _ arguments: [String], capturingStandardError: Bool = true) throws -> (status: Int32, output: String) {
-        let child = try ChildProcess(executable, arguments, capturingStandardError: capturingStandardError)
+    public static func run(_ executable: String, _ arguments: [String], capturingStandardError: Bool = true,
+                           environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        let child = try ChildProcess(executable, arguments, capturingStandardError: capturingStandardError, environment: environment)
         let output = child.readToEnd()
         return (child.wait(), output)
+    }
+
+    /// Runs a program to its end on a thread of its own, so that waiting for it holds none of
+    /// the threads tasks run on (a server in this process may be what the program waits for).
+    public static func run(_ executable: String, _ arguments: [String], capturingStandardError: Bool = true,
+                           environment: [String: String] = [:]) async throws -> (status: Int32, output: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result {
+                    try run(executable, arguments, capturingStandardError: capturingStandardError, environment: environment) as (Int32, String)
+                })
+            }.start()
+        }
     }
 
     /// Reads the child's output until `isComplete` holds for all of it read so far, and returns

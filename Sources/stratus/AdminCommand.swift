@@ -11,13 +11,13 @@ struct AdminCommand: AsyncParsableCommand {
     /// `stratus admin create NAME --password-file F`
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create an administrator (the password is stored hashed).")
-        @Option(help: "The data directory.") var data = "./stratus-data"
+        @OptionGroup var store: StoreLocation
         @Argument(help: "The administrator's name.") var name: String
         @Option(help: "A file whose first line is the password (- reads standard input).") var passwordFile: String
 
         func run() async throws {
             let password = try AdminCall.password(from: passwordFile)
-            try await AdminCall.run { try await DataLocation.server(at: data).services.admin.createAdministrator(username: name, password: password) }
+            try await AdminCall.run { try await store.server().services.admin.createAdministrator(username: name, password: password) }
             print("administrator \(name) created; sign in at /console")
         }
     }
@@ -25,10 +25,10 @@ struct AdminCommand: AsyncParsableCommand {
     /// `stratus admin list`
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the administrators.")
-        @Option(help: "The data directory.") var data = "./stratus-data"
+        @OptionGroup var store: StoreLocation
 
         func run() async throws {
-            for administrator in try await DataLocation.server(at: data).services.admin.listAdministrators() {
+            for administrator in try await store.server().services.admin.listAdministrators() {
                 print("\(administrator.username)\tcreated \(AdminCall.date(administrator.createdAt))")
             }
         }
@@ -37,11 +37,11 @@ struct AdminCommand: AsyncParsableCommand {
     /// `stratus admin remove NAME`
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove an administrator; their console sessions end.")
-        @Option(help: "The data directory.") var data = "./stratus-data"
+        @OptionGroup var store: StoreLocation
         @Argument(help: "The administrator's name.") var name: String
 
         func run() async throws {
-            try await AdminCall.run { try await DataLocation.server(at: data).services.admin.removeAdministrator(username: name) }
+            try await AdminCall.run { try await store.server().services.admin.removeAdministrator(username: name) }
             print("administrator \(name) removed")
         }
     }

@@ -30,17 +30,17 @@ struct ImportCommand: AsyncParsableCommand {
         commandName: "import",
         abstract: "Load a container archive written by `stratus export` into a data directory (made if missing) that does not have its container.")
 
-    @Option(help: "The data directory.") var data = "./stratus-data"
+    @OptionGroup var store: StoreLocation
     @Option(help: "The archive directory, as `stratus export` wrote it.") var from: String
 
     func run() async throws {
         // Like `container create`, it may come first on a new machine: it makes the data directory.
-        let server = try await StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: data)))
+        let server = try await StratusServer(configuration: store.configuration())
         let progress = ProgressBar()
         let manifest = try await TransferCall.run {
             try await server.services.admin.importContainer(from: URL(fileURLWithPath: from), progress: progress.show)
         }
-        print("imported \(manifest.containerID) into \(data): \(TransferCall.summary(manifest))")
+        print("imported \(manifest.containerID) into \(store.data): \(TransferCall.summary(manifest))")
         if !manifest.includesSecrets, (manifest.items["user"] ?? 0) > 0 {
             print("the archive holds no password hashes: users sign in once `stratus user reset-password` gives them one")
         }

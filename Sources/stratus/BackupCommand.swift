@@ -8,13 +8,13 @@ struct BackupCommand: AsyncParsableCommand {
         commandName: "backup",
         abstract: "Back up a data directory (database, asset files, keys) while the server runs and writes go on.")
 
-    @Option(help: "The data directory.") var data = "./stratus-data"
+    @OptionGroup var store: StoreLocation
     @Option(help: "The backup directory to create (it must not exist, or be empty).") var to: String
 
     func run() async throws {
-        let server = try await DataLocation.server(at: data)
+        let server = try await store.server()
         let manifest = try await TransferCall.run { try await server.backup(to: URL(fileURLWithPath: to)) { print($0) } }
-        print("backed up \(data) to \(to): change sequence \(manifest.changeSequence), \(manifest.assetFiles) asset files (\(manifest.assetBytes) bytes)")
+        print("backed up \(store.data) to \(to): change sequence \(manifest.changeSequence), \(manifest.assetFiles) asset files (\(manifest.assetBytes) bytes)")
     }
 }
 

@@ -15,7 +15,7 @@ struct ContainerCommand: AsyncParsableCommand {
 
         func run() async throws {
             // The one command that may come first on a new machine: it makes the data directory.
-            let server = try await StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: location.data)))
+            let server = try await StratusServer(configuration: location.store.configuration())
             let container = try await AdminCall.run { try await server.services.admin.createContainer(id: location.container) }
             print(container.apiToken)
         }
@@ -24,10 +24,10 @@ struct ContainerCommand: AsyncParsableCommand {
     /// `stratus container list`: one container per line, with when it was made.
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the containers.")
-        @Option(help: "The data directory.") var data = "./stratus-data"
+        @OptionGroup var store: StoreLocation
 
         func run() async throws {
-            for container in try await DataLocation.server(at: data).services.admin.listContainers() {
+            for container in try await store.server().services.admin.listContainers() {
                 print("\(container.id)\tcreated \(AdminCall.date(container.createdAt))")
             }
         }

@@ -2,19 +2,15 @@ import ArgumentParser
 import Foundation
 import StratusServer
 
-/// Which data directory and container a command works on (`--data`, `--container`).
+/// Which store and container a command works on (`--data`, `--database`, `--container`).
 struct DataLocation: ParsableArguments {
-    @Option(help: "The data directory.") var data = "./stratus-data"
+    @OptionGroup var store: StoreLocation
     @Option(help: "The container identifier.") var container = "iCloud.dev.stratus"
 
-    /// The server over the data directory (not serving), which must exist.
-    func server() async throws -> StratusServer {
-        try await Self.server(at: data)
-    }
+    var data: String { store.data }
 
-    /// The server over the data directory `data` (not serving), which must exist.
-    static func server(at data: String) async throws -> StratusServer {
-        guard FileManager.default.fileExists(atPath: data) else { throw ValidationError("no data directory at \(data)") }
-        return try await StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: data)))
+    /// The server over the store (not serving).
+    func server() async throws -> StratusServer {
+        try await store.server()
     }
 }

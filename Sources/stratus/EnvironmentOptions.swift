@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 
 /// Options from the environment: every option of a command may also be set by `STRATUS_` and its
-/// name in capitals (`--port` → `STRATUS_PORT`, `--tls-cert` → `STRATUS_TLS_CERT`). An option given
+/// name in capitals (`--port` → `STRATUS_PORT`, `--tls-cert` → `STRATUS_TLS_CERT`; `--database` is
+/// `STRATUS_DATABASE_URL`). An option given
 /// on the command line wins over the environment, which wins over the default. A flag is set by
 /// `1`, `true` or `yes`; an option whose help says "repeatable" takes comma-separated values. Only
 /// the options of the command being run are read, so a variable meant for `serve` does not
@@ -14,7 +15,10 @@ enum EnvironmentOptions {
         var takesValue: Bool
         var repeatable: Bool
 
-        var variable: String { "STRATUS_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
+        var variable: String {
+            // The database's URL goes by the name other tools give it.
+            name == "database" ? "STRATUS_DATABASE_URL" : "STRATUS_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+        }
     }
 
     /// `arguments` (without the program name) with the environment's options appended.

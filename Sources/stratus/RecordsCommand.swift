@@ -16,7 +16,7 @@ struct RecordsCommand: AsyncParsableCommand {
     struct Target: ParsableArguments {
         @OptionGroup var location: DataLocation
         @Option(help: "development or production.") var environment = "development"
-        @Option(help: "public, or private (with --user).") var database = "public"
+        @Option(help: "The database scope: public, or private (with --user).") var scope = "public"
         @Option(help: "The user whose private database it is (their username).") var user: String?
         @Option(help: "The zone (default: the default zone).") var zone = ZoneID.defaultZoneName
         @Option(help: "The server's URL, for the asset download URLs printed.") var publicUrl = "http://127.0.0.1:8080"
@@ -26,8 +26,8 @@ struct RecordsCommand: AsyncParsableCommand {
             guard let environment = ContainerEnvironment(rawValue: environment) else {
                 throw ValidationError("environment must be development or production")
             }
-            guard let scope = DatabaseScope(rawValue: database), scope != .shared else {
-                throw ValidationError("database must be public or private")
+            guard let scope = DatabaseScope(rawValue: scope), scope != .shared else {
+                throw ValidationError("--scope must be public or private")
             }
             guard (scope == .private) == (user != nil) else {
                 throw ValidationError("--user names the owner of a private database, and only then")

@@ -167,14 +167,14 @@ import StratusCore
         let keyFile = directory.appendingPathComponent("AuthKey.p8")
         try APNsTestEndpoint().p8.write(to: keyFile, atomically: true, encoding: .utf8)
         let location = ["--data", directory.path, "--container", TestServer.containerID]
-        let set = try ServerProcess.run(["apns", "set", "--key-file", keyFile.path, "--key-id", "ABC123DEFG", "--team-id", "TEAM123456",
+        let set = try await ServerProcess.run(["apns", "set", "--key-file", keyFile.path, "--key-id", "ABC123DEFG", "--team-id", "TEAM123456",
                                          "--topic", "dev.stratus.notes"] + location)
         #expect(set.status == 0, "\(set.output)")
-        #expect(try ServerProcess.run(["apns", "show"] + location).output.contains("key ABC123DEFG, team TEAM123456, topic dev.stratus.notes"))
-        let badKey = try ServerProcess.run(["apns", "set", "--key-file", keyFile.path, "--key-id", "short", "--team-id", "TEAM123456",
+        await #expect(try ServerProcess.run(["apns", "show"] + location).output.contains("key ABC123DEFG, team TEAM123456, topic dev.stratus.notes"))
+        let badKey = try await ServerProcess.run(["apns", "set", "--key-file", keyFile.path, "--key-id", "short", "--team-id", "TEAM123456",
                                             "--topic", "dev.stratus.notes"] + location)
         #expect(badKey.status != 0 && badKey.output.contains("10 letters or digits"))
-        #expect(try ServerProcess.run(["apns", "remove"] + location).status == 0)
-        #expect(try ServerProcess.run(["apns", "show"] + location).output.contains("no APNs credentials"))
+        await #expect(try ServerProcess.run(["apns", "remove"] + location).status == 0)
+        await #expect(try ServerProcess.run(["apns", "show"] + location).output.contains("no APNs credentials"))
     }
 }

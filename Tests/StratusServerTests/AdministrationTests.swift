@@ -8,8 +8,8 @@ import StratusTesting
 /// data directory of a running server, and the account endpoints users call themselves: all of
 /// them go through the one admin service.
 @Suite struct AdministrationTests {
-    static func stratus(_ arguments: [String], _ directory: URL, container: String = TestServer.containerID) throws -> String {
-        let result = try ServerProcess.run(arguments + ["--data", directory.path, "--container", container])
+    static func stratus(_ arguments: [String], _ directory: URL, container: String = TestServer.containerID) async throws -> String {
+        let result = try await ServerProcess.run(arguments + ["--data", directory.path, "--container", container])
         guard result.status == 0 else { throw TestFailure("stratus \(arguments.joined(separator: " ")): \(result.output)") }
         return result.output
     }
@@ -28,21 +28,21 @@ import StratusTesting
     @Test func containersAreCreatedListedAndTheirTokensRotated() async throws {
         let directory = TestServer.temporaryDirectory()
         try await TestServer.with(dataDirectory: directory) { server in
-            let created = try Self.stratus(["container", "create"], directory, container: "iCloud.test.second")
+            let created = try await Self.stratus(["container", "create"], directory, container: "iCloud.test.second")
             let secondToken = try #require(created.split(separator: "\n").last.map(String.init))
             #expect(secondToken.count == 64)
-            let again = try ServerProcess.run(["container", "create", "--data", directory.path, "--container", "iCloud.test.second"])
+            let again = try await ServerProcess.run(["container", "create", "--data", directory.path, "--container", "iCloud.test.second"])
             #expect(again.status != 0 && again.output.contains("exists"), "\(again.output)")
-            let listed = try ServerProcess.run(["container", "list", "--data", directory.path]).output
+            let listed = try await ServerProcess.run(["container", "list", "--data", directory.path]).output
             #expect(listed.contains("iCloud.test.second") && listed.contains(TestServer.containerID))
             // On a new machine it comes first: it makes the data directory.
             let fresh = TestServer.temporaryDirectory()
-            #expect(try Self.stratus(["container", "create"], fresh, container: "iCloud.test.fresh").count > 64)
-            #expect(try ServerProcess.run(["container", "list", "--data", fresh.path]).output.contains("iCloud.test.fresh"))
+            await #expect(try Self.stratus(["container", "create"], fresh, container: "iCloud.test.fresh").count > 64)
+            await #expect(try ServerProcess.run(["container", "list", "--data", fresh.path]).output.contains("iCloud.test.fresh"))
 
             let alice = try await server.signUp("alice")
             #expect(try await alice.get(alice.path(.private, "zones/list")).status == 200)
-            let rotated = try #require(try Self.stratus(["container", "rotate-token"], directory).split(separator: "\n").last.map(String.init))
+            let rotated = try await #require(try Self.stratus(["container", "rotate-token"], directory).split(separator: "\n").last.map(String.init))
             #expect(rotated != server.apiToken)
             // The running server refuses the old token at once and takes the new one.
             let old = try await alice.get(alice.path(.private, "zones/list"))
@@ -57,14 +57,14 @@ import StratusTesting
     func usersAreCreatedListedDisabledEnabledAndTheirPasswordsReset() async throws {
         let directory = TestServer.temporaryDirectory()
         try await TestServer.with(dataDirectory: directory, configure: { $0.expiredSessionSweepInterval = .milliseconds(200) }) { server in
-            let recordName = try Self.stratus(["user", "create", "carol", "--password-file", Self.passwordFile("first password"),
+            let recordName = try await Self.stratus(["user", "create", "carol", "--password-file", Self.passwordFile("first password"),
                                                "--email", "carol@example.com"], directory)
             #expect(recordName.hasPrefix("_"))
-            let short = try ServerProcess.run(["user", "create", "dave", "--password-file", Self.passwordFile("short"),
+            let short = try await ServerProcess.run(["user", "create", "dave", "--password-file", Self.passwordFile("short"),
                                                "--data", directory.path, "--container", TestServer.containerID])
             #expect(short.status != 0 && short.output.contains("at least 8"), "\(short.output)")
-            #expect(try Self.stratus(["user", "list", "--search", "example.com"], directory).contains("carol\t\(recordName.trimmingCharacters(in: .whitespacesAndNewlines))"))
-            #expect(try Self.stratus(["user", "list", "--search", "nobody"], directory).isEmpty)
+            await #expect(try Self.stratus(["user", "list", "--search", "example.com"], directory).contains("carol\t\(recordName.trimmingCharacters(in: .whitespacesAndNewlines))"))
+            await #expect(try Self.stratus(["user", "list", "--search", "nobody"], directory).isEmpty)
 
             let signedIn = try await Self.signIn(server, "carol", "first password").decode(SignInResponse.self)
             let carol = Caller(server: server.endpoint, webAuthToken: signedIn.ckWebAuthToken, userRecordName: signedIn.userRecordName)
@@ -72,22 +72,22 @@ import StratusTesting
             // Disabling (from another process) ends the session and closes the push socket; sign-in is refused.
             async let socket = PushBoundsTests.connect(PushBoundsTests.webSocketURL(carol))
             try await Task.sleep(for: .milliseconds(300))
-            #expect(try Self.stratus(["user", "disable", "carol"], directory).contains("carol is disabled"))
+            await #expect(try Self.stratus(["user", "disable", "carol"], directory).contains("carol is disabled"))
             let closed = try await socket
             #expect(closed.messages.count == 1, "the socket was open, then closed by the server")
             #expect(try await carol.get(carol.path(.private, "zones/list")).status == 401)
             let refused = try await Self.signIn(server, "carol", "first password")
             #expect(refused.errorCode == .authenticationFailed && refused.text.contains("disabled"))
 
-            #expect(try Self.stratus(["user", "enable", "carol"], directory).contains("carol is enabled"))
+            await #expect(try Self.stratus(["user", "enable", "carol"], directory).contains("carol is enabled"))
             let back = try await Self.signIn(server, "carol", "first password").decode(SignInResponse.self)
-            _ = try Self.stratus(["user", "reset-password", "carol", "--password-file", Self.passwordFile("second password")], directory)
+            _ = try await Self.stratus(["user", "reset-password", "carol", "--password-file", Self.passwordFile("second password")], directory)
             let ended = Caller(server: server.endpoint, webAuthToken: back.ckWebAuthToken, userRecordName: back.userRecordName)
             #expect(try await ended.get(ended.path(.private, "zones/list")).status == 401, "a reset ends the user's sessions")
             #expect(try await Self.signIn(server, "carol", "first password").status == 401)
             #expect(try await Self.signIn(server, "carol", "second password").status == 200)
 
-            let missing = try ServerProcess.run(["user", "disable", "nobody", "--data", directory.path, "--container", TestServer.containerID])
+            let missing = try await ServerProcess.run(["user", "disable", "nobody", "--data", directory.path, "--container", TestServer.containerID])
             #expect(missing.status != 0 && missing.output.contains("no user 'nobody'"), "\(missing.output)")
         }
     }
@@ -158,10 +158,10 @@ import StratusTesting
 
             // The same through the CLI.
             let carol = try await server.signUp("carol")
-            #expect(try Self.stratus(["user", "delete", carol.username!], directory).contains("is deleted"))
+            await #expect(try Self.stratus(["user", "delete", carol.username!], directory).contains("is deleted"))
             #expect(try await carol.get(carol.path(.private, "zones/list")).status == 401)
-            #expect(try Self.stratus(["user", "list"], directory).contains(bob.username!))
-            #expect(try Self.stratus(["user", "list"], directory).contains(carol.username!) == false)
+            await #expect(try Self.stratus(["user", "list"], directory).contains(bob.username!))
+            await #expect(try Self.stratus(["user", "list"], directory).contains(carol.username!) == false)
         }
     }
 
@@ -176,43 +176,43 @@ import StratusTesting
         let directory = TestServer.temporaryDirectory()
         try await TestServer.with(dataDirectory: directory) { server in
             let schema = try Self.file("DEFINE SCHEMA RECORD TYPE Note (title STRING QUERYABLE SORTABLE);")
-            let validated = try Self.stratus(["schema", "validate", schema], directory)
+            let validated = try await Self.stratus(["schema", "validate", schema], directory)
             #expect(validated.contains("is valid: 1 record types") && validated.contains("production could take it"), "\(validated)")
-            let broken = try ServerProcess.run(["schema", "validate", try Self.file("DEFINE SCHEMA RECORD TYPE Note (title FLOAT);"),
+            let broken = try await ServerProcess.run(["schema", "validate", try Self.file("DEFINE SCHEMA RECORD TYPE Note (title FLOAT);"),
                                                 "--data", directory.path, "--container", TestServer.containerID])
             #expect(broken.status != 0)
-            _ = try Self.stratus(["schema", "import", schema], directory)
+            _ = try await Self.stratus(["schema", "import", schema], directory)
 
             let operations = try Self.file(#"""
                 {"operations": [
                   {"operationType": "create", "record": {"recordName": "a", "recordType": "Note", "fields": {"title": {"value": "Apple"}}}},
                   {"operationType": "create", "record": {"recordName": "b", "recordType": "Note", "fields": {"title": {"value": "Banana"}}}}]}
                 """#)
-            #expect(try Self.stratus(["records", "save", "--file", operations], directory).contains("recordChangeTag"))
-            #expect(try Self.stratus(["records", "lookup", "a"], directory).contains("Apple"))
-            let bees = try Self.stratus(["records", "query", "--type", "Note", "--filter", "title BEGINS_WITH B"], directory)
+            await #expect(try Self.stratus(["records", "save", "--file", operations], directory).contains("recordChangeTag"))
+            await #expect(try Self.stratus(["records", "lookup", "a"], directory).contains("Apple"))
+            let bees = try await Self.stratus(["records", "query", "--type", "Note", "--filter", "title BEGINS_WITH B"], directory)
             #expect(bees.contains("Banana") && !bees.contains("Apple"), "\(bees)")
-            let sorted = try Self.stratus(["records", "query", "--type", "Note", "--sort", "title:desc"], directory)
+            let sorted = try await Self.stratus(["records", "query", "--type", "Note", "--sort", "title:desc"], directory)
             #expect(try #require(sorted.range(of: "Banana")).lowerBound < (try #require(sorted.range(of: "Apple")).lowerBound))
-            _ = try Self.stratus(["records", "delete", "a"], directory)
-            #expect(try Self.stratus(["records", "lookup", "a"], directory).contains("NOT_FOUND"))
+            _ = try await Self.stratus(["records", "delete", "a"], directory)
+            await #expect(try Self.stratus(["records", "lookup", "a"], directory).contains("NOT_FOUND"))
             // What the command line saved, the API serves.
             #expect(try await server.signUp("reader").lookup(["b"], database: .public).first?.record?.fields["title"] == .string("Banana"))
 
             // A user's private database.
             let alice = try await server.signUp("alice")
-            _ = try Self.stratus(["records", "save", "--database", "private", "--user", alice.username!, "--file", operations], directory)
+            _ = try await Self.stratus(["records", "save", "--scope", "private", "--user", alice.username!, "--file", operations], directory)
             #expect(try await alice.lookup(["a", "b"]).compactMap(\.record).count == 2)
-            let noUser = try ServerProcess.run(["records", "lookup", "a", "--database", "private", "--data", directory.path,
+            let noUser = try await ServerProcess.run(["records", "lookup", "a", "--scope", "private", "--data", directory.path,
                                                 "--container", TestServer.containerID])
             #expect(noUser.status != 0 && noUser.output.contains("--user"), "\(noUser.output)")
 
             // Reset: development gets production's (empty) schema back, and loses its zones.
             try await alice.createZone("Trip")
-            let refused = try ServerProcess.run(["schema", "reset", "--data", directory.path, "--container", TestServer.containerID])
+            let refused = try await ServerProcess.run(["schema", "reset", "--data", directory.path, "--container", TestServer.containerID])
             #expect(refused.status != 0 && refused.output.contains("--yes"))
-            #expect(try Self.stratus(["schema", "reset", "--yes"], directory).contains("zones deleted"))
-            #expect(try Self.stratus(["schema", "export"], directory) == "DEFINE SCHEMA\n")
+            await #expect(try Self.stratus(["schema", "reset", "--yes"], directory).contains("zones deleted"))
+            await #expect(try Self.stratus(["schema", "export"], directory) == "DEFINE SCHEMA\n")
             let zones = try await alice.get(alice.path(.private, "zones/list")).decode(ZonesResponse.self).zones.compactMap(\.zone)
             #expect(!zones.contains { $0.zoneID.zoneName == "Trip" })
             #expect(try await alice.lookup(["a"]).first?.record == nil)

@@ -53,7 +53,7 @@ import StratusTesting
         let seeded = try await TestServer.with(dataDirectory: source) { server in
             let seeded = try await Self.seed(server)
             // Exported while the server runs.
-            let export = try ServerProcess.run(["export", "--data", source.path, "--container", TestServer.containerID, "--to", archive.path])
+            let export = try await ServerProcess.run(["export", "--data", source.path, "--container", TestServer.containerID, "--to", archive.path])
             #expect(export.status == 0, "\(export.output)")
             #expect(export.output.contains("7 records") && export.output.contains("1 asset files (150000 bytes)"), "\(export.output)")
             #expect(export.output.contains("rows: "), "the progress is shown: \(export.output)")
@@ -64,13 +64,13 @@ import StratusTesting
         #expect(text.contains(#""score":{"value":1.0,"type":"DOUBLE"}"#), "fields are written as stored")
 
         let target = TestServer.temporaryDirectory().appendingPathComponent("new")
-        let imported = try ServerProcess.run(["import", "--data", target.path, "--from", archive.path])
+        let imported = try await ServerProcess.run(["import", "--data", target.path, "--from", archive.path])
         #expect(imported.status == 0, "\(imported.output)")
         #expect(imported.output.contains("reset-password"), "\(imported.output)")
         let again = TestServer.temporaryDirectory()
-        #expect(try ServerProcess.run(["export", "--data", target.path, "--container", TestServer.containerID, "--to", again.path]).status == 0)
+        await #expect(try ServerProcess.run(["export", "--data", target.path, "--container", TestServer.containerID, "--to", again.path]).status == 0)
         #expect(try Self.lines(again) == text, "an imported container exports line for line as it was exported")
-        let twice = try ServerProcess.run(["import", "--data", target.path, "--from", archive.path])
+        let twice = try await ServerProcess.run(["import", "--data", target.path, "--from", archive.path])
         #expect(twice.status != 0 && twice.output.contains("already has container"), "\(twice.output)")
 
         try await TestServer.with(dataDirectory: target) { server in
@@ -79,7 +79,7 @@ import StratusTesting
             #expect(try await oldSession.get(oldSession.path(.private, "zones/list")).status == 401)
             let aliceName = try #require(seeded.alice.username)
             #expect(try await AdministrationTests.signIn(server, aliceName, "password-alice").status == 401)
-            _ = try AdministrationTests.stratus(["user", "reset-password", aliceName, "--password-file", AdministrationTests.passwordFile("a new password")],
+            _ = try await AdministrationTests.stratus(["user", "reset-password", aliceName, "--password-file", AdministrationTests.passwordFile("a new password")],
                                                 target)
             let session = try await AdministrationTests.signIn(server, aliceName, "a new password").decode(SignInResponse.self)
             let alice = Caller(server: server.endpoint, webAuthToken: session.ckWebAuthToken, userRecordName: session.userRecordName)
@@ -114,10 +114,10 @@ import StratusTesting
 
         // A store whose other container already uses the archive's row ids.
         let store = TestServer.temporaryDirectory()
-        _ = try AdministrationTests.stratus(["container", "create"], store, container: "iCloud.test.other")
+        _ = try await AdministrationTests.stratus(["container", "create"], store, container: "iCloud.test.other")
         let operations = try AdministrationTests.file(#"{"operations":[{"operationType":"create","record":{"recordName":"x","recordType":"Note","fields":{"title":{"value":"X"}}}}]}"#)
-        _ = try AdministrationTests.stratus(["records", "save", "--file", operations], store, container: "iCloud.test.other")
-        let imported = try ServerProcess.run(["import", "--data", store.path, "--from", archive.path])
+        _ = try await AdministrationTests.stratus(["records", "save", "--file", operations], store, container: "iCloud.test.other")
+        let imported = try await ServerProcess.run(["import", "--data", store.path, "--from", archive.path])
         #expect(imported.status == 0, "\(imported.output)")
 
         try await TestServer.with(dataDirectory: store) { server in
@@ -152,17 +152,17 @@ import StratusTesting
         let original = try Self.lines(archive)
         try original.replacingOccurrences(of: "\"apple\"", with: "\"apples\"").write(to: file, atomically: true, encoding: .utf8)
         let target = TestServer.temporaryDirectory()
-        let damaged = try ServerProcess.run(["import", "--data", target.path, "--from", archive.path])
+        let damaged = try await ServerProcess.run(["import", "--data", target.path, "--from", archive.path])
         #expect(damaged.status != 0 && damaged.output.contains("damaged"), "\(damaged.output)")
         let server = try await StratusServer(configuration: ServerConfiguration(dataDirectory: target))
         #expect(try await server.apiToken(of: TestServer.containerID) == nil, "nothing of it was written")
         #expect(TestFile.storedBlobs(in: target).isEmpty, "the asset file it brought in went again")
 
         try (original.split(separator: "\n").dropLast().joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
-        let short = try ServerProcess.run(["import", "--data", target.path, "--from", archive.path])
+        let short = try await ServerProcess.run(["import", "--data", target.path, "--from", archive.path])
         #expect(short.status != 0 && short.output.contains("damaged"), "\(short.output)")
         try FileManager.default.removeItem(at: archive.appendingPathComponent("manifest.json"))
-        let incomplete = try ServerProcess.run(["import", "--data", target.path, "--from", archive.path])
+        let incomplete = try await ServerProcess.run(["import", "--data", target.path, "--from", archive.path])
         #expect(incomplete.status != 0 && incomplete.output.contains("cut short"), "\(incomplete.output)")
     }
 
@@ -174,7 +174,7 @@ import StratusTesting
                                        changeSequence: 0, epoch: 0, includesSecrets: false, items: ["container": 1], linesSHA256: "",
                                        assetFiles: 0, assetBytes: 0)
         try BackupFiles.writeManifest(manifest, to: archive)
-        let result = try ServerProcess.run(["import", "--data", TestServer.temporaryDirectory().path, "--from", archive.path])
+        let result = try await ServerProcess.run(["import", "--data", TestServer.temporaryDirectory().path, "--from", archive.path])
         #expect(result.status != 0 && result.output.contains("longer than"), "\(result.output)")
     }
 
@@ -183,7 +183,7 @@ import StratusTesting
     @Test(.timeLimit(.minutes(2)))
     func aDevelopmentServerSavesItsContainersOnExitAndStartsFromThem() async throws {
         let saved = TestServer.temporaryDirectory()
-        let first = try ServerProcess(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--import", saved.path, "--export-on-exit"])
+        let first = try await ServerProcess(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--import", saved.path, "--export-on-exit"])
         let banner = try first.banner()
         #expect(banner.contains("nothing to import"), "\(banner)")
         let alice = try await ServerProcess.endpoint(inBanner: banner).signUp("alice")
@@ -194,13 +194,13 @@ import StratusTesting
         #expect(FileManager.default.fileExists(atPath: saved.appendingPathComponent(TestServer.containerID).appendingPathComponent("manifest.json").path),
                 "\(ending)")
 
-        let second = try ServerProcess(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--import", saved.path])
+        let second = try await ServerProcess(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--import", saved.path])
         defer { second.kill9() }
         let endpoint = try ServerProcess.endpoint(inBanner: try second.banner())
         let again = Caller(server: endpoint, webAuthToken: alice.webAuthToken, userRecordName: alice.userRecordName)
         #expect(try await again.lookup(["kept"]).first?.record != nil, "the session and the record came back")
 
-        let alone = try ServerProcess.run(["serve", "--data", TestServer.temporaryDirectory().path, "--export-on-exit"])
+        let alone = try await ServerProcess.run(["serve", "--data", TestServer.temporaryDirectory().path, "--export-on-exit"])
         #expect(alone.status != 0 && alone.output.contains("give both"), "\(alone.output)")
     }
 }

@@ -7,7 +7,7 @@ import StratusTesting
 /// `stratus backup` and `stratus restore`, run as the real executable against a server that keeps
 /// writing, and the restored directory served again.
 @Suite struct BackupTests {
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(2)), .enabled(if: !TestServer.runsOnPostgres, "about SQLite"))
     func anOnlineBackupRestoresAConsistentStateAndExpiresOlderTokens() async throws {
         let directory = TestServer.temporaryDirectory()
         let backup = TestServer.temporaryDirectory()
@@ -39,7 +39,7 @@ import StratusTesting
             }
             try await saved.wait(atLeast: 10)
             let result = try await Task.detached {
-                try ServerProcess.run(["backup", "--data", directory.path, "--to", backup.path])
+                try await ServerProcess.run(["backup", "--data", directory.path, "--to", backup.path])
             }.value
             try await saved.wait(atLeast: await saved.value + 5)
             writer.cancel()
@@ -51,7 +51,7 @@ import StratusTesting
         }
         #expect(acknowledged > 0)
 
-        let restore = try ServerProcess.run(["restore", "--from", backup.path, "--data", restored.path])
+        let restore = try await ServerProcess.run(["restore", "--from", backup.path, "--data", restored.path])
         #expect(restore.status == 0, "\(restore.output)")
         try await TestServer.with(dataDirectory: restored) { server in
             #expect(server.apiToken == apiToken)
@@ -85,7 +85,7 @@ import StratusTesting
         }
     }
 
-    @Test func aRestoreRefusesAnIncompleteOrDamagedBackupAndAFullDirectory() async throws {
+    @Test(.enabled(if: !TestServer.runsOnPostgres, "about SQLite")) func aRestoreRefusesAnIncompleteOrDamagedBackupAndAFullDirectory() async throws {
         let directory = TestServer.temporaryDirectory()
         let backup = TestServer.temporaryDirectory()
         try await TestServer.with(dataDirectory: directory) { server in
@@ -94,9 +94,9 @@ import StratusTesting
             _ = try await alice.save([.create("a", ["file": .asset(asset)])])
             _ = try await server.server.backup(to: backup)
         }
-        let notEmpty = try ServerProcess.run(["backup", "--data", directory.path, "--to", backup.path])
+        let notEmpty = try await ServerProcess.run(["backup", "--data", directory.path, "--to", backup.path])
         #expect(notEmpty.status != 0 && notEmpty.output.contains("is not empty"), "\(notEmpty.output)")
-        let intoExisting = try ServerProcess.run(["restore", "--from", backup.path, "--data", directory.path])
+        let intoExisting = try await ServerProcess.run(["restore", "--from", backup.path, "--data", directory.path])
         #expect(intoExisting.status != 0 && intoExisting.output.contains("is not empty"), "\(intoExisting.output)")
 
         let blob = try #require(FileManager.default.enumerator(atPath: backup.appendingPathComponent("blobs").path)?
@@ -104,12 +104,12 @@ import StratusTesting
         let blobURL = backup.appendingPathComponent("blobs").appendingPathComponent(blob)
         let original = try Data(contentsOf: blobURL)
         try Data(original.reversed()).write(to: blobURL)
-        let damaged = try ServerProcess.run(["restore", "--from", backup.path, "--data", TestServer.temporaryDirectory().path])
+        let damaged = try await ServerProcess.run(["restore", "--from", backup.path, "--data", TestServer.temporaryDirectory().path])
         #expect(damaged.status != 0 && damaged.output.contains("damaged"), "\(damaged.output)")
 
         try original.write(to: blobURL)
         try FileManager.default.removeItem(at: backup.appendingPathComponent("manifest.json"))
-        let incomplete = try ServerProcess.run(["restore", "--from", backup.path, "--data", TestServer.temporaryDirectory().path])
+        let incomplete = try await ServerProcess.run(["restore", "--from", backup.path, "--data", TestServer.temporaryDirectory().path])
         #expect(incomplete.status != 0 && incomplete.output.contains("cut short"), "\(incomplete.output)")
     }
 

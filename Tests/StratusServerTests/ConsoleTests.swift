@@ -33,12 +33,12 @@ import StratusCore
     @Test func onlyAdministratorsSignInWithAHashedPasswordACookieOnlyTheConsoleSeesAndCSRFTokens() async throws {
         let directory = TestServer.temporaryDirectory()
         try await TestServer.with(dataDirectory: directory, configure: { $0.signInFailuresPerAccount.burst = 3 }) { server in
-            let created = try ServerProcess.run(["admin", "create", "root", "--data", directory.path,
+            let created = try await ServerProcess.run(["admin", "create", "root", "--data", directory.path,
                                                  "--password-file", AdministrationTests.passwordFile("console password")])
             #expect(created.status == 0, "\(created.output)")
             let stored = try #require(try await server.server.services.storage.read { try await $0.administrator(username: "root") })
             #expect(stored.passwordHash != "console password" && !stored.passwordHash.contains("console"), "stored hashed")
-            #expect(try ServerProcess.run(["admin", "list", "--data", directory.path]).output.contains("root"))
+            await #expect(try ServerProcess.run(["admin", "list", "--data", directory.path]).output.contains("root"))
 
             // Not signed in, or signed in as an app user: the console opens nothing.
             let anonymous = try await Self.request(server, .GET, "/console/containers")
@@ -82,7 +82,7 @@ import StratusCore
 
     /// Signs an administrator in; the session token and the page's CSRF token.
     static func administrator(_ server: TestServer, directory: URL) async throws -> (token: String, csrf: String) {
-        let created = try ServerProcess.run(["admin", "create", "root", "--data", directory.path,
+        let created = try await ServerProcess.run(["admin", "create", "root", "--data", directory.path,
                                              "--password-file", AdministrationTests.passwordFile("console password")])
         guard created.status == 0 else { throw TestFailure(created.output) }
         let right = try await signIn(server, password: "console password")

@@ -28,7 +28,7 @@ import StratusTesting
     /// Every write the server acknowledged is there after `kill -9` and a restart.
     @Test func acknowledgedWritesSurviveKillNine() async throws {
         let directory = TestServer.temporaryDirectory()
-        var process = try ServerProcess(dataDirectory: directory)
+        var process = try await ServerProcess(dataDirectory: directory)
         let server = try await process.endpoint()
         let alice = try await server.signUp()
         try await alice.createZone("Notes")
@@ -39,7 +39,7 @@ import StratusTesting
         }
         process.kill9()
 
-        process = try ServerProcess(dataDirectory: directory)
+        process = try await ServerProcess(dataDirectory: directory)
         defer { process.kill9() }
         let restarted = try await process.endpoint()
         let caller = Caller(server: restarted, webAuthToken: alice.webAuthToken, userRecordName: alice.userRecordName)
@@ -52,9 +52,9 @@ import StratusTesting
 struct ServerProcess {
     let child: ChildProcess
 
-    init(dataDirectory: URL, logLevel: String = "error", arguments: [String] = []) throws {
-        child = try ChildProcess(Self.executable.path, ["serve", "--data", dataDirectory.path, "--port", "0", "--container", TestServer.containerID,
-                                                        "--log-level", logLevel] + arguments)
+    init(dataDirectory: URL, logLevel: String = "error", arguments: [String] = []) async throws {
+        let arguments = ["serve", "--data", dataDirectory.path, "--port", "0", "--container", TestServer.containerID, "--log-level", logLevel] + arguments
+        child = try ChildProcess(Self.executable.path, arguments, environment: try await Self.environment(for: arguments))
     }
 
     /// The built `stratus` binary next to the test bundle (`swift build` builds it).
@@ -64,8 +64,16 @@ struct ServerProcess {
     }
 
     /// Runs `stratus` with `arguments` to its end: its exit status and everything it wrote.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try ChildProcess.run(executable.path, arguments)
+    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await ChildProcess.run(executable.path, arguments, environment: try await environment(for: arguments))
+    }
+
+    /// When the suite runs on PostgreSQL, the database of the `--data` directory the arguments
+    /// name (as `STRATUS_DATABASE_URL`, which only commands with `--database` read).
+    static func environment(for arguments: [String]) async throws -> [String: String] {
+        guard let base = ProcessInfo.processInfo.environment["STRATUS_TEST_POSTGRES"],
+              let flag = arguments.firstIndex(of: "--data"), flag + 1 < arguments.count else { return [:] }
+        return ["STRATUS_DATABASE_URL": try await TestDatabase.url(for: URL(fileURLWithPath: arguments[flag + 1]), base: base)]
     }
 
     /// Reads the banner for the port and the API token.

@@ -8,7 +8,7 @@ import StratusCore
 @Suite struct GroupCommitTests {
     /// GRDB lowers `synchronous` to NORMAL when it enables WAL; the server must raise it again
     /// and it must stay raised after the migrations and after writes.
-    @Test func writerConnectionIsWALWithSynchronousFull() async throws {
+    @Test(.enabled(if: !TestServer.runsOnPostgres, "about SQLite")) func writerConnectionIsWALWithSynchronousFull() async throws {
         try await TestServer.with { server in
             let alice = try await server.signUp()
             _ = try await alice.save([.create("one")])
@@ -47,7 +47,7 @@ import StratusCore
 
     /// A write that fails its own checks inside a shared group commit fails alone: its
     /// neighbours commit, and nothing of it is written.
-    @Test func aFailingWriteNeverFailsItsGroup() async throws {
+    @Test(.enabled(if: !TestServer.runsOnPostgres, "about SQLite")) func aFailingWriteNeverFailsItsGroup() async throws {
         try await TestServer.with { server in
             let alice = try await server.signUp()
             _ = try await alice.save([.create("taken")])
@@ -77,7 +77,7 @@ import StratusCore
 
     /// Past `maxQueuedWrites` waiting writes, new ones are shed with THROTTLED and `retryAfter`
     /// instead of queueing without bound; none of the shed ones is written.
-    @Test func aDeepWriteQueueShedsLoad() async throws {
+    @Test(.enabled(if: !TestServer.runsOnPostgres, "about SQLite")) func aDeepWriteQueueShedsLoad() async throws {
         try await TestServer.with(configure: { $0.maxQueuedWrites = 1 }) { server in
             var users: [Caller] = []
             for index in 0..<4 { users.append(try await server.signUp("u\(index)")) }

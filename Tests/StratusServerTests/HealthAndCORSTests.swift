@@ -20,8 +20,12 @@ import StratusTesting
             #expect(ready.status == 200 && ready.text.contains("\"ready\""))
 
             // A database whose schema is behind the server's is not ready.
-            let queue = try DatabaseQueue(path: directory.appendingPathComponent("stratus.sqlite").path)
-            try await queue.write { try $0.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v12-apns'") }
+            if let base = TestServer.postgresURL {
+                try await TestDatabase.execute("DELETE FROM stratus_migrations WHERE identifier = 'v1'", for: directory, base: base)
+            } else {
+                let queue = try DatabaseQueue(path: directory.appendingPathComponent("stratus.sqlite").path)
+                try await queue.write { try $0.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v12-apns'") }
+            }
             let behind = try await probe.send(.GET, "/readyz", body: nil, apiToken: .some(nil))
             #expect(behind.status == 503 && behind.text.contains("not ready"))
             #expect(try await probe.send(.GET, "/healthz", body: nil, apiToken: .some(nil)).status == 200)
@@ -83,12 +87,12 @@ import StratusTesting
 
 /// What `stratus` refuses before it serves, and its version.
 @Suite struct CommandLineTests {
-    @Test func badServeOptionsAreErrorsNotDefaults() throws {
+    @Test func badServeOptionsAreErrorsNotDefaults() async throws {
         let directory = TestServer.temporaryDirectory()
         for (options, message) in [(["--log-level", "loud"], "--log-level must be one of"),
                                    (["--cors-origin", "https://app.example.com/path"], "--cors-origin takes an origin"),
                                    (["--tls-cert", "cert.pem"], "--tls-cert and --tls-key go together")] {
-            let result = try ServerProcess.run(["serve", "--data", directory.path, "--port", "0"] + options)
+            let result = try await ServerProcess.run(["serve", "--data", directory.path, "--port", "0"] + options)
             #expect(result.status != 0 && result.output.contains(message), "\(options): \(result.output)")
         }
         #expect(!FileManager.default.fileExists(atPath: directory.path), "nothing was served or created")
@@ -152,8 +156,8 @@ import StratusTesting
         #expect(notJSON.status != 0 && notJSON.output.contains("is not a JSON object"), "\(notJSON.output)")
     }
 
-    @Test func versionIsPrinted() throws {
-        let result = try ServerProcess.run(["--version"])
+    @Test func versionIsPrinted() async throws {
+        let result = try await ServerProcess.run(["--version"])
         #expect(result.status == 0 && result.output.trimmingCharacters(in: .whitespacesAndNewlines) == StratusServer.version)
     }
 }
@@ -163,7 +167,7 @@ import StratusTesting
     @Test func eachRequestIsAJSONLineWithoutSecrets() async throws {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let process = try ServerProcess(dataDirectory: directory, logLevel: "info")
+        let process = try await ServerProcess(dataDirectory: directory, logLevel: "info")
         defer { _ = process.child.end(with: SIGTERM) }
         let endpoint = try await process.endpoint()
         let alice = try await endpoint.signUp("alice")

@@ -7,7 +7,7 @@ import StratusCore
 @Suite struct MetricsTests {
     @Test(.timeLimit(.minutes(1)))
     func metricsAreServedOnTheirOwnPortAndCountWhatHappened() async throws {
-        let process = try ServerProcess(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--metrics-port", "0"])
+        let process = try await ServerProcess(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--metrics-port", "0"])
         defer { process.kill9() }
         let banner = try process.banner(through: "/metrics\n")
         let server = try ServerProcess.endpoint(inBanner: banner)

@@ -93,16 +93,16 @@ import StratusServer
         try "DEFINE SCHEMA\n RECORD TYPE Item (name STRING QUERYABLE, qty INT64);\n".write(to: file, atomically: true, encoding: .utf8)
         let location = ["--data", directory.path, "--container", TestServer.containerID]
 
-        #expect(try ServerProcess.run(["schema", "import", file.path] + location).status == 0)
-        let export = try ServerProcess.run(["schema", "export"] + location)
+        await #expect(try ServerProcess.run(["schema", "import", file.path] + location).status == 0)
+        let export = try await ServerProcess.run(["schema", "export"] + location)
         #expect(export.output.contains("name  STRING QUERYABLE"))
-        let deploy = try ServerProcess.run(["schema", "deploy"] + location)
+        let deploy = try await ServerProcess.run(["schema", "deploy"] + location)
         #expect(deploy.status == 0 && deploy.output.contains("+ field Item.name STRING"))
-        #expect(try ServerProcess.run(["schema", "deploy"] + location).output.contains("production is up to date"))
+        await #expect(try ServerProcess.run(["schema", "deploy"] + location).output.contains("production is up to date"))
 
         try "DEFINE SCHEMA\n RECORD TYPE Item (name INT64);\n".write(to: file, atomically: true, encoding: .utf8)
-        #expect(try ServerProcess.run(["schema", "import", file.path] + location).status == 0)
-        let refused = try ServerProcess.run(["schema", "deploy"] + location)
+        await #expect(try ServerProcess.run(["schema", "import", file.path] + location).status == 0)
+        let refused = try await ServerProcess.run(["schema", "deploy"] + location)
         #expect(refused.status != 0)
         #expect(refused.output.contains("'Item.name' would change type from STRING to INT64"))
         #expect(refused.output.contains("'Item.qty' would be removed"))

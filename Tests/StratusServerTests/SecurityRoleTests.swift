@@ -127,15 +127,15 @@ import StratusServer
             return try await server.signUp("carol").username!
         }
         let location = ["--data", directory.path, "--container", TestServer.containerID]
-        let added = try ServerProcess.run(["user", "role", "add", username, "Moderator"] + location)
+        let added = try await ServerProcess.run(["user", "role", "add", username, "Moderator"] + location)
         #expect(added.status == 0 && added.output.contains("\(username) now holds Moderator"), "\(added.output)")
-        #expect(try ServerProcess.run(["user", "role", "list", username] + location).output.split(separator: "\n").last == "Moderator")
-        #expect(try ServerProcess.run(["user", "role", "list", username, "--environment", "production"] + location)
+        await #expect(try ServerProcess.run(["user", "role", "list", username] + location).output.split(separator: "\n").last == "Moderator")
+        await #expect(try ServerProcess.run(["user", "role", "list", username, "--environment", "production"] + location)
             .output.split(separator: "\n").contains("Moderator") == false)
         for refused in [["add", username, "Nobody"], ["add", username, "_icloud"], ["add", "no-such-user", "Moderator"],
                         ["add", username, "Moderator", "--environment", "staging"]] {
-            #expect(try ServerProcess.run(["user", "role"] + refused + location).status != 0, "\(refused)")
+            await #expect(try ServerProcess.run(["user", "role"] + refused + location).status != 0, "\(refused)")
         }
-        #expect(try ServerProcess.run(["user", "role", "remove", username, "Moderator"] + location).output.contains("no longer holds"))
+        await #expect(try ServerProcess.run(["user", "role", "remove", username, "Moderator"] + location).output.contains("no longer holds"))
     }
 }

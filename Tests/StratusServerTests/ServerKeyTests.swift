@@ -117,17 +117,17 @@ import StratusCore
         try P256.Signing.PrivateKey().publicKey.pemRepresentation.write(to: file, atomically: true, encoding: .utf8)
         let location = ["--data", directory.path, "--container", TestServer.containerID]
 
-        let added = try ServerProcess.run(["key", "add", "--public-key", file.path] + location)
+        let added = try await ServerProcess.run(["key", "add", "--public-key", file.path] + location)
         #expect(added.status == 0, "\(added.output)")
         let keyID = String(added.output.split(separator: "\n").last ?? "")
         #expect(keyID.count == 64 && keyID.allSatisfy(\.isHexDigit))
-        #expect(try ServerProcess.run(["key", "list"] + location).output.contains("\(keyID) added "))
-        #expect(try ServerProcess.run(["key", "revoke", keyID] + location).status == 0)
-        #expect(try ServerProcess.run(["key", "list"] + location).output.contains(" revoked "))
-        #expect(try ServerProcess.run(["key", "revoke", keyID] + location).status != 0)
+        await #expect(try ServerProcess.run(["key", "list"] + location).output.contains("\(keyID) added "))
+        await #expect(try ServerProcess.run(["key", "revoke", keyID] + location).status == 0)
+        await #expect(try ServerProcess.run(["key", "list"] + location).output.contains(" revoked "))
+        await #expect(try ServerProcess.run(["key", "revoke", keyID] + location).status != 0)
         let notAKey = directory.appendingPathComponent("not.pem")
         try "hello".write(to: notAKey, atomically: true, encoding: .utf8)
-        #expect(try ServerProcess.run(["key", "add", "--public-key", notAKey.path] + location).status != 0)
+        await #expect(try ServerProcess.run(["key", "add", "--public-key", notAKey.path] + location).status != 0)
     }
 
     @Test func onlyP256PublicKeysOfExistingContainersAreRegistered() async throws {

@@ -9,7 +9,7 @@ import StratusCore
 @Suite struct StorageFaultTests {
     /// The database capped by size (`PRAGMA max_page_count`): a batch that does not fit fails
     /// with `TRY_AGAIN_LATER` and `retryAfter`, none of it is written, and reads go on.
-    @Test func aFullDatabaseFailsWritesRetryablyAndWholly() async throws {
+    @Test(.enabled(if: !TestServer.runsOnPostgres, "about SQLite")) func aFullDatabaseFailsWritesRetryablyAndWholly() async throws {
         try await TestServer.with(configure: { $0.maxDatabaseBytes = 1024 * 1024 }) { server in
             let alice = try await server.signUp()
             try await alice.createZone("Z")

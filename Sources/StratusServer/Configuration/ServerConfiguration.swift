@@ -122,6 +122,8 @@ public struct ServerConfiguration: Sendable {
     /// A PostgreSQL database (`postgres://user:password@host:5432/database`) to keep the data in
     /// instead of the data directory's SQLite file; many instances may share one.
     public var databaseURL: String?
+    /// Connections each instance keeps to ``databaseURL`` at most.
+    public var databaseConnections = 16
 
     /// Where clients reach the server, as the URLs it hands out name it.
     var origin: ServerOrigin { ServerOrigin(publicURL: publicURL, scheme: tls == nil ? "http" : "https") }

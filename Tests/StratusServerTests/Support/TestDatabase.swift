@@ -1,20 +1,28 @@
 import Crypto
 import Foundation
+import StratusTesting
 
 /// The PostgreSQL database a test's server keeps its data in when the suite runs against
 /// PostgreSQL (`STRATUS_TEST_POSTGRES=postgres://user@host:port`, set by `scripts/test-postgres.sh`):
 /// one database per data directory, so a server restarted on the same directory finds its data.
 enum TestDatabase {
-    static func url(for directory: URL, base: String) throws -> String {
-        let digest = SHA256.hash(data: Data(directory.standardizedFileURL.path.utf8))
-        let name = "stratus_" + digest.prefix(10).map { String(format: "%02x", $0) }.joined()
-        let psql = Process()
-        psql.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        psql.arguments = ["sh", "-c", "psql '\(base)/postgres' -qAt -c \"SELECT 1 FROM pg_database WHERE datname = '\(name)'\" | grep -q 1 "
-                          + "|| psql '\(base)/postgres' -q -c 'CREATE DATABASE \(name)'"]
-        try psql.run()
-        psql.waitUntilExit()
-        guard psql.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+    static func url(for directory: URL, base: String) async throws -> String {
+        let name = name(for: directory)
+        let script = "psql '\(base)/postgres' -qAt -c \"SELECT 1 FROM pg_database WHERE datname = '\(name)'\" | grep -q 1 "
+            + "|| psql '\(base)/postgres' -q -c 'CREATE DATABASE \(name)'"
+        let (status, output) = try await ChildProcess.run("/bin/sh", ["-c", script])
+        guard status == 0 else { throw TestFailure("could not create the test database \(name): \(output)") }
         return "\(base)/\(name)"
+    }
+
+    /// Runs a statement in the database of `directory`.
+    static func execute(_ sql: String, for directory: URL, base: String) async throws {
+        let (status, output) = try await ChildProcess.run("psql", ["\(base)/\(name(for: directory))", "-q", "-c", sql])
+        guard status == 0 else { throw TestFailure("psql failed: \(output)") }
+    }
+
+    private static func name(for directory: URL) -> String {
+        let digest = SHA256.hash(data: Data(directory.standardizedFileURL.path.utf8))
+        return "stratus_" + digest.prefix(10).map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -20,6 +20,11 @@ struct TestServer: Sendable {
         try await endpoint.signUp(name, environment: environment)
     }
 
+    /// The PostgreSQL server the suite runs against (`STRATUS_TEST_POSTGRES`, set by
+    /// `scripts/test-postgres.sh`), or nil on SQLite.
+    static let postgresURL = ProcessInfo.processInfo.environment["STRATUS_TEST_POSTGRES"]
+    static var runsOnPostgres: Bool { postgresURL != nil }
+
     /// Starts a server (on `dataDirectory`, or a fresh temporary one), runs `body`, stops it.
     static func with<T: Sendable>(
         dataDirectory: URL? = nil,
@@ -30,8 +35,9 @@ struct TestServer: Sendable {
         var configuration = ServerConfiguration(dataDirectory: directory, host: "127.0.0.1", port: 0)
         configuration.passwordHashLog2Cost = 10
         configure(&configuration)
-        if let base = ProcessInfo.processInfo.environment["STRATUS_TEST_POSTGRES"], configuration.databaseURL == nil {
-            configuration.databaseURL = try TestDatabase.url(for: directory, base: base)
+        if let base = postgresURL, configuration.databaseURL == nil {
+            configuration.databaseURL = try await TestDatabase.url(for: directory, base: base)
+            configuration.databaseConnections = 4
         }
         let server = try await StratusServer(configuration: configuration, logger: logger)
         let apiToken = try await server.ensureContainer(containerID)

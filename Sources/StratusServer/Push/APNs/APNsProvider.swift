@@ -153,10 +153,11 @@ package actor APNsProvider: Service {
             case (200, _):
                 statistics.delivered += 1
             case (410, _), (400, "BadDeviceToken"):
-                statistics.unregistered += 1
                 let token = device.token
                 _ = try await storage.write { try await $0.removeAPNsToken(token, containerID: device.containerID) }
                 tokens = [:]
+                // Counted once forgotten, so that a count tells the token is gone.
+                statistics.unregistered += 1
             case (403, "ExpiredProviderToken"), (403, "InvalidProviderToken"):
                 statistics.failed += 1
                 providerTokens[device.containerID] = nil

@@ -25,7 +25,10 @@ package final class PostgresStorage: StratusStorage {
     package init(url: String, maxConnections: Int = 16, logger: Logger = Logger(label: "stratus.postgres")) async throws {
         var configuration = try Self.configuration(url: url)
         configuration.options.maximumConnections = maxConnections
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        // The pool's own log: only its errors (it warns of leases asked for while run() starts).
+        var background = logger
+        background.logLevel = .error
+        let client = PostgresClient(configuration: configuration, backgroundLogger: background)
         self.client = client
         self.logger = logger
         running = Task { await client.run() }
@@ -80,10 +83,12 @@ package final class PostgresStorage: StratusStorage {
                         sequence = try await connection.query("SELECT value FROM change_sequence WHERE id = 1 FOR UPDATE", logger: logger)
                             .decode(Int64.self).first { _ in true }
                     }
+                    let start = ContinuousClock.now
                     let transaction = PostgresTransaction(connection: connection, logger: logger, epoch: epoch, changeSequence: sequence)
                     let result = try await body(transaction)
                     try await transaction.storeChangeSequence()
                     try await connection.query("COMMIT", logger: logger)
+                    if locksWriters { ServerMetrics.committed(writes: 1, in: ContinuousClock.now - start) }
                     return result
                 } catch {
                     try? await connection.query("ROLLBACK", logger: logger)

@@ -86,7 +86,7 @@ extension PostgresTransaction {
                 let name = sql.bind(field)
                 let smallest = "FROM record_index i WHERE i.zone_id = records.zone_id AND i.record_type = records.record_type "
                     + "AND i.field_name = \(name) AND i.record_name = records.record_name"
-                sortExpressions.append("COALESCE((SELECT MIN(value) \(smallest)), '\\x02'::bytea)")
+                sortExpressions.append("COALESCE((SELECT value \(smallest) ORDER BY value LIMIT 1), '\\x02'::bytea)")
                 sortKinds.append("(SELECT is_real \(smallest) ORDER BY value LIMIT 1)")
             }
         }
