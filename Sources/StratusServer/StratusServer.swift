@@ -23,11 +23,12 @@ public struct StratusServer: Sendable {
         try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
         self.configuration = configuration
         self.logger = logger
+        let storage = try await Self.openStorage(configuration, logger: logger)
         services = StratusServices(
-            storage: try await Self.openStorage(configuration, logger: logger),
+            storage: storage,
             blobs: try BlobStore(directory: configuration.blobDirectory),
-            signer: try AssetURLSigner(keyFile: configuration.assetKeyPath, urlLifetime: configuration.assetURLLifetime,
-                                       bindsDownloadsToUser: configuration.bindDownloadURLsToUser),
+            signer: AssetURLSigner(secret: try await storage.serverSecret(), urlLifetime: configuration.assetURLLifetime,
+                                   bindsDownloadsToUser: configuration.bindDownloadURLsToUser),
             configuration: configuration, logger: logger)
     }
 
@@ -184,6 +185,9 @@ public struct StratusServer: Sendable {
                 await hub.endSessions(expiredBefore: AuthService.now())
                 await hub.endRevokedSessions()
             })
+        if let bus = services.storage.bus {
+            application.addServices(InstanceListener(bus: bus, hub: hub))
+        }
         if let metricsPort = configuration.metricsPort {
             application.addServices(MetricsListener.application(host: configuration.host, port: metricsPort, logger: logger,
                                                                 onRunning: onMetricsRunning))

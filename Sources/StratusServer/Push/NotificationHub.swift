@@ -8,6 +8,10 @@ import StratusCore
 ///
 /// Fed after every commit. Subscriptions are cached per database and reloaded after they change.
 /// Notifications are hints: devices always fetch by change token, so a lost one loses no change.
+///
+/// With other instances on the same store, the hub tells them (through the store's
+/// ``InstanceBus``) of each commit, subscription change and ended session, and hears theirs: each
+/// instance delivers to its own connections, and only the committing one pushes through APNs.
 package actor NotificationHub {
     /// Who a device connection belongs to.
     package struct Listener: Hashable, Sendable {
@@ -24,12 +28,14 @@ package actor NotificationHub {
     private let maxConnectionsPerUser: Int
     private let logger: Logger
     private let apns: APNsProvider
+    private let bus: (any InstanceBus)?
     private var subscriptions: [Int64: [StoredSubscription]] = [:]
     private var mailboxes: [Listener: [ObjectIdentifier: Mailbox]] = [:]
 
     init(storage: any StratusStorage, mailboxCapacity: Int, maxConnectionsPerUser: Int, apns: APNsProvider, activity: ActivityFeed,
          logger: Logger) {
         self.storage = storage
+        self.bus = storage.bus
         self.activity = activity
         self.apns = apns
         self.mailboxCapacity = mailboxCapacity
@@ -64,10 +70,12 @@ package actor NotificationHub {
         ServerMetrics.pushConnections(connectionCount)
     }
 
-    /// Closes every push connection opened with these sessions (signed out, or revoked).
-    package func endSessions(_ sessionHashes: Set<String>) {
+    /// Closes every push connection opened with these sessions (signed out, or revoked), on
+    /// every instance.
+    package func endSessions(_ sessionHashes: Set<String>) async {
         guard !sessionHashes.isEmpty else { return }
         disconnectAll { sessionHashes.contains($0.sessionHash) }
+        await bus?.broadcast(.sessionsEnded(sessionHashes.sorted()))
     }
 
     /// Closes the push connections whose session expired before `time` (ms).
@@ -82,7 +90,7 @@ package actor NotificationHub {
         guard !open.isEmpty else { return }
         do {
             let live = try await storage.read { transaction in try await open.asyncFilter { try await transaction.session(tokenHash: $0) != nil } }
-            endSessions(open.subtracting(live))
+            await endSessions(open.subtracting(live))
         } catch {
             logger.warning("could not check the sessions of push connections: \(error)")
         }
@@ -97,21 +105,41 @@ package actor NotificationHub {
     /// How many devices are connected.
     package var connectionCount: Int { mailboxes.values.reduce(0) { $0 + $1.count } }
 
-    /// Forgets a database's cached subscriptions after they changed.
-    package func subscriptionsChanged(databaseID: Int64) {
+    /// Forgets a database's cached subscriptions after they changed, on every instance.
+    package func subscriptionsChanged(databaseID: Int64) async {
         subscriptions[databaseID] = nil
+        await bus?.broadcast(.subscriptionsChanged(databaseID: databaseID))
     }
 
-    /// Matches a commit against its database's subscriptions and delivers the notifications.
+    /// Matches a commit against its database's subscriptions and delivers the notifications:
+    /// here, through APNs, and through every other instance to theirs.
     package func publish(_ changes: CommittedChanges) async {
+        await deliver(changes, throughAPNs: true)
+        await bus?.broadcast(.committed(changes))
+    }
+
+    /// What another instance tells this one.
+    package func receive(_ message: InstanceMessage) async {
+        switch message {
+        case .committed(let changes):
+            await deliver(changes, throughAPNs: false)
+        case .subscriptionsChanged(let databaseID):
+            subscriptions[databaseID] = nil
+        case .sessionsEnded(let hashes):
+            let ended = Set(hashes)
+            disconnectAll { ended.contains($0.sessionHash) }
+        }
+    }
+
+    private func deliver(_ changes: CommittedChanges, throughAPNs: Bool) async {
         activity.record(changes)
-        await publishToOwner(changes)
-        if changes.database.scope == .private { await publishToParticipants(changes) }
+        await publishToOwner(changes, throughAPNs: throughAPNs)
+        if changes.database.scope == .private { await publishToParticipants(changes, throughAPNs: throughAPNs) }
     }
 
     /// Participants with the zone in their shared database hear of it through their shared
     /// database's subscriptions.
-    private func publishToParticipants(_ changes: CommittedChanges) async {
+    private func publishToParticipants(_ changes: CommittedChanges, throughAPNs: Bool) async {
         let key = changes.database
         for participant in changes.participants {
             var view = changes
@@ -119,7 +147,7 @@ package actor NotificationHub {
                                         ownerRecordName: participant.user)
             view.databaseID = participant.sharedDatabaseID
             view.zoneOwner = key.ownerRecordName
-            await publishToOwner(view)
+            await publishToOwner(view, throughAPNs: throughAPNs)
         }
     }
 
@@ -133,7 +161,7 @@ package actor NotificationHub {
         }
     }
 
-    private func publishToOwner(_ changes: CommittedChanges) async {
+    private func publishToOwner(_ changes: CommittedChanges, throughAPNs: Bool) async {
         do {
             let subscribed = try await subscriptionsOf(changes.databaseID)
             guard !subscribed.isEmpty else { return }
@@ -152,7 +180,7 @@ package actor NotificationHub {
                     }
                     delivered = true
                 }
-                if pushesThroughAPNs == nil { pushesThroughAPNs = await apns.isEnabled(containerID: listener.containerID) }
+                if pushesThroughAPNs == nil { pushesThroughAPNs = throughAPNs ? await apns.isEnabled(containerID: listener.containerID) : false }
                 if pushesThroughAPNs == true, await apns.deliver(notifications, to: listener) {
                     delivered = true
                 }
@@ -178,6 +206,7 @@ package actor NotificationHub {
                 _ = try await transaction.deleteSubscription(databaseID: databaseID, owner: stored.owner, subscriptionID: stored.subscription.subscriptionID)
             }
         }
+        await bus?.broadcast(.subscriptionsChanged(databaseID: databaseID))
     }
 
     // MARK: Building notifications

@@ -1,7 +1,7 @@
 import StratusCore
 
 /// A record change a request committed, as the notification hub needs it.
-package struct RecordChange: Sendable {
+package struct RecordChange: Codable, Sendable {
     package var recordName: String
     package var recordType: String
     package var trigger: Subscription.Trigger
@@ -10,7 +10,7 @@ package struct RecordChange: Sendable {
 }
 
 /// What one request committed in one zone of one database.
-package struct CommittedChanges: Sendable {
+package struct CommittedChanges: Codable, Sendable {
     package var database: DatabaseKey
     package var databaseID: Int64
     package var zoneRowID: Int64
@@ -21,7 +21,7 @@ package struct CommittedChanges: Sendable {
     /// The zone's owner, when the database is a participant's shared database.
     package var zoneOwner: String?
     /// A user with the zone in their shared database, and that database's row.
-    package struct Participant: Sendable {
+    package struct Participant: Codable, Sendable {
         package var user: String
         package var sharedDatabaseID: Int64
     }

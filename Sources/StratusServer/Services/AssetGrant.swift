@@ -35,8 +35,9 @@ struct AssetGrant: Codable, Sendable, Equatable {
     }
 }
 
-/// Signs and verifies ``AssetGrant``s with an HMAC-SHA256 key kept in the data directory, so that
-/// URLs stay valid across restarts, and sets how long new grants last.
+/// Signs and verifies ``AssetGrant``s with an HMAC-SHA256 key, the store's secret (see
+/// ``StratusStorage/serverSecret()``), so that URLs stay valid across restarts and on every
+/// instance, and sets how long new grants last.
 struct AssetURLSigner: Sendable {
     private let key: SymmetricKey
     /// How long the URLs of new grants stay valid.
@@ -45,24 +46,14 @@ struct AssetURLSigner: Sendable {
     /// their `ckWebAuthToken`); otherwise the signed URL is the capability, as Apple's are.
     let bindsDownloadsToUser: Bool
 
-    /// Loads the key file at `path`, creating it (owner-only, 256 random bits) on first use.
-    init(keyFile path: String, urlLifetime: Duration, bindsDownloadsToUser: Bool = false) throws {
+    init(secret: [UInt8], urlLifetime: Duration, bindsDownloadsToUser: Bool = false) {
+        self.key = SymmetricKey(data: secret)
         self.urlLifetime = urlLifetime
         self.bindsDownloadsToUser = bindsDownloadsToUser
-        if let data = FileManager.default.contents(atPath: path), data.count == 32 {
-            key = SymmetricKey(data: data)
-            return
-        }
-        let fresh = SymmetricKey(size: .bits256)
-        let data = fresh.withUnsafeBytes { Data($0) }
-        guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw CloudKitError(.internalError, "cannot write the asset URL key to \(path)")
-        }
-        key = fresh
     }
 
-    /// A key of its own for another purpose (`label`), derived from the server's key file, so
-    /// one secret in the data directory protects every token the server hands out.
+    /// A key of its own for another purpose (`label`), derived from the server's secret, so one
+    /// secret protects every token the server hands out.
     func derivedKey(for label: String) -> SymmetricKey {
         HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data(label.utf8), outputByteCount: 32)
     }

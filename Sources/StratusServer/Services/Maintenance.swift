@@ -6,13 +6,17 @@ struct Maintenance: Sendable {
     let services: StratusServices
     let logger: Logger
 
+    /// One round of maintenance, unless another instance of the store is running one.
     func run() async {
+        let (services, logger) = (self.services, self.logger)
         do {
-            let purged = try await services.changes.purgeTombstones()
-            if purged > 0 { logger.info("purged \(purged) expired tombstones") }
-            let collected = try await services.assets.collectGarbage()
-            if collected.uploads + collected.files > 0 {
-                logger.info("collected \(collected.uploads) unused asset uploads and \(collected.files) unreferenced files")
+            _ = try await services.storage.exclusively("maintenance") {
+                let purged = try await services.changes.purgeTombstones()
+                if purged > 0 { logger.info("purged \(purged) expired tombstones") }
+                let collected = try await services.assets.collectGarbage()
+                if collected.uploads + collected.files > 0 {
+                    logger.info("collected \(collected.uploads) unused asset uploads and \(collected.files) unreferenced files")
+                }
             }
         } catch {
             logger.error("maintenance failed: \(error)")

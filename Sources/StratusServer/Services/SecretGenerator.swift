@@ -44,7 +44,7 @@ enum SecretGenerator {
     }
 
     /// Random bytes, eight per draw from the system generator.
-    private static func randomBytes(_ count: Int) -> [UInt8] {
+    static func randomBytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count + 7)

@@ -79,7 +79,7 @@ package struct StoredSession: Codable, Sendable, Equatable {
 }
 
 /// Names one database: a container's environment, a scope and, for private databases, its owner.
-package struct DatabaseKey: Sendable, Hashable {
+package struct DatabaseKey: Codable, Sendable, Hashable {
     package var containerID: String
     package var environment: ContainerEnvironment
     package var scope: DatabaseScope

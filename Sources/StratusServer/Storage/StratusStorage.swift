@@ -23,6 +23,14 @@ package protocol StratusStorage: Sendable {
     /// Copies a consistent snapshot of the whole database to a new file at `path` while writes
     /// go on (the backup's database part).
     func backup(to path: String) async throws
+    /// The server's secret (32 random bytes, made on first use) from which the keys that sign
+    /// asset URLs and seal continuation markers derive; every instance of a store has the same.
+    func serverSecret() async throws -> [UInt8]
+    /// The channel to the other instances sharing this store, if it can have any.
+    var bus: (any InstanceBus)? { get }
+    /// Runs `body` unless another instance is running the job of that name (then returns false
+    /// at once): maintenance runs once across the fleet.
+    func exclusively(_ job: String, _ body: @Sendable () async throws -> Void) async throws -> Bool
 }
 
 /// The operations services perform inside one storage transaction.

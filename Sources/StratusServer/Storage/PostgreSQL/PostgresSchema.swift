@@ -266,5 +266,19 @@ enum PostgresSchema {
             );
             CREATE INDEX console_sessions_user ON console_sessions(username);
             """),
+        Migration(identifier: "v2-instances", sql: """
+            -- Messages between instances too large for a notification (PostgresBus).
+            CREATE TABLE bus_messages (
+                id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                body TEXT NOT NULL,
+                created_at BIGINT NOT NULL
+            );
+            CREATE INDEX bus_messages_age ON bus_messages(created_at);
+            -- Secrets every instance shares: the key that signs asset URLs and seals markers.
+            CREATE TABLE server_secrets (
+                name TEXT COLLATE "C" PRIMARY KEY,
+                value BYTEA NOT NULL
+            );
+            """),
     ]
 }

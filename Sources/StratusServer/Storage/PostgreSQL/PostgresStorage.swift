@@ -14,10 +14,11 @@ import StratusCore
 /// the services (change tags, unique names, quotas) sees the same serial history it sees on
 /// SQLite. Reads run in parallel, each in one `REPEATABLE READ` snapshot.
 package final class PostgresStorage: StratusStorage {
-    private let client: PostgresClient
+    let client: PostgresClient
     private let running: Task<Void, Never>
-    private let logger: Logger
+    let logger: Logger
     package let epoch: Int64
+    package let bus: (any InstanceBus)?
 
     /// Connects to the database at `url` (`postgres://user:password@host:port/database`),
     /// migrates it under an advisory lock (instances starting together migrate one at a time),
@@ -32,6 +33,7 @@ package final class PostgresStorage: StratusStorage {
         self.client = client
         self.logger = logger
         running = Task { await client.run() }
+        bus = PostgresBus(client: client, logger: logger)
         do {
             try await PostgresMigrator.migrate(client, logger: logger)
             epoch = try await client.withConnection { connection in

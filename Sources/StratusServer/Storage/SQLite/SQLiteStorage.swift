@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StratusCore
 
 /// The default storage: one SQLite file in WAL mode through GRDB, with one writer connection and
 /// a pool of readers.
@@ -10,6 +11,7 @@ import GRDB
 package final class SQLiteStorage: StratusStorage {
     private let pool: DatabasePool
     private let group: GroupCommit
+    private let path: String
     package let epoch: Int64
 
     /// Opens (creating and migrating if needed) the database file at `path`.
@@ -20,6 +22,7 @@ package final class SQLiteStorage: StratusStorage {
     ///   `TRY_AGAIN_LATER` and change nothing. Nil leaves SQLite's own limit.
     /// - parameter groupCommit: whether concurrent writes share commits (off only to measure it).
     package init(path: String, maxQueuedWrites: Int = 1024, maxDatabaseBytes: Int64? = nil, groupCommit: Bool = true) throws {
+        self.path = path
         pool = try Self.openPool(path: path)
         if let maxDatabaseBytes {
             try pool.writeWithoutTransaction { db in
@@ -77,6 +80,27 @@ package final class SQLiteStorage: StratusStorage {
 
     /// Transactions committed and the writes they carried (more writes than transactions means
     /// writes shared commits).
+    /// The secret in `asset-url.key` next to the database file (owner-only), made on first use;
+    /// backups copy it with the database.
+    package func serverSecret() throws -> [UInt8] {
+        let path = URL(fileURLWithPath: self.path).deletingLastPathComponent().appendingPathComponent(Backup.assetKeyFile).path
+        if let data = FileManager.default.contents(atPath: path), data.count == 32 { return Array(data) }
+        let fresh = SecretGenerator.randomBytes(32)
+        guard FileManager.default.createFile(atPath: path, contents: Data(fresh), attributes: [.posixPermissions: 0o600]) else {
+            throw CloudKitError(.internalError, "cannot write the server's secret to \(path)")
+        }
+        return fresh
+    }
+
+    /// One process: no other instance to talk to.
+    package var bus: (any InstanceBus)? { nil }
+
+    /// One process owns the file: every job runs.
+    package func exclusively(_ job: String, _ body: @Sendable () async throws -> Void) async throws -> Bool {
+        try await body()
+        return true
+    }
+
     package var commitStatistics: (transactions: Int, writes: Int) { group.statistics }
 
     /// The writer connection's `journal_mode` and `synchronous` pragmas, read back from SQLite.
