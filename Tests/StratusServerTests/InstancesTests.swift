@@ -50,4 +50,101 @@ struct InstancesTests {
         }
         #expect(large.messages.count == 2 && large.messages.last?.contains("\"fet\"") == true)
     }
+
+    /// Writers on both instances save into one zone while a follower on each reads the zone's
+    /// feed: every acknowledged record reaches each follower exactly once, and each writer's
+    /// batches arrive in the order they committed (a sequence handed out by a transaction that
+    /// committed later never hides behind a token that passed it).
+    @Test(.timeLimit(.minutes(3)))
+    func concurrentWritersOnBothInstancesAreFedExactlyOnceInCommitOrder() async throws {
+        let (a, b, endpointA, endpointB) = try await Self.instances()
+        defer { a.kill9(); b.kill9() }
+        let alice = try await endpointA.signUp("alice")
+        let callers = [alice, Caller(server: endpointB, webAuthToken: alice.webAuthToken, userRecordName: alice.userRecordName)]
+        try await alice.createZone("Z")
+        let (writers, batches, perBatch) = (6, 12, 5)
+        let done = Flag()
+
+        async let feeds = withThrowingTaskGroup(of: [String].self) { group in
+            for caller in callers {
+                group.addTask {
+                    var seen: [String] = []
+                    var token: String?
+                    while true {
+                        let finished = await done.isSet
+                        let page = try await caller.allZoneChanges("Z", from: token, limit: 7)
+                        seen += page.records.compactMap(\.recordName)
+                        token = page.token
+                        if finished { return seen }
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<writers {
+                group.addTask {
+                    let caller = callers[writer % 2]
+                    for batch in 0..<batches {
+                        let names = (0..<perBatch).map { "w\(writer)-b\(String(format: "%02d", batch))-r\($0)" }
+                        _ = try await caller.save(names.map { RecordOperation.create($0) }, zone: "Z")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        await done.set()
+        let expected = Set((0..<writers).flatMap { writer in (0..<batches).flatMap { batch in
+            (0..<perBatch).map { "w\(writer)-b\(String(format: "%02d", batch))-r\($0)" } } })
+        for seen in try await feeds {
+            #expect(seen.count == expected.count && Set(seen) == expected, "each record exactly once")
+            for writer in 0..<writers {
+                let batchesSeen = seen.filter { $0.hasPrefix("w\(writer)-") }.map { $0.split(separator: "-")[1] }
+                #expect(batchesSeen == batchesSeen.sorted(), "writer \(writer)'s batches in commit order")
+            }
+        }
+    }
+
+    /// One instance killed with SIGKILL in the middle of writes: the other goes on serving (the
+    /// dead one's transaction and its writer lock end with its connections), every batch is
+    /// there whole or not at all, and every acknowledged one is there.
+    @Test(.timeLimit(.minutes(2)))
+    func killingOneInstanceMidBatchLeavesTheOtherServing() async throws {
+        let (a, b, endpointA, endpointB) = try await Self.instances()
+        defer { b.kill9() }
+        let alice = try await endpointA.signUp("alice")
+        let aliceOnB = Caller(server: endpointB, webAuthToken: alice.webAuthToken, userRecordName: alice.userRecordName)
+        try await alice.createZone("Z")
+        let batch = (0..<200).map { "r\(String(format: "%03d", $0))" }
+        let acknowledged = Acknowledged()
+        let writer = Task {
+            for round in 0..<1_000 {
+                _ = try await alice.save(batch.map { RecordOperation.create("w\(round)-\($0)") }, zone: "Z")
+                await acknowledged.add(round)
+            }
+        }
+        while await acknowledged.rounds.count < 3 { try await Task.sleep(for: .milliseconds(20)) }
+        a.kill9()
+        _ = await writer.result
+
+        _ = try await aliceOnB.save([.create("after")], zone: "Z")
+        let names = Set(try await aliceOnB.allZoneChanges("Z").records.compactMap(\.recordName))
+        #expect(names.contains("after"))
+        var rounds: [Int: Int] = [:]
+        for name in names where name.hasPrefix("w") { rounds[Int(name.dropFirst().split(separator: "-")[0])!, default: 0] += 1 }
+        #expect(rounds.values.allSatisfy { $0 == batch.count }, "no batch in part")
+        for round in await acknowledged.rounds { #expect(rounds[round] == batch.count, "acknowledged round \(round) is there") }
+    }
+}
+
+/// The rounds a writer saw acknowledged.
+private actor Acknowledged {
+    private(set) var rounds: [Int] = []
+    func add(_ round: Int) { rounds.append(round) }
+}
+
+/// Set once, read by other tasks.
+private actor Flag {
+    private(set) var isSet = false
+    func set() { isSet = true }
 }
