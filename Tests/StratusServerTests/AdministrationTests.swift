@@ -53,7 +53,8 @@ import StratusTesting
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    // A hang guard: a dozen commands each start a server process (slower on PostgreSQL).
+    @Test(.timeLimit(.minutes(3)))
     func usersAreCreatedListedDisabledEnabledAndTheirPasswordsReset() async throws {
         let directory = TestServer.temporaryDirectory()
         try await TestServer.with(dataDirectory: directory, configure: { $0.expiredSessionSweepInterval = .milliseconds(200) }) { server in

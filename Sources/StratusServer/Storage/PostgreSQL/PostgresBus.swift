@@ -1,5 +1,8 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
 import PostgresNIO
 
 /// ``InstanceBus`` over PostgreSQL's `LISTEN`/`NOTIFY` on the channel `stratus_bus`.
@@ -14,12 +17,15 @@ package final class PostgresBus: InstanceBus {
     static let maxInlineBytes = 7_000
 
     private let client: PostgresClient
+    /// Listening holds a connection for good: one of its own, not the pool's.
+    private let address: PostgresAddress
     private let logger: Logger
     /// This instance's ID, random per process.
     let instance = UUID().uuidString
 
-    init(client: PostgresClient, logger: Logger) {
+    init(client: PostgresClient, address: PostgresAddress, logger: Logger) {
         self.client = client
+        self.address = address
         self.logger = logger
     }
 
@@ -51,15 +57,31 @@ package final class PostgresBus: InstanceBus {
     }
 
     package func listen(_ receive: @escaping @Sendable (InstanceMessage) async -> Void) async throws {
+        // A notification sequence ends only with its connection: cancelling closes it.
+        let listening = NIOLockedValueBox<PostgresConnection?>(nil)
         while !Task.isCancelled {
             do {
-                try await client.withConnection { connection in
-                    try await connection.listen(on: Self.channel) { notifications in
-                        for try await notification in notifications {
-                            guard let message = try await self.message(in: notification.payload, on: connection) else { continue }
-                            await receive(message)
+                try await withTaskCancellationHandler {
+                    let connection = try await PostgresConnection.connect(
+                        on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try address.connection(), id: 0, logger: logger).get()
+                    listening.withLockedValue { $0 = connection }
+                    do {
+                        if !Task.isCancelled {
+                            try await connection.listen(on: Self.channel) { notifications in
+                                for try await notification in notifications {
+                                    guard let message = try await self.message(in: notification.payload) else { continue }
+                                    await receive(message)
+                                }
+                            }
                         }
+                    } catch {
+                        try? await connection.close()
+                        throw error
                     }
+                    try? await connection.close()
+                } onCancel: {
+                    let closing: EventLoopFuture<Void>? = listening.withLockedValue { $0 }?.close()
+                    _ = closing
                 }
             } catch where !Task.isCancelled {
                 // The connection was lost: listen again on a new one. Notifications sent
@@ -71,12 +93,12 @@ package final class PostgresBus: InstanceBus {
     }
 
     /// The message a notification carries, or nil when it is this instance's own.
-    private func message(in payload: String, on connection: PostgresConnection) async throws -> InstanceMessage? {
+    private func message(in payload: String) async throws -> InstanceMessage? {
         let envelope = try JSONDecoder().decode(Envelope.self, from: Data(payload.utf8))
         guard envelope.from != instance else { return nil }
         if let message = envelope.message { return message }
         guard let id = envelope.stored,
-              let body = try await connection.query("SELECT body FROM bus_messages WHERE id = \(id)", logger: logger)
+              let body = try await client.query("SELECT body FROM bus_messages WHERE id = \(id)", logger: logger)
                 .decode(String.self).first(where: { _ in true }) else { return nil }
         return try JSONDecoder().decode(Envelope.self, from: Data(body.utf8)).message
     }

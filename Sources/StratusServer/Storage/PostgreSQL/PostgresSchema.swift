@@ -280,5 +280,13 @@ enum PostgresSchema {
                 value BYTEA NOT NULL
             );
             """),
+        Migration(identifier: "v3-job-leases", sql: """
+            -- Which instance runs a fleet-wide job (maintenance), until when.
+            CREATE TABLE job_leases (
+                name TEXT COLLATE "C" PRIMARY KEY,
+                holder TEXT NOT NULL,
+                expires_at BIGINT NOT NULL
+            );
+            """),
     ]
 }

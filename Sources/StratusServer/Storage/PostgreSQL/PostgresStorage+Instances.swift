@@ -19,24 +19,29 @@ extension PostgresStorage {
         return Array(stored.readableBytesView)
     }
 
-    /// Holds a session-level advisory lock named after the job while `body` runs; an instance
-    /// that finds it held skips the job.
+    /// Takes the job's lease in `job_leases` (free, or left to expire by an instance that
+    /// died), runs `body`, and gives the lease back; an instance that finds it held skips the
+    /// job. No connection is held meanwhile.
     package func exclusively(_ job: String, _ body: @Sendable () async throws -> Void) async throws -> Bool {
-        // FNV-1a of the name: a stable 64-bit lock key.
-        let key = Int64(bitPattern: job.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 })
-        let logger = self.logger
-        return try await client.withConnection { connection in
-            let locked = try await connection.query("SELECT pg_try_advisory_lock(\(key))", logger: logger)
-                .decode(Bool.self).first { _ in true } ?? false
-            guard locked else { return false }
-            do {
-                try await body()
-            } catch {
-                _ = try? await connection.query("SELECT pg_advisory_unlock(\(key))", logger: logger)
-                throw error
-            }
-            try await connection.query("SELECT pg_advisory_unlock(\(key))", logger: logger)
-            return true
+        let now = PostgresTransaction.now()
+        let expires = now + Self.jobLease.milliseconds
+        let taken = try await client.query("""
+            INSERT INTO job_leases (name, holder, expires_at) VALUES (\(job), \(instance), \(expires))
+            ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+            WHERE job_leases.expires_at < \(now) RETURNING 1
+            """, logger: logger).decode(Int32.self).first { _ in true }
+        guard taken != nil else { return false }
+        do {
+            try await body()
+        } catch {
+            try? await client.query("DELETE FROM job_leases WHERE name = \(job) AND holder = \(instance)", logger: logger)
+            throw error
         }
+        try await client.query("DELETE FROM job_leases WHERE name = \(job) AND holder = \(instance)", logger: logger)
+        return true
     }
+
+    /// How long a job's lease lasts: past it, another instance may take over a job whose
+    /// instance died holding it.
+    static let jobLease = Duration.seconds(600)
 }

@@ -19,12 +19,15 @@ package final class PostgresStorage: StratusStorage {
     let logger: Logger
     package let epoch: Int64
     package let bus: (any InstanceBus)?
+    /// This instance's ID, random per process (job leases name their holder by it).
+    let instance = UUID().uuidString
 
     /// Connects to the database at `url` (`postgres://user:password@host:port/database`),
     /// migrates it under an advisory lock (instances starting together migrate one at a time),
     /// and reads the store's epoch.
     package init(url: String, maxConnections: Int = 16, logger: Logger = Logger(label: "stratus.postgres")) async throws {
-        var configuration = try Self.configuration(url: url)
+        let address = try PostgresAddress(url: url)
+        var configuration = address.client
         configuration.options.maximumConnections = maxConnections
         // The pool's own log: only its errors (it warns of leases asked for while run() starts).
         var background = logger
@@ -33,7 +36,7 @@ package final class PostgresStorage: StratusStorage {
         self.client = client
         self.logger = logger
         running = Task { await client.run() }
-        bus = PostgresBus(client: client, logger: logger)
+        bus = PostgresBus(client: client, address: address, logger: logger)
         do {
             try await PostgresMigrator.migrate(client, logger: logger)
             epoch = try await client.withConnection { connection in
@@ -50,20 +53,6 @@ package final class PostgresStorage: StratusStorage {
     }
 
     deinit { running.cancel() }
-
-    /// The client configuration a `postgres://` URL describes.
-    static func configuration(url: String) throws -> PostgresClient.Configuration {
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
-              let host = components.host, !host.isEmpty else {
-            throw CloudKitError.badRequest("a database URL looks like postgres://user:password@host:5432/database")
-        }
-        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        let tls = components.queryItems?.first { $0.name == "sslmode" }?.value
-        return PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
-            password: components.password, database: database.isEmpty ? nil : database,
-            tls: tls == "require" ? .require(.makeClientConfiguration()) : .disable)
-    }
 
     package func read<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
         try await transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", locksWriters: false, body)
