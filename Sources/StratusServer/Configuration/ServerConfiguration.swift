@@ -135,9 +135,9 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// The SQLite database file inside the data directory.
-    public var databasePath: String { dataDirectory.appendingPathComponent("stratus.sqlite").path }
+    public var databasePath: String { dataDirectory.appendingPathComponent(Backup.databaseFile).path }
     /// Where asset files are kept, by checksum.
-    var blobDirectory: URL { dataDirectory.appendingPathComponent("blobs") }
-    /// The key asset URLs are signed with.
-    var assetKeyPath: String { dataDirectory.appendingPathComponent("asset-url.key").path }
+    var blobDirectory: URL { dataDirectory.appendingPathComponent(Backup.blobsDirectory) }
+    /// The SQLite store's secret (see ``SQLiteStorage/serverSecret()``), which signs asset URLs.
+    var assetKeyPath: String { dataDirectory.appendingPathComponent(Backup.assetKeyFile).path }
 }

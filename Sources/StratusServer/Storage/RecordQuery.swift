@@ -88,3 +88,38 @@ package struct QueryPage: Sendable {
     /// Whether reading stopped at `maxBytes` before `limit` rows or the last match.
     package var cutShort = false
 }
+
+extension RecordQuery {
+    /// The keyset condition "strictly after `after`" in the query's order, as SQL: the row's
+    /// `(k1, …, kn, record_name, zone_id)` past the last row's, each sort key in its own
+    /// direction. Both backends build it here; each binds values its own way, and the binding
+    /// closures are called in the order their placeholders appear in the text.
+    ///
+    /// - Parameters:
+    ///   - sortExpressions: the SQL of each sort key, in ``sort``'s order.
+    ///   - bindSortValue: the placeholder of the last row's value for the sort key at an index.
+    ///   - bindName: the placeholder of a record name.
+    ///   - bindZone: the placeholder of a zone's row id.
+    func continuation(after: Position, sortExpressions: [String], bindSortValue: (Int, IndexValue) -> String,
+                      bindName: (String) -> String, bindZone: (Int64) -> String) -> String {
+        var alternatives: [String] = []
+        for position in 0...sort.count {
+            var parts: [String] = []
+            for earlier in 0..<position {
+                parts.append("\(sortExpressions[earlier]) = \(bindSortValue(earlier, after.values[earlier]))")
+            }
+            if position < sort.count {
+                let value = bindSortValue(position, after.values[position])
+                parts.append("\(sortExpressions[position]) \(sort[position].ascending ? ">" : "<") \(value)")
+            } else if zoneRowIDs.count == 1 {
+                parts.append("record_name > \(bindName(after.recordName))")
+            } else {
+                let first = bindName(after.recordName)
+                let second = bindName(after.recordName)
+                parts.append("(record_name > \(first) OR (record_name = \(second) AND zone_id > \(bindZone(after.zoneRowID))))")
+            }
+            alternatives.append("(" + parts.joined(separator: " AND ") + ")")
+        }
+        return "(" + alternatives.joined(separator: " OR ") + ")"
+    }
+}

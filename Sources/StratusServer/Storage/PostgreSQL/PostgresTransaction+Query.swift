@@ -91,25 +91,9 @@ extension PostgresTransaction {
             }
         }
         if let after = query.after, after.values.count == query.sort.count {
-            // (k1, …, kn, record_name, zone_id) strictly after the last row, each key in its own direction.
-            var alternatives: [String] = []
-            for position in 0...query.sort.count {
-                var parts: [String] = []
-                for earlier in 0..<position {
-                    parts.append("\(sortExpressions[earlier]) = \(Self.bindSortValue(after.values[earlier], for: query.sort[earlier], &sql))")
-                }
-                if position < query.sort.count {
-                    let value = Self.bindSortValue(after.values[position], for: query.sort[position], &sql)
-                    parts.append("\(sortExpressions[position]) \(query.sort[position].ascending ? ">" : "<") \(value)")
-                } else if oneZone {
-                    parts.append("record_name > \(sql.bind(after.recordName))")
-                } else {
-                    let name = sql.bind(after.recordName)
-                    parts.append("(record_name > \(name) OR (record_name = \(name) AND zone_id > \(sql.bind(after.zoneRowID))))")
-                }
-                alternatives.append("(" + parts.joined(separator: " AND ") + ")")
-            }
-            clauses.append("(" + alternatives.joined(separator: " OR ") + ")")
+            clauses.append(query.continuation(after: after, sortExpressions: sortExpressions,
+                                              bindSortValue: { Self.bindSortValue($1, for: query.sort[$0], &sql) },
+                                              bindName: { sql.bind($0) }, bindZone: { sql.bind($0) }))
         }
         let order = zip(sortExpressions, query.sort).map { "\($0) \($1.ascending ? "ASC" : "DESC")" }
             + (oneZone ? ["record_name ASC"] : ["record_name ASC", "zone_id ASC"])

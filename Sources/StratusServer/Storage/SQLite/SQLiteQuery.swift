@@ -115,27 +115,10 @@ extension SQLiteTransaction {
             }
         }
         if let after = query.after, after.values.count == query.sort.count {
-            // (k1, …, kn, record_name, zone_id) strictly after the last row, each key in its own direction.
-            var alternatives: [String] = []
-            for position in 0...query.sort.count {
-                var parts: [String] = []
-                for earlier in 0..<position {
-                    parts.append("\(sortExpressions[earlier]) = ?")
-                    arguments += [after.values[earlier]]
-                }
-                if position < query.sort.count {
-                    parts.append("\(sortExpressions[position]) \(query.sort[position].ascending ? ">" : "<") ?")
-                    arguments += [after.values[position]]
-                } else if oneZone {
-                    parts.append("record_name > ?")
-                    arguments += [after.recordName]
-                } else {
-                    parts.append("(record_name > ? OR (record_name = ? AND zone_id > ?))")
-                    arguments += [after.recordName, after.recordName, after.zoneRowID]
-                }
-                alternatives.append("(" + parts.joined(separator: " AND ") + ")")
-            }
-            clauses.append("(" + alternatives.joined(separator: " OR ") + ")")
+            clauses.append(query.continuation(after: after, sortExpressions: sortExpressions,
+                                              bindSortValue: { _, value in arguments += [value]; return "?" },
+                                              bindName: { arguments += [$0]; return "?" },
+                                              bindZone: { arguments += [$0]; return "?" }))
         }
         let order = zip(sortExpressions, query.sort).map { "\($0) \($1.ascending ? "ASC" : "DESC")" } + (oneZone ? ["record_name ASC"] : ["record_name ASC", "zone_id ASC"])
         let selected = ([Self.recordColumns] + sortExpressions).joined(separator: ", ")
