@@ -2,14 +2,36 @@
 # Runs the server test suite against a real PostgreSQL server (started here, on a free port, in a
 # temporary directory): every test's server keeps its data in a database of its own. Tests that are
 # about SQLite itself (its pragmas, group commit, file size limits, backups of the file) run on
-# SQLite only. Fails if no test ran. Expects a debug build (swift build --build-tests).
+# SQLite only. Fails if no test ran, and fails (naming the tests still running and printing every
+# thread's stack) if the suite is not over within STRATUS_POSTGRES_SUITE_LIMIT seconds (default
+# 1,200; it takes about 2.5 minutes here). Expects a debug build (swift build --build-tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/postgres.sh
 start_postgres
 log=$(mktemp)
-STRATUS_TEST_POSTGRES="$POSTGRES_URL" swift test --skip-build --filter StratusServerTests 2>&1 | tee "$log" | grep -E "✘|Test run" || true
+limit=${STRATUS_POSTGRES_SUITE_LIMIT:-1200}
+
+STRATUS_TEST_POSTGRES="$POSTGRES_URL" swift test --skip-build --filter StratusServerTests >"$log" 2>&1 &
+suite=$!
+waited=0
+while kill -0 "$suite" 2>/dev/null && [ "$waited" -lt "$limit" ]; do sleep 5; waited=$((waited + 5)); done
+if kill -0 "$suite" 2>/dev/null; then
+  echo "error: the PostgreSQL suite is still running after ${limit} s; tests not finished:" >&2
+  comm -23 <(grep -oE "Test [A-Za-z0-9_]+\(\) started" "$log" | awk '{print $2}' | sort -u) \
+           <(grep -oE "Test [A-Za-z0-9_]+\(\) (passed|failed)" "$log" | awk '{print $2}' | sort -u) >&2
+  tests=$(pgrep -f StratusPackageTests.xctest | head -1 || true)
+  if [ -n "$tests" ] && command -v gdb >/dev/null; then
+    gdb -p "$tests" -batch -ex "thread apply all bt 12" 2>/dev/null | grep -E "^Thread|^#" >&2 || true
+  fi
+  tail -40 "$log" >&2
+  pkill -KILL -f StratusPackageTests.xctest || true
+  kill "$suite" 2>/dev/null || true
+  exit 1
+fi
+wait "$suite" || true
+grep -E "✘" "$log" || true
 ran=$(grep -oE "Test run with [0-9]+ tests" "$log" | grep -oE "[0-9]+" || echo 0)
-if [ "$ran" -eq 0 ]; then echo "error: the PostgreSQL suite ran no tests" >&2; exit 1; fi
+if [ "$ran" -eq 0 ]; then echo "error: the PostgreSQL suite ran no tests" >&2; tail -40 "$log" >&2; exit 1; fi
 grep -q "✘" "$log" && { echo "error: tests failed on PostgreSQL" >&2; exit 1; }
 echo "PostgreSQL suite: $ran tests passed"

@@ -3,35 +3,38 @@
 # its Notes walkthrough against real servers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Every step below is named on standard error with the time it starts, and has a time limit (in
+# seconds, about five times what it takes here), so a step that hangs fails the run by name.
+step() { local limit=$1; shift; echo "== $(date -u +%H:%M:%S) $*" >&2; timeout --kill-after=30 "$limit" "$@"; }
 scripts/install-deps.sh
 # Python packages the tests use (a real SMTP server for email verification, schemathesis).
 python3 -c 'import aiosmtpd, schemathesis, selenium' 2>/dev/null || python3 -m pip install -q -r requirements.txt
-swift build --build-tests
-swift test --skip-build
+step 2400 swift build --build-tests
+step 1200 swift test --skip-build
 # The server suite again on a real PostgreSQL server (started by the script, in a temporary directory).
-scripts/test-postgres.sh | tail -1
+step 1500 scripts/test-postgres.sh
 # A slice of the crash loop: the real server killed mid-batch 20 times (scripts/crash-loop.sh runs 1,000),
 # and once with a record removed behind its back, which the checks must report.
-.build/debug/stratus-sim crash-loop --kills 20 --seed 20261123 | tail -4
-.build/debug/stratus-sim crash-loop --kills 2 --seed 1 --self-test | tail -1
+step 900 .build/debug/stratus-sim crash-loop --kills 20 --seed 20261123 | tail -4
+step 300 .build/debug/stratus-sim crash-loop --kills 2 --seed 1 --self-test | tail -1
 # A slice of the seeded simulation: 45 fixed seeds, about 3 minutes in a debug build here (scripts/simulate.sh
 # runs 1,000), and a self-test in which a device is tampered with behind the sync's back, which the
 # invariants must report.
-.build/debug/stratus-sim simulate --seeds 45 --first-seed 1 | tail -8
-.build/debug/stratus-sim simulate --seeds 1 --first-seed 1 --self-test | grep self-test
+step 1500 .build/debug/stratus-sim simulate --seeds 45 --first-seed 1 | tail -8
+step 300 .build/debug/stratus-sim simulate --seeds 1 --first-seed 1 --self-test | grep self-test
 # A slice of the soak: 30 seconds at 100 requests/s, which must all succeed (scripts/soak.sh runs 30 minutes).
-.build/debug/stratus-sim soak --minutes 0.5 --rate 100 --report-every 10 --warm-up 0 --seed 20261123 | grep -E "^requests|errors"
+step 300 .build/debug/stratus-sim soak --minutes 0.5 --rate 100 --report-every 10 --warm-up 0 --seed 20261123 | grep -E "^requests|errors"
 # The published API description against a real server: schemathesis with 10 examples per operation
 # (scripts/schemathesis.sh runs 100).
-scripts/schemathesis.sh --examples 10 | grep -E "generated|issues found|failures"
-scripts/check-quickstart.sh
-scripts/check-notes.sh
-scripts/check-shopping.sh
+step 1200 scripts/schemathesis.sh --examples 10 | grep -E "generated|issues found|failures"
+step 600 scripts/check-quickstart.sh
+step 600 scripts/check-notes.sh
+step 600 scripts/check-shopping.sh
 # Stratus behind Debian's nginx: the quickstart, an asset round trip and a push over the proxied WebSocket.
-scripts/check-nginx.sh
+step 600 scripts/check-nginx.sh
 # The web console in headless Chromium (Selenium and Debian's chromedriver): sign-in, containers, a record,
 # a query, an edit and a conflict, a user deleted, CSRF refused, a narrow window.
-scripts/check-console.sh
+step 900 scripts/check-console.sh
 # The packaged binary (standard library linked statically) run with an empty environment outside the
 # toolchain; a release build of its own, about 10 minutes cold here.
-scripts/check-package.sh
+step 2400 scripts/check-package.sh

@@ -46,7 +46,7 @@ struct BenchmarkServer {
     static func inChildProcess<T: Sendable>(directory: URL, _ body: @Sendable (BenchmarkServer) async throws -> T) async throws -> T {
         let child = try ChildProcess("/proc/self/exe", ["child-server", "--data", directory.path])
         defer { child.end(with: SIGTERM) }
-        let banner = try child.read { $0.hasSuffix("\n") }
+        let banner = try await child.read { $0.hasSuffix("\n") }
         let words = banner.split(whereSeparator: \.isWhitespace)
         guard words.count == 2 else { throw BenchmarkError("unexpected banner: \(banner)") }
         var client = BenchmarkServer(baseURL: "http://127.0.0.1:\(words[0])", apiToken: String(words[1]), dataDirectory: directory)

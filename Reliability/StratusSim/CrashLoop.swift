@@ -31,7 +31,7 @@ struct CrashLoop: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = ServerProcess(executable: stratus.map(URL.init(fileURLWithPath:)) ?? ServerProcess.siblingExecutable(),
                                    dataDirectory: directory)
-        try server.start()
+        try await server.start()
         defer { server.stop() }
 
         var writers: [Writer] = []
@@ -55,7 +55,7 @@ struct CrashLoop: AsyncParsableCommand {
                 server.kill()
                 kills.all += 1
                 if hit { kills.inFlight += 1 }
-                try server.start()
+                try await server.start()
                 ledger.withLock { $0.serverUp = true }
                 for writer in writers { try await writer.follow() }
                 if kills.all % 100 == 0 {
@@ -68,7 +68,7 @@ struct CrashLoop: AsyncParsableCommand {
             return kills
         }
 
-        if selfTest { try tamper(server: server, acknowledged: ledger.withLock { $0.acknowledged }) }
+        if selfTest { try await tamper(server: server, acknowledged: ledger.withLock { $0.acknowledged }) }
         var report = Report()
         for writer in writers {
             try await writer.follow()
@@ -100,15 +100,15 @@ struct CrashLoop: AsyncParsableCommand {
 extension CrashLoop {
     /// Stops the server, deletes the first record of the lowest acknowledged batch from its
     /// database file (as a lost write would), and starts it again.
-    private func tamper(server: ServerProcess, acknowledged: Set<Int>) throws {
+    private func tamper(server: ServerProcess, acknowledged: Set<Int>) async throws {
         guard let batch = acknowledged.min() else { throw SimulationError("self-test: no batch was acknowledged") }
         server.kill()
         let database = try DatabaseQueue(path: server.dataDirectory.appendingPathComponent("stratus.sqlite").path)
-        try database.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM records WHERE record_name = ?", arguments: ["b\(batch)-r0"])
         }
         try database.close()
-        try server.start()
+        try await server.start()
     }
 }
 

@@ -66,7 +66,7 @@ struct ScenarioRun {
 
     private func run() async throws -> ScenarioOutcome {
         let clock = SimulatedClock()
-        let server: any SimulationServer = scenario.killsServer ? try ProcessServer(executable: stratus) : try await InProcessServer(clock: clock)
+        let server: any SimulationServer = scenario.killsServer ? try await ProcessServer(executable: stratus) : try await InProcessServer(clock: clock)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-sim-devices-\(UUID().uuidString)")
         do {
             let outcome = try await play(on: server, clock: clock, root: root)

@@ -34,10 +34,10 @@ final class ServerProcess: @unchecked Sendable {
 
     /// Starts the server (on a free port the first time, on the same port afterwards) and returns
     /// once it has printed its banner: it is listening.
-    func start() throws {
+    func start() async throws {
         let child = try ChildProcess(executable.path, ["serve", "--data", dataDirectory.path, "--port", String(port), "--log-level", "error"])
         self.child = child
-        let banner = try child.read { $0.contains("ckAPIToken: ") && $0.hasSuffix("\n") }
+        let banner = try await child.read { $0.contains("ckAPIToken: ") && $0.hasSuffix("\n") }
         guard let address = banner.firstMatch(of: /running at http:\/\/127\.0\.0\.1:(\d+)/), let port = Int(address.1),
               let token = banner.firstMatch(of: /ckAPIToken: (\S+)/) else {
             throw SimulationError("unexpected banner: \(banner)")

@@ -45,10 +45,10 @@ struct ProcessServer: SimulationServer {
     let process: ServerProcess
     let directory: URL
 
-    init(executable: URL) throws {
+    init(executable: URL) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-sim-\(UUID().uuidString)")
         process = ServerProcess(executable: executable, dataDirectory: directory.appendingPathComponent("data"))
-        try process.start()
+        try await process.start()
     }
 
     var baseURL: String { process.baseURL }
@@ -57,7 +57,7 @@ struct ProcessServer: SimulationServer {
 
     func killAndRestart() async throws {
         process.kill()
-        try process.start()
+        try await process.start()
     }
 
     func purgeTombstones() async throws {

@@ -26,7 +26,7 @@ struct Soak: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = ServerProcess(executable: stratus.map(URL.init(fileURLWithPath:)) ?? ServerProcess.siblingExecutable(),
                                    dataDirectory: directory.appendingPathComponent("server"))
-        try server.start()
+        try await server.start()
         defer { server.stop() }
         let asset = directory.appendingPathComponent("asset.bin")
         try Data((0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: asset)

@@ -64,12 +64,27 @@ public final class ChildProcess: @unchecked Sendable {
     /// the threads tasks run on (a server in this process may be what the program waits for).
     public static func run(_ executable: String, _ arguments: [String], capturingStandardError: Bool = true,
                            environment: [String: String] = [:]) async throws -> (status: Int32, output: String) {
+        try await onThreadOfItsOwn {
+            try run(executable, arguments, capturingStandardError: capturingStandardError, environment: environment) as (Int32, String)
+        }
+    }
+
+    /// ``read(until:)`` on a thread of its own, so that waiting holds none of the threads tasks
+    /// run on.
+    public func read(until isComplete: @escaping @Sendable (String) -> Bool) async throws -> String {
+        try await Self.onThreadOfItsOwn { try self.read(until: isComplete) }
+    }
+
+    /// ``readToEnd()`` on a thread of its own, so that waiting holds none of the threads tasks
+    /// run on.
+    public func readToEnd() async -> String {
+        (try? await Self.onThreadOfItsOwn { self.readToEnd() }) ?? ""
+    }
+
+    /// Runs blocking `work` on a new thread and waits for it without blocking a task's thread.
+    private static func onThreadOfItsOwn<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result {
-                    try run(executable, arguments, capturingStandardError: capturingStandardError, environment: environment) as (Int32, String)
-                })
-            }.start()
+            Thread { continuation.resume(with: Result { try work() }) }.start()
         }
     }
 
@@ -122,12 +137,18 @@ public final class ChildProcess: @unchecked Sendable {
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 
+    /// Makes the pipe close-on-exec, so that no other child spawned later inherits its write end
+    /// (which would hold this child's output open, and its reader waiting, as long as that other
+    /// child lives); the file actions give this child its copies. (`pipe2` would close the short
+    /// window before `fcntl`, but Swift's Glibc module does not export it.)
     private static func makePipe(_ descriptors: inout [Int32]) -> Int32 {
         #if canImport(Glibc)
-        Glibc.pipe(&descriptors)
+        guard Glibc.pipe(&descriptors) == 0 else { return -1 }
         #else
-        Darwin.pipe(&descriptors)
+        guard Darwin.pipe(&descriptors) == 0 else { return -1 }
         #endif
+        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        return 0
     }
 }
 

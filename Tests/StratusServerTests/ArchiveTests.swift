@@ -184,19 +184,19 @@ import StratusTesting
     func aDevelopmentServerSavesItsContainersOnExitAndStartsFromThem() async throws {
         let saved = TestServer.temporaryDirectory()
         let first = try await ServerProcess(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--import", saved.path, "--export-on-exit"])
-        let banner = try first.banner()
+        let banner = try await first.banner()
         #expect(banner.contains("nothing to import"), "\(banner)")
         let alice = try await ServerProcess.endpoint(inBanner: banner).signUp("alice")
         _ = try await alice.save([.create("kept")])
         first.child.send(SIGTERM)
-        let ending = first.child.readToEnd()
+        let ending = await first.child.readToEnd()
         #expect(first.child.wait() == 0, "\(ending)")
         #expect(FileManager.default.fileExists(atPath: saved.appendingPathComponent(TestServer.containerID).appendingPathComponent("manifest.json").path),
                 "\(ending)")
 
         let second = try await ServerProcess(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--import", saved.path])
         defer { second.kill9() }
-        let endpoint = try ServerProcess.endpoint(inBanner: try second.banner())
+        let endpoint = try ServerProcess.endpoint(inBanner: try await second.banner())
         let again = Caller(server: endpoint, webAuthToken: alice.webAuthToken, userRecordName: alice.userRecordName)
         #expect(try await again.lookup(["kept"]).first?.record != nil, "the session and the record came back")
 

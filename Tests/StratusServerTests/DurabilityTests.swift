@@ -78,12 +78,12 @@ struct ServerProcess {
 
     /// Reads the banner for the port and the API token.
     func endpoint() async throws -> ServerEndpoint {
-        try Self.endpoint(inBanner: try banner())
+        try Self.endpoint(inBanner: try await banner())
     }
 
     /// Reads the banner up to the API token's line and, when given, a line containing `marker`.
-    func banner(through marker: String? = nil) throws -> String {
-        try child.read { text in
+    func banner(through marker: String? = nil) async throws -> String {
+        try await child.read { text in
             text.contains("ckAPIToken: ") && text.hasSuffix("\n") && marker.map { text.contains($0) } != false
         }
     }

@@ -99,60 +99,60 @@ import StratusTesting
     }
 
     /// Options from `STRATUS_…` variables: read for the command run, the command line winning.
-    @Test func optionsComeFromTheEnvironmentToo() throws {
+    @Test func optionsComeFromTheEnvironmentToo() async throws {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let stratus = ServerProcess.executable.path
-        let refused = try ChildProcess.run("/usr/bin/env", ["STRATUS_LOG_LEVEL=loud", stratus, "serve", "--data", directory.path])
+        let refused = try await ChildProcess.run("/usr/bin/env", ["STRATUS_LOG_LEVEL=loud", stratus, "serve", "--data", directory.path])
         #expect(refused.status != 0 && refused.output.contains("--log-level must be one of"), "\(refused.output)")
 
         let server = try ChildProcess("/usr/bin/env", [
             "STRATUS_LOG_LEVEL=loud", "STRATUS_PORT=0", "STRATUS_DATA=\(directory.path)", "STRATUS_CONTAINER=iCloud.env.test",
             "STRATUS_CORS_ORIGIN=https://a.example, https://b.example", "STRATUS_BIND_DOWNLOAD_URLS=true",
             stratus, "serve", "--log-level", "error"])
-        let banner = try server.read { $0.contains("ckAPIToken: ") && $0.hasSuffix("\n") }
+        let banner = try await server.read { $0.contains("ckAPIToken: ") && $0.hasSuffix("\n") }
         _ = server.end(with: SIGTERM)
         #expect(banner.contains("container: iCloud.env.test"), "the environment's container, and the command line's log level won")
 
         // A serve variable does not disturb a command without that option.
-        let keys = try ChildProcess.run("/usr/bin/env", ["STRATUS_PORT=1", "STRATUS_CONTAINER=iCloud.env.test", stratus, "key", "list",
+        let keys = try await ChildProcess.run("/usr/bin/env", ["STRATUS_PORT=1", "STRATUS_CONTAINER=iCloud.env.test", stratus, "key", "list",
                                                          "--data", directory.path])
         #expect(keys.status == 0, "\(keys.output)")
-        let flagValue = try ChildProcess.run("/usr/bin/env", ["STRATUS_BIND_DOWNLOAD_URLS=maybe", stratus, "serve", "--data", directory.path])
+        let flagValue = try await ChildProcess.run("/usr/bin/env", ["STRATUS_BIND_DOWNLOAD_URLS=maybe", stratus, "serve", "--data", directory.path])
         #expect(flagValue.status != 0)
     }
 
     /// A JSON config file (`--config` or `STRATUS_CONFIG`): below the environment, which is below
     /// the command line; one file serves every command; unknown keys and bad values are errors.
-    @Test func optionsComeFromAConfigFileBelowTheEnvironment() throws {
+    @Test func optionsComeFromAConfigFileBelowTheEnvironment() async throws {
         let directory = TestServer.temporaryDirectory()
         let config = directory.path + ".json"
         defer { try? FileManager.default.removeItem(at: directory); try? FileManager.default.removeItem(atPath: config) }
         try #"{"port": 0, "data": "\#(directory.path)", "container": "iCloud.file.test", "log-level": "error", "cors-origin": ["https://a.example"], "bind-download-urls": true}"#
             .write(toFile: config, atomically: true, encoding: .utf8)
         let stratus = ServerProcess.executable.path
-        func container(_ executable: String, _ arguments: [String]) throws -> String {
+        func container(_ executable: String, _ arguments: [String]) async throws -> String {
             let server = try ChildProcess(executable, arguments)
-            let banner = try server.read { $0.contains("ckAPIToken: ") && $0.hasSuffix("\n") }
+            let banner = try await server.read { $0.contains("ckAPIToken: ") && $0.hasSuffix("\n") }
             _ = server.end(with: SIGTERM)
             return banner.split(separator: "\n").first { $0.hasPrefix("container: ") }.map { String($0.dropFirst("container: ".count)) } ?? ""
         }
-        #expect(try container(stratus, ["serve", "--config", config]) == "iCloud.file.test")
-        #expect(try container("/usr/bin/env", ["STRATUS_CONFIG=\(config)", "STRATUS_CONTAINER=iCloud.env.test", stratus, "serve"]) == "iCloud.env.test")
-        #expect(try container("/usr/bin/env", ["STRATUS_CONTAINER=iCloud.env.test", stratus, "serve", "--config=\(config)",
+        #expect(try await container(stratus, ["serve", "--config", config]) == "iCloud.file.test")
+        #expect(try await container("/usr/bin/env", ["STRATUS_CONFIG=\(config)", "STRATUS_CONTAINER=iCloud.env.test", stratus, "serve"]) == "iCloud.env.test")
+        #expect(try await container("/usr/bin/env", ["STRATUS_CONTAINER=iCloud.env.test", stratus, "serve", "--config=\(config)",
                                                "--container", "iCloud.cli.test"]) == "iCloud.cli.test")
         // The same file serves a command without most of those options.
-        let keys = try ChildProcess.run(stratus, ["key", "list", "--config", config])
+        let keys = try await ChildProcess.run(stratus, ["key", "list", "--config", config])
         #expect(keys.status == 0, "\(keys.output)")
 
         try #"{"data": "\#(directory.path)", "prot": 8080}"#.write(toFile: config, atomically: true, encoding: .utf8)
-        let unknown = try ChildProcess.run(stratus, ["serve", "--config", config])
+        let unknown = try await ChildProcess.run(stratus, ["serve", "--config", config])
         #expect(unknown.status != 0 && unknown.output.contains("'prot', which no command has"), "\(unknown.output)")
         try #"{"data": "\#(directory.path)", "port": "eighty"}"#.write(toFile: config, atomically: true, encoding: .utf8)
-        let badValue = try ChildProcess.run(stratus, ["serve", "--config", config])
+        let badValue = try await ChildProcess.run(stratus, ["serve", "--config", config])
         #expect(badValue.status != 0 && badValue.output.contains("port"), "\(badValue.output)")
         try "port = 80".write(toFile: config, atomically: true, encoding: .utf8)
-        let notJSON = try ChildProcess.run(stratus, ["serve", "--config", config])
+        let notJSON = try await ChildProcess.run(stratus, ["serve", "--config", config])
         #expect(notJSON.status != 0 && notJSON.output.contains("is not a JSON object"), "\(notJSON.output)")
     }
 
@@ -177,7 +177,7 @@ import StratusTesting
         _ = try await alice.send(.GET, String(courier.dropFirst(endpoint.baseURL.count)) + "?wait=0", body: nil, apiToken: .some(nil))
             .status
 
-        let output = try process.child.read { $0.contains("/push/1/courier/") && $0.hasSuffix("\n") }
+        let output = try await process.child.read { $0.contains("/push/1/courier/") && $0.hasSuffix("\n") }
         let entries = output.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
         }

@@ -9,7 +9,7 @@ import StratusCore
     func metricsAreServedOnTheirOwnPortAndCountWhatHappened() async throws {
         let process = try await ServerProcess(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--metrics-port", "0"])
         defer { process.kill9() }
-        let banner = try process.banner(through: "/metrics\n")
+        let banner = try await process.banner(through: "/metrics\n")
         let server = try ServerProcess.endpoint(inBanner: banner)
         let metricsURL = try #require(banner.split(separator: "\n").first { $0.hasPrefix("metrics at ") }?.split(separator: " ").last.map(String.init))
 

@@ -38,6 +38,7 @@ package final class PostgresBus: InstanceBus {
     }
 
     package func broadcast(_ message: InstanceMessage) async {
+        assert(!PostgresStorage.holdsConnection, "a broadcast from inside a transaction: with the pool full, it would wait forever")
         do {
             var payload = String(decoding: try JSONEncoder().encode(Envelope(from: instance, message: message)), as: UTF8.self)
             try await client.withConnection { connection in

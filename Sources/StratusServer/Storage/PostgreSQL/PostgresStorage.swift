@@ -65,8 +65,9 @@ package final class PostgresStorage: StratusStorage {
     private func transaction<T: Sendable>(begin: String, locksWriters: Bool,
                                           _ body: @escaping @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
         let (logger, epoch) = (self.logger, self.epoch)
+        assert(!Self.holdsConnection, "a transaction started inside another: with the pool full, it would wait forever")
         do {
-            return try await client.withConnection { connection in
+            return try await client.withConnection { connection in try await Self.$holdsConnection.withValue(true) {
                 try await connection.query(PostgresQuery(unsafeSQL: begin), logger: logger)
                 do {
                     var sequence: Int64?
@@ -85,11 +86,16 @@ package final class PostgresStorage: StratusStorage {
                     try? await connection.query("ROLLBACK", logger: logger)
                     throw error
                 }
-            }
+            } }
         } catch {
             throw PostgresFault.map(error)
         }
     }
+
+    /// Whether this task runs inside a transaction. A transaction never starts another: the
+    /// second would wait for a connection of the pool, which could be full of transactions
+    /// waiting the same way.
+    @TaskLocal static var holdsConnection = false
 
     package func isReady() async -> Bool {
         (try? await client.withConnection { connection in
