@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
 import StratusCore
 import StratusTesting
 import Testing
@@ -49,6 +51,40 @@ struct InstancesTests {
             _ = try await alice.save(many, zone: "Notes")
         }
         #expect(large.messages.count == 2 && large.messages.last?.contains("\"fet\"") == true)
+    }
+
+    /// A long-poll courier made through A answers on B (a load balancer may send each poll
+    /// anywhere): its first answer there is the catch-up notification, then it hears A's save.
+    @Test(.timeLimit(.minutes(1)))
+    func aCourierMadeThroughOneInstanceIsPolledThroughTheOther() async throws {
+        let (a, b, endpointA, endpointB) = try await Self.instances()
+        defer { a.kill9(); b.kill9() }
+        let alice = try await endpointA.signUp("alice")
+        try await alice.createZone("Notes")
+        let subscription = Subscription(subscriptionID: "notes", subscriptionType: .zone, zoneID: ZoneID(zoneName: "Notes"))
+        _ = try await alice.post(alice.path(.private, "subscriptions/modify"), SubscriptionsModifyRequest(operations: [.init(.create, subscription)]))
+        let created = try await alice.post("/device/1/\(TestServer.containerID)/development/tokens/create", TokenCreateRequest())
+        let url = try created.decode(TokenCreateResponse.self).webcourierURL
+        let path = try #require(url.range(of: "/push/1/courier/"))
+        let onB = endpointB.baseURL + url[path.lowerBound...]
+        #expect(try await Self.poll(onB).contains("\"met\""), "the catch-up notification (a database notification)")
+
+        async let heard = Self.poll(onB)
+        try await Task.sleep(for: .milliseconds(300))
+        _ = try await alice.save([.create("n1")], zone: "Notes")
+        let notification = try JSONDecoder().decode(PushNotification.self, from: Data(try await heard.utf8))
+        #expect(notification.ck.fet?.zid == "Notes" && notification.ck.fet?.sid == "notes")
+    }
+
+    /// Polls a courier until it answers with a notification.
+    static func poll(_ url: String) async throws -> String {
+        while true {
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(40))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            #expect(response.status.code == 200 || response.status.code == 204, "\(response.status)")
+            if response.status.code == 200 { return String(buffer: body) }
+            guard response.status.code == 204 else { throw TestFailure("the courier answered \(response.status)") }
+        }
     }
 
     /// Writers on both instances save into one zone while a follower on each reads the zone's

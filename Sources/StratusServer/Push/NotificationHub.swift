@@ -14,10 +14,16 @@ import StratusCore
 /// instance delivers to its own connections, and only the committing one pushes through APNs.
 package actor NotificationHub {
     /// Who a device connection belongs to.
-    package struct Listener: Hashable, Sendable {
+    package struct Listener: Hashable, Sendable, Codable {
         package var containerID: String
         package var environment: ContainerEnvironment
         package var user: String
+
+        package init(containerID: String, environment: ContainerEnvironment, user: String) {
+            self.containerID = containerID
+            self.environment = environment
+            self.user = user
+        }
     }
 
     private let storage: any StratusStorage

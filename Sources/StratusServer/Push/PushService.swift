@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import StratusCore
 
@@ -5,11 +6,18 @@ import StratusCore
 /// text frame with the CloudKit payload), or CloudKit JS's way, by long-polling a `webcourierURL`
 /// that `tokens/create` hands out (each GET answers with the next notification, or empty after a
 /// while).
+///
+/// A courier's token is sealed (a ``SealedToken``) with its listener and session, so a poll that
+/// reaches another instance on the same store opens the courier there: its first answer is then
+/// the "fetch to catch up" notification, and no change is missed, since devices fetch by token.
 package struct PushService: Sendable {
     let auth: AuthService
+    let storage: any StratusStorage
     let hub: NotificationHub
     let courierWait: Duration
     let couriers: CourierRegistry
+    /// Seals and opens courier tokens (derived from the server's secret).
+    let courierKey: SymmetricKey
 
     /// A device's push connection: who it is for, and the session it was opened with.
     package struct Connection: Sendable {
@@ -52,17 +60,16 @@ package struct PushService: Sendable {
         let user = try access.requireUser()
         guard let session = access.session else { throw AuthService.authenticationRequired }
         let listener = NotificationHub.Listener(containerID: access.containerID, environment: access.environment, user: user)
-        let token = SecretGenerator.receipt()
-        try await couriers.add(token: token, listener: listener, session: session, hub: hub)
+        let ticket = CourierTicket(listener: listener, sessionHash: session.tokenHash, nonce: SecretGenerator.receipt())
+        let token = SealedToken.seal(ticket, with: courierKey)
+        _ = try await couriers.add(token: token, listener: listener, session: session, hub: hub)
         return TokenCreateResponse(apnsEnvironment: request.apnsEnvironment ?? access.environment.rawValue, apnsToken: token,
                                    webcourierURL: access.origin + PushRoutes.courierPath + token)
     }
 
     /// One long-poll: the next notification's JSON, or nil when none came within the wait.
     package func poll(courierToken: String) async throws -> String? {
-        guard let mailbox = await couriers.mailbox(token: courierToken, hub: hub) else {
-            throw CloudKitError.notFound("unknown or expired webcourierURL; create a new one with tokens/create")
-        }
+        let mailbox = try await courier(token: courierToken)
         if let ready = mailbox.poll() { return ready }
         return await withTaskGroup(of: String?.self) { group in
             group.addTask { await mailbox.next() }
@@ -78,6 +85,28 @@ package struct PushService: Sendable {
             return result
         }
     }
+
+    /// The courier's mailbox on this instance, opened again from its token when the courier was
+    /// made on another instance (or before a restart) and its session still holds.
+    private func courier(token: String) async throws -> Mailbox {
+        if let mailbox = await couriers.mailbox(token: token, hub: hub) { return mailbox }
+        guard let ticket = SealedToken.open(CourierTicket.self, from: token, with: courierKey),
+              let session = try await storage.read({ try await $0.session(tokenHash: ticket.sessionHash) }),
+              session.userRecordName == ticket.listener.user, session.containerID == ticket.listener.containerID,
+              session.environment == ticket.listener.environment, session.expiresAt > AuthService.now() else {
+            throw CloudKitError.notFound("unknown or expired webcourierURL; create a new one with tokens/create")
+        }
+        return try await couriers.add(token: token, listener: ticket.listener, session: session, hub: hub)
+    }
+}
+
+/// What a courier token carries, sealed: whom the courier is for and the session it was made
+/// with.
+struct CourierTicket: Codable {
+    var listener: NotificationHub.Listener
+    var sessionHash: String
+    /// Random, so that every `tokens/create` makes a courier of its own.
+    var nonce: String
 }
 
 /// The long-poll couriers: a mailbox per token, forgotten after ten idle minutes, when its
@@ -98,7 +127,8 @@ actor CourierRegistry {
         self.maxPerUser = maxPerUser
     }
 
-    func add(token: String, listener: NotificationHub.Listener, session: StoredSession, hub: NotificationHub) async throws {
+    /// Opens a courier for `token` (or finds the one a concurrent poll just opened).
+    func add(token: String, listener: NotificationHub.Listener, session: StoredSession, hub: NotificationHub) async throws -> Mailbox {
         await expire(hub: hub)
         let own = couriers.filter { $0.value.listener == listener }.sorted { $0.value.lastSeen < $1.value.lastSeen }
         for (oldToken, oldest) in own.prefix(max(0, own.count - maxPerUser + 1)) {
@@ -106,7 +136,12 @@ actor CourierRegistry {
             await hub.disconnect(oldest.listener, oldest.mailbox)
         }
         let mailbox = try await hub.connect(listener, session: session)
+        if let opened = couriers[token] {
+            await hub.disconnect(listener, mailbox)
+            return opened.mailbox
+        }
         couriers[token] = Courier(mailbox: mailbox, listener: listener, expiresAt: session.expiresAt, lastSeen: .now)
+        return mailbox
     }
 
     func mailbox(token: String, hub: NotificationHub) async -> Mailbox? {

@@ -5,7 +5,7 @@ import StratusCore
 /// Where a query's next page starts: the sort values, name and zone of the last record returned,
 /// and the fingerprint of the query it belongs to.
 ///
-/// Sealed with ChaCha20-Poly1305 under a key of the server's: clients can neither read a marker
+/// Sealed (a ``SealedToken``) under a key of the server's: clients can neither read a marker
 /// (it may name a position among records they cannot see) nor forge or alter one.
 package struct ContinuationMarker: Codable {
     package var fingerprint: String
@@ -21,17 +21,14 @@ package struct ContinuationMarker: Codable {
         zoneRowID = position.zoneRowID
     }
 
-    /// The marker sealed with `key`, as base64url.
+    /// The marker sealed with `key` (a ``SealedToken``).
     package func sealed(with key: SymmetricKey) -> String {
-        guard let plain = try? JSONEncoder().encode(self), let box = try? ChaChaPoly.seal(plain, using: key) else { return "" }
-        return Base64URL.encode(box.combined)
+        SealedToken.seal(self, with: key)
     }
 
     /// Opens a marker sealed with `key`, or throws `BAD_REQUEST` for anything else.
     package init(unsealing text: String, with key: SymmetricKey) throws(CloudKitError) {
-        guard let data = Base64URL.decode(text), let box = try? ChaChaPoly.SealedBox(combined: data),
-              let plain = try? ChaChaPoly.open(box, using: key),
-              let marker = try? JSONDecoder().decode(Self.self, from: plain) else {
+        guard let marker = SealedToken.open(Self.self, from: text, with: key) else {
             throw .badRequest("continuationMarker is not valid")
         }
         self = marker

@@ -66,8 +66,9 @@ package struct StratusServices: Sendable {
                               uploadGracePeriod: configuration.assetUploadGracePeriod)
         subscriptions = SubscriptionService(storage: storage, directory: directory, hub: hub, maxOperations: configuration.maxOperationsPerRequest,
                                             maxPerUser: configuration.maxSubscriptionsPerUser)
-        push = PushService(auth: auth, hub: hub, courierWait: configuration.courierWait,
-                           couriers: CourierRegistry(maxPerUser: configuration.maxCouriersPerUser))
+        push = PushService(auth: auth, storage: storage, hub: hub, courierWait: configuration.courierWait,
+                           couriers: CourierRegistry(maxPerUser: configuration.maxCouriersPerUser),
+                           courierKey: signer.derivedKey(for: "stratus courier v1"))
         sharing = ShareService(storage: storage)
         users = UserDirectory(storage: storage)
         email = EmailVerification(storage: storage, mailer: configuration.smtp, limiter: limiter, logger: logger)
