@@ -64,3 +64,29 @@ enum TransferCall {
             + "\(manifest.assetFiles) asset files (\(manifest.assetBytes) bytes)"
     }
 }
+
+/// `stratus copy`: a whole store copied into a new one, PostgreSQL usually.
+struct CopyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "copy",
+        abstract: "Copy a whole store (every container with its records, tombstones, users, sessions, shares, subscriptions, schema and assets, and the console's administrators) into a new, empty one, keeping devices' change tokens valid, then verify the copy. Stop the server first.")
+
+    @Option(help: "The data directory to copy.") var from: String
+    @Option(help: "The store to copy into: a PostgreSQL database (postgres://user:password@host:5432/database) or a new data directory.")
+    var to: String
+    @Option(help: "With a PostgreSQL target: the data directory its servers keep asset files in (default: the one copied from, whose files are already there).")
+    var toData: String?
+
+    func run() async throws {
+        guard FileManager.default.fileExists(atPath: from) else { throw ValidationError("no data directory at \(from)") }
+        let source = try await StratusServer(configuration: StoreLocation(data: from).configuration())
+        let isDatabase = to.hasPrefix("postgres://") || to.hasPrefix("postgresql://")
+        let target = try await StratusServer(configuration: StoreLocation(data: isDatabase ? toData ?? from : to, database: isDatabase ? to : nil).configuration())
+        let progress = ProgressBar()
+        let summary = try await TransferCall.run {
+            try await source.services.admin.copyStore(to: target.services.admin, progress: progress.show)
+        }
+        for manifest in summary.containers { print("copied \(manifest.containerID): \(TransferCall.summary(manifest))") }
+        print("copied \(summary.administrators) console administrators; every container verified in \(isDatabase ? "the database" : to)")
+    }
+}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import StratusServer
 
 /// `stratus backup`: a consistent backup of a data directory, taken while the server runs.
@@ -32,5 +33,23 @@ struct RestoreCommand: AsyncParsableCommand {
             try await StratusServer.restore(from: URL(fileURLWithPath: from), into: URL(fileURLWithPath: data)) { print($0) }
         }
         print("restored the backup taken at \(AdminCall.date(manifest.takenAt)) into \(data)")
+    }
+}
+
+/// `stratus migrate`: a store's schema brought up to this release, for those who migrate before
+/// starting their servers (`serve` migrates too, under PostgreSQL's advisory lock).
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Apply the schema migrations this release needs to a store (its PostgreSQL database or data directory) and exit.")
+
+    @OptionGroup var store: StoreLocation
+
+    func run() async throws {
+        var logger = Logger(label: "stratus")
+        logger.logLevel = .info
+        let server = try await StratusServer(configuration: store.configuration(), logger: logger)
+        guard await server.services.storage.isReady() else { throw ValidationError("the store's schema is not current after migrating") }
+        print("the \(store.database == nil ? "data directory's" : "database's") schema is current for Stratus \(StratusServer.version)")
     }
 }

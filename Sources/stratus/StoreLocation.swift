@@ -16,6 +16,14 @@ struct StoreLocation: ParsableArguments {
         return try await StratusServer(configuration: configuration())
     }
 
+    init() {}
+
+    /// A store named in code rather than by options.
+    init(data: String, database: String? = nil) {
+        self.data = data
+        self.database = database
+    }
+
     func configuration() -> ServerConfiguration {
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data))
         configuration.databaseURL = database

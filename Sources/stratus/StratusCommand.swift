@@ -10,7 +10,8 @@ struct Stratus: AsyncParsableCommand {
         abstract: "A self-hostable, CloudKit-compatible sync server.",
         version: StratusServer.version,
         subcommands: [Serve.self, ContainerCommand.self, SchemaCommand.self, KeyCommand.self, UserCommand.self, RecordsCommand.self, APNsCommand.self,
-                      BackupCommand.self, RestoreCommand.self, ExportCommand.self, ImportCommand.self, AdminCommand.self],
+                      BackupCommand.self, RestoreCommand.self, ExportCommand.self, ImportCommand.self, CopyCommand.self, MigrateCommand.self,
+                      AdminCommand.self],
         defaultSubcommand: Serve.self)
 
     /// Runs the command the arguments name, with options also taken from `STRATUS_…` environment

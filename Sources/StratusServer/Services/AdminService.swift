@@ -54,6 +54,12 @@ package struct AdminService: Sendable {
         try await ContainerArchive.load(from: directory, into: storage, blobs: blobs, progress: progress)
     }
 
+    /// Copies this whole store into `target`, which must be empty, and checks the copy
+    /// (``StoreCopy``).
+    package func copyStore(to target: AdminService, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> StoreCopy.Summary {
+        try await StoreCopy.copy(from: self, to: target, progress: progress)
+    }
+
     // MARK: Users
 
     /// The container's users in username order, those whose username or email address contains

@@ -26,8 +26,10 @@ struct TestServer: Sendable {
     static var runsOnPostgres: Bool { postgresURL != nil }
 
     /// Starts a server (on `dataDirectory`, or a fresh temporary one), runs `body`, stops it.
+    /// With `onSQLite`, the data directory's SQLite file holds the data even in the PostgreSQL run.
     static func with<T: Sendable>(
         dataDirectory: URL? = nil,
+        onSQLite: Bool = false,
         configure: @Sendable (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (TestServer) async throws -> T
     ) async throws -> T {
@@ -35,7 +37,7 @@ struct TestServer: Sendable {
         var configuration = ServerConfiguration(dataDirectory: directory, host: "127.0.0.1", port: 0)
         configuration.passwordHashLog2Cost = 10
         configure(&configuration)
-        if let base = postgresURL, configuration.databaseURL == nil {
+        if let base = postgresURL, configuration.databaseURL == nil, !onSQLite {
             configuration.databaseURL = try await TestDatabase.url(for: directory, base: base)
             configuration.databaseConnections = 4
         }
