@@ -32,6 +32,23 @@ import StratusTesting
         }
     }
 
+    /// `stratus migrate` brings a new store's schema up to this release, and again changes
+    /// nothing; a server over it is ready at once.
+    @Test func migrateBringsANewStoreUpToDate() async throws {
+        let directory = TestServer.temporaryDirectory()
+        for _ in 0..<2 {
+            let migrated = try await ServerProcess.run(["migrate", "--data", directory.path])
+            #expect(migrated.status == 0 && migrated.output.contains("schema is current"), "\(migrated.output)")
+            if TestServer.runsOnPostgres {
+                #expect(migrated.output.contains("database's schema"), "the suite's database was migrated: \(migrated.output)")
+            }
+        }
+        try await TestServer.with(dataDirectory: directory) { server in
+            let ready = try await server.anonymous.send(.GET, "/readyz", body: nil, apiToken: .some(nil))
+            #expect(ready.status == 200)
+        }
+    }
+
     @Test func configuredOriginsGetCORSHeadersAndPreflights() async throws {
         try await TestServer.with(configure: { $0.corsOrigins = [Self.app] }) { server in
             let alice = try await server.signUp()
