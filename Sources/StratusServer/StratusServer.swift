@@ -24,9 +24,13 @@ public struct StratusServer: Sendable {
         self.configuration = configuration
         self.logger = logger
         let storage = try await Self.openStorage(configuration, logger: logger)
+        // Asset bytes live with the data: in the database when it is PostgreSQL (every instance
+        // reaches them), else in the data directory.
+        let blobs: any BlobStore = (storage as? PostgresStorage).map(PostgresBlobStore.init) ?? FileBlobStore(directory: configuration.blobDirectory)
         services = StratusServices(
             storage: storage,
-            blobs: try BlobStore(directory: configuration.blobDirectory),
+            blobs: blobs,
+            incoming: try IncomingFiles(directory: configuration.blobDirectory.appendingPathComponent("incoming")),
             signer: AssetURLSigner(secret: try await storage.serverSecret(), urlLifetime: configuration.assetURLLifetime,
                                    bindsDownloadsToUser: configuration.bindDownloadURLsToUser),
             configuration: configuration, logger: logger)

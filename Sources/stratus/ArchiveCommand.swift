@@ -74,14 +74,14 @@ struct CopyCommand: AsyncParsableCommand {
     @Option(help: "The data directory to copy.") var from: String
     @Option(help: "The store to copy into: a PostgreSQL database (postgres://user:password@host:5432/database) or a new data directory.")
     var to: String
-    @Option(help: "With a PostgreSQL target: the data directory its servers keep asset files in (default: the one copied from, whose files are already there).")
-    var toData: String?
 
     func run() async throws {
         guard FileManager.default.fileExists(atPath: from) else { throw ValidationError("no data directory at \(from)") }
         let source = try await StratusServer(configuration: StoreLocation(data: from).configuration())
         let isDatabase = to.hasPrefix("postgres://") || to.hasPrefix("postgresql://")
-        let target = try await StratusServer(configuration: StoreLocation(data: isDatabase ? toData ?? from : to, database: isDatabase ? to : nil).configuration())
+        // A PostgreSQL target keeps asset files in the database; files pass through the source's
+        // `blobs/incoming/` on their way.
+        let target = try await StratusServer(configuration: StoreLocation(data: isDatabase ? from : to, database: isDatabase ? to : nil).configuration())
         let progress = ProgressBar()
         let summary = try await TransferCall.run {
             try await source.services.admin.copyStore(to: target.services.admin, progress: progress.show)

@@ -42,6 +42,20 @@ import StratusTesting
                       databaseToken: try await alice.databaseChanges().syncToken, photo: photo)
     }
 
+    /// What a seeded container moved into a new store still does for its owner: the tokens from
+    /// before hold (nothing changed since, then a new save shows), the file downloads, and the
+    /// query index was rebuilt from the records.
+    static func expectTokensFilesAndIndexHold(_ alice: Caller, _ seeded: Seeded) async throws {
+        #expect(try await alice.allZoneChanges("Notes", from: seeded.zoneToken).records.isEmpty)
+        _ = try await alice.save([.create("n2")], zone: "Notes")
+        #expect(try await alice.allZoneChanges("Notes", from: seeded.zoneToken).records.compactMap(\.recordName) == ["n2"])
+        #expect(try await alice.databaseChanges(token: seeded.databaseToken).zones.map(\.zoneID.zoneName) == ["Notes"])
+        let photo = try #require(try await alice.lookup(["photo"]).first?.record)
+        guard case .asset(let asset) = photo.fields["file"] else { throw TestFailure("no asset") }
+        #expect(try await alice.download(try #require(asset.downloadURL)).body == Data(seeded.photo))
+        #expect(try await QueryTests.names(alice, [QueryFilter(.greaterThan, fieldName: "qty", .int64(5))]) == ["bread"])
+    }
+
     static func lines(_ archive: URL) throws -> String {
         try String(contentsOf: archive.appendingPathComponent("container.jsonl"), encoding: .utf8)
     }
@@ -85,17 +99,7 @@ import StratusTesting
             let alice = Caller(server: server.endpoint, webAuthToken: session.ckWebAuthToken, userRecordName: session.userRecordName)
             #expect(alice.userRecordName == seeded.alice.userRecordName)
 
-            // Tokens from before the export still hold in a new store: nothing changed since.
-            #expect(try await alice.allZoneChanges("Notes", from: seeded.zoneToken).records.isEmpty)
-            _ = try await alice.save([.create("n2")], zone: "Notes")
-            #expect(try await alice.allZoneChanges("Notes", from: seeded.zoneToken).records.compactMap(\.recordName) == ["n2"])
-            #expect(try await alice.databaseChanges(token: seeded.databaseToken).zones.map(\.zoneID.zoneName) == ["Notes"])
-
-            let photo = try #require(try await alice.lookup(["photo"]).first?.record)
-            guard case .asset(let asset) = photo.fields["file"] else { throw TestFailure("no asset") }
-            #expect(try await alice.download(try #require(asset.downloadURL)).body == Data(seeded.photo))
-            // The query index is rebuilt from the records.
-            #expect(try await QueryTests.names(alice, [QueryFilter(.greaterThan, fieldName: "qty", .int64(5))]) == ["bread"])
+            try await Self.expectTokensFilesAndIndexHold(alice, seeded)
             // The reference still cascades.
             _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: "n0"))], zone: "Notes")
             #expect(try await alice.lookup(["n1"], zone: "Notes").first?.record == nil)
@@ -156,7 +160,7 @@ import StratusTesting
         #expect(damaged.status != 0 && damaged.output.contains("damaged"), "\(damaged.output)")
         let server = try await StratusServer(configuration: ServerConfiguration(dataDirectory: target))
         #expect(try await server.apiToken(of: TestServer.containerID) == nil, "nothing of it was written")
-        #expect(TestFile.storedBlobs(in: target).isEmpty, "the asset file it brought in went again")
+        #expect(try await TestFile.storedBlobs(in: target).isEmpty, "the asset file it brought in went again")
 
         try (original.split(separator: "\n").dropLast().joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
         let short = try await ServerProcess.run(["import", "--data", target.path, "--from", archive.path])

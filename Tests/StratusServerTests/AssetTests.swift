@@ -35,7 +35,7 @@ import StratusCore
             #expect(try Self.asset(changed.first { $0.recordName == "doc" }).downloadURL != nil)
             let raw = try await alice.post(alice.path(.private, "records/lookup"), json: #"{"records":[{"recordName":"doc"}]}"#)
             #expect(raw.text.contains(#""type":"ASSETID""#))
-            #expect(TestFile.storedBlobs(in: server.server.configuration.dataDirectory).count == 1)
+            #expect(try await TestFile.storedBlobs(in: server.server.configuration.dataDirectory).count == 1)
         }
     }
 
@@ -48,7 +48,7 @@ import StratusCore
             #expect(first.fileChecksum == second.fileChecksum)
             #expect(first.receipt != second.receipt)
             _ = try await alice.save([.create("a", ["file": .asset(first)]), .create("b", ["file": .asset(second)])])
-            #expect(TestFile.storedBlobs(in: server.server.configuration.dataDirectory).count == 1)
+            #expect(try await TestFile.storedBlobs(in: server.server.configuration.dataDirectory).count == 1)
 
             // Deleting one record keeps the file for the other.
             _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: "a"))])
@@ -69,12 +69,12 @@ import StratusCore
             // Within the grace period nothing goes.
             var collected = try await server.server.services.assets.collectGarbage()
             #expect(collected.uploads == 0 && collected.files == 0)
-            #expect(TestFile.storedBlobs(in: directory).count == 2)
+            #expect(try await TestFile.storedBlobs(in: directory).count == 2)
 
             let later = AuthService.now() + 25 * 3600 * 1000
             collected = try await server.server.services.assets.collectGarbage(now: later)
             #expect(collected.uploads == 2 && collected.files == 1)
-            #expect(TestFile.storedBlobs(in: directory).count == 1)
+            #expect(try await TestFile.storedBlobs(in: directory).count == 1)
             let late = try await alice.modify([.create("late", ["file": .asset(orphan)])])
             #expect(late.first?.error?.serverErrorCode == .badRequest)
 
@@ -84,7 +84,7 @@ import StratusCore
             _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: "kept"))])
             collected = try await server.server.services.assets.collectGarbage(now: later)
             #expect(collected.files == 1)
-            #expect(TestFile.storedBlobs(in: directory).isEmpty)
+            #expect(try await TestFile.storedBlobs(in: directory).isEmpty)
             #expect(try await alice.download(try #require(fetched.downloadURL)).errorCode == .notFound)
         }
     }
@@ -141,7 +141,7 @@ import StratusCore
             let late = try await Caller.post(TestFile.bytes(count: 100, seed: 9), to: unused.url)
             #expect(late.errorCode == .accessDenied)
             #expect(late.error?.reason.contains("expired") == true)
-            #expect(TestFile.storedBlobs(in: server.server.configuration.dataDirectory).count == 1)
+            #expect(try await TestFile.storedBlobs(in: server.server.configuration.dataDirectory).count == 1)
             // A new fetch gives a new, valid URL.
             let fresh = try #require(try Self.asset(try await alice.lookup(["r"]).first?.record).downloadURL)
             #expect(try await alice.download(fresh).status == 200)
@@ -168,7 +168,7 @@ import StratusCore
 
             let forged = try await Caller.post(bytes, to: server.endpoint.baseURL + "/assets/1/upload/bm90LWEtZ3JhbnQ.c2ln")
             #expect(forged.errorCode == .accessDenied)
-            #expect(TestFile.storedBlobs(in: directory).count == 1)
+            #expect(try await TestFile.storedBlobs(in: directory).count == 1)
             #expect(TestFile.incoming(in: directory).isEmpty)
         }
     }
@@ -213,7 +213,7 @@ import StratusCore
             _ = try await alice.save([.create("copy", ["file": .asset(try #require(reused.first))])])
             let copy = try Self.asset(try await alice.lookup(["copy"]).first?.record)
             #expect(TestFile.checksum(try await alice.download(try #require(copy.downloadURL)).body) == first.fileChecksum)
-            #expect(TestFile.storedBlobs(in: server.server.configuration.dataDirectory).count == 2)
+            #expect(try await TestFile.storedBlobs(in: server.server.configuration.dataDirectory).count == 2)
         }
     }
 

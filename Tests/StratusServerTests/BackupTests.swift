@@ -124,7 +124,7 @@ import StratusTesting
             try await storage.write { try await $0.holdAssetCollection(holder: "backup", until: later + 1) }
             var collected = try await server.server.services.assets.collectGarbage(now: later)
             #expect(collected.uploads == 0 && collected.files == 0)
-            #expect(TestFile.storedBlobs(in: server.server.configuration.dataDirectory).count == 1)
+            #expect(try await TestFile.storedBlobs(in: server.server.configuration.dataDirectory).count == 1)
             try await storage.write { try await $0.releaseAssetCollection(holder: "backup") }
             collected = try await server.server.services.assets.collectGarbage(now: later)
             #expect(collected.uploads == 1 && collected.files == 1)

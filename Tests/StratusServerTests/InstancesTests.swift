@@ -53,6 +53,24 @@ struct InstancesTests {
         #expect(large.messages.count == 2 && large.messages.last?.contains("\"fet\"") == true)
     }
 
+    /// A file uploaded through A is downloaded through B: the bytes are in the database, not on
+    /// A's disk.
+    @Test(.timeLimit(.minutes(1)))
+    func anAssetUploadedThroughOneInstanceIsDownloadedThroughTheOther() async throws {
+        let (a, b, endpointA, endpointB) = try await Self.instances()
+        defer { a.kill9(); b.kill9() }
+        let alice = try await endpointA.signUp("alice")
+        let aliceOnB = Caller(server: endpointB, webAuthToken: alice.webAuthToken, userRecordName: alice.userRecordName)
+        let bytes = TestFile.bytes(count: 2_500_000, seed: 7)
+        let asset = try await alice.upload(bytes, record: "photo")
+        _ = try await alice.save([.create("photo", ["file": .asset(asset)])])
+        let fetched = try #require(try await aliceOnB.lookup(["photo"]).first?.record)
+        guard case .asset(let onB) = fetched.fields["file"], let url = onB.downloadURL else { throw TestFailure("no asset") }
+        #expect(url.hasPrefix(endpointB.baseURL))
+        let download = try await aliceOnB.download(url)
+        #expect(download.status == 200 && download.body == Data(bytes), "the same bytes, in three pieces of the database")
+    }
+
     /// A long-poll courier made through A answers on B (a load balancer may send each poll
     /// anywhere): its first answer there is the catch-up notification, then it hears A's save.
     @Test(.timeLimit(.minutes(1)))

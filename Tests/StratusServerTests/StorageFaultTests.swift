@@ -62,7 +62,7 @@ import StratusCore
             let tooBig = try await Caller.post(TestFile.bytes(count: 3 * 1024 * 1024), to: token.url)
             #expect(tooBig.status == 503 && tooBig.errorCode == .tryAgainLater && (tooBig.error?.retryAfter ?? 0) > 0, "\(tooBig.text)")
             #expect(TestFile.incoming(in: directory).isEmpty, "the partial upload is removed")
-            #expect(TestFile.storedBlobs(in: directory).isEmpty)
+            #expect(try await TestFile.storedBlobs(in: directory).isEmpty)
             // Once the refused upload's file is discarded its space is back, and a smaller upload
             // succeeds; retried for a few seconds, as a client honouring retryAfter would (under
             // a loaded test run the discard can trail the response).

@@ -21,8 +21,8 @@ import StratusTesting
             #expect(result.status == 0, "\(result.output)")
         }
 
-        // The target: the suite's PostgreSQL (asset files stay in the data directory copied from),
-        // or a new data directory.
+        // The target: the suite's PostgreSQL (asset files go into the database), or a new data
+        // directory.
         let targetDirectory = TestServer.temporaryDirectory()
         let target = try await TestServer.postgresURL.asyncMap { try await TestDatabase.url(for: targetDirectory, base: $0) } ?? targetDirectory.path
         let copied = try await ServerProcess.run(["copy", "--from", source.path, "--to", target])
@@ -33,20 +33,13 @@ import StratusTesting
         let again = try await ServerProcess.run(["copy", "--from", source.path, "--to", target])
         #expect(again.status != 0 && again.output.contains("not empty"), "\(again.output)")
 
-        try await TestServer.with(dataDirectory: TestServer.runsOnPostgres ? source : targetDirectory, configure: {
+        try await TestServer.with(dataDirectory: targetDirectory, configure: {
             if TestServer.runsOnPostgres { $0.databaseURL = target }
         }) { server in
             #expect(server.apiToken == apiToken, "the container keeps its API token")
             // The session came along, and so did every token: nothing changed since.
             let alice = Caller(server: server.endpoint, webAuthToken: seeded.alice.webAuthToken, userRecordName: seeded.alice.userRecordName)
-            #expect(try await alice.allZoneChanges("Notes", from: seeded.zoneToken).records.isEmpty)
-            _ = try await alice.save([.create("n2")], zone: "Notes")
-            #expect(try await alice.allZoneChanges("Notes", from: seeded.zoneToken).records.compactMap(\.recordName) == ["n2"])
-            #expect(try await alice.databaseChanges(token: seeded.databaseToken).zones.map(\.zoneID.zoneName) == ["Notes"])
-            let photo = try #require(try await alice.lookup(["photo"]).first?.record)
-            guard case .asset(let asset) = photo.fields["file"] else { throw TestFailure("no asset") }
-            #expect(try await alice.download(try #require(asset.downloadURL)).body == Data(seeded.photo))
-            #expect(try await QueryTests.names(alice, [QueryFilter(.greaterThan, fieldName: "qty", .int64(5))]) == ["bread"])
+            try await ArchiveTests.expectTokensFilesAndIndexHold(alice, seeded)
             // The participant still writes into the shared zone.
             let bob = Caller(server: server.endpoint, webAuthToken: seeded.bob.webAuthToken, userRecordName: seeded.bob.userRecordName)
             let shared = try await bob.modify([.create("from-bob")], zone: "Notes", owner: seeded.alice.userRecordName)

@@ -9,7 +9,8 @@ import StratusCore
 /// another process (the CLI writes to its data directory) closes them at its next session sweep.
 package struct AdminService: Sendable {
     let storage: any StratusStorage
-    let blobs: BlobStore
+    let blobs: any BlobStore
+    let incoming: IncomingFiles
     let auth: AuthService
     let hub: NotificationHub
     let containers: ContainerService
@@ -51,7 +52,7 @@ package struct AdminService: Sendable {
     /// Loads a container archive; the store must not have its container. When the store was
     /// empty it takes the archive's epoch, and a server already open on it must be opened again.
     package func importContainer(from directory: URL, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> ArchiveManifest {
-        try await ContainerArchive.load(from: directory, into: storage, blobs: blobs, progress: progress)
+        try await ContainerArchive.load(from: directory, into: storage, blobs: blobs, incoming: incoming, progress: progress)
     }
 
     /// Copies this whole store into `target`, which must be empty, and checks the copy

@@ -12,7 +12,9 @@ package struct AssetService: Sendable {
     let storage: any StratusStorage
     let directory: DatabaseDirectory
     let auth: AuthService
-    let blobs: BlobStore
+    let blobs: any BlobStore
+    /// Where uploads arrive on this instance's disk before they go into ``blobs``.
+    let incoming: IncomingFiles
     let signer: AssetURLSigner
     let maxAssetBytes: Int64
     let maxTokens: Int
@@ -60,8 +62,8 @@ package struct AssetService: Sendable {
               let user = grant.user else {
             throw CloudKitError.accessDenied("this asset upload URL is not valid")
         }
-        if let declaredSize, declaredSize > maxAssetBytes { throw BlobStore.tooLarge(maxAssetBytes) }
-        let file = try await blobs.receive(body, limit: maxAssetBytes)
+        if let declaredSize, declaredSize > maxAssetBytes { throw IncomingFiles.tooLarge(maxAssetBytes) }
+        let file = try await incoming.receive(body, limit: maxAssetBytes)
         let receipt = SecretGenerator.receipt()
         let upload = StoredAssetUpload(
             receiptHash: SecretGenerator.digest(receipt), databaseID: databaseID, zoneName: zoneName, recordName: grant.recordName,
@@ -74,7 +76,7 @@ package struct AssetService: Sendable {
         let blobs = self.blobs
         stored = try await storage.write { transaction in
             try await transaction.insertAssetUpload(upload)
-            return try blobs.store(file)
+            return try await blobs.store(file, in: transaction)
         }
         return AssetUploadReceipt(singleFile: Asset(fileChecksum: file.checksum, size: file.size, receipt: receipt))
     }
@@ -108,9 +110,10 @@ package struct AssetService: Sendable {
         }
     }
 
-    /// The file a download URL names, once the URL's grant and the caller are checked: a grant
-    /// issued for a user needs that user's `ckWebAuthToken`, and the record must still hold the file.
-    package func download(token: String, webAuthToken: String?) async throws -> String {
+    /// The file a download URL names (its checksum and size, to read from ``blobs``), once the
+    /// URL's grant and the caller are checked: a grant issued for a user needs that user's
+    /// `ckWebAuthToken`, and the record must still hold the file.
+    package func download(token: String, webAuthToken: String?) async throws -> (checksum: String, size: Int64) {
         let grant = try signer.grant(from: token, kind: .download, now: AuthService.now())
         if let user = grant.user {
             guard let webAuthToken else { throw AuthService.authenticationRequired }
@@ -119,10 +122,10 @@ package struct AssetService: Sendable {
         }
         guard let checksum = grant.checksum, let zoneRowID = grant.zoneRowID,
               try await storage.read({ try await $0.recordReferencesAsset(zoneRowID: zoneRowID, recordName: grant.recordName, checksum: checksum) }),
-              let path = blobs.path(forChecksum: checksum), FileManager.default.fileExists(atPath: path) else {
+              let size = try await blobs.size(checksum: checksum) else {
             throw CloudKitError.notFound("the asset no longer exists")
         }
-        return path
+        return (checksum, size)
     }
 
     /// Removes uploads older than the grace period, then every file nothing refers to any more,
@@ -143,14 +146,14 @@ package struct AssetService: Sendable {
         let removed = try await storage.write { transaction in
             var removed = 0
             for checksum in orphans where try await !transaction.assetBlobExists(checksum: checksum) {
-                blobs.remove(checksum: checksum)
+                try await blobs.remove(checksum: checksum, in: transaction)
                 removed += 1
             }
             return removed
         }
         let result = (uploads, removed)
         // Uploads a crash cut off are left half-written; none takes this long.
-        blobs.removeIncoming(olderThan: .seconds(3600))
+        incoming.remove(olderThan: .seconds(3600))
         return result
     }
 }

@@ -26,7 +26,7 @@ package struct StratusServices: Sendable {
     package let apns: APNsProvider
     package let admin: AdminService
 
-    init(storage: any StratusStorage, blobs: BlobStore, signer: AssetURLSigner, configuration: ServerConfiguration, logger: Logger) {
+    init(storage: any StratusStorage, blobs: any BlobStore, incoming: IncomingFiles, signer: AssetURLSigner, configuration: ServerConfiguration, logger: Logger) {
         let directory = DatabaseDirectory(storage: storage)
         let apns = APNsProvider(storage: storage, configuration: configuration.apns, logger: logger)
         self.apns = apns
@@ -61,7 +61,7 @@ package struct StratusServices: Sendable {
         changes = ChangeService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit,
                                 maxZonesPerRequest: configuration.maxZonesPerRequest, maxResponseBytes: configuration.maxResponseBytes,
                                 tombstoneRetention: configuration.tombstoneRetention, signer: signer)
-        assets = AssetService(storage: storage, directory: directory, auth: auth, blobs: blobs, signer: signer,
+        assets = AssetService(storage: storage, directory: directory, auth: auth, blobs: blobs, incoming: incoming, signer: signer,
                               maxAssetBytes: configuration.maxAssetBytes, maxTokens: configuration.maxResultsLimit,
                               uploadGracePeriod: configuration.assetUploadGracePeriod)
         subscriptions = SubscriptionService(storage: storage, directory: directory, hub: hub, maxOperations: configuration.maxOperationsPerRequest,
@@ -73,6 +73,6 @@ package struct StratusServices: Sendable {
         users = UserDirectory(storage: storage)
         email = EmailVerification(storage: storage, mailer: configuration.smtp, limiter: limiter, logger: logger)
         serverKeys = ServerKeyService(storage: storage)
-        admin = AdminService(storage: storage, blobs: blobs, auth: auth, hub: hub, containers: containers)
+        admin = AdminService(storage: storage, blobs: blobs, incoming: incoming, auth: auth, hub: hub, containers: containers)
     }
 }

@@ -38,7 +38,7 @@ enum Backup {
         // Collection is held: every file the snapshot names is still in the store (and some
         // written since, which do no harm).
         let checksums = try await storage.read { try await $0.assetBlobChecksums() }
-        let bytes = try BackupFiles.copyAssetFiles(checksums, from: try BlobStore(directory: configuration.blobDirectory),
+        let bytes = try await BackupFiles.copyAssetFiles(checksums, from: FileBlobStore(directory: configuration.blobDirectory),
                                                    to: destination.appendingPathComponent(blobsDirectory)) {
             progress("asset files \($0)/\(checksums.count)")
         }

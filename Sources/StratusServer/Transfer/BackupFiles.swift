@@ -56,15 +56,26 @@ enum BackupFiles {
         }
     }
 
-    /// Copies the store's files with these checksums into `folder`, laid out as the store lays
-    /// them out (`ab/abcdef…`); returns their bytes. `progress` hears how many are copied, now and then.
-    static func copyAssetFiles(_ checksums: [String], from store: BlobStore, to folder: URL, progress: (Int) -> Void) throws -> Int64 {
+    /// Writes the store's files with these checksums into `folder`, laid out as a data
+    /// directory's `blobs/` (`ab/abcdef…`), each fsynced; returns their bytes. `progress` hears
+    /// how many are written, now and then.
+    static func copyAssetFiles(_ checksums: [String], from store: any BlobStore, to folder: URL, progress: (Int) -> Void) async throws -> Int64 {
         var bytes: Int64 = 0
         for (index, checksum) in checksums.enumerated() {
-            guard let path = store.path(forChecksum: checksum) else { throw TransferError("the store names a malformed checksum \(checksum)") }
-            let source = URL(fileURLWithPath: path)
-            try copy(source, to: folder.appendingPathComponent(source.pathComponents.suffix(2).joined(separator: "/")))
-            bytes += Int64((try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0)
+            guard let name = FileBlobStore.relativePath(forChecksum: checksum) else {
+                throw TransferError("the store names a malformed checksum \(checksum)")
+            }
+            let file = folder.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw TransferError("cannot create \(file.path)") }
+            let handle = try FileHandle(forWritingTo: file)
+            defer { try? handle.close() }
+            let found = try await store.read(checksum: checksum) { piece in
+                try handle.write(contentsOf: piece.readableBytesView)
+                bytes += Int64(piece.readableBytes)
+            }
+            guard found else { throw TransferError("the store has no file for asset \(checksum)") }
+            try handle.synchronize()
             if (index + 1) % 100 == 0 || index + 1 == checksums.count { progress(index + 1) }
         }
         return bytes

@@ -24,7 +24,7 @@ enum ContainerArchive {
     static let linesFile = "container.jsonl"
     static let assetsDirectory = "assets"
 
-    static func export(_ containerID: String, from storage: any StratusStorage, blobs: BlobStore, to destination: URL,
+    static func export(_ containerID: String, from storage: any StratusStorage, blobs: any BlobStore, to destination: URL,
                        includingSecrets: Bool, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> ArchiveManifest {
         try BackupFiles.prepareEmpty(destination, role: "archive directory")
         let exportedAt = AuthService.now()
@@ -46,7 +46,7 @@ enum ContainerArchive {
                 return await (items: writer.counts, sha256: writer.sha256, assets: assets,
                         changeSequence: try transaction.currentChangeSequence(), epoch: transaction.storeEpoch)
             }
-            let bytes = try BackupFiles.copyAssetFiles(snapshot.assets, from: blobs, to: destination.appendingPathComponent(assetsDirectory)) {
+            let bytes = try await BackupFiles.copyAssetFiles(snapshot.assets, from: blobs, to: destination.appendingPathComponent(assetsDirectory)) {
                 progress(TransferProgress(step: "asset files", done: $0, total: snapshot.assets.count))
             }
             let manifest = ArchiveManifest(
@@ -60,24 +60,24 @@ enum ContainerArchive {
 
     /// Loads an archive into the store, whose epoch changes when it was empty: a server open on
     /// it must be opened again to serve the archive's tokens.
-    static func load(from archive: URL, into storage: any StratusStorage, blobs: BlobStore,
+    static func load(from archive: URL, into storage: any StratusStorage, blobs: any BlobStore, incoming incomingFiles: IncomingFiles,
                      progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> ArchiveManifest {
         let manifest = try ArchiveManifest.read(from: archive)
         let assets = archive.appendingPathComponent(assetsDirectory)
         let files = try BackupFiles.checkAssetFiles(in: assets, count: manifest.assetFiles, of: "the archive") {
             progress(TransferProgress(step: "asset files checked", done: $0, total: manifest.assetFiles))
         }
-        var received: [String: BlobStore.ReceivedFile] = [:]
+        var received: [String: ReceivedFile] = [:]
         var arriving: [String] = []
         defer {
             for file in received.values { try? FileManager.default.removeItem(atPath: file.temporaryPath) }
         }
         for file in files {
-            guard let checksum = BlobStore.checksum(ofFileNamed: URL(fileURLWithPath: file).lastPathComponent) else {
+            guard let checksum = FileBlobStore.checksum(ofFileNamed: URL(fileURLWithPath: file).lastPathComponent) else {
                 throw TransferError("asset file \(file) is not named by a SHA-256")
             }
-            if let path = blobs.path(forChecksum: checksum), !FileManager.default.fileExists(atPath: path) { arriving.append(checksum) }
-            received[checksum] = try blobs.receive(copyOf: assets.appendingPathComponent(file), checksum: checksum)
+            if try await blobs.size(checksum: checksum) == nil { arriving.append(checksum) }
+            received[checksum] = try incomingFiles.receive(copyOf: assets.appendingPathComponent(file), checksum: checksum)
         }
         let incoming = received
         let newFiles = arriving
@@ -108,15 +108,17 @@ enum ContainerArchive {
             // Files moved into the store for a load that did not commit: those no row names go,
             // checked in a write transaction (an upload of the same bytes records its row in one).
             _ = try? await storage.write { transaction in
-                for checksum in newFiles where try await !transaction.assetBlobExists(checksum: checksum) { blobs.remove(checksum: checksum) }
+                for checksum in newFiles where try await !transaction.assetBlobExists(checksum: checksum) {
+                    try await blobs.remove(checksum: checksum, in: transaction)
+                }
             }
             throw error
         }
         return manifest
     }
 
-    private static func loadLines(_ file: URL, manifest: ArchiveManifest, keepingRowIDs: Bool, sequenceOffset: Int64, blobs: BlobStore,
-                                  incoming: [String: BlobStore.ReceivedFile], into transaction: any StorageTransaction,
+    private static func loadLines(_ file: URL, manifest: ArchiveManifest, keepingRowIDs: Bool, sequenceOffset: Int64, blobs: any BlobStore,
+                                  incoming: [String: ReceivedFile], into transaction: any StorageTransaction,
                                   progress: @Sendable (TransferProgress) -> Void) async throws -> ArchiveLoad {
         var load = ArchiveLoad(containerID: manifest.containerID, sequenceOffset: sequenceOffset, keepsRowIDs: keepingRowIDs)
         var reader = try ArchiveReader(path: file.path)
@@ -135,7 +137,7 @@ enum ContainerArchive {
                 throw TransferError("the archive's first line is not its container")
             case .asset(let asset):
                 guard let file = incoming[asset.checksum] else { throw TransferError("the archive has no file for asset \(asset.checksum)") }
-                _ = try blobs.store(file)
+                _ = try await blobs.store(file, in: transaction)
             default:
                 break
             }

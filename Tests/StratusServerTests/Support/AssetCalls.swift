@@ -66,8 +66,12 @@ enum TestFile {
         Data(SHA256.hash(data: Data(bytes))).base64EncodedString()
     }
 
-    /// The files in a server's blob store (not counting uploads in progress).
-    static func storedBlobs(in dataDirectory: URL) -> [String] {
+    /// The files in a server's blob store (not counting uploads in progress): its database's
+    /// in the PostgreSQL run, else its data directory's.
+    static func storedBlobs(in dataDirectory: URL) async throws -> [String] {
+        if let base = TestServer.postgresURL {
+            return try await TestDatabase.rows("SELECT DISTINCT checksum FROM asset_chunks", for: dataDirectory, base: base)
+        }
         let root = dataDirectory.appendingPathComponent("blobs")
         let folders = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         return folders.filter { $0 != "incoming" }.flatMap { folder in

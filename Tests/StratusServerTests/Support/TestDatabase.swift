@@ -21,6 +21,13 @@ enum TestDatabase {
         guard status == 0 else { throw TestFailure("psql failed: \(output)") }
     }
 
+    /// The rows a query returns in the database of `directory`, a line each.
+    static func rows(_ sql: String, for directory: URL, base: String) async throws -> [String] {
+        let (status, output) = try await ChildProcess.run("psql", ["\(base)/\(name(for: directory))", "-qAt", "-c", sql], capturingStandardError: false)
+        guard status == 0 else { throw TestFailure("psql failed: \(output)") }
+        return output.split(separator: "\n").map(String.init)
+    }
+
     private static func name(for directory: URL) -> String {
         let digest = SHA256.hash(data: Data(directory.standardizedFileURL.path.utf8))
         return "stratus_" + digest.prefix(10).map { String(format: "%02x", $0) }.joined()

@@ -24,10 +24,14 @@ struct AssetRoutes {
             return try JSONBody.response(receipt)
         }
         router.get("assets/1/download/:token") { request, context in
-            let path = try await assets.download(token: try context.parameters.require("token"),
+            let file = try await assets.download(token: try context.parameters.require("token"),
                                                  webAuthToken: DatabaseAuthenticator.webAuthToken(request))
-            let body = try await FileIO().loadFile(path: path, context: context, chunkLength: 128 * 1024)
-            ServerMetrics.assetBytes(Int64(body.contentLength ?? 0), .download)
+            let blobs = assets.blobs
+            let body = ResponseBody(contentLength: Int(file.size)) { writer in
+                _ = try await blobs.read(checksum: file.checksum) { try await writer.write($0) }
+                try await writer.finish(nil)
+            }
+            ServerMetrics.assetBytes(file.size, .download)
             return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: body)
         }
     }

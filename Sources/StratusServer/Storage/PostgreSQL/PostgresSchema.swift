@@ -288,5 +288,16 @@ enum PostgresSchema {
                 expires_at BIGINT NOT NULL
             );
             """),
+        Migration(identifier: "v4-asset-chunks", sql: """
+            -- Asset files' bytes (PostgresBlobStore), in pieces numbered from 0; an empty file has
+            -- one empty piece.
+            CREATE TABLE asset_chunks (
+                checksum TEXT COLLATE "C" NOT NULL,
+                part INTEGER NOT NULL,
+                bytes BYTEA NOT NULL,
+                PRIMARY KEY (checksum, part)
+            );
+            ALTER TABLE asset_chunks ALTER COLUMN bytes SET STORAGE EXTERNAL;
+            """),
     ]
 }

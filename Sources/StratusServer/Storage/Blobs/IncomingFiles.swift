@@ -4,38 +4,27 @@ import NIOCore
 import StratusCore
 import _NIOFileSystem
 
-/// Asset files, content-addressed under `blobs/` in the data directory: a file's name is the hex
-/// SHA-256 of its bytes, so identical uploads share one file.
-///
-/// Files stream in and out in chunks: an upload is hashed and written as it arrives (never held
-/// whole in memory), fsynced, and only then moved into place.
-package struct BlobStore: Sendable {
+/// Files arriving on this instance's disk before they go into the ``BlobStore``: uploads, hashed
+/// and written as they arrive (never held whole in memory) and fsynced, and archives' files.
+/// They live in `blobs/incoming/` in the data directory, whichever store keeps the bytes after.
+package struct IncomingFiles: Sendable {
     let directory: URL
-    private var incoming: URL { directory.appendingPathComponent("incoming") }
 
-    /// Opens the store, creating its directories. (Other processes — `stratus schema`, say —
-    /// open it too while the server runs, so opening never touches uploads in progress.)
+    /// Opens the folder, creating it. (Other processes — `stratus schema`, say — open it too
+    /// while the server runs, so opening never touches uploads in progress.)
     init(directory: URL) throws {
         self.directory = directory
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("incoming"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
     /// Deletes the files of uploads that started longer ago than `age` (a crash cut them off).
-    func removeIncoming(olderThan age: Duration) {
+    func remove(olderThan age: Duration) {
         let cutoff = Date().addingTimeInterval(-Double(age.components.seconds))
-        let files = (try? FileManager.default.contentsOfDirectory(at: incoming, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
         for file in files {
             let modified = (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate ?? .distantPast
             if modified < cutoff { try? FileManager.default.removeItem(at: file) }
         }
-    }
-
-    /// A file that has fully arrived but is not in the store yet.
-    struct ReceivedFile: Sendable {
-        var temporaryPath: String
-        /// Base64 SHA-256 of the bytes: the asset's `fileChecksum`.
-        var checksum: String
-        var size: Int64
     }
 
     /// Writes a request body to a temporary file, hashing it on the way. More than `limit` bytes
@@ -45,7 +34,7 @@ package struct BlobStore: Sendable {
     /// hashed, with at most ``blocksInFlight`` blocks pending: memory stays bounded whatever the
     /// size. An fsync every ``blocksPerSync`` blocks overlaps the disk's writeback with the transfer.
     func receive<Body: AsyncSequence>(_ body: Body, limit: Int64) async throws -> ReceivedFile where Body.Element == ByteBuffer {
-        let path = incoming.appendingPathComponent(SecretGenerator.uuid()).path
+        let path = directory.appendingPathComponent(SecretGenerator.uuid()).path
         do {
             let (digest, size) = try await FileSystem.shared.withFileHandle(forWritingAt: FilePath(path)) { handle in
                 let result = try await withThrowingTaskGroup(of: Void.self) { writes in
@@ -115,68 +104,19 @@ package struct BlobStore: Sendable {
     }
 
     /// Copies a file already checked to hold the bytes `checksum` names (an archive's) into the
-    /// incoming folder, ready for ``store(_:)``.
+    /// folder, ready for ``BlobStore/store(_:in:)``.
     func receive(copyOf file: URL, checksum: String) throws -> ReceivedFile {
-        let copy = incoming.appendingPathComponent(SecretGenerator.uuid())
+        let copy = directory.appendingPathComponent(SecretGenerator.uuid())
         try BackupFiles.copy(file, to: copy)
         let size = Int64((try FileManager.default.attributesOfItem(atPath: copy.path)[.size] as? NSNumber)?.int64Value ?? 0)
         return ReceivedFile(temporaryPath: copy.path, checksum: checksum, size: size)
     }
+}
 
-    /// Moves a received file into place; returns false, leaving it, when the store already has
-    /// those bytes (the caller then deletes it, outside any transaction). Call it inside the write
-    /// transaction that records the file, so it cannot race a collection.
-    func store(_ file: ReceivedFile) throws -> Bool {
-        guard let path = path(forChecksum: file.checksum) else { throw CloudKitError(.internalError, "bad checksum") }
-        if FileManager.default.fileExists(atPath: path) { return false }
-        let folder = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        guard rename(file.temporaryPath, path) == 0 else {
-            throw CloudKitError(.internalError, "cannot move the upload into the blob store (errno \(errno))")
-        }
-        Self.synchronizeDirectory(folder)
-        return true
-    }
-
-    /// Deletes the file with this checksum, if there is one.
-    func remove(checksum: String) {
-        guard let path = path(forChecksum: checksum) else { return }
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// Where the file with this checksum lives: `blobs/<first two hex digits>/<hex>`.
-    func path(forChecksum checksum: String) -> String? {
-        guard let digest = Data(base64Encoded: checksum), digest.count == SHA256.byteCount else { return nil }
-        let hex = SecretGenerator.hex(digest)
-        return directory.appendingPathComponent(String(hex.prefix(2))).appendingPathComponent(hex).path
-    }
-
-    /// The checksum of the file a store names `name` (its hex SHA-256), or nil for another name.
-    static func checksum(ofFileNamed name: String) -> String? {
-        let digits = Array(name.utf8)
-        guard digits.count == 2 * SHA256.byteCount else { return nil }
-        var digest: [UInt8] = []
-        digest.reserveCapacity(SHA256.byteCount)
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
-            digest.append(high << 4 | low)
-        }
-        return Data(digest).base64EncodedString()
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        default: nil
-        }
-    }
-
-    /// Makes a rename in `folder` durable.
-    private static func synchronizeDirectory(_ folder: String) {
-        let descriptor = open(folder, O_RDONLY)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
-    }
+/// A file that has fully arrived on this instance's disk but is not in the ``BlobStore`` yet.
+package struct ReceivedFile: Sendable {
+    var temporaryPath: String
+    /// Base64 SHA-256 of the bytes: the asset's `fileChecksum`.
+    var checksum: String
+    var size: Int64
 }

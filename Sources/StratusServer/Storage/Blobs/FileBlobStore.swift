@@ -1,0 +1,88 @@
+import Crypto
+import Foundation
+import NIOCore
+import StratusCore
+import _NIOFileSystem
+
+/// Asset files content-addressed under `blobs/` in the data directory: a file's name is the hex
+/// SHA-256 of its bytes (`blobs/<first two hex digits>/<hex>`).
+package struct FileBlobStore: BlobStore {
+    let directory: URL
+
+    init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// Moves the file into place (a rename, then an fsync of its folder).
+    package func store(_ file: ReceivedFile, in transaction: any StorageTransaction) async throws -> Bool {
+        guard let path = path(forChecksum: file.checksum) else { throw CloudKitError(.internalError, "bad checksum") }
+        if FileManager.default.fileExists(atPath: path) { return false }
+        let folder = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        guard rename(file.temporaryPath, path) == 0 else {
+            throw CloudKitError(.internalError, "cannot move the upload into the blob store (errno \(errno))")
+        }
+        Self.synchronizeDirectory(folder)
+        return true
+    }
+
+    package func remove(checksum: String, in transaction: any StorageTransaction) async throws {
+        guard let path = path(forChecksum: checksum) else { return }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    package func size(checksum: String) async throws -> Int64? {
+        guard let path = path(forChecksum: checksum),
+              let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber else { return nil }
+        return size.int64Value
+    }
+
+    package func read(checksum: String, _ consume: (ByteBuffer) async throws -> Void) async throws -> Bool {
+        guard let path = path(forChecksum: checksum), FileManager.default.fileExists(atPath: path) else { return false }
+        try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(path)) { handle in
+            for try await chunk in handle.readChunks(chunkLength: .kibibytes(128)) { try await consume(chunk) }
+        }
+        return true
+    }
+
+    /// Where the file with this checksum lives: `blobs/<first two hex digits>/<hex>`.
+    func path(forChecksum checksum: String) -> String? {
+        Self.relativePath(forChecksum: checksum).map { directory.appendingPathComponent($0).path }
+    }
+
+    /// The file's path under `blobs/`: `<first two hex digits>/<hex>`.
+    static func relativePath(forChecksum checksum: String) -> String? {
+        guard let digest = Data(base64Encoded: checksum), digest.count == SHA256.byteCount else { return nil }
+        let hex = SecretGenerator.hex(digest)
+        return String(hex.prefix(2)) + "/" + hex
+    }
+
+    /// The checksum of the file a store names `name` (its hex SHA-256), or nil for another name.
+    static func checksum(ofFileNamed name: String) -> String? {
+        let digits = Array(name.utf8)
+        guard digits.count == 2 * SHA256.byteCount else { return nil }
+        var digest: [UInt8] = []
+        digest.reserveCapacity(SHA256.byteCount)
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
+            digest.append(high << 4 | low)
+        }
+        return Data(digest).base64EncodedString()
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
+    /// Makes a rename in `folder` durable.
+    private static func synchronizeDirectory(_ folder: String) {
+        let descriptor = open(folder, O_RDONLY)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+}
