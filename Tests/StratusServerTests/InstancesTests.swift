@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Crypto
 import Foundation
 import NIOCore
 import StratusCore
@@ -11,12 +12,54 @@ import Testing
 struct InstancesTests {
     /// Two instances of one store: their own data directories, the suite's database for the first.
     static func instances() async throws -> (ServerProcess, ServerProcess, ServerEndpoint, ServerEndpoint) {
+        let (a, b, endpointA, endpointB, _) = try await instancesSharingADatabase()
+        return (a, b, endpointA, endpointB)
+    }
+
+    /// ``instances()``, and the address of the database they share.
+    static func instancesSharingADatabase() async throws -> (ServerProcess, ServerProcess, ServerEndpoint, ServerEndpoint, String) {
         let first = TestServer.temporaryDirectory()
         let environment = try await ServerProcess.environment(for: ["--data", first.path])
         let database = try #require(environment["STRATUS_DATABASE_URL"])
         let a = try await ServerProcess(dataDirectory: first, arguments: ["--database", database])
         let b = try await ServerProcess(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--database", database])
-        return (a, b, try await a.endpoint(), try await b.endpoint())
+        return (a, b, try await a.endpoint(), try await b.endpoint(), database)
+    }
+
+    /// The bounds that guard accounts hold across the fleet: wrong passwords tried on both
+    /// instances in turn are throttled after the account's ten (not ten per instance), and a
+    /// signed server-to-server request accepted by one instance is a replay on the other.
+    @Test(.timeLimit(.minutes(1)))
+    func accountBoundsAndReplayProtectionHoldAcrossInstances() async throws {
+        let (a, b, endpointA, endpointB, database) = try await Self.instancesSharingADatabase()
+        defer { a.kill9(); b.kill9() }
+        let alice = try await endpointA.signUp("alice")
+        let username = try #require(alice.username)
+        var outcomes: [ServerErrorCode?] = []
+        for attempt in 0..<14 {
+            let endpoint = attempt % 2 == 0 ? endpointA : endpointB
+            let result = try await endpoint.anonymous.post("/auth/1/\(TestServer.containerID)/development/signin",
+                                                           Credentials(username: username, password: "wrong password \(attempt)"))
+            outcomes.append(result.errorCode)
+        }
+        #expect(outcomes.prefix(10).allSatisfy { $0 == .authenticationFailed } && outcomes.suffix(4).allSatisfy { $0 == .throttled },
+                "\(outcomes)")
+
+        var backend = ServerKeyTests.Backend()
+        let pem = FileManager.default.temporaryDirectory.appendingPathComponent("key-\(UUID().uuidString).pem")
+        try backend.key.publicKey.pemRepresentation.write(to: pem, atomically: true, encoding: .utf8)
+        let added = try await ChildProcess.run(ServerProcess.executable.path, ["key", "add", "--data", TestServer.temporaryDirectory().path,
+                                                                               "--database", database, "--container", TestServer.containerID,
+                                                                               "--public-key", pem.path])
+        #expect(added.status == 0, "\(added.output)")
+        backend.keyID = String(try #require(added.output.split(separator: "\n").last))
+        let path = endpointA.anonymous.path(.public, "records/modify")
+        let body = try ServerKeyTests.create("job")
+        let headers = try backend.headers(path, body: body)
+        let accepted = try await endpointA.anonymous.send(.POST, path, body: body, apiToken: .some(nil), headers: headers)
+        #expect(accepted.status == 200, "\(accepted.text)")
+        let replayed = try await endpointB.anonymous.send(.POST, path, body: body, apiToken: .some(nil), headers: headers)
+        #expect(replayed.status == 401 && replayed.text.contains("replay"), "\(replayed.text)")
     }
 
     @Test(.timeLimit(.minutes(1)))

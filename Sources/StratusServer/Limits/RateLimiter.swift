@@ -8,6 +8,10 @@ import StratusCore
 /// from an empty bucket is refused with CloudKit's `THROTTLED` and a `retryAfter` of the seconds
 /// until a token is back, which the sync engine honours. Memory is bounded: past
 /// ``maxKeys`` buckets, those that have refilled (and so carry no information) are dropped first.
+///
+/// With other instances on the store, the buckets that guard accounts and addresses are shared
+/// (``acquireAcrossInstances(_:_:what:)``, kept in ``FleetCounters``), so N instances do not let
+/// N times the password guesses through; a user's request rate is counted by each instance.
 package final class RateLimiter: Sendable {
     private struct Bucket {
         var tokens: Double
@@ -17,11 +21,34 @@ package final class RateLimiter: Sendable {
     private let buckets = NIOLockedValueBox<[String: Bucket]>([:])
     private let now: @Sendable () -> Double
     let maxKeys: Int
+    private let fleet: (any FleetCounters)?
 
     /// - parameter now: seconds on a monotonic clock; tests and simulations pass their own.
-    package init(maxKeys: Int = 100_000, now: @escaping @Sendable () -> Double = RateLimiter.monotonicSeconds) {
+    /// - parameter fleet: the buckets shared with other instances, if any.
+    package init(maxKeys: Int = 100_000, now: @escaping @Sendable () -> Double = RateLimiter.monotonicSeconds,
+                 fleet: (any FleetCounters)? = nil) {
         self.maxKeys = maxKeys
         self.now = now
+        self.fleet = fleet
+    }
+
+    /// Takes one token for `key` from the bucket every instance of the store shares (from this
+    /// process's when there are no others), or throws `THROTTLED` when it is empty.
+    package func acquireAcrossInstances(_ key: String, _ rule: RateRule, what: @autoclosure () -> String) async throws(CloudKitError) {
+        guard let fleet else { return try acquire(key, rule, what: what()) }
+        let wait: Double?
+        do {
+            wait = try await fleet.take(key, rule, now: AuthService.now())
+        } catch {
+            throw CloudKitError(.tryAgainLater, "the server could not count this request; try again", retryAfter: 1)
+        }
+        if let wait { throw Self.throttled(what(), wait: wait) }
+    }
+
+    /// Gives back a token taken with ``acquireAcrossInstances(_:_:what:)``.
+    package func refundAcrossInstances(_ key: String, _ rule: RateRule) async {
+        guard let fleet else { return refund(key, rule) }
+        try? await fleet.refund(key, rule)
     }
 
     /// Takes one token for `key`, or throws `THROTTLED` when the bucket is empty.

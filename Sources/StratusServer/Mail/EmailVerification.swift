@@ -38,7 +38,7 @@ package struct EmailVerification: Sendable {
     private func sendCode(to user: StoredUser) async throws {
         guard let email = user.email, !user.emailVerified else { throw CloudKitError.badRequest("there is no unverified email address to verify") }
         guard let mailer else { throw CloudKitError.badRequest("this server sends no mail: email addresses cannot be verified here") }
-        try limiter.acquire("email-codes|\(user.userRecordName)", Self.codesPerUser, what: "verification codes for this account")
+        try await limiter.acquireAcrossInstances("email-codes|\(user.userRecordName)", Self.codesPerUser, what: "verification codes for this account")
         let code = String(format: "%06d", Int.random(in: 0..<1_000_000))
         try await storage.write { transaction in
             try await transaction.saveEmailCode(StoredEmailCode(userRecordName: user.userRecordName, codeHash: SecretGenerator.digest(code),

@@ -68,7 +68,7 @@ package struct AuthService: Sendable {
     /// address, if any, is not verified yet).
     package func signUp(_ credentials: Credentials, containerID: String, environment: ContainerEnvironment,
                         client: String) async throws -> (SignInResponse, StoredUser) {
-        try limiter.acquire("signup|\(client)", signUpsPerAddress, what: "sign-ups from this address")
+        try await limiter.acquireAcrossInstances("signup|\(client)", signUpsPerAddress, what: "sign-ups from this address")
         let user = try await newUser(credentials, containerID: containerID)
         let token = SecretGenerator.webAuthToken()
         let session = makeSession(token: token, user: user.userRecordName, containerID: containerID, environment: environment)
@@ -105,7 +105,7 @@ package struct AuthService: Sendable {
     /// per address, and per administrator name after repeated failures.
     func checkAdministratorPassword(_ password: String, of administrator: StoredAdministrator?, username: String,
                                     client: String) async throws -> Bool {
-        try limiter.acquire("console-signin|\(client)", signInsPerAddress, what: "console sign-ins from this address")
+        try await limiter.acquireAcrossInstances("console-signin|\(client)", signInsPerAddress, what: "console sign-ins from this address")
         return try await checkPassword(password, against: administrator?.passwordHash, containerID: "(console)", username: username)
     }
 
@@ -114,10 +114,10 @@ package struct AuthService: Sendable {
     /// concurrent guesses cannot slip past the limit, and a right password gives it back.
     private func checkPassword(_ password: String, against hash: String?, containerID: String, username: String) async throws -> Bool {
         let account = "signin-failures|\(containerID)|\(username)"
-        try limiter.acquire(account, signInFailuresPerAccount, what: "failed sign-ins for this account")
+        try await limiter.acquireAcrossInstances(account, signInFailuresPerAccount, what: "failed sign-ins for this account")
         // An unknown username costs a hash too, so timing does not tell which usernames exist.
         guard try await hasher.verify(password, against: hash ?? unknownUserHash), hash != nil else { return false }
-        limiter.refund(account, signInFailuresPerAccount)
+        await limiter.refundAcrossInstances(account, signInFailuresPerAccount)
         return true
     }
 
@@ -127,7 +127,7 @@ package struct AuthService: Sendable {
     /// refused with `THROTTLED` before its password is even checked, whoever asks.
     package func signIn(_ credentials: Credentials, containerID: String, environment: ContainerEnvironment,
                         client: String) async throws -> SignInResponse {
-        try limiter.acquire("signin|\(client)", signInsPerAddress, what: "sign-ins from this address")
+        try await limiter.acquireAcrossInstances("signin|\(client)", signInsPerAddress, what: "sign-ins from this address")
         let user = try await storage.read { try await $0.user(containerID: containerID, username: credentials.username) }
         guard try await checkPassword(credentials.password, against: user?.passwordHash, containerID: containerID,
                                       username: credentials.username), let user else {

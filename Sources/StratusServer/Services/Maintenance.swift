@@ -1,7 +1,8 @@
 import Logging
 
-/// Background upkeep, run by a ``Periodic`` service: purging expired tombstones and collecting
-/// asset files nothing refers to.
+/// Background upkeep, run by a ``Periodic`` service: purging expired tombstones, collecting
+/// asset files nothing refers to, and forgetting the fleet's full rate buckets and expired
+/// accepted messages.
 struct Maintenance: Sendable {
     let services: StratusServices
     let logger: Logger
@@ -17,6 +18,7 @@ struct Maintenance: Sendable {
                 if collected.uploads + collected.files > 0 {
                     logger.info("collected \(collected.uploads) unused asset uploads and \(collected.files) unreferenced files")
                 }
+                try await services.storage.fleetCounters?.purge(now: AuthService.now())
             }
         } catch {
             logger.error("maintenance failed: \(error)")

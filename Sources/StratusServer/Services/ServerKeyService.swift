@@ -99,16 +99,29 @@ package final class ServerKeyService: Sendable {
         guard let message = messages.first(where: { publicKey.isValidSignature(signature, for: Data($0.utf8)) }) else {
             throw Self.failed("the signature does not match the request")
         }
-        try remember(signed.keyID + " " + message, until: signedAt + Self.maxClockSkew, now: now)
+        try await acceptOnce(signed.keyID + " " + message, until: signedAt + Self.maxClockSkew, now: now)
     }
 
-    /// Accepts a signed message once within the window.
+    /// Accepts a signed message once within the window, on every instance of the store (in
+    /// this process when it has no others).
+    private func acceptOnce(_ message: String, until expiry: Int64, now: Int64) async throws {
+        guard let fleet = storage.fleetCounters else { return try remember(message, until: expiry, now: now) }
+        let first: Bool
+        do {
+            first = try await fleet.acceptOnce(message, until: expiry, now: now)
+        } catch {
+            throw CloudKitError(.tryAgainLater, "the server could not check the signature's freshness; try again", retryAfter: 1)
+        }
+        guard first else { throw Self.replayed }
+    }
+
+    private static let replayed = failed("this request was sent already; sign each request with its own date (a replay)")
+
+    /// Accepts a signed message once within the window, in this process.
     private func remember(_ message: String, until expiry: Int64, now: Int64) throws {
         try seen.withLock { seen in
             if seen.count >= Self.maxRemembered { seen = seen.filter { $0.value > now } }
-            guard seen[message] == nil else {
-                throw Self.failed("this request was sent already; sign each request with its own date (a replay)")
-            }
+            guard seen[message] == nil else { throw Self.replayed }
             guard seen.count < Self.maxRemembered else {
                 throw CloudKitError(.throttled, "too many signed requests; try again later", retryAfter: 1)
             }

@@ -37,7 +37,7 @@ package struct StratusServices: Sendable {
                                   logger: logger)
         self.storage = storage
         self.hub = hub
-        let limiter = RateLimiter()
+        let limiter = RateLimiter(fleet: storage.fleetCounters)
         self.limiter = limiter
         auth = AuthService(storage: storage,
                            hasher: PasswordHasher(log2Cost: configuration.passwordHashLog2Cost,

@@ -28,6 +28,8 @@ package protocol StratusStorage: Sendable {
     func serverSecret() async throws -> [UInt8]
     /// The channel to the other instances sharing this store, if it can have any.
     var bus: (any InstanceBus)? { get }
+    /// The counters shared with the other instances of this store, if it can have any.
+    var fleetCounters: (any FleetCounters)? { get }
     /// Runs `body` unless another instance is running the job of that name (then returns false
     /// at once): maintenance runs once across the fleet.
     func exclusively(_ job: String, _ body: @Sendable () async throws -> Void) async throws -> Bool

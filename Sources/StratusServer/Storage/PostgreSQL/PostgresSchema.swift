@@ -299,5 +299,20 @@ enum PostgresSchema {
             );
             ALTER TABLE asset_chunks ALTER COLUMN bytes SET STORAGE EXTERNAL;
             """),
+        Migration(identifier: "v5-fleet-counters", sql: """
+            -- Rate buckets every instance takes from (PostgresFleetCounters): tokens left, when
+            -- last refilled (ms), and whether the last take got one.
+            CREATE TABLE rate_buckets (
+                key TEXT COLLATE "C" PRIMARY KEY,
+                tokens DOUBLE PRECISION NOT NULL,
+                updated_at BIGINT NOT NULL,
+                taken BOOLEAN NOT NULL
+            );
+            -- Signed server-to-server messages accepted, until they leave the clock-skew window.
+            CREATE TABLE accepted_messages (
+                message TEXT COLLATE "C" PRIMARY KEY,
+                expires_at BIGINT NOT NULL
+            );
+            """),
     ]
 }

@@ -19,6 +19,8 @@ extension PostgresStorage {
         return Array(stored.readableBytesView)
     }
 
+    package var fleetCounters: (any FleetCounters)? { PostgresFleetCounters(storage: self) }
+
     /// Takes the job's lease in `job_leases` (free, or left to expire by an instance that
     /// died), runs `body`, and gives the lease back; an instance that finds it held skips the
     /// job. No connection is held meanwhile.

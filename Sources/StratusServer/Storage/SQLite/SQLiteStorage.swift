@@ -94,6 +94,7 @@ package final class SQLiteStorage: StratusStorage {
 
     /// One process: no other instance to talk to.
     package var bus: (any InstanceBus)? { nil }
+    package var fleetCounters: (any FleetCounters)? { nil }
 
     /// One process owns the file: every job runs.
     package func exclusively(_ job: String, _ body: @Sendable () async throws -> Void) async throws -> Bool {
