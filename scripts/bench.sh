@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(server query assets sync push store hostile fsync)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(server query assets sync push store hostile fsync postgres)
 
 swift build -c release --product stratus-bench
 bench=".build/release/stratus-bench"
@@ -26,7 +26,19 @@ declare -A target=(
   [push_p50_ms_1000]="<= 5" [push_p99_ms_1000]="<= 25" [kb_per_connection]="<= 30"
   [capture_overhead]="<= 1.5" [apply_records_per_s]=">= 50000"
   [hostile_peak_rss_mib]="<= 300" [hostile_5xx]="= 0" [fsyncs_per_save]=">= 1"
+  [pg_modify_vs_raw]=">= 0.3" [pg_changes_vs_raw]=">= 0.5" [two_instances_vs_one]=">= 0.9"
+  [pg_push_p50_ms_1000]="<= 5" [pg_push_p99_ms_1000]="<= 25" [pg_push_across_p99_ms_1000]="<= 50"
 )
+
+# The postgres scenario: the server and push benchmarks on a PostgreSQL server started here (durable
+# settings, a temporary directory, a free port).
+postgres_scenario() {
+  source scripts/lib/postgres.sh
+  start_postgres durable
+  "$bench" server --backend postgres --database "$POSTGRES_URL"
+  "$bench" push --backend postgres --database "$POSTGRES_URL"
+  stop_postgres
+}
 
 meets() { # value, target → "yes" / "no"
   python3 - "$1" "$2" <<'PY'
@@ -42,7 +54,11 @@ rows=()
 for scenario in "${scenarios[@]}"; do
   echo "== stratus-bench $scenario"
   log="Benchmarks/logs/$scenario.txt"
-  if [ "$scenario" = fsync ]; then scripts/trace-fsync.sh | tee "$log"; else "$bench" "$scenario" | tee "$log"; fi
+  case "$scenario" in
+    fsync) scripts/trace-fsync.sh | tee "$log" ;;
+    postgres) postgres_scenario | tee "$log" ;;
+    *) "$bench" "$scenario" | tee "$log" ;;
+  esac
   while read -r _ name value; do
     goal="${target[$name]:-}"
     if [ -n "$goal" ]; then

@@ -20,8 +20,9 @@ struct BenchmarkServer {
     private var local: StratusServer?
     var webAuthToken = ""
 
-    /// Runs a server in this process over `directory` for the duration of `body`.
-    static func with<T: Sendable>(directory: URL, configure: (inout ServerConfiguration) -> Void = { _ in },
+    /// Runs a server in this process over `directory` for the duration of `body`, signed in as a
+    /// new user `username`.
+    static func with<T: Sendable>(directory: URL, username: String = "bench", configure: (inout ServerConfiguration) -> Void = { _ in },
                                   _ body: @Sendable (BenchmarkServer) async throws -> T) async throws -> T {
         var configuration = ServerConfiguration(dataDirectory: directory, port: 0)
         configure(&configuration)
@@ -34,7 +35,7 @@ struct BenchmarkServer {
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next() else { throw BenchmarkError("server did not start") }
             let client = try await BenchmarkServer(baseURL: "http://127.0.0.1:\(port)", apiToken: apiToken, dataDirectory: directory,
-                                                   local: server).signedIn()
+                                                   local: server).signedIn(as: username)
             let result = try await body(client)
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
@@ -42,16 +43,18 @@ struct BenchmarkServer {
         }
     }
 
-    /// Runs a server in a child process (this executable's `child-server` command) over `directory`.
-    static func inChildProcess<T: Sendable>(directory: URL, _ body: @Sendable (BenchmarkServer) async throws -> T) async throws -> T {
-        let child = try ChildProcess("/proc/self/exe", ["child-server", "--data", directory.path])
+    /// Runs a server in a child process (this executable's `child-server` command) over
+    /// `directory`, or over `database` (PostgreSQL) when given.
+    static func inChildProcess<T: Sendable>(directory: URL, database: String? = nil, username: String = "bench",
+                                            _ body: @Sendable (BenchmarkServer) async throws -> T) async throws -> T {
+        let child = try ChildProcess("/proc/self/exe", ["child-server", "--data", directory.path] + (database.map { ["--database", $0] } ?? []))
         defer { child.end(with: SIGTERM) }
         let banner = try await child.read { $0.hasSuffix("\n") }
         let words = banner.split(whereSeparator: \.isWhitespace)
         guard words.count == 2 else { throw BenchmarkError("unexpected banner: \(banner)") }
         var client = BenchmarkServer(baseURL: "http://127.0.0.1:\(words[0])", apiToken: String(words[1]), dataDirectory: directory)
         client.processID = child.processIdentifier
-        return try await body(try await client.signedIn())
+        return try await body(try await client.signedIn(as: username))
     }
 
     /// One HTTP client for every benchmark caller, with enough connections per host for the

@@ -9,10 +9,13 @@ struct ChildServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "child-server", shouldDisplay: false)
 
     @Option var data: String
+    @Option var database: String?
 
     func run() async throws {
         let logger = BenchmarkServer.quietLogger
-        let server = try await StratusServer(configuration: ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), port: 0), logger: logger)
+        var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), port: 0)
+        configuration.databaseURL = database
+        let server = try await StratusServer(configuration: configuration, logger: logger)
         let apiToken = try await server.ensureContainer(BenchmarkServer.containerID)
         let application = try server.makeApplication { port in
             FileHandle.standardOutput.write(Data("\(port) \(apiToken)\n".utf8))

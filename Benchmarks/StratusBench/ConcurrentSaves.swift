@@ -51,7 +51,7 @@ struct ConcurrentSaves {
     /// Each caller saves `saves` one-record batches in turn, all callers at once. Returns the
     /// wall time and every save's latency. The bodies are encoded before the clock starts, as in
     /// the batch scenario: the client shares the machine, and its encoding is not the server's work.
-    private static func saveAll(_ callers: [BenchmarkServer], saves: Int, prefix: String) async throws -> (seconds: Double, latencies: [Double]) {
+    static func saveAll(_ callers: [BenchmarkServer], saves: Int, prefix: String) async throws -> (seconds: Double, latencies: [Double]) {
         let bodies = try callers.indices.map { index in
             try (0..<saves).map { item in
                 let record = StratusCore.Record(recordName: "\(prefix)-\(index)-\(item)", recordType: "Item",

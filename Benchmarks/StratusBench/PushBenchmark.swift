@@ -17,24 +17,29 @@ struct PushBenchmark: AsyncParsableCommand {
     @Option(help: "Changes per device count.") var changes = 500
     @Option(help: "Device counts to measure, comma separated.") var devices = "1,100,1000"
     @Option(help: "Idle connections to open for the memory figure.") var idle = 10_000
+    @Option(help: "The store: sqlite, or postgres (with --database).") var backend = "sqlite"
+    @Option(help: "With --backend postgres: the PostgreSQL server to make a database on (postgres://user@host:port).") var database: String?
 
     func run() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let counts = devices.split(separator: ",").compactMap { Int($0) }
+        switch backend {
+        case "sqlite": break
+        case "postgres":
+            guard let database, let largest = counts.max() else { throw ValidationError("--backend postgres needs --database postgres://user@host:port") }
+            return try await instances(on: database, devices: largest, in: directory)
+        default: throw ValidationError("--backend is sqlite or postgres")
+        }
         let (changes, idle) = (self.changes, self.idle)
         let figures = try await BenchmarkServer.inChildProcess(directory: directory.appendingPathComponent("server")) { server in
-            let container = Container(baseURL: server.baseURL, containerIdentifier: BenchmarkServer.containerID, apiToken: server.apiToken)
-            await container.restoreSession(webAuthToken: server.webAuthToken)
-            let zone = ZoneID(zoneName: "Live")
-            try await container.privateCloudDatabase.save(zone: zone)
-            try await container.privateCloudDatabase.save(subscription: Subscription(subscriptionID: "live", subscriptionType: .zone, zoneID: zone))
+            let zone = try await Self.subscribedZone(server)
             let rtt = try await Self.emptyRoundTrip(server)
             var latencies: [Int: (p50: Double, p99: Double)] = [:]
             for count in counts {
-                latencies[count] = try await Self.latency(devices: count, changes: changes, zone: zone, server: server,
-                                                          state: directory.appendingPathComponent("b-\(count).sqlite"))
+                latencies[count] = try await Self.latency(devices: count, changes: changes, zone: zone, server: server, readers: server,
+                                                          state: directory.appendingPathComponent("b-\(count).sqlite"), label: "d\(count)")
             }
             let perConnection = try await Self.idleCost(connections: idle, server: server)
             return (rtt, latencies, perConnection)
@@ -54,6 +59,40 @@ struct PushBenchmark: AsyncParsableCommand {
         Report.figure("kb_per_connection", perConnection, decimals: 1)
     }
 
+    /// On PostgreSQL: the latency with `devices` devices on the writer's instance, then with them
+    /// on a second instance of the same database (the notification crosses `LISTEN`/`NOTIFY`).
+    private func instances(on server: String, devices: Int, in directory: URL) async throws {
+        let database = try await PostgresBenchmark.newDatabase(on: server)
+        let changes = self.changes
+        let (single, across) = try await BenchmarkServer.inChildProcess(directory: directory.appendingPathComponent("a"), database: database) { a in
+            try await BenchmarkServer.inChildProcess(directory: directory.appendingPathComponent("b"), database: database, username: "bench-b") { b in
+                let zone = try await Self.subscribedZone(a)
+                var onB = b
+                onB.webAuthToken = a.webAuthToken
+                let single = try await Self.latency(devices: devices, changes: changes, zone: zone, server: a, readers: a,
+                                                    state: directory.appendingPathComponent("single.sqlite"), label: "single")
+                let across = try await Self.latency(devices: devices, changes: changes, zone: zone, server: a, readers: onB,
+                                                    state: directory.appendingPathComponent("across.sqlite"), label: "across")
+                return (single, across)
+            }
+        }
+        print(String(format: "%5d devices on the writer's instance: p50 %6.2f ms  p99 %6.2f ms", devices, single.p50, single.p99))
+        print(String(format: "%5d devices on another instance:      p50 %6.2f ms  p99 %6.2f ms", devices, across.p50, across.p99))
+        Report.figure("pg_push_p50_ms_\(devices)", single.p50, decimals: 2)
+        Report.figure("pg_push_p99_ms_\(devices)", single.p99, decimals: 2)
+        Report.figure("pg_push_across_p50_ms_\(devices)", across.p50, decimals: 2)
+        Report.figure("pg_push_across_p99_ms_\(devices)", across.p99, decimals: 2)
+    }
+
+    /// The zone the latency is measured in, with the signed-in user's subscription to it.
+    private static func subscribedZone(_ server: BenchmarkServer) async throws -> ZoneID {
+        let container = try await container(server)
+        let zone = ZoneID(zoneName: "Live")
+        try await container.privateCloudDatabase.save(zone: zone)
+        try await container.privateCloudDatabase.save(subscription: Subscription(subscriptionID: "live", subscriptionType: .zone, zoneID: zone))
+        return zone
+    }
+
     /// The p50 of a GET the server answers without work (an unknown path).
     private static func emptyRoundTrip(_ server: BenchmarkServer) async throws -> Double {
         var samples: [Double] = []
@@ -66,12 +105,14 @@ struct PushBenchmark: AsyncParsableCommand {
         return samples.sorted()[samples.count / 2]
     }
 
-    /// Latency percentiles with `devices` devices of the user connected: B (a SyncEngine that
-    /// fetches on push) and `devices - 1` others that only listen.
-    private static func latency(devices: Int, changes: Int, zone: ZoneID, server: BenchmarkServer, state: URL) async throws -> (p50: Double, p99: Double) {
+    /// Latency percentiles with `devices` devices of the user connected to `readers`: B (a
+    /// SyncEngine that fetches on push) and `devices - 1` others that only listen; A saves
+    /// through `server`.
+    private static func latency(devices: Int, changes: Int, zone: ZoneID, server: BenchmarkServer, readers: BenchmarkServer,
+                                state: URL, label: String) async throws -> (p50: Double, p99: Double) {
         let writer = try await Self.container(server)
-        let reader = try await Self.container(server)
-        let others = try await (1..<max(devices, 1)).asyncMap { _ in try await Self.listener(server) }
+        let reader = try await Self.container(readers)
+        let others = try await (1..<max(devices, 1)).asyncMap { _ in try await Self.listener(readers) }
         var configuration = SyncEngine.Configuration(database: reader.privateCloudDatabase, stateURL: state) { _ in nil }
         configuration.automaticallySync = false
         configuration.subscriptionID = nil
@@ -95,7 +136,7 @@ struct PushBenchmark: AsyncParsableCommand {
         var iterator = arrivals.makeAsyncIterator()
         var samples: [Double] = []
         for index in -5..<changes {     // five warm-up changes
-            let name = "d\(devices)-c\(index)"
+            let name = "\(label)-c\(index)"
             let record = CloudRecord(recordType: "Item", recordID: RecordID(recordName: name, zoneID: zone), fields: ["n": .int64(Int64(index))])
             _ = try await writer.privateCloudDatabase.save(record)
             let saved = ContinuousClock.now

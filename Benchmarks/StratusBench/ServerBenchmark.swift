@@ -12,6 +12,8 @@ struct ServerBenchmark: AsyncParsableCommand {
     @Option(help: "Number of records.") var records = 100_000
     @Option(help: "Records per transaction / request.") var batch = 400
     @Option(help: "Repetitions; each measures (a), (b) and (c) back to back, and the median counts.") var repeats = 5
+    @Option(help: "The store: sqlite, or postgres (with --database).") var backend = "sqlite"
+    @Option(help: "With --backend postgres: the PostgreSQL server to make databases on (postgres://user@host:port).") var database: String?
 
     func run() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bench-\(UUID().uuidString)")
@@ -19,6 +21,13 @@ struct ServerBenchmark: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
         let records = (0..<self.records).map(Self.record)
         print("N = \(self.records) records of 5 fields, batches of \(batch), median of \(repeats) interleaved repetitions")
+        switch backend {
+        case "sqlite": break
+        case "postgres":
+            guard let database else { throw ValidationError("--backend postgres needs --database postgres://user@host:port") }
+            return try await PostgresBenchmark(server: database, batch: batch, repeats: repeats, saves: saves).run(records, in: directory)
+        default: throw ValidationError("--backend is sqlite or postgres")
+        }
 
         var runs: [(sqlite: Double, modify: Double, changes: Double)] = []
         for run in 0..<repeats {
@@ -101,7 +110,7 @@ struct ServerBenchmark: AsyncParsableCommand {
     }
 
     /// (b) and (c): save through `records/modify`, then read everything back through `changes/zone`.
-    private static func serverRun(_ server: BenchmarkServer, zone: ZoneID, records: [StratusCore.Record], batch: Int) async throws -> (Double, Double, Int) {
+    static func serverRun(_ server: BenchmarkServer, zone: ZoneID, records: [StratusCore.Record], batch: Int) async throws -> (Double, Double, Int) {
         _ = try await server.post(server.databasePath("zones/modify"),
                                   body: try JSONEncoder().encode(ZonesModifyRequest(operations: [.init(.create, zone)])))
         let bodies = try stride(from: 0, to: records.count, by: batch).map { start in

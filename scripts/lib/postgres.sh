@@ -4,8 +4,9 @@
 #
 #   start_postgres            sets POSTGRES_URL (postgres://postgres@127.0.0.1:PORT) and stops the
 #                             server when the script exits
+#   start_postgres durable    the same with PostgreSQL's durable defaults (for benchmarks)
 #
-# The cluster trades durability for speed (fsync off): it lives only as long as the script.
+# Otherwise the cluster trades durability for speed (fsync off): it lives only as long as the script.
 
 postgres_bin() {
   local initdb
@@ -23,7 +24,8 @@ postgres_bin() {
 }
 
 start_postgres() {
-  local bin port as=()
+  local bin port as=() settings="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  [ "${1:-}" = durable ] && settings="-c shared_buffers=256MB"
   bin=$(postgres_bin)
   POSTGRES_DIR=$(mktemp -d /tmp/stratus-postgres.XXXXXX)
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -33,7 +35,7 @@ start_postgres() {
   fi
   "${as[@]}" "$bin/initdb" -D "$POSTGRES_DIR/data" -A trust -U postgres >/dev/null
   "${as[@]}" "$bin/pg_ctl" -D "$POSTGRES_DIR/data" -l "$POSTGRES_DIR/log" -w start -o \
-    "-p $port -k $POSTGRES_DIR -c listen_addresses=127.0.0.1 -c max_connections=1000 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" >/dev/null
+    "-p $port -k $POSTGRES_DIR -c listen_addresses=127.0.0.1 -c max_connections=1000 $settings" >/dev/null
   POSTGRES_URL="postgres://postgres@127.0.0.1:$port"
   POSTGRES_STOP=("${as[@]}" "$bin/pg_ctl" -D "$POSTGRES_DIR/data" -m immediate stop)
   trap stop_postgres EXIT

@@ -5,7 +5,7 @@ import StratusCore
 
 /// Where a PostgreSQL database is, as a `postgres://user:password@host:port/database` URL says
 /// (`?sslmode=require` for TLS).
-struct PostgresAddress: Sendable {
+package struct PostgresAddress: Sendable {
     var host: String
     var port: Int
     var username: String
@@ -13,7 +13,7 @@ struct PostgresAddress: Sendable {
     var database: String?
     var requiresTLS: Bool
 
-    init(url: String) throws {
+    package init(url: String) throws {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
               let host = components.host, !host.isEmpty else {
             throw CloudKitError.badRequest("a database URL looks like postgres://user:password@host:5432/database")
@@ -28,7 +28,7 @@ struct PostgresAddress: Sendable {
     }
 
     /// The configuration of a connection pool.
-    var client: PostgresClient.Configuration {
+    package var client: PostgresClient.Configuration {
         PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database,
                                      tls: requiresTLS ? .require(.makeClientConfiguration()) : .disable)
     }
