@@ -44,12 +44,18 @@ struct MigrateCommand: AsyncParsableCommand {
         abstract: "Apply the schema migrations this release needs to a store (its PostgreSQL database or data directory) and exit.")
 
     @OptionGroup var store: StoreLocation
+    @Flag(help: "The store was just restored from a dump (pg_restore): give it a new epoch, so change tokens issued before expire and devices fetch again. Stop its servers first.")
+    var afterRestore = false
 
     func run() async throws {
         var logger = Logger(label: "stratus")
         logger.logLevel = .info
         let server = try await StratusServer(configuration: store.configuration(), logger: logger)
         guard await server.services.storage.isReady() else { throw ValidationError("the store's schema is not current after migrating") }
+        if afterRestore {
+            try await server.services.admin.startNewEpoch()
+            print("the store has a new epoch: change tokens issued before now will expire")
+        }
         print("the \(store.database == nil ? "data directory's" : "database's") schema is current for Stratus \(StratusServer.version)")
     }
 }

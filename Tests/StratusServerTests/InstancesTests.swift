@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import NIOCore
 import StratusCore
+import StratusServer
 import StratusTesting
 import Testing
 
@@ -94,6 +95,40 @@ struct InstancesTests {
             _ = try await alice.save(many, zone: "Notes")
         }
         #expect(large.messages.count == 2 && large.messages.last?.contains("\"fet\"") == true)
+    }
+
+    /// Signing out through A closes the push connection the session holds on B.
+    @Test(.timeLimit(.minutes(1)))
+    func signingOutThroughOneInstanceClosesTheSocketsOnTheOther() async throws {
+        let (a, b, endpointA, endpointB) = try await Self.instances()
+        defer { a.kill9(); b.kill9() }
+        let alice = try await endpointA.signUp("alice")
+        let aliceOnB = Caller(server: endpointB, webAuthToken: alice.webAuthToken, userRecordName: alice.userRecordName)
+        let outcome = try await PushBoundsTests.connect(PushBoundsTests.webSocketURL(aliceOnB)) {
+            let response = try await alice.post("/auth/1/\(TestServer.containerID)/development/signout", [String: String]())
+            #expect(response.status == 200)
+        }
+        #expect(outcome.messages.count == 1, "B closed the socket after the catch-up notification")
+    }
+
+    /// Maintenance runs on one instance at a time: a job's lease keeps the others out while its
+    /// holder runs it, and an instance takes over a lease whose holder died (left to expire).
+    @Test func aJobRunsOnOneInstanceAtATimeAndOutlivesADeadHolder() async throws {
+        try await TestServer.with { server in
+            let first = server.server.services.storage
+            let url = try #require(server.server.configuration.databaseURL)
+            let second = try await PostgresStorage(url: url, maxConnections: 2)
+            let ranInside = try await first.exclusively("job") {
+                let alsoRan = try await second.exclusively("job") {}
+                #expect(!alsoRan, "held by the first instance")
+            }
+            #expect(ranInside)
+            #expect(try await second.exclusively("job") {}, "given back")
+            let expired = Int64(Date().timeIntervalSince1970 * 1000) - 1
+            try await TestDatabase.execute("INSERT INTO job_leases (name, holder, expires_at) VALUES ('job', 'a dead instance', \(expired))",
+                                           for: server.server.configuration.dataDirectory, base: try #require(TestServer.postgresURL))
+            #expect(try await second.exclusively("job") {}, "a lease left to expire is taken over")
+        }
     }
 
     /// A file uploaded through A is downloaded through B: the bytes are in the database, not on

@@ -48,3 +48,37 @@ import StratusTesting
         }
     }
 }
+
+/// A PostgreSQL store backed up with `pg_dump` and restored with `pg_restore` into a new
+/// database, then given a new epoch by `stratus migrate --after-restore`, as the README's
+/// "Scaling out" section says.
+@Suite(.enabled(if: TestServer.runsOnPostgres, "needs PostgreSQL"))
+struct PostgresDumpTests {
+    @Test(.timeLimit(.minutes(2)))
+    func aDumpRestoredIntoANewDatabaseServesItsDataWithANewEpoch() async throws {
+        let base = try #require(TestServer.postgresURL)
+        let source = TestServer.temporaryDirectory()
+        let seeded = try await TestServer.with(dataDirectory: source) { try await ArchiveTests.seed($0) }
+        let dump = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-\(UUID().uuidString).dump")
+        defer { try? FileManager.default.removeItem(at: dump) }
+        let dumped = try await ChildProcess.run("pg_dump", ["-Fc", "-f", dump.path, "-d", try await TestDatabase.url(for: source, base: base)])
+        #expect(dumped.status == 0, "\(dumped.output)")
+        let target = TestServer.temporaryDirectory()
+        let restored = try await ChildProcess.run("pg_restore", ["--no-owner", "-d", try await TestDatabase.url(for: target, base: base), dump.path])
+        #expect(restored.status == 0, "\(restored.output)")
+        let migrated = try await ServerProcess.run(["migrate", "--data", target.path, "--after-restore"])
+        #expect(migrated.status == 0 && migrated.output.contains("new epoch"), "\(migrated.output)")
+
+        try await TestServer.with(dataDirectory: target) { server in
+            let alice = Caller(server: server.endpoint, webAuthToken: seeded.alice.webAuthToken, userRecordName: seeded.alice.userRecordName)
+            guard case .failure(let error) = try await alice.zoneChanges("Notes", token: seeded.zoneToken) else {
+                Issue.record("a token from before the restore was honoured"); return
+            }
+            #expect(error.serverErrorCode == .changeTokenExpired)
+            #expect(Set(try await alice.allZoneChanges("Notes").records.compactMap(\.recordName)).isSuperset(of: ["n0", "n1"]))
+            let photo = try #require(try await alice.lookup(["photo"]).first?.record)
+            guard case .asset(let asset) = photo.fields["file"] else { throw TestFailure("no asset") }
+            #expect(try await alice.download(try #require(asset.downloadURL)).body == Data(seeded.photo), "the file came back with the database")
+        }
+    }
+}

@@ -55,6 +55,15 @@ package struct AdminService: Sendable {
         try await ContainerArchive.load(from: directory, into: storage, blobs: blobs, incoming: incoming, progress: progress)
     }
 
+    /// Gives the store a new epoch after it was restored by other means than `stratus restore`
+    /// (`pg_restore`, say): change tokens issued before expire, and devices list their zones
+    /// again instead of missing changes made after the dump. Servers open on the store must be
+    /// started again.
+    package func startNewEpoch() async throws {
+        let epoch = Backup.newEpoch(other: storage.epoch)
+        try await storage.write { try await $0.setStoreEpoch(epoch) }
+    }
+
     /// Copies this whole store into `target`, which must be empty, and checks the copy
     /// (``StoreCopy``).
     package func copyStore(to target: AdminService, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> StoreCopy.Summary {

@@ -69,7 +69,7 @@ enum Backup {
     }
 
     /// A random epoch, never 0 (the epoch of a store never restored) nor `other`.
-    private static func newEpoch(other: Int64) -> Int64 {
+    static func newEpoch(other: Int64) -> Int64 {
         var epoch: Int64
         repeat { epoch = Int64.random(in: 1...Int64.max) } while epoch == other
         return epoch
