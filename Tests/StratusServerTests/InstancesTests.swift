@@ -8,8 +8,9 @@ import StratusTesting
 import Testing
 
 /// Two real `stratus` processes on one PostgreSQL database: what is written through one is
-/// pushed and fed through the other.
-@Suite(.enabled(if: TestServer.runsOnPostgres, "needs PostgreSQL"))
+/// pushed and fed through the other. One test at a time (each starts two servers, which the rest
+/// of the suite's load would otherwise slow many-fold); the time limits only stop a hang.
+@Suite(.serialized, .enabled(if: TestServer.runsOnPostgres, "needs PostgreSQL"))
 struct InstancesTests {
     /// Two instances of one store: their own data directories, the suite's database for the first.
     static func instances() async throws -> (ServerProcess, ServerProcess, ServerEndpoint, ServerEndpoint) {
@@ -30,7 +31,7 @@ struct InstancesTests {
     /// The bounds that guard accounts hold across the fleet: wrong passwords tried on both
     /// instances in turn are throttled after the account's ten (not ten per instance), and a
     /// signed server-to-server request accepted by one instance is a replay on the other.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func accountBoundsAndReplayProtectionHoldAcrossInstances() async throws {
         let (a, b, endpointA, endpointB, database) = try await Self.instancesSharingADatabase()
         defer { a.kill9(); b.kill9() }
@@ -63,7 +64,7 @@ struct InstancesTests {
         #expect(replayed.status == 401 && replayed.text.contains("replay"), "\(replayed.text)")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aSaveThroughOneInstanceIsPushedAndFedThroughTheOther() async throws {
         let (a, b, endpointA, endpointB) = try await Self.instances()
         defer { a.kill9(); b.kill9() }
@@ -98,7 +99,7 @@ struct InstancesTests {
     }
 
     /// Signing out through A closes the push connection the session holds on B.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func signingOutThroughOneInstanceClosesTheSocketsOnTheOther() async throws {
         let (a, b, endpointA, endpointB) = try await Self.instances()
         defer { a.kill9(); b.kill9() }
@@ -133,7 +134,7 @@ struct InstancesTests {
 
     /// A file uploaded through A is downloaded through B: the bytes are in the database, not on
     /// A's disk.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func anAssetUploadedThroughOneInstanceIsDownloadedThroughTheOther() async throws {
         let (a, b, endpointA, endpointB) = try await Self.instances()
         defer { a.kill9(); b.kill9() }
@@ -151,7 +152,7 @@ struct InstancesTests {
 
     /// A long-poll courier made through A answers on B (a load balancer may send each poll
     /// anywhere): its first answer there is the catch-up notification, then it hears A's save.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aCourierMadeThroughOneInstanceIsPolledThroughTheOther() async throws {
         let (a, b, endpointA, endpointB) = try await Self.instances()
         defer { a.kill9(); b.kill9() }
@@ -240,7 +241,7 @@ struct InstancesTests {
     /// One instance killed with SIGKILL in the middle of writes: the other goes on serving (the
     /// dead one's transaction and its writer lock end with its connections), every batch is
     /// there whole or not at all, and every acknowledged one is there.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(3)))
     func killingOneInstanceMidBatchLeavesTheOtherServing() async throws {
         let (a, b, endpointA, endpointB) = try await Self.instances()
         defer { b.kill9() }

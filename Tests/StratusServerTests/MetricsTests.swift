@@ -5,7 +5,7 @@ import StratusCore
 
 /// `serve --metrics-port`: Prometheus metrics on a listener of their own, never on the API's.
 @Suite struct MetricsTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func metricsAreServedOnTheirOwnPortAndCountWhatHappened() async throws {
         let process = try await ServerProcess(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--metrics-port", "0"])
         defer { process.kill9() }
