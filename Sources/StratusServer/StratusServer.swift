@@ -183,10 +183,13 @@ public struct StratusServer: Sendable {
         application.addServices(
             services.apns,
             Periodic(description: "Maintenance", interval: configuration.maintenanceInterval, work: maintenance.run),
-            // One timer closes the push connections of expired sessions, and of sessions revoked by
-            // another process (sign-out and the admin service close them at once in this one).
-            Periodic(description: "SessionSweeper", interval: configuration.expiredSessionSweepInterval) {
+            // One timer closes the push connections of expired sessions (from memory), another those
+            // of sessions revoked by another process (sign-out and the admin service close them at
+            // once in this one), which reads the store: a slow store never delays an expiry.
+            Periodic(description: "ExpiredSessionSweeper", interval: configuration.expiredSessionSweepInterval) {
                 await hub.endSessions(expiredBefore: AuthService.now())
+            },
+            Periodic(description: "RevokedSessionSweeper", interval: configuration.expiredSessionSweepInterval) {
                 await hub.endRevokedSessions()
             })
         if let bus = services.storage.bus {

@@ -35,7 +35,7 @@ start_postgres() {
   fi
   "${as[@]}" "$bin/initdb" -D "$POSTGRES_DIR/data" -A trust -U postgres >/dev/null
   "${as[@]}" "$bin/pg_ctl" -D "$POSTGRES_DIR/data" -l "$POSTGRES_DIR/log" -w start -o \
-    "-p $port -k $POSTGRES_DIR -c listen_addresses=127.0.0.1 -c max_connections=1000 $settings" >/dev/null
+    "-p $port -k $POSTGRES_DIR -c listen_addresses=127.0.0.1 -c max_connections=2000 $settings" >/dev/null
   POSTGRES_URL="postgres://postgres@127.0.0.1:$port"
   POSTGRES_STOP=("${as[@]}" "$bin/pg_ctl" -D "$POSTGRES_DIR/data" -m immediate stop)
   trap stop_postgres EXIT
