@@ -124,10 +124,7 @@ struct PostgresBenchmark {
                 PRIMARY KEY (zone_id, record_name))
             """, logger: logger)
         try await client.query("CREATE INDEX records_changes ON records(zone_id, sequence)", logger: logger)
-        let encoder = JSONEncoder()
-        let rows = try records.map { record in
-            (record.recordName!, record.recordType!, try encoder.encode(record.fields.compactMapValues { $0 }.mapValues { RecordField($0) }))
-        }
+        let rows = try ServerBenchmark.rows(of: records)
         return try await Stopwatch.seconds {
             var sequence: Int64 = 0
             for start in stride(from: 0, to: rows.count, by: batch) {

@@ -87,10 +87,7 @@ struct ServerBenchmark: AsyncParsableCommand {
                 CREATE INDEX records_changes ON records(zone_id, sequence);
                 """)
         }
-        let encoder = JSONEncoder()
-        let rows = try records.map { record in
-            (record.recordName!, record.recordType!, try encoder.encode(record.fields.compactMapValues { $0 }.mapValues { RecordField($0) }))
-        }
+        let rows = try Self.rows(of: records)
         return try await Stopwatch.seconds {
             var sequence: Int64 = 0
             for start in stride(from: 0, to: rows.count, by: batch) {
@@ -106,6 +103,14 @@ struct ServerBenchmark: AsyncParsableCommand {
                 }
                 sequence += Int64(chunk.count)
             }
+        }
+    }
+
+    /// The baselines' rows: each record's name, type and fields as the server stores them.
+    static func rows(of records: [StratusCore.Record]) throws -> [(name: String, type: String, fields: Data)] {
+        let encoder = JSONEncoder()
+        return try records.map { record in
+            (record.recordName!, record.recordType!, try encoder.encode(record.fields.compactMapValues { $0 }.mapValues { RecordField($0) }))
         }
     }
 
