@@ -16,6 +16,7 @@ public actor PushConnection {
     private let sink: AsyncStream<PushNotification>.Continuation
     private let minimumBackoff: Duration
     private let maximumBackoff: Duration
+    private let pingInterval: Duration
     private var runner: Task<Void, Never>?
     /// Whether the WebSocket is open now.
     public private(set) var isConnected = false
@@ -25,8 +26,13 @@ public actor PushConnection {
     /// throttling); nil once a connection is accepted.
     public private(set) var lastRefusal: CloudError?
 
-    public init(container: Container, minimumBackoff: Duration = .milliseconds(250), maximumBackoff: Duration = .seconds(30)) {
+    /// - Parameter pingInterval: how often the client pings the server. A connection that stops
+    ///   answering (a NAT that dropped it, or a close the WebSocket client failed to notice) ends
+    ///   after two intervals without a pong, and the connection is opened again.
+    public init(container: Container, minimumBackoff: Duration = .milliseconds(250), maximumBackoff: Duration = .seconds(30),
+                pingInterval: Duration = .seconds(20)) {
         self.container = container
+        self.pingInterval = pingInterval
         self.minimumBackoff = minimumBackoff
         self.maximumBackoff = maximumBackoff
         (notifications, sink) = AsyncStream.makeStream(of: PushNotification.self)
@@ -54,7 +60,7 @@ public actor PushConnection {
             do {
                 let url = try await Self.webSocketURL(for: container)
                 let sink = self.sink
-                try await WebSocketClient.connect(url: url, logger: logger) { inbound, outbound, _ in
+                try await WebSocketClient.connect(url: url, configuration: .init(autoPing: .enabled(timePeriod: pingInterval)), logger: logger) { inbound, outbound, _ in
                     // Connected once the server sends anything but a refusal (it starts with a
                     // "fetch to catch up" notification).
                     var accepted = false

@@ -220,6 +220,42 @@ import StratusCore
         }
     }
 
+    /// A deletion that cascades, then fails deep down (a `VALIDATE` reference), in a batch with
+    /// creates around it: the creates stay, the deletion leaves nothing behind. (On PostgreSQL
+    /// saves are held back and sent together, and a savepoint is sent only when a statement must
+    /// run inside it: this is its hardest case.)
+    @Test func aCascadeFailingDeepDownUndoesOnlyItsOwnOperation() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp()
+            try await alice.createZone("Z")
+            func reference(_ name: String, _ action: Reference.Action) -> FieldValue {
+                .reference(Reference(recordName: name, action: action))
+            }
+            _ = try await alice.save([
+                .create("list"), .create("item", ["list": reference("list", .deleteSelf)]),
+                .create("sub", ["item": reference("item", .deleteSelf)]), .create("guard", ["sub": reference("sub", .validate)]),
+            ], zone: "Z")
+            let token = try await alice.allZoneChanges("Z").token
+            let results = try await alice.modify([
+                .create("a"), RecordOperation(.forceDelete, Record(recordName: "list")), .create("b"),
+                .create("c", ["list": reference("list", .deleteSelf)]),
+            ], zone: "Z", atomic: false)
+            #expect(results.map { $0.error?.serverErrorCode } == [nil, .validatingReferenceError, nil, nil])
+            let lookup = try await alice.lookup(["list", "item", "sub", "guard", "a", "b", "c"], zone: "Z")
+            #expect(lookup.allSatisfy { $0.record != nil }, "\(lookup.map { $0.error?.serverErrorCode })")
+            let changes = try await alice.allZoneChanges("Z", from: token)
+            #expect(changes.records.compactMap(\.recordName).sorted() == ["a", "b", "c"])
+
+            // Created and cascaded over in one batch: the new child goes with its parent.
+            let cascade = try await alice.modify([
+                .create("d", ["c": reference("c", .deleteSelf)]), RecordOperation(.forceDelete, Record(recordName: "c")),
+            ], zone: "Z", atomic: false)
+            #expect(cascade.map { $0.error?.serverErrorCode } == [nil, nil])
+            let gone = try await alice.lookup(["c", "d"], zone: "Z")
+            #expect(gone.map { $0.error?.serverErrorCode } == [.notFound, .notFound])
+        }
+    }
+
     @Test func defaultZoneIsNeverAtomic() async throws {
         try await TestServer.with { server in
             let alice = try await server.signUp()

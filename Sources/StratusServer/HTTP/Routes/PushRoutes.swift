@@ -94,9 +94,10 @@ struct PushRoutes {
         let cloudKitError = CloudKitErrorMiddleware.cloudKitError(for: error)
         let dictionary = ErrorDictionary(cloudKitError, uuid: SecretGenerator.uuid())
         let json = String(decoding: try JSONEncoder().encode(dictionary), as: UTF8.self)
-        // Some clients (swift-websocket's among them) install their frame reader only after the
-        // upgrade completes and lose frames that arrive with the 101 response; a refusal waits
-        // a moment so that it is read. It also slows a client that reconnects in a tight loop.
+        // Some clients (swift-websocket's among them) lose everything that arrives in one read
+        // with the 101 response when the FIN is part of it (frames and end of input both), and
+        // then wait on a half-closed socket; a refusal waits a moment so that the 101 is read
+        // alone. It also slows a client that reconnects in a tight loop.
         try await Task.sleep(for: Self.refusalDelay)
         try await outbound.write(.text(json))
         try await outbound.close(.unknown(UInt16(4000 + cloudKitError.code.httpStatus)), reason: cloudKitError.code.rawValue)

@@ -24,8 +24,8 @@ package struct PostgresBlobStore: BlobStore {
     }
 
     package func store(_ file: ReceivedFile, in transaction: any StorageTransaction) async throws -> Bool {
-        let connection = try Self.connection(of: transaction)
-        let exists = try await connection.query("SELECT 1 FROM asset_chunks WHERE checksum = \(file.checksum) AND part = 0", logger: logger)
+        let transaction = try Self.postgres(transaction)
+        let exists = try await transaction.query("SELECT 1 FROM asset_chunks WHERE checksum = \(file.checksum) AND part = 0")
             .decode(Int32.self).first { _ in true } != nil
         if exists { return false }
         guard let handle = FileHandle(forReadingAtPath: file.temporaryPath) else {
@@ -36,9 +36,9 @@ package struct PostgresBlobStore: BlobStore {
         repeat {
             let piece = try handle.read(upToCount: Self.chunkSize) ?? Data()
             if piece.isEmpty && part > 0 { break }
-            try await connection.query("""
+            try await transaction.execute("""
                 INSERT INTO asset_chunks (checksum, part, bytes) VALUES (\(file.checksum), \(part), \(ByteBuffer(data: piece)))
-                """, logger: logger)
+                """)
             part += 1
             if piece.count < Self.chunkSize { break }
         } while true
@@ -47,7 +47,7 @@ package struct PostgresBlobStore: BlobStore {
     }
 
     package func remove(checksum: String, in transaction: any StorageTransaction) async throws {
-        try await Self.connection(of: transaction).query("DELETE FROM asset_chunks WHERE checksum = \(checksum)", logger: logger)
+        try await Self.postgres(transaction).execute("DELETE FROM asset_chunks WHERE checksum = \(checksum)")
     }
 
     package func size(checksum: String) async throws -> Int64? {
@@ -67,10 +67,10 @@ package struct PostgresBlobStore: BlobStore {
         return part > 0
     }
 
-    private static func connection(of transaction: any StorageTransaction) throws -> PostgresConnection {
+    private static func postgres(_ transaction: any StorageTransaction) throws -> PostgresTransaction {
         guard let transaction = transaction as? PostgresTransaction else {
             throw CloudKitError(.internalError, "PostgreSQL's blob store was handed another store's transaction")
         }
-        return transaction.connection
+        return transaction
     }
 }

@@ -78,6 +78,7 @@ package final class PostgresStorage: StratusStorage {
                     let start = ContinuousClock.now
                     let transaction = PostgresTransaction(connection: connection, logger: logger, epoch: epoch, changeSequence: sequence)
                     let result = try await body(transaction)
+                    try await transaction.sendHeldWrites()
                     try await transaction.storeChangeSequence()
                     try await connection.query("COMMIT", logger: logger)
                     if locksWriters { ServerMetrics.committed(writes: 1, in: ContinuousClock.now - start) }

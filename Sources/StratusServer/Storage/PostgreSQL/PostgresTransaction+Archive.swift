@@ -121,7 +121,7 @@ extension PostgresTransaction {
     /// A zone's records and tombstones, each with its reference edges and asset files, read as
     /// they stream (a zone's records are never all in memory).
     private func archiveRecords(zoneRowID: Int64, _ emit: (ArchiveItem) throws -> Void) async throws {
-        for try await row in try await connection.query("""
+        for try await row in try await query("""
             SELECT \(unescaped: Self.recordColumns),
                 ARRAY(SELECT target_name FROM record_references e WHERE e.zone_id = r.zone_id AND e.source_name = r.record_name
                       ORDER BY target_name, action),
@@ -129,7 +129,7 @@ extension PostgresTransaction {
                       ORDER BY target_name, action),
                 ARRAY(SELECT checksum FROM asset_references a WHERE a.zone_id = r.zone_id AND a.record_name = r.record_name ORDER BY checksum)
             FROM records r WHERE zone_id = \(zoneRowID) ORDER BY record_name
-            """, logger: logger) {
+            """) {
             let cells = row.makeRandomAccess()
             let record = try Self.record(cells)
             let targets = try cells[16].decode([String].self)

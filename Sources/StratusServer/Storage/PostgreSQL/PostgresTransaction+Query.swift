@@ -103,7 +103,7 @@ extension PostgresTransaction {
 
         var page = QueryPage(rows: [])
         var bytes = 0
-        for try await row in try await connection.query(sql.query, logger: logger) {
+        for try await row in try await self.query(sql.query) {
             let cells = row.makeRandomAccess()
             let record = try Self.record(cells)
             var sortValues: [IndexValue] = []

@@ -28,7 +28,7 @@ extension PostgresTransaction {
     func fetchRecords(_ query: PostgresQuery, maxBytes: Int = .max) async throws -> [StoredRecord] {
         var records: [StoredRecord] = []
         var bytes = 0
-        for try await row in try await connection.query(query, logger: logger) {
+        for try await row in try await self.query(query) {
             let record = try Self.record(row.makeRandomAccess())
             records.append(record)
             bytes += record.fieldsJSON.count
@@ -50,31 +50,34 @@ extension PostgresTransaction {
             """)
     }
 
+    /// Held back (``HeldRecordWrites``) and sent with the saves around it.
     func saveRecord(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) async throws {
-        try await execute(Self.insert(record, """
-            ON CONFLICT (zone_id, record_name) DO UPDATE SET
-                record_type = EXCLUDED.record_type, change_tag = EXCLUDED.change_tag, fields = EXCLUDED.fields,
-                created_at = EXCLUDED.created_at, created_by = EXCLUDED.created_by, created_device = EXCLUDED.created_device,
-                modified_at = EXCLUDED.modified_at, modified_by = EXCLUDED.modified_by, modified_device = EXCLUDED.modified_device,
-                parent = EXCLUDED.parent, share = EXCLUDED.share, sequence = EXCLUDED.sequence, deleted = EXCLUDED.deleted,
-                create_key = EXCLUDED.create_key
-            """))
-        if replacingReferences {
-            try await execute("DELETE FROM record_references WHERE zone_id = \(record.zoneRowID) AND source_name = \(record.recordName)")
-        }
-        try await insert(references, zoneRowID: record.zoneRowID)
+        if held.holds(record) { try await sendHeldWrites() }
+        held.append(HeldRecordWrites.Save(record: record, references: references, replacingReferences: replacingReferences))
     }
 
     func insertRecord(_ record: StoredRecord, references: [StoredReference]) async throws -> Bool {
-        let inserted = try await changedRows(Self.insert(record, "ON CONFLICT (zone_id, record_name) DO NOTHING RETURNING 1"))
+        var binds = PostgresBindings(capacity: 16)
+        Self.bind(record, to: &binds)
+        let inserted = try await changedRows(PostgresQuery(unsafeSQL: Self.insertRecordSQL + "ON CONFLICT (zone_id, record_name) DO NOTHING RETURNING 1",
+                                                           binds: binds))
         guard inserted > 0 else { return false }
         try await insert(references, zoneRowID: record.zoneRowID)
         return true
     }
 
-    /// `INSERT INTO records … VALUES (…)` with the record's columns bound, then `conflict`.
-    private static func insert(_ record: StoredRecord, _ conflict: String) -> PostgresQuery {
-        var binds = PostgresBindings(capacity: 16)
+    /// The conflict clause of a save: the new row replaces the old one's every column.
+    static let overwriteOnConflict = """
+        ON CONFLICT (zone_id, record_name) DO UPDATE SET
+            record_type = EXCLUDED.record_type, change_tag = EXCLUDED.change_tag, fields = EXCLUDED.fields,
+            created_at = EXCLUDED.created_at, created_by = EXCLUDED.created_by, created_device = EXCLUDED.created_device,
+            modified_at = EXCLUDED.modified_at, modified_by = EXCLUDED.modified_by, modified_device = EXCLUDED.modified_device,
+            parent = EXCLUDED.parent, share = EXCLUDED.share, sequence = EXCLUDED.sequence, deleted = EXCLUDED.deleted,
+            create_key = EXCLUDED.create_key
+        """
+
+    /// Appends the record's ``recordColumns`` to `binds`, in order.
+    static func bind(_ record: StoredRecord, to binds: inout PostgresBindings) {
         binds.append(record.zoneRowID)
         binds.append(record.recordName)
         binds.append(record.recordType)
@@ -91,7 +94,6 @@ extension PostgresTransaction {
         binds.append(record.sequence)
         binds.append(record.deleted)
         binds.append(record.createKey)
-        return PostgresQuery(unsafeSQL: insertRecordSQL + conflict, binds: binds)
     }
 
     private static let insertRecordSQL = """

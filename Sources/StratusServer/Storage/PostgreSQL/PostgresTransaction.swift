@@ -12,11 +12,24 @@ import StratusCore
 /// change sequence is read once (a write transaction reads it under the row lock that makes
 /// writers take turns) and written back before the transaction commits.
 final class PostgresTransaction: StorageTransaction {
-    let connection: PostgresConnection
+    /// The connection the transaction runs on. Statements go through ``query(_:)``, which sends
+    /// the held writes first.
+    private let connection: PostgresConnection
     let logger: Logger
     let storeEpoch: Int64
     private var sequence: (stored: Int64, current: Int64)?
-    private var savepoints = 0
+    /// Record saves not sent yet.
+    var held = HeldRecordWrites()
+    /// The savepoints open now, outermost first. One is sent (`SAVEPOINT`) only when a statement
+    /// must run inside it; until then it remembers where in ``held`` it began, and rolling it
+    /// back forgets the saves held since.
+    private var openSavepoints: [OpenSavepoint] = []
+
+    private struct OpenSavepoint {
+        var name: String
+        /// Where in ``held`` it began; nil once it was sent to the server.
+        var heldPosition: Int?
+    }
 
     init(connection: PostgresConnection, logger: Logger, epoch: Int64, changeSequence: Int64? = nil) {
         self.connection = connection
@@ -25,30 +38,59 @@ final class PostgresTransaction: StorageTransaction {
         self.sequence = changeSequence.map { ($0, $0) }
     }
 
+    var holdsRecordWrites: Bool { true }
+
     // MARK: Running statements
+
+    /// Runs a statement, after the held writes (and the savepoints among them) reach the server.
+    func query(_ query: PostgresQuery) async throws -> PostgresRowSequence {
+        try await sendHeldWrites()
+        return try await connection.query(query, logger: logger)
+    }
+
+    /// Sends the held saves and the unsent savepoints, in the order they were made.
+    func sendHeldWrites() async throws {
+        guard !held.isEmpty || openSavepoints.last?.heldPosition != nil else { return }
+        var sent = 0
+        for index in openSavepoints.indices {
+            guard let position = openSavepoints[index].heldPosition else { continue }
+            try await send(HeldRecordWrites.statements(for: held.saves[sent..<position]))
+            sent = position
+            try await send(["SAVEPOINT \(unescaped: openSavepoints[index].name)"])
+            openSavepoints[index].heldPosition = nil
+        }
+        try await send(HeldRecordWrites.statements(for: held.saves[sent...]))
+        held.removeAll()
+    }
+
+    private func send(_ statements: [PostgresQuery]) async throws {
+        for statement in statements {
+            for try await _ in try await connection.query(statement, logger: logger) {}
+        }
+    }
 
     /// Runs a statement and returns every row of its result.
     func rows(_ query: PostgresQuery) async throws -> [PostgresRandomAccessRow] {
         var rows: [PostgresRandomAccessRow] = []
-        for try await row in try await connection.query(query, logger: logger) { rows.append(row.makeRandomAccess()) }
+        for try await row in try await self.query(query) { rows.append(row.makeRandomAccess()) }
         return rows
     }
 
     /// Runs a statement whose rows, if any, are not needed.
     func execute(_ query: PostgresQuery) async throws {
-        for try await _ in try await connection.query(query, logger: logger) {}
+        for try await _ in try await self.query(query) {}
     }
 
     /// Runs a statement ending in `RETURNING …` and tells how many rows it changed.
     func changedRows(_ query: PostgresQuery) async throws -> Int {
         var count = 0
-        for try await _ in try await connection.query(query, logger: logger) { count += 1 }
+        for try await _ in try await self.query(query) { count += 1 }
         return count
     }
 
     /// The first column of the first row, if there is a row.
     func value<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type = T.self) async throws -> T? {
-        for try await row in try await connection.query(query, logger: logger) {
+        for try await row in try await self.query(query) {
             return try row.makeRandomAccess()[0].decode(T.self)
         }
         return nil
@@ -57,7 +99,7 @@ final class PostgresTransaction: StorageTransaction {
     /// The first column of every row.
     func values<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type = T.self) async throws -> [T] {
         var values: [T] = []
-        for try await row in try await connection.query(query, logger: logger) { values.append(try row.makeRandomAccess()[0].decode(T.self)) }
+        for try await row in try await self.query(query) { values.append(try row.makeRandomAccess()[0].decode(T.self)) }
         return values
     }
 
@@ -285,19 +327,25 @@ final class PostgresTransaction: StorageTransaction {
     }
 
     func withSavepoint<T>(_ body: () async throws -> T) async throws -> T {
-        savepoints += 1
-        defer { savepoints -= 1 }
-        let name = "stratus_\(savepoints)"
-        try await execute("SAVEPOINT \(unescaped: name)")
+        let name = "stratus_\(openSavepoints.count + 1)"
+        openSavepoints.append(OpenSavepoint(name: name, heldPosition: held.count))
         let result: T
         do {
             result = try await body()
         } catch {
-            try await execute("ROLLBACK TO SAVEPOINT \(unescaped: name)")
-            try await execute("RELEASE SAVEPOINT \(unescaped: name)")
+            if let position = openSavepoints.removeLast().heldPosition {
+                // Nothing reached the server since it began: forgetting the held saves undoes it.
+                held.discard(from: position)
+            } else {
+                // Every save held now came after it was sent.
+                held.removeAll()
+                try await send(["ROLLBACK TO SAVEPOINT \(unescaped: name)", "RELEASE SAVEPOINT \(unescaped: name)"])
+            }
             throw error
         }
-        try await execute("RELEASE SAVEPOINT \(unescaped: name)")
+        if openSavepoints.removeLast().heldPosition == nil {
+            try await send(["RELEASE SAVEPOINT \(unescaped: name)"])
+        }
         return result
     }
 

@@ -33,6 +33,9 @@ final class GroupCommit: Sendable {
     var statistics: (transactions: Int, writes: Int) { committed.withLockedValue { $0 } }
     private let committed = NIOLockedValueBox((transactions: 0, writes: 0))
 
+    /// Writes waiting for the writer now.
+    var queuedWrites: Int { queue.withLockedValue(\.count) }
+
     /// Runs `body` in the next group's transaction and returns its result once that transaction
     /// is durable.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) async throws -> T) async throws -> T {

@@ -104,6 +104,17 @@ package final class SQLiteStorage: StratusStorage {
 
     package var commitStatistics: (transactions: Int, writes: Int) { group.statistics }
 
+    /// Occupies the writer connection, calling `held` once it has it, until `released` returns
+    /// true (asked every 10 ms): writes made meanwhile queue up and then commit as one group.
+    /// Lets a test make grouping certain instead of hoping for it.
+    package func holdWriter(held: @escaping @Sendable () -> Void,
+                            until released: @escaping @Sendable (_ queuedWrites: Int) -> Bool) async throws {
+        try await pool.writeWithoutTransaction { _ in
+            held()
+            while !released(self.group.queuedWrites) { Thread.sleep(forTimeInterval: 0.01) }
+        }
+    }
+
     /// The writer connection's `journal_mode` and `synchronous` pragmas, read back from SQLite.
     package func isReady() async -> Bool {
         (try? await pool.read { try SQLiteSchema.migrator.hasCompletedMigrations($0) }) ?? false

@@ -18,6 +18,9 @@ final class SQLiteTransaction: StorageTransaction {
         self.storeEpoch = epoch
     }
 
+    /// SQLite runs in the process: a statement costs no round trip, and saves are written at once.
+    var holdsRecordWrites: Bool { false }
+
     // MARK: Containers, users, sessions
 
     func container(id: String) throws -> StoredContainer? {
