@@ -7,6 +7,36 @@ package struct RecordChange: Codable, Sendable {
     package var trigger: Subscription.Trigger
     /// The fields JSON as saved, or as it was before a deletion.
     package var fieldsJSON: [UInt8]
+
+    package init(recordName: String, recordType: String, trigger: Subscription.Trigger, fieldsJSON: [UInt8]) {
+        self.recordName = recordName
+        self.recordType = recordType
+        self.trigger = trigger
+        self.fieldsJSON = fieldsJSON
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case recordName, recordType, trigger, fields
+    }
+
+    // The fields travel between instances as a string: `JSONEncoder` writes bytes as an array
+    // of numbers, and a batch of 400 records took 50 ms to encode that way.
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        recordName = try container.decode(String.self, forKey: .recordName)
+        recordType = try container.decode(String.self, forKey: .recordType)
+        trigger = try container.decode(Subscription.Trigger.self, forKey: .trigger)
+        fieldsJSON = Array(try container.decode(String.self, forKey: .fields).utf8)
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(recordName, forKey: .recordName)
+        try container.encode(recordType, forKey: .recordType)
+        try container.encode(trigger, forKey: .trigger)
+        try container.encode(String(decoding: fieldsJSON, as: UTF8.self), forKey: .fields)
+    }
 }
 
 /// What one request committed in one zone of one database.

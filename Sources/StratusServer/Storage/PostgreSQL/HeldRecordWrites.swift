@@ -5,7 +5,7 @@ import PostgresNIO
 ///
 /// Every statement sent to PostgreSQL is a network round trip, and a batch of 400 records saved
 /// one `INSERT` each spends most of its time waiting for them. So saves are held here, and sent
-/// as one multi-row `INSERT … ON CONFLICT DO UPDATE` (with their reference edges in two more
+/// as one `INSERT … ON CONFLICT DO UPDATE` of every row (with their reference edges in two more
 /// statements) just before the transaction runs any other statement, or commits. Anything that
 /// reads afterwards reads the rows, so holding them back is invisible to the writer.
 ///
@@ -53,17 +53,11 @@ struct HeldRecordWrites {
         keys.removeAll(keepingCapacity: true)
     }
 
-    /// Most rows in one `INSERT`: 16 parameters each, under PostgreSQL's 65,535.
-    static let rowsPerStatement = 1_000
-
-    /// The statements that write these saves: the records' upserts, then the removal of the
+    /// The statements that write these saves: the records' upsert, then the removal of the
     /// replaced records' old edges, then the new edges.
     static func statements(for saves: ArraySlice<Save>) -> [PostgresQuery] {
         guard !saves.isEmpty else { return [] }
-        var statements: [PostgresQuery] = []
-        for start in stride(from: saves.startIndex, to: saves.endIndex, by: rowsPerStatement) {
-            statements.append(upsert(saves[start..<min(start + rowsPerStatement, saves.endIndex)]))
-        }
+        var statements = [upsert(saves)]
         let replacing = saves.filter(\.replacingReferences)
         if !replacing.isEmpty {
             statements.append("""
@@ -82,14 +76,46 @@ struct HeldRecordWrites {
         return statements
     }
 
+    /// One `INSERT … SELECT FROM unnest(…)` of every save: a column per array, so the statement
+    /// text and its parameter count stay the same whatever the number of rows (a `VALUES` list
+    /// of 400 rows, 6,400 parameters, took PostgreSQL longer to parse and bind than to run).
+    /// Arrays cannot hold NULL here, so each nullable column comes with an array telling which
+    /// rows are NULL.
     private static func upsert(_ saves: ArraySlice<Save>) -> PostgresQuery {
-        var binds = PostgresBindings(capacity: saves.count * 16)
-        var sql = "INSERT INTO records (\(PostgresTransaction.recordColumns)) VALUES "
-        for (row, save) in saves.enumerated() {
-            let first = row * 16
-            sql += (row == 0 ? "(" : ", (") + (1...16).map { "$\(first + $0)" }.joined(separator: ", ") + ")"
-            PostgresTransaction.bind(save.record, to: &binds)
-        }
-        return PostgresQuery(unsafeSQL: sql + "\n" + PostgresTransaction.overwriteOnConflict, binds: binds)
+        let records = saves.map(\.record)
+        var binds = PostgresBindings(capacity: 19)
+        binds.append(records.map(\.zoneRowID))
+        binds.append(records.map(\.recordName))
+        binds.append(records.map(\.recordType))
+        binds.append(records.map(\.changeTag))
+        binds.append(records.map { ByteBuffer(bytes: $0.fieldsJSON) })
+        binds.append(records.map(\.created.timestamp))
+        binds.append(records.map(\.created.userRecordName))
+        binds.append(records.map(\.created.deviceID))
+        binds.append(records.map(\.modified.timestamp))
+        binds.append(records.map(\.modified.userRecordName))
+        binds.append(records.map(\.modified.deviceID))
+        binds.append(records.map { $0.parent ?? "" })
+        binds.append(records.map { $0.parent == nil })
+        binds.append(records.map { $0.share ?? "" })
+        binds.append(records.map { $0.share == nil })
+        binds.append(records.map(\.sequence))
+        binds.append(records.map(\.deleted))
+        binds.append(records.map { $0.createKey ?? "" })
+        binds.append(records.map { $0.createKey == nil })
+        return PostgresQuery(unsafeSQL: upsertSQL, binds: binds)
     }
+
+    private static let upsertSQL = """
+        INSERT INTO records (\(PostgresTransaction.recordColumns))
+        SELECT zone, name, type, tag, fields, created_at, created_by, created_device, modified_at, modified_by, modified_device,
+               CASE WHEN no_parent THEN NULL ELSE parent END, CASE WHEN no_share THEN NULL ELSE share END, sequence, deleted,
+               CASE WHEN no_create_key THEN NULL ELSE create_key END
+        FROM unnest($1::BIGINT[], $2::TEXT[], $3::TEXT[], $4::TEXT[], $5::BYTEA[], $6::BIGINT[], $7::TEXT[], $8::TEXT[],
+                    $9::BIGINT[], $10::TEXT[], $11::TEXT[], $12::TEXT[], $13::BOOLEAN[], $14::TEXT[], $15::BOOLEAN[],
+                    $16::BIGINT[], $17::BOOLEAN[], $18::TEXT[], $19::BOOLEAN[])
+            AS u(zone, name, type, tag, fields, created_at, created_by, created_device, modified_at, modified_by, modified_device,
+                 parent, no_parent, share, no_share, sequence, deleted, create_key, no_create_key)
+        \(PostgresTransaction.overwriteOnConflict)
+        """
 }

@@ -121,6 +121,12 @@ extension PostgresTransaction {
     func recordChanges(zoneRowID: Int64, after sequence: Int64, skippingDeletionsThrough horizon: Int64, limit: Int,
                        maxBytes: Int, recordTypes: [String]?) async throws -> [StoredRecord] {
         let types = recordTypes ?? []
+        // Walk `records_changes` in order and stop at the limit. Right after a burst of writes,
+        // before autovacuum analyzes the table, the planner believes a zone holds a few dozen
+        // rows and picks a bitmap scan that reads and sorts every row after the token instead
+        // (measured: 9.6 ms a page at 40,000 records, against 0.5 ms), so a feed read in pages
+        // grew with the square of its length.
+        try await execute("SET LOCAL enable_bitmapscan = off")
         return try await fetchRecords("""
             SELECT \(unescaped: Self.recordColumns) FROM records WHERE zone_id = \(zoneRowID) AND sequence > \(sequence)
               AND NOT (deleted AND sequence <= \(horizon)) AND (\(types.isEmpty) OR record_type = ANY(\(types)))
