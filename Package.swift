@@ -85,6 +85,7 @@ let package = Package(
             dependencies: [
                 "StratusClient",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(

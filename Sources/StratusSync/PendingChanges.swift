@@ -24,4 +24,8 @@ public enum PendingDatabaseChange: Sendable, Hashable {
         case .saveZone(let id), .deleteZone(let id): id
         }
     }
+
+    var isDeletion: Bool {
+        if case .deleteZone = self { true } else { false }
+    }
 }

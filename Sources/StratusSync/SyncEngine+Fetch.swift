@@ -22,7 +22,7 @@ extension SyncEngine {
             let page: DatabaseChanges
             do {
                 page = try await database.databaseChanges(since: token)
-            } catch let error as CloudError where error.code == .changeTokenExpired && token != nil {
+            } catch let error as CloudError where decide(error, in: .fetch(fromToken: token != nil), about: "the database's changes") == .restartListing {
                 emit(.changeTokenExpired(nil))
                 unseen = try reconciliation(startingFrom: nil, known: state.knownZones())
                 token = nil
@@ -80,14 +80,17 @@ extension SyncEngine {
             let page: RecordZoneChanges
             do {
                 page = try await request.value
-            } catch let error as CloudError where error.code == .changeTokenExpired && token != nil {
-                emit(.changeTokenExpired(zoneID))
-                try state.resetZoneToken(zoneID)
-                unseen = try reconciliation(startingFrom: nil, known: state.knownRecords(in: zoneID))
-                token = nil
-                request = requestPage(of: zoneID, since: nil)
-                continue
-            } catch let error as CloudError where error.code == .zoneNotFound {
+            } catch let error as CloudError {
+                let action = decide(error, in: .fetch(fromToken: token != nil), about: "the changes of \(zoneID.zoneName)")
+                guard action == .restartListing || action == .forgetZone else { throw error }
+                if action == .restartListing {
+                    emit(.changeTokenExpired(zoneID))
+                    try state.resetZoneToken(zoneID)
+                    unseen = try reconciliation(startingFrom: nil, known: state.knownRecords(in: zoneID))
+                    token = nil
+                    request = requestPage(of: zoneID, since: nil)
+                    continue
+                }
                 try state.forgetZones([zoneID])
                 emit(.fetchedDatabaseChanges(modifications: [], deletions: [zoneID]))
                 emit(.zonesRemoved([zoneID: database.scope == .shared ? .accessEnded : .zoneDeleted]))

@@ -60,13 +60,18 @@ extension SyncEngine {
             case .saveZone(let id): result.saveResults[id].map { $0.map { _ in () } }
             case .deleteZone(let id): result.deleteResults[id]
             }
-            switch outcome {
-            case .success?, nil: try state.removePendingZone(change)
-            case .failure(let error)?:
-                if error.isTransient { throw error }
-                if error.code == .zoneNotFound, case .deleteZone = change { try state.removePendingZone(change); continue }
+            guard case .failure(let error)? = outcome else {
+                try state.removePendingZone(change)
+                continue
+            }
+            switch decide(error, in: .zoneChange(deleting: change.isDeletion), about: "\(change.zoneID.zoneName)") {
+            case .done:
+                try state.removePendingZone(change)
+            case .setAside:
                 failed[change.zoneID] = error
                 try state.removePendingZone(change)
+            default:
+                throw error
             }
         }
         emit(.sentDatabaseChanges(saved: saving.filter { failed[$0] == nil }, deleted: deleting.filter { failed[$0] == nil }, failed: failed))
@@ -145,8 +150,8 @@ extension SyncEngine {
                     outcome.saved.append((saved, queued.version))
                     sent.savedRecords.append(saved)
                 case .failure(let error):
-                    switch error.code {
-                    case .serverRecordChanged where error.serverRecord != nil:
+                    switch decide(error, in: .recordSave(create: record.changeTag == nil), about: id.recordName) {
+                    case .resolveConflict:
                         let server = error.serverRecord!
                         let resolved = configuration.resolver(for: record.recordType).resolve(local: record, server: server, ancestor: error.ancestorRecord)
                         if resolved.changedKeys.isEmpty {
@@ -156,20 +161,19 @@ extension SyncEngine {
                             outcome.rebased.append(server)
                             again.append((queued, resolved))
                         }
-                    case .zoneNotFound where database.scope != .shared:
+                    case .createZone:
                         try await database.save(zone: zoneID)
-                    case .unknownItem where record.changeTag == nil:
-                        // This create was applied before (its answer lost), then the record deleted.
+                    case .reportDeletion:
                         outcome.deletedSinceCreated.append((.init(recordID: id, recordType: record.recordType), queued.version))
-                    case .unknownItem:
+                    case .forgetServerRecord:
                         outcome.forgotten.append(id)
-                    case .batchRequestFailed:
+                    case .sendAgain:
                         break
-                    case _ where error.isTransient, .notAuthenticated, .quotaExceeded:
-                        deferredError = error
-                    default:
+                    case .setAside:
                         outcome.setAside.append((queued, error.description))
                         sent.failedRecordSaves[id] = error
+                    default:
+                        deferredError = error
                     }
                 }
             }
@@ -179,14 +183,19 @@ extension SyncEngine {
                 case .success:
                     outcome.deleted.append((id, queued.version))
                     sent.deletedRecordIDs.append(id)
-                case .failure(let error) where error.code == .unknownItem:
-                    outcome.deleted.append((id, queued.version))
-                    sent.deletedRecordIDs.append(id)
-                case .failure(let error) where error.isTransient || error.code == .batchRequestFailed:
-                    deferredError = error.isTransient ? error : deferredError
                 case .failure(let error):
-                    outcome.setAside.append((queued, error.description))
-                    sent.failedRecordDeletes[id] = error
+                    switch decide(error, in: .recordDelete, about: id.recordName) {
+                    case .done:
+                        outcome.deleted.append((id, queued.version))
+                        sent.deletedRecordIDs.append(id)
+                    case .sendAgain:
+                        break
+                    case .setAside:
+                        outcome.setAside.append((queued, error.description))
+                        sent.failedRecordDeletes[id] = error
+                    default:
+                        deferredError = error
+                    }
                 }
             }
             saves = again
@@ -203,21 +212,21 @@ extension SyncEngine {
         return progressed ? .progressed : .stalled
     }
 
-    /// The error table for a batch the server refused as a whole.
+    /// What to do about a batch the server refused as a whole.
     private func recover(from error: CloudError, batch: [SyncStateStore.QueuedRecordChange], zoneID: ZoneID,
                          outcome: inout SyncStateStore.SendOutcome, sent: inout SentRecordZoneChanges) async throws -> BatchOutcome {
-        switch error.code {
-        case .limitExceeded where batch.count > 1, .invalidArguments where batch.count > 1:
+        switch decide(error, in: .batch(size: batch.count), about: "a batch of \(batch.count) in \(zoneID.zoneName)") {
+        case .splitBatch:
             batchSize = max(1, batch.count / 2)
             return .retryFromStart
-        case .limitExceeded, .invalidArguments:
-            return try setAside(batch.prefix(1), error, outcome: &outcome, sent: &sent)
-        case .zoneNotFound where database.scope != .shared:
-            try await database.save(zone: zoneID)
-            return .retryFromStart
-        case .zoneNotFound:
+        case .setAside where error.code == .zoneNotFound:
             // A zone shared with the user no longer is: nothing can be sent to it.
             return try setAside(batch[...], error, outcome: &outcome, sent: &sent)
+        case .setAside:
+            return try setAside(batch.prefix(1), error, outcome: &outcome, sent: &sent)
+        case .createZone:
+            try await database.save(zone: zoneID)
+            return .retryFromStart
         default:
             try state.apply(outcome)
             throw error

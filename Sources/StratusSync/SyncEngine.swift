@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import StratusClient
 
 /// Keeps one database of one account in sync, offline first (CloudKit's `CKSyncEngine`, with its
@@ -72,7 +73,7 @@ public actor SyncEngine {
     public func start() {
         guard configuration.automaticallySync, !started else { return }
         started = true
-        Task { await self.runAutomatically { try await $0.fetchOnce() } }
+        Task { try? await self.run(.automatic) { try await $0.fetchOnce() } }
         let queued = ((try? state.pendingRecordCount()) ?? 0) + ((try? state.pendingDatabaseChanges().count) ?? 0)
         if queued > 0 { scheduleSend(after: .zero) }
         if let interval = configuration.pollInterval {
@@ -80,7 +81,7 @@ public actor SyncEngine {
             poller = Task { [weak self] in
                 while !Task.isCancelled {
                     try? await clock.sleep(for: interval)
-                    await self?.runAutomatically { try await $0.fetchOnce() }
+                    try? await self?.run(.automatic) { try await $0.fetchOnce() }
                 }
             }
         }
@@ -97,12 +98,12 @@ public actor SyncEngine {
 
     /// Sends every queued change, retrying transient failures (up to the retry policy's attempts).
     public func sendChanges() async throws {
-        try await withRetries { try await $0.sendOnce() }
+        try await run(.explicit) { try await $0.sendOnce() }
     }
 
     /// Fetches every change made elsewhere, retrying transient failures.
     public func fetchChanges() async throws {
-        try await withRetries { try await $0.fetchOnce() }
+        try await run(.explicit) { try await $0.fetchOnce() }
     }
 
     /// Sends, then fetches: Shopping UK's "Sync now".
@@ -160,47 +161,64 @@ public actor SyncEngine {
         return try await body()
     }
 
-    /// Runs an operation, waiting and retrying while it fails transiently; a halt is thrown at once.
-    private func withRetries(_ operation: (isolated SyncEngine) async throws -> Void) async throws {
+    /// Who asked for an operation, which decides how long its transient failures are retried.
+    enum Trigger {
+        /// The app (``syncNow()``, ``sendChanges()``, ``fetchChanges()``): retried up to the retry
+        /// policy's attempts, then the error is thrown.
+        case explicit
+        /// Automatic sync: retried until it succeeds, for as long as the engine runs.
+        case automatic
+        /// A push notification: retried like automatic sync, even while the engine is stopped.
+        case pushed
+    }
+
+    /// Runs an operation, one at a time, and does what ``ErrorPolicy`` says about its failures:
+    /// waits and tries again, halts, or throws. The engine's only retry loop.
+    func run(_ trigger: Trigger, _ operation: @Sendable (isolated SyncEngine) async throws -> Void) async throws {
         var attempt = 0
         while true {
+            if trigger == .automatic && !started { return }
+            try checkNotHalted()
             do {
-                try checkNotHalted()
                 try await exclusively { try await operation(self) }
                 status = .idle
                 return
-            } catch let error as CloudError where error.isTransient && attempt + 1 < configuration.retry.maximumAttempts {
-                let delay = configuration.retry.delay(attempt: attempt, error: error)
-                status = .waitingToRetry(until: Date().addingTimeInterval(delay.seconds), error: error)
-                attempt += 1
-                try await configuration.clock.sleep(for: delay)
             } catch let error as CloudError {
-                try handleFatal(error)
+                switch decide(error, in: .operation, about: "the \(trigger) sync") {
+                case .retry where trigger != .explicit || attempt + 1 < configuration.retry.maximumAttempts:
+                    let delay = configuration.retry.delay(attempt: attempt, error: error)
+                    status = .waitingToRetry(until: Date().addingTimeInterval(delay.seconds), error: error)
+                    configuration.logger.notice("retrying the \(trigger) sync", metadata: ["attempt": "\(attempt + 1)", "in": "\(delay)"])
+                    attempt += 1
+                    try await configuration.clock.sleep(for: delay)
+                case .halt:
+                    try halt(error)
+                    throw error
+                default:
+                    status = .idle
+                    throw error
+                }
+            } catch {
+                // Not the server's answer (the app's store could not be read, the state file
+                // failed): automatic sync stops until resumed; the app's own call gets the error.
+                configuration.logger.error("the \(trigger) sync failed", metadata: ["error": "\(error)"])
+                if trigger != .explicit { status = .halted(CloudError(.internalError, "\(error)")) }
                 throw error
             }
         }
     }
 
-    /// Runs an operation for automatic sync: a transient failure schedules a retry, a halt stops.
-    private func runAutomatically(attempt: Int = 0, evenWhenStopped: Bool = false,
-                                  _ operation: @escaping @Sendable (isolated SyncEngine) async throws -> Void) async {
-        guard started || evenWhenStopped, (try? checkNotHalted()) != nil else { return }
-        do {
-            try await exclusively { try await operation(self) }
-            status = .idle
-        } catch let error as CloudError where error.isTransient {
-            let delay = configuration.retry.delay(attempt: attempt, error: error)
-            status = .waitingToRetry(until: Date().addingTimeInterval(delay.seconds), error: error)
-            let clock = configuration.clock
-            Task { [weak self] in
-                try? await clock.sleep(for: delay)
-                await self?.runAutomatically(attempt: attempt + 1, evenWhenStopped: evenWhenStopped, operation)
-            }
-        } catch let error as CloudError {
-            try? handleFatal(error)
-        } catch {
-            status = .halted(CloudError(.internalError, "\(error)"))
+    /// Asks ``ErrorPolicy`` what to do about `error` in `step` (concerning `subject`), and logs
+    /// the decision.
+    func decide(_ error: CloudError, in step: ErrorPolicy.Step, about subject: String) -> ErrorPolicy.Action {
+        let action = ErrorPolicy.action(for: error, in: step, scope: database.scope)
+        let metadata: Logger.Metadata = ["step": "\(step)", "subject": "\(subject)", "error": "\(error)", "action": "\(action.rawValue)"]
+        switch action {
+        case .halt: configuration.logger.error("sync halts until the app resumes it", metadata: metadata)
+        case .setAside, .retry, .splitBatch: configuration.logger.notice("sync failure", metadata: metadata)
+        default: configuration.logger.info("sync failure", metadata: metadata)
         }
+        return action
     }
 
     /// Sends after the send delay, once, however many changes arrive meanwhile.
@@ -216,15 +234,11 @@ public actor SyncEngine {
 
     private func runScheduledSend() async {
         scheduledSend = nil
-        await runAutomatically { try await $0.sendOnce() }
+        try? await run(.automatic) { try await $0.sendOnce() }
     }
 
-    /// Errors that need the app: authentication and quota halt the engine until ``resume()``.
-    private func handleFatal(_ error: CloudError) throws {
-        guard error.code == .notAuthenticated || error.code == .quotaExceeded else {
-            status = .idle
-            return
-        }
+    /// Stops syncing until ``resume()``: the error needs the app (authentication, quota).
+    private func halt(_ error: CloudError) throws {
         status = .halted(error)
         try state.setMeta("halted", "\(error.code.rawValue)\n\(error.reason)")
         emit(.halted(error))
@@ -286,7 +300,7 @@ public actor SyncEngine {
         guard !fetchRequested else { return }
         fetchRequested = true
         Task {
-            await self.runAutomatically(evenWhenStopped: true) { engine in
+            try? await self.run(.pushed) { engine in
                 engine.fetchRequested = false
                 let wanted = engine.pendingFetch
                 engine.pendingFetch = PendingFetch()

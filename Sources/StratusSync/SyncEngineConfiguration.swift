@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import StratusClient
 
 extension SyncEngine {
@@ -35,6 +36,9 @@ extension SyncEngine {
         /// The clock the send delay, polling, backoff and `retryAfter` waits run on; a test or a
         /// simulation gives a simulated one (`StratusTesting.SimulatedClock`) so waits cost no time.
         public var clock: any Clock<Duration> = ContinuousClock()
+        /// Where the engine logs every decision about a failure (what failed, what it will do,
+        /// when): `notice` for retries and set-aside changes, `error` for a halt.
+        public var logger = Logger(label: "stratus.sync")
 
         public init(database: Database, stateURL: URL, recordProvider: @escaping @Sendable (RecordID) async throws -> CloudRecord?) {
             self.database = database
