@@ -37,8 +37,10 @@ extension SyncEngine {
         /// simulation gives a simulated one (`StratusTesting.SimulatedClock`) so waits cost no time.
         public var clock: any Clock<Duration> = ContinuousClock()
         /// Where the engine logs every decision about a failure (what failed, what it will do,
-        /// when): `notice` for retries and set-aside changes, `error` for a halt.
-        public var logger = Logger(label: "stratus.sync")
+        /// when): `error` for a halt, `notice` for retries, split batches and set-aside changes,
+        /// `info` for the rest. Silent unless the app gives a logger of its own, as postgres-nio's
+        /// background logger is.
+        public var logger = Logger(label: "stratus.sync", factory: { _ in SwiftLogNoOpLogHandler() })
 
         public init(database: Database, stateURL: URL, recordProvider: @escaping @Sendable (RecordID) async throws -> CloudRecord?) {
             self.database = database
