@@ -219,11 +219,9 @@ extension SyncEngine {
         case .splitBatch:
             batchSize = max(1, batch.count / 2)
             return .retryFromStart
-        case .setAside where error.code == .zoneNotFound:
-            // A zone shared with the user no longer is: nothing can be sent to it.
-            return try setAside(batch[...], error, outcome: &outcome, sent: &sent)
         case .setAside:
-            return try setAside(batch.prefix(1), error, outcome: &outcome, sent: &sent)
+            // A batch of one the server still refuses, or a zone no longer shared with the user.
+            return try setAside(batch[...], error, outcome: &outcome, sent: &sent)
         case .createZone:
             try await database.save(zone: zoneID)
             return .retryFromStart
