@@ -12,11 +12,15 @@ start_postgres
 log=$(mktemp)
 limit=${STRATUS_POSTGRES_SUITE_LIMIT:-1200}
 
-# In parallel, like the SQLite suite (about 2.5 minutes here). Two earlier runs hung here: a push
-# WebSocket client lost the server's close and its end of input together (they arrived in one read
-# with the 101 response, a swift-websocket bug), so its socket sat in CLOSE-WAIT; the tests' client
-# now pings, which ends such a connection (PushBoundsTests.connect).
-STRATUS_TEST_POSTGRES="$POSTGRES_URL" swift test --skip-build --filter StratusServerTests >"$log" 2>&1 &
+# In parallel, like the SQLite suite (about 2.5 minutes here), but at most six tests at a time: each
+# test runs a server and a database of its own, and with every test started at once a CI run starved
+# some for minutes (a 4-second test hit its HTTP client's 60-second deadline, three process-spawning
+# tests their 2-minute limits). Six at a time takes no longer in all. Two earlier runs hung here: a
+# push WebSocket client lost the server's close and its end of input together (they arrived in one
+# read with the 101 response, a swift-websocket bug), so its socket sat in CLOSE-WAIT; the tests'
+# client now abandons a silent connection and tries again (PushBoundsTests.connect).
+STRATUS_TEST_POSTGRES="$POSTGRES_URL" swift test --skip-build --filter StratusServerTests \
+  --experimental-maximum-parallelization-width 6 >"$log" 2>&1 &
 suite=$!
 waited=0
 while kill -0 "$suite" 2>/dev/null && [ "$waited" -lt "$limit" ]; do sleep 5; waited=$((waited + 5)); done

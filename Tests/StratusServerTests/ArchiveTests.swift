@@ -60,7 +60,7 @@ import StratusTesting
         try String(contentsOf: archive.appendingPathComponent("container.jsonl"), encoding: .utf8)
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func anExportImportedIntoANewDataDirectoryHoldsEverythingAndExportsTheSame() async throws {
         let source = TestServer.temporaryDirectory()
         let archive = TestServer.temporaryDirectory()
@@ -106,7 +106,7 @@ import StratusTesting
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func secretsCarrySessionsAndAStoreWithDataTakesTheContainerUnderNewIDs() async throws {
         let archive = TestServer.temporaryDirectory()
         let seeded = try await TestServer.with { server in

@@ -54,7 +54,7 @@ import StratusTesting
 /// "Scaling out" section says.
 @Suite(.enabled(if: TestServer.runsOnPostgres, "needs PostgreSQL"))
 struct PostgresDumpTests {
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(4)))
     func aDumpRestoredIntoANewDatabaseServesItsDataWithANewEpoch() async throws {
         let base = try #require(TestServer.postgresURL)
         let source = TestServer.temporaryDirectory()
