@@ -113,19 +113,17 @@ struct PushBenchmark: AsyncParsableCommand {
         let writer = try await Self.container(server)
         let reader = try await Self.container(readers)
         let others = try await (1..<max(devices, 1)).asyncMap { _ in try await Self.listener(readers) }
-        var configuration = SyncEngine.Configuration(database: reader.privateCloudDatabase, stateURL: state) { _ in nil }
+        let (arrivals, arrived) = AsyncStream.makeStream(of: String.self)
+        let delegate = ClosureDelegate(events: { event in
+            if case .fetchedRecordZoneChanges(let modifications, _) = event {
+                for record in modifications { arrived.yield(record.recordID.recordName) }
+            }
+        })
+        var configuration = SyncEngine.Configuration(database: reader.privateCloudDatabase, stateURL: state, delegate: delegate)
         configuration.automaticallySync = false
         configuration.subscriptionID = nil
         let engine = try SyncEngine(configuration: configuration)
         try await engine.fetchChanges()
-        let (arrivals, arrived) = AsyncStream.makeStream(of: String.self)
-        let consumer = Task {
-            for await event in engine.events {
-                if case .fetchedRecordZoneChanges(let modifications, _) = event {
-                    for record in modifications { arrived.yield(record.recordID.recordName) }
-                }
-            }
-        }
         let push = PushConnection(container: reader)
         await push.start()
         await engine.listen(to: push)
@@ -144,7 +142,7 @@ struct PushBenchmark: AsyncParsableCommand {
             let elapsed = ContinuousClock.now - saved
             if index >= 0 { samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000) }
         }
-        consumer.cancel()
+        withExtendedLifetime(delegate) {}
         await push.stop()
         for connection in others { connection.stop() }
         samples.sort()

@@ -56,26 +56,19 @@ struct SyncBenchmark: AsyncParsableCommand {
             guard read == count else { throw BenchmarkError("read \(read) of \(count) records") }
 
             // A fresh device's initial sync.
-            let fetcher = try SyncEngine(configuration: Self.configuration(database, directory.appendingPathComponent("fetcher.sqlite")) { _ in nil })
-            let delivered = Task {
-                var records = 0
-                for await event in fetcher.events {
-                    if case .fetchedRecordZoneChanges(let modifications, _) = event { records += modifications.count }
-                    if case .didFetchChanges = event { break }
-                }
-                return records
-            }
+            let delivered = Counter()
+            let fetching = ClosureDelegate(events: { event in
+                if case .fetchedRecordZoneChanges(let modifications, _) = event { await delivered.add(modifications.count) }
+            })
+            let fetcher = try SyncEngine(configuration: Self.configuration(database, directory.appendingPathComponent("fetcher.sqlite"), fetching))
             let syncSeconds = try await Stopwatch.seconds {
                 try await fetcher.fetchChanges()
                 guard await delivered.value == count else { throw BenchmarkError("initial sync delivered a wrong count") }
             }
 
             // A device sending queued records; the app hands out bodies as the engine asks.
-            let sender = try SyncEngine(configuration: Self.configuration(database, directory.appendingPathComponent("sender.sqlite")) { id in
-                Self.record(Int(id.recordName.dropFirst(2)) ?? 0, in: outbox)
-            })
-            let drained = Task { for await _ in sender.events {} }
-            defer { drained.cancel() }
+            let sending = ClosureDelegate(records: { id in Self.record(Int(id.recordName.dropFirst(2)) ?? 0, in: outbox) })
+            let sender = try SyncEngine(configuration: Self.configuration(database, directory.appendingPathComponent("sender.sqlite"), sending))
             for start in stride(from: 0, to: count, by: 10_000) {
                 try await sender.add(pendingRecordZoneChanges: (start..<min(start + 10_000, count)).map {
                     .saveRecord(RecordID(recordName: "r-\($0)", zoneID: outbox))
@@ -83,6 +76,7 @@ struct SyncBenchmark: AsyncParsableCommand {
             }
             let sendSeconds = try await Stopwatch.seconds { try await sender.sendChanges() }
             guard try await sender.snapshot().pendingRecordChanges.isEmpty else { throw BenchmarkError("records left unsent") }
+            withExtendedLifetime((fetching, sending)) {}
             return (modifySeconds, changesSeconds, syncSeconds, sendSeconds)
         }
         let (modifySeconds, changesSeconds, syncSeconds, sendSeconds) = figures
@@ -111,10 +105,15 @@ struct SyncBenchmark: AsyncParsableCommand {
         ]
     }
 
-    static func configuration(_ database: Database, _ state: URL, provider: @escaping @Sendable (RecordID) async -> CloudRecord?)
-        -> SyncEngine.Configuration {
-        var configuration = SyncEngine.Configuration(database: database, stateURL: state, recordProvider: provider)
+    static func configuration(_ database: Database, _ state: URL, _ delegate: ClosureDelegate) -> SyncEngine.Configuration {
+        var configuration = SyncEngine.Configuration(database: database, stateURL: state, delegate: delegate)
         configuration.automaticallySync = false
         return configuration
     }
+}
+
+/// A count that tasks add to.
+actor Counter {
+    private(set) var value = 0
+    func add(_ amount: Int) { value += amount }
 }

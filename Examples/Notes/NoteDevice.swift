@@ -48,7 +48,6 @@ struct NoteDevice {
                 """)
         }
         store = try SyncedDatabase(writer: database, tables: [Self.table], database: container.privateCloudDatabase,
-                                   stateURL: directory.appendingPathComponent("sync-state.sqlite"),
                                    assetDirectory: directory.appendingPathComponent("uploads")) { configuration in
             configuration.conflictResolver = .latestModified(field: "modified")
             configuration.retry.maximumAttempts = 2
@@ -84,6 +83,7 @@ struct NoteDevice {
         if let refusal = try await refusal() { throw NotesError("not saved: \(refusal)") }
         let note = Note(text: text, modified: Int64(Date().timeIntervalSince1970 * 1000), version: Self.appVersion)
         try await database.write { db in try note.save(db) }
+        CrashPoint.localChangeCommitted.reach()
     }
 
     /// Sends and fetches.

@@ -6,7 +6,7 @@ import StratusSync
 /// for the user's own lists (private database) and one for lists shared with them (shared
 /// database). Each list is a zone `List-<uuid>` holding a `ShoppingList` record (`list`) and the
 /// list's journal of `JournalEntry` records.
-public actor ShoppingDevice {
+public actor ShoppingDevice: SyncEngineDelegate {
     /// A list: its zone, and its owner when someone else's.
     public struct ListID: Codable, Sendable, Hashable, CustomStringConvertible {
         public var zoneName: String
@@ -39,7 +39,6 @@ public actor ShoppingDevice {
     public let container: Container
     private var state: State
     private var engines: [DatabaseScope: SyncEngine] = [:]
-    private var applied = 0
     /// The clock, replaceable in tests.
     private let now: @Sendable () -> Int64
 
@@ -69,16 +68,11 @@ public actor ShoppingDevice {
         state = (try? JSONDecoder().decode(State.self, from: Data(contentsOf: directory.appendingPathComponent("state.json")))) ?? State()
         for scope in [DatabaseScope.private, .shared] {
             var configuration = SyncEngine.Configuration(database: container.database(with: scope),
-                                                         stateURL: directory.appendingPathComponent("sync-\(scope.rawValue).sqlite")) { [weak self] id in
-                await self?.record(for: id, scope: scope)
-            }
+                                                         stateURL: directory.appendingPathComponent("sync-\(scope.rawValue).sqlite"), delegate: self)
             configuration.automaticallySync = false
             configuration.retry.maximumAttempts = 2
             configuration.conflictResolver = .clientWins
-            let engine = try SyncEngine(configuration: configuration)
-            engines[scope] = engine
-            let events = engine.events
-            Task { [weak self] in for await event in events { await self?.apply(event, scope: scope) } }
+            engines[scope] = try SyncEngine(configuration: configuration)
         }
     }
 
@@ -231,7 +225,6 @@ public actor ShoppingDevice {
             state.entries = [:]
         }
         for scope in [DatabaseScope.private, .shared] { try await engines[scope]!.syncNow() }
-        await settle()
         state.lastFetch = now()
         save()
     }
@@ -293,7 +286,8 @@ public actor ShoppingDevice {
     private func engine(for list: ListID) -> SyncEngine { engines[list.owner == nil ? .private : .shared]! }
 
     /// The body of a record the engine sends: the list record or a journal entry.
-    private func record(for id: RecordID, scope: DatabaseScope) -> CloudRecord? {
+    public func record(for id: RecordID, syncEngine: SyncEngine) -> CloudRecord? {
+        let scope = syncEngine.configuration.database.scope
         let list = ListID(zoneName: id.zoneID.zoneName, owner: scope == .shared ? id.zoneID.ownerRecordName : nil)
         guard let info = state.lists[list] else { return nil }
         if id.recordName == Self.listRecordName {
@@ -304,8 +298,9 @@ public actor ShoppingDevice {
         return state.entries[list]?.first { $0.id == id.recordName }?.record(in: id.zoneID)
     }
 
-    private func apply(_ event: SyncEvent, scope: DatabaseScope) {
-        defer { applied += 1 }
+    /// Applies what an engine reports to the lists.
+    public func handleEvent(_ event: SyncEvent, syncEngine: SyncEngine) {
+        let scope = syncEngine.configuration.database.scope
         switch event {
         case .fetchedRecordZoneChanges(let modifications, let deletions):
             for record in modifications {
@@ -374,12 +369,6 @@ public actor ShoppingDevice {
         case .recolor: "recolored the list"
         }
         return "\(entry.author) \(verb) \(item)"
-    }
-
-    private func settle() async {
-        var emitted = 0
-        for engine in engines.values { emitted += await engine.emittedEventCount }
-        while applied < emitted { try? await Task.sleep(for: .milliseconds(1)) }
     }
 
     private func save() {

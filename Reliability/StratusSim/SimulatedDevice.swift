@@ -173,8 +173,7 @@ final class TableDevice: SimulatedDevice {
                 CREATE TABLE IF NOT EXISTS mark (id TEXT PRIMARY KEY NOT NULL, text TEXT NOT NULL, entryID TEXT);
                 """)
         }
-        let store = try SyncedDatabase(writer: queue, tables: tables, database: container.privateCloudDatabase,
-                                       stateURL: directory.appendingPathComponent("sync.sqlite")) {
+        let store = try SyncedDatabase(writer: queue, tables: tables, database: container.privateCloudDatabase) {
             configureSimulatedEngine(&$0, clock: clock)
         }
         return (queue, store)

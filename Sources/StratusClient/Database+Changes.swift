@@ -33,6 +33,14 @@ public struct RecordZoneChanges: Sendable {
     public var changeToken: ServerChangeToken
     /// Whether another page follows: fetch again from ``changeToken``.
     public var moreComing: Bool
+
+    package init(zoneID: ZoneID, modifications: [CloudRecord], deletions: [Deletion], changeToken: ServerChangeToken, moreComing: Bool) {
+        self.zoneID = zoneID
+        self.modifications = modifications
+        self.deletions = deletions
+        self.changeToken = changeToken
+        self.moreComing = moreComing
+    }
 }
 
 extension Database {

@@ -5,11 +5,12 @@ import StratusSync
 
 /// A GRDB database whose synced tables sync by themselves.
 ///
-/// Every insert, update and delete of a synced table is captured by a trigger into an outbox in
-/// the same transaction, so a committed change is never missed, even if the app dies a moment
-/// later; after each commit the outbox is handed to a ``SyncEngine``. Fetched changes are applied
-/// one transaction per batch, without being captured again. Observe the tables with GRDB's
-/// `ValueObservation` as usual.
+/// The sync engines keep their state (outbox, change tokens, known server records) in the app's
+/// own database. Every insert, update and delete of a synced table is queued by a trigger in the
+/// engine's outbox, in the transaction that makes it, so a committed change is never missed, even
+/// if the app dies a moment later. A fetched page is applied to the tables in the transaction
+/// that stores its change token, so a crash never loses it or applies it twice. Observe the
+/// tables with GRDB's `ValueObservation` as usual.
 public final class SyncedDatabase: Sendable {
     public let writer: any DatabaseWriter
     /// The engine of the user's own (private) database.
@@ -19,15 +20,18 @@ public final class SyncedDatabase: Sendable {
     private let tables: [String: SyncedTable]
     private let coordinator: Coordinator
 
-    /// Installs the bookkeeping tables and triggers in `writer`'s database (idempotently) and opens
-    /// the sync engine of `database` on its state file — and, with `sharedDatabase`, a second
-    /// engine whose rows (shared by other users) land in the same tables. Synced tables must exist.
+    /// The prefix of the engines' tables in the app's database.
+    static let tablePrefix = "_stratus_sync_"
+
+    /// Installs the engines' tables and the triggers in `writer`'s database (idempotently) and
+    /// opens the sync engine of `database` — and, with `sharedDatabase`, a second engine whose
+    /// rows (shared by other users) land in the same tables. Synced tables must exist.
     ///
     /// Asset columns are written to files in `assetDirectory` (a temporary one by default) to be
     /// uploaded; fetched ones are read from the container's asset cache, which must be set
     /// (without one, tables with asset columns are refused with `invalidArguments`).
-    public init(writer: any DatabaseWriter, tables: [SyncedTable], database: StratusClient.Database, stateURL: URL,
-                sharedDatabase: StratusClient.Database? = nil, sharedStateURL: URL? = nil, assetDirectory: URL? = nil,
+    public init(writer: any DatabaseWriter, tables: [SyncedTable], database: StratusClient.Database,
+                sharedDatabase: StratusClient.Database? = nil, assetDirectory: URL? = nil,
                 configure: (inout SyncEngine.Configuration) -> Void = { _ in }) throws {
         if let table = tables.first(where: { !$0.assetColumns.isEmpty }), database.container.assetCacheDirectory == nil {
             throw CloudError(.invalidArguments, "'\(table.tableName)' has asset columns: the container needs an assetCacheDirectory to download them into")
@@ -36,48 +40,41 @@ public final class SyncedDatabase: Sendable {
         try FileManager.default.createDirectory(at: assetDirectory, withIntermediateDirectories: true)
         self.writer = writer
         self.tables = Dictionary(uniqueKeysWithValues: tables.map { ($0.tableName, $0) })
-        let conversions = try writer.write { db in
-            try SyncedSchema.install(tables, in: db)
-            return try Dictionary(uniqueKeysWithValues: tables.map { table in
+        let coordinator = Coordinator(conversions: try writer.read { db in
+            try Dictionary(uniqueKeysWithValues: tables.map { table in
                 let columns = try db.columns(in: table.tableName)
                 return (table.tableName, RowConversion(table: table, columns: columns.map(\.name),
                                                        blobColumns: Set(columns.filter { $0.type.uppercased() == "BLOB" }.map(\.name)),
                                                        assetDirectory: assetDirectory))
             })
-        }
-        let coordinator = Coordinator(writer: writer, conversions: conversions)
-        func makeEngine(_ database: StratusClient.Database, _ state: URL) throws -> SyncEngine {
-            // The coordinator holds the engines: the engines hold it weakly. Gone, it keeps the
-            // changes queued rather than dropping them.
-            var configuration = SyncEngine.Configuration(database: database, stateURL: state) { [weak coordinator] id in
-                guard let coordinator else { throw CancellationError() }
-                return try await coordinator.record(for: id)
-            }
+        })
+        func makeEngine(_ database: StratusClient.Database) throws -> SyncEngine {
+            var configuration = SyncEngine.Configuration(database: database, state: .database(writer, tablePrefix: Self.tablePrefix),
+                                                         delegate: coordinator)
             configuration.automaticallySync = false
             configuration.conflictResolver = .mergeFields
             configure(&configuration)
             return try SyncEngine(configuration: configuration)
         }
-        engine = try makeEngine(database, stateURL)
-        sharedEngine = try sharedDatabase.map { try makeEngine($0, sharedStateURL ?? stateURL.deletingPathExtension().appendingPathExtension("shared.sqlite")) }
+        // The engines create their outbox, which the triggers write to.
+        let privateEngine = try makeEngine(database)
+        let sharedEngine = try sharedDatabase.map { try makeEngine($0) }
+        engine = privateEngine
+        self.sharedEngine = sharedEngine
+        try writer.write { db in try SyncedSchema.install(tables, outbox: SyncEngine.outboxTable(tablePrefix: Self.tablePrefix), in: db) }
         self.coordinator = coordinator
-        let engines = [(DatabaseScope.private, engine)] + (sharedEngine.map { [(DatabaseScope.shared, $0)] } ?? [])
-        Task { await coordinator.attach(engines) }
-        // The observer lives as long as the app's database, which the coordinator holds: a strong
-        // reference back would keep both, and every file they opened, alive for good.
-        writer.add(transactionObserver: CommitObserver(tables: Set(tables.map(\.tableName))) { [weak coordinator] in
-            Task { try? await coordinator?.drain() }
+        // The engines hold their delegate weakly: the synced database holds it. The observer
+        // lives as long as the app's database; it holds the engines weakly, so that a synced
+        // database dropped frees them and every file they opened.
+        writer.add(transactionObserver: CommitObserver(tables: Set(tables.map(\.tableName))) { [weak privateEngine, weak sharedEngine] in
+            for engine in [privateEngine, sharedEngine].compactMap({ $0 }) { Task { await engine.queuedChangesCommitted() } }
         }, extent: .databaseLifetime)
     }
 
     private var allEngines: [SyncEngine] { [engine] + (sharedEngine.map { [$0] } ?? []) }
 
-    /// Whether changes were captured that the engine has not sent yet (in the outbox or the engine's).
+    /// Whether changes were made that the engines have not sent yet.
     public func hasUnsentChanges() async throws -> Bool {
-        let captured = try await writer.read {
-            try Bool.fetchOne($0, sql: "SELECT EXISTS (SELECT 1 FROM _stratus_outbox WHERE table_name <> ?)", arguments: [SyncedSchema.outboxMarker]) ?? false
-        }
-        if captured { return true }
         for engine in allEngines where try await !engine.snapshot().pendingRecordChanges.isEmpty { return true }
         return false
     }
@@ -114,43 +111,33 @@ public final class SyncedDatabase: Sendable {
         }
     }
 
-    /// Hands queued changes to the engine, sends, fetches, and waits until fetched changes are applied.
+    /// Sends, then fetches; fetched changes are in the tables when it returns.
     public func syncNow() async throws {
-        try await coordinator.drain()
         for engine in allEngines { try await engine.syncNow() }
-        await coordinator.settle()
     }
 
     /// Starts automatic syncing (sends soon after changes, fetches at start and by poll).
     public func start() async {
-        await coordinator.setPaused(false)
         for engine in allEngines { await engine.start() }
     }
 
-    /// Stops syncing the whole store; changes keep being captured and go out on ``resumeSync()``.
+    /// Stops automatic syncing; changes keep being queued, and go out with the next
+    /// ``syncNow()`` or once ``start()`` is called again.
     public func pauseSync() async {
-        await coordinator.setPaused(true)
         for engine in allEngines { await engine.stop() }
-    }
-
-    /// Resumes syncing after ``pauseSync()``.
-    public func resumeSync() async throws {
-        await coordinator.setPaused(false)
-        try await coordinator.drain()
     }
 
     /// Compares everything with the server and repairs drift both ways: every record is fetched
     /// again and applied, and every local row the server does not have is queued to be sent.
     public func forceFullSync() async throws {
-        try await coordinator.drain()
         try await engine.sendChanges()
         try await engine.refetchEverything()
-        await coordinator.beginCensus()
+        coordinator.beginCensus()
         try await engine.fetchChanges()
-        await coordinator.settle()
-        let seen = await coordinator.endCensus()
-        // Local rows the server does not have go into the outbox, as if just written.
+        let seen = coordinator.endCensus()
+        // Local rows the server does not have are queued, as if just written.
         let tables = self.tables
+        let outbox = SyncEngine.outboxTable(tablePrefix: Self.tablePrefix)
         try await writer.write { db in
             for table in tables.values {
                 let ids = try String.fetchAll(db, sql: """
@@ -158,8 +145,11 @@ public final class SyncedDatabase: Sendable {
                         SELECT 1 FROM _stratus_rows r WHERE r.table_name = ? AND r.row_id = t."\(table.primaryKey)" AND r.placeholder = 1)
                     """, arguments: [table.tableName])
                 for id in ids where !seen.contains(id) {
-                    try db.execute(sql: "INSERT INTO _stratus_outbox (table_name, row_id, change) VALUES (?, ?, 'save')",
-                                   arguments: [table.tableName, id])
+                    try db.execute(sql: """
+                        INSERT INTO \(outbox) (zone_name, owner, record_name, change)
+                        SELECT COALESCE(r.zone_name, ?), COALESCE(r.owner, ''), ?, 'save' FROM (SELECT 1)
+                        LEFT JOIN _stratus_rows r ON r.table_name = ? AND r.row_id = ?
+                        """, arguments: [table.zoneID.zoneName, id, table.tableName, id])
                 }
             }
         }
@@ -168,9 +158,12 @@ public final class SyncedDatabase: Sendable {
 }
 
 extension SyncedDatabase {
-    /// Applies fetched records as the engine's events do (for benchmarks).
+    /// Applies fetched records as a fetched page of their zone, with its change token, as a
+    /// fetch does (for benchmarks).
     package func applyFetched(_ records: [CloudRecord]) async throws {
-        try await coordinator.applyFetched(records, [])
+        guard let zoneID = records.first?.recordID.zoneID else { return }
+        try await engine.applyFetchedPage(RecordZoneChanges(zoneID: zoneID, modifications: records, deletions: [],
+                                                            changeToken: ServerChangeToken(rawValue: "benchmark"), moreComing: false))
     }
 }
 

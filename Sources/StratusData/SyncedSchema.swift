@@ -1,27 +1,17 @@
 import GRDB
 
-/// The bookkeeping tables StratusData adds to an app's database, and the triggers that capture
-/// every change of a synced table — through GRDB records or raw SQL — into the outbox, in the
-/// transaction that makes it. The outbox is append-only (a rowid table), the cheapest insert
-/// SQLite has; draining keeps each row's last change, and leaves a marker row (see
-/// ``outboxMarker``) so that no sequence is given twice.
+/// The bookkeeping tables StratusData adds to an app's database, and the triggers that queue
+/// every change of a synced table — through GRDB records or raw SQL — in the sync engine's outbox
+/// (``SyncEngine/outboxTable(tablePrefix:)``), in the transaction that makes it. The outbox is
+/// append-only (a rowid table), the cheapest insert SQLite has; the engine folds it into its
+/// pending changes when it reads them. Changes the engine applies are queued too, and removed
+/// before the engine's transaction commits, so the capture triggers need no condition.
 enum SyncedSchema {
-    /// The table name of the outbox's marker row: a drain pass leaves one at the last sequence it
-    /// drained, so the next change never takes a sequence used before (an emptied rowid table
-    /// starts again from 1). A pass still running elsewhere, deleting the rows up to the last
-    /// sequence it read, could otherwise delete changes it never queued — an app killed mid-pass
-    /// and relaunched lost its first two changes that way (the simulation's seed 187).
-    /// (`AUTOINCREMENT` does the same, and made every captured change about 20% dearer.)
-    static let outboxMarker = ""
-
-    static func install(_ tables: [SyncedTable], in db: GRDB.Database) throws {
+    static func install(_ tables: [SyncedTable], outbox: String, in db: GRDB.Database) throws {
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS _stratus_state (id INTEGER PRIMARY KEY CHECK (id = 1), applying INTEGER NOT NULL);
             INSERT OR IGNORE INTO _stratus_state (id, applying) VALUES (1, 0);
             UPDATE _stratus_state SET applying = 0;
-            CREATE TABLE IF NOT EXISTS _stratus_outbox (
-                sequence INTEGER PRIMARY KEY, table_name TEXT NOT NULL, row_id TEXT NOT NULL, change TEXT NOT NULL
-            );
             CREATE TABLE IF NOT EXISTS _stratus_rows (
                 table_name TEXT NOT NULL, row_id TEXT NOT NULL, zone_name TEXT NOT NULL, owner TEXT NOT NULL DEFAULT '',
                 change_tag TEXT, unknown_fields BLOB, placeholder INTEGER NOT NULL DEFAULT 0, can_edit INTEGER NOT NULL DEFAULT 1,
@@ -33,25 +23,35 @@ enum SyncedSchema {
                 PRIMARY KEY (zone_name, owner)
             ) WITHOUT ROWID;
             """)
+        try queueEarlierCaptures(tables, outbox: outbox, in: db)
         for table in tables {
             let name = table.tableName
             let key = table.primaryKey
             let capturing = "(SELECT applying FROM _stratus_state) = 0"
+            /// Queues a change of the row `row` (NEW or OLD) in its zone: the one it was fetched
+            /// from, or the table's.
+            func queue(_ row: String, _ change: String) -> String {
+                """
+                INSERT INTO \(outbox) (zone_name, owner, record_name, change)
+                SELECT COALESCE(r.zone_name, \(literal(table.zoneID.zoneName))), COALESCE(r.owner, \(literal(table.zoneID.ownerRecordName ?? ""))), \(row)."\(key)", '\(change)'
+                FROM (SELECT 1) LEFT JOIN _stratus_rows r ON r.table_name = '\(name)' AND r.row_id = \(row)."\(key)";
+                """
+            }
             try db.execute(sql: """
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_insert";
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_update";
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_delete";
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_guard_update";
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_guard_delete";
-                CREATE TRIGGER "_stratus_\(name)_insert" AFTER INSERT ON "\(name)" WHEN \(capturing)
-                BEGIN INSERT INTO _stratus_outbox (table_name, row_id, change) VALUES ('\(name)', NEW."\(key)", 'save'); END;
-                CREATE TRIGGER "_stratus_\(name)_update" AFTER UPDATE ON "\(name)" WHEN \(capturing)
+                CREATE TRIGGER "_stratus_\(name)_insert" AFTER INSERT ON "\(name)"
+                BEGIN \(queue("NEW", "save")) END;
+                CREATE TRIGGER "_stratus_\(name)_update" AFTER UPDATE ON "\(name)"
                 BEGIN
-                    INSERT INTO _stratus_outbox (table_name, row_id, change) VALUES ('\(name)', NEW."\(key)", 'save');
+                    \(queue("NEW", "save"))
                     UPDATE _stratus_rows SET placeholder = 0 WHERE table_name = '\(name)' AND row_id = NEW."\(key)";
                 END;
-                CREATE TRIGGER "_stratus_\(name)_delete" AFTER DELETE ON "\(name)" WHEN \(capturing)
-                BEGIN INSERT INTO _stratus_outbox (table_name, row_id, change) VALUES ('\(name)', OLD."\(key)", 'delete'); END;
+                CREATE TRIGGER "_stratus_\(name)_delete" AFTER DELETE ON "\(name)"
+                BEGIN \(queue("OLD", "delete")) END;
                 CREATE TRIGGER "_stratus_\(name)_guard_update" BEFORE UPDATE ON "\(name)" WHEN \(capturing)
                     AND EXISTS (SELECT 1 FROM _stratus_rows WHERE table_name = '\(name)' AND row_id = OLD."\(key)" AND can_edit = 0)
                 BEGIN SELECT RAISE(ABORT, 'this row is shared with you read-only'); END;
@@ -71,5 +71,22 @@ enum SyncedSchema {
                     """)
             }
         }
+    }
+
+    private static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+
+    /// Moves the changes an earlier StratusData captured into its own outbox table
+    /// (`_stratus_outbox`: table, row, change) into the engine's outbox, once.
+    private static func queueEarlierCaptures(_ tables: [SyncedTable], outbox: String, in db: GRDB.Database) throws {
+        guard try db.tableExists("_stratus_outbox"), try db.columns(in: "_stratus_outbox").contains(where: { $0.name == "table_name" }) else { return }
+        for table in tables {
+            try db.execute(sql: """
+                INSERT INTO \(outbox) (zone_name, owner, record_name, change)
+                SELECT COALESCE(r.zone_name, ?), COALESCE(r.owner, ?), o.row_id, o.change FROM _stratus_outbox o
+                LEFT JOIN _stratus_rows r ON r.table_name = o.table_name AND r.row_id = o.row_id
+                WHERE o.table_name = ? ORDER BY o.sequence
+                """, arguments: [table.zoneID.zoneName, table.zoneID.ownerRecordName ?? "", table.tableName])
+        }
+        try db.execute(sql: "DROP TABLE _stratus_outbox")
     }
 }

@@ -9,7 +9,7 @@ extension SyncEngine {
         try await ensureAccount()
         try await ensureSubscription()
         status = .fetching
-        emit(.willFetchChanges)
+        await emit(.willFetchChanges)
         var token = try state.databaseToken()
         var modified: [ZoneID] = []
         var deleted: [ZoneID] = []
@@ -23,7 +23,7 @@ extension SyncEngine {
             do {
                 page = try await database.databaseChanges(since: token)
             } catch let error as CloudError where decide(error, in: .fetch(fromToken: token != nil), about: "the database's changes") == .restartListing {
-                emit(.changeTokenExpired(nil))
+                await emit(.changeTokenExpired(nil))
                 unseen = try reconciliation(startingFrom: nil, known: state.knownZones())
                 token = nil
                 continue
@@ -38,31 +38,31 @@ extension SyncEngine {
             deleted += gone
             for zoneID in gone { reasons[zoneID] = database.scope == .shared ? .accessEnded : .zoneDeleted }
         }
-        try state.forgetZones(deleted)
+        let removed = Dictionary(deleted.filter { !modified.contains($0) }.map { ($0, reasons[$0] ?? .zoneDeleted) }, uniquingKeysWith: { $1 })
+        // A zone deleted and created again since the token is forgotten, then fetched anew.
+        try state.forgetZones(Dictionary(deleted.filter { modified.contains($0) }.map { ($0, .zoneDeleted) }, uniquingKeysWith: { $1 }))
+        try state.forgetZones(removed, handingTo: applier)
         if !modified.isEmpty || !deleted.isEmpty {
-            emit(.fetchedDatabaseChanges(modifications: modified, deletions: deleted))
+            await emit(.fetchedDatabaseChanges(modifications: modified, deletions: deleted))
         }
-        let removed = deleted.filter { !modified.contains($0) }
-        if !removed.isEmpty {
-            emit(.zonesRemoved(Dictionary(removed.map { ($0, reasons[$0] ?? .zoneDeleted) }, uniquingKeysWith: { $1 })))
-        }
+        if !removed.isEmpty { await emit(.zonesRemoved(removed)) }
         var fetched = Set<ZoneID>()
         for zoneID in modified where fetched.insert(zoneID).inserted {
             try await fetchZone(zoneID)
         }
         if let token { try state.setDatabaseToken(token) }
         try markSynced()
-        emit(.didFetchChanges)
+        await emit(.didFetchChanges)
     }
 
     /// Fetches the changes of the given zones only (a notification named them).
     func fetchZones(_ zones: [ZoneID]) async throws {
         try await ensureAccount()
         status = .fetching
-        emit(.willFetchChanges)
+        await emit(.willFetchChanges)
         for zoneID in zones { try await fetchZone(zoneID) }
         try markSynced()
-        emit(.didFetchChanges)
+        await emit(.didFetchChanges)
     }
 
     /// Fetches one zone's pages in order. The next page is requested as soon as a page arrives,
@@ -84,16 +84,17 @@ extension SyncEngine {
                 let action = decide(error, in: .fetch(fromToken: token != nil), about: "the changes of \(zoneID.zoneName)")
                 guard action == .restartListing || action == .forgetZone else { throw error }
                 if action == .restartListing {
-                    emit(.changeTokenExpired(zoneID))
+                    await emit(.changeTokenExpired(zoneID))
                     try state.resetZoneToken(zoneID)
                     unseen = try reconciliation(startingFrom: nil, known: state.knownRecords(in: zoneID))
                     token = nil
                     request = requestPage(of: zoneID, since: nil)
                     continue
                 }
-                try state.forgetZones([zoneID])
-                emit(.fetchedDatabaseChanges(modifications: [], deletions: [zoneID]))
-                emit(.zonesRemoved([zoneID: database.scope == .shared ? .accessEnded : .zoneDeleted]))
+                let reason: ZoneDeletionReason = database.scope == .shared ? .accessEnded : .zoneDeleted
+                try state.forgetZones([zoneID: reason], handingTo: applier)
+                await emit(.fetchedDatabaseChanges(modifications: [], deletions: [zoneID]))
+                await emit(.zonesRemoved([zoneID: reason]))
                 return
             }
             token = page.changeToken
@@ -104,9 +105,11 @@ extension SyncEngine {
             if !page.moreComing, let unseen {
                 listed.deletions += unseen.map { .init(recordID: $0.key, recordType: $0.value) }
             }
-            let (news, deletions) = try state.applyFetched(listed, storingToken: unseen == nil || !page.moreComing)
+            if !listed.modifications.isEmpty || !listed.deletions.isEmpty { CrashPoint.fetchedPageArrived.reach() }
+            let (news, deletions) = try state.applyFetched(listed, storingToken: unseen == nil || !page.moreComing, handingTo: applier)
+            if !news.isEmpty || !deletions.isEmpty { CrashPoint.fetchedPageCommitted.reach() }
             if !news.isEmpty || !deletions.isEmpty {
-                emit(.fetchedRecordZoneChanges(modifications: news, deletions: deletions))
+                await emit(.fetchedRecordZoneChanges(modifications: news, deletions: deletions))
             }
             if !page.moreComing { break }
         }
@@ -124,5 +127,10 @@ extension SyncEngine {
         let database = self.database
         let limit = configuration.fetchPageSize
         return Task { try await database.recordZoneChanges(inZoneWith: zoneID, since: token, resultsLimit: limit) }
+    }
+
+    /// Stores a page as a fetch does, with its token, and applies it (for benchmarks).
+    package func applyFetchedPage(_ page: RecordZoneChanges) throws {
+        _ = try state.applyFetched(page, handingTo: applier)
     }
 }

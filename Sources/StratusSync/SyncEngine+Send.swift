@@ -12,7 +12,7 @@ extension SyncEngine {
         let pendingRecords = try state.pendingRecordCount()
         guard !zoneChanges.isEmpty || pendingRecords > 0 else { return }
         status = .sending
-        emit(.willSendChanges)
+        await emit(.willSendChanges)
         if !zoneChanges.isEmpty { try await sendZoneChanges(zoneChanges) }
         var stalled = 0
         var cursor: Int64 = 0
@@ -47,7 +47,7 @@ extension SyncEngine {
             inFlight = next
         }
         try markSynced()
-        emit(.didSendChanges)
+        await emit(.didSendChanges)
     }
 
     private func sendZoneChanges(_ changes: [PendingDatabaseChange]) async throws {
@@ -74,7 +74,7 @@ extension SyncEngine {
                 throw error
             }
         }
-        emit(.sentDatabaseChanges(saved: saving.filter { failed[$0] == nil }, deleted: deleting.filter { failed[$0] == nil }, failed: failed))
+        await emit(.sentDatabaseChanges(saved: saving.filter { failed[$0] == nil }, deleted: deleting.filter { failed[$0] == nil }, failed: failed))
     }
 
     /// A batch ready to send: the app's current records as edits of their known server versions.
@@ -100,7 +100,7 @@ extension SyncEngine {
         for queued in batch {
             let id = queued.change.recordID
             guard case .saveRecord = queued.change else { prepared.deletes.append(queued); continue }
-            guard let local = try await configuration.recordProvider(id) else {
+            guard let local = try await requireDelegate().record(for: id, syncEngine: self) else {
                 prepared.dropped.append((id, queued.version))
                 continue
             }
@@ -201,11 +201,12 @@ extension SyncEngine {
             saves = again
             deletes = []
         }
-        let requeued = try state.apply(outcome)
+        CrashPoint.sentBatchAnswered.reach()
+        let requeued = try state.apply(outcome, handingTo: applier)
         sent.savedRecords.removeAll { requeued.contains($0.recordID) }
         let deletedSinceCreated = outcome.deletedSinceCreated.map(\.deletion).filter { !requeued.contains($0.recordID) }
-        if !deletedSinceCreated.isEmpty { emit(.fetchedRecordZoneChanges(modifications: [], deletions: deletedSinceCreated)) }
-        emit(.sentRecordZoneChanges(sent))
+        if !deletedSinceCreated.isEmpty { await emit(.fetchedRecordZoneChanges(modifications: [], deletions: deletedSinceCreated)) }
+        await emit(.sentRecordZoneChanges(sent))
         if let deferredError { throw deferredError }
         let progressed = !(outcome.saved.isEmpty && outcome.deleted.isEmpty && outcome.setAside.isEmpty && outcome.dropped.isEmpty
                            && outcome.forgotten.isEmpty && outcome.deletedSinceCreated.isEmpty)
@@ -221,25 +222,25 @@ extension SyncEngine {
             return .retryFromStart
         case .setAside:
             // A batch of one the server still refuses, or a zone no longer shared with the user.
-            return try setAside(batch[...], error, outcome: &outcome, sent: &sent)
+            return try await setAside(batch[...], error, outcome: &outcome, sent: &sent)
         case .createZone:
             try await database.save(zone: zoneID)
             return .retryFromStart
         default:
-            try state.apply(outcome)
+            try state.apply(outcome, handingTo: applier)
             throw error
         }
     }
 
     /// Sets changes aside that the server refused for good, and reports them.
     private func setAside(_ changes: ArraySlice<SyncStateStore.QueuedRecordChange>, _ error: CloudError,
-                          outcome: inout SyncStateStore.SendOutcome, sent: inout SentRecordZoneChanges) throws -> BatchOutcome {
+                          outcome: inout SyncStateStore.SendOutcome, sent: inout SentRecordZoneChanges) async throws -> BatchOutcome {
         for queued in changes {
             outcome.setAside.append((queued, error.description))
             if case .saveRecord(let id) = queued.change { sent.failedRecordSaves[id] = error } else { sent.failedRecordDeletes[queued.change.recordID] = error }
         }
-        try state.apply(outcome)
-        emit(.sentRecordZoneChanges(sent))
+        try state.apply(outcome, handingTo: applier)
+        await emit(.sentRecordZoneChanges(sent))
         return .retryFromStart
     }
 }

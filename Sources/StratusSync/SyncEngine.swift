@@ -5,26 +5,22 @@ import StratusClient
 /// Keeps one database of one account in sync, offline first (CloudKit's `CKSyncEngine`, with its
 /// state durable on its own).
 ///
-/// The app queues the IDs of what it changed with ``add(pendingRecordZoneChanges:)``; the call
-/// returns once the change is in the engine's SQLite file, so it survives a crash. When it sends,
-/// the engine asks the app for each record's current body, saves in batches, resolves conflicts,
+/// The app queues the IDs of what it changed with ``add(pendingRecordZoneChanges:)`` (or, with the
+/// engine's state in the app's database, by appending to its outbox table in the transaction that
+/// makes the change); the change is durable once queued. When it sends, the engine asks its
+/// ``SyncEngineDelegate`` for each record's current body, saves in batches, resolves conflicts,
 /// retries what can be retried and sets aside what the server refuses. It fetches the changes
-/// made elsewhere by change token. Everything it does is reported in order on ``events``.
+/// made elsewhere by change token. Everything it does is reported, in order, to the delegate's
+/// ``SyncEngineDelegate/handleEvent(_:syncEngine:)``, which the engine awaits.
 ///
 /// Work runs one operation at a time: account, then zones, then records, then fetching.
 public actor SyncEngine {
-    public let configuration: Configuration
-    /// What the engine did, in order. Consume it for as long as the engine runs.
-    public nonisolated let events: AsyncStream<SyncEvent>
-    let eventSink: AsyncStream<SyncEvent>.Continuation
+    public nonisolated let configuration: Configuration
     let state: SyncStateStore
     var database: Database { configuration.database }
 
     var status: SyncEngineSnapshot.Status = .idle
     var recentEvents: [String] = []
-    /// How many events the engine has emitted; a consumer that counts what it handled can tell
-    /// when it has caught up.
-    public private(set) var emittedEventCount = 0
     var accountChecked = false
     /// The batch size in use; halved while the server answers `limitExceeded`.
     var batchSize: Int
@@ -38,12 +34,14 @@ public actor SyncEngine {
     private var fetchRequested = false
     private var pendingFetch = PendingFetch()
 
-    /// Opens (or creates) the engine's state file.
+    /// Opens (or creates) the engine's state.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
-        state = try SyncStateStore(path: configuration.stateURL.path)
+        switch configuration.state {
+        case .file(let url): state = try SyncStateStore(path: url.path, scope: configuration.database.scope)
+        case .database(let writer, let prefix): state = try SyncStateStore(database: writer, tablePrefix: prefix, scope: configuration.database.scope)
+        }
         batchSize = max(1, configuration.batchSize)
-        (events, eventSink) = AsyncStream.makeStream(of: SyncEvent.self)
         if let halted = try state.meta("halted") {
             let parts = halted.split(separator: "\n", maxSplits: 1).map(String.init)
             status = .halted(CloudError(CloudError.Code(rawValue: parts[0]) ?? .notAuthenticated, parts.count > 1 ? parts[1] : halted))
@@ -54,16 +52,23 @@ public actor SyncEngine {
 
     /// Queues record changes to send. Durable when it returns; a later change of the same record
     /// replaces an earlier one still waiting.
-    public func add(pendingRecordZoneChanges changes: [PendingRecordZoneChange]) throws {
+    public func add(pendingRecordZoneChanges changes: [PendingRecordZoneChange]) async throws {
         try state.addPending(changes)
-        emit(.stateUpdate)
+        await queuedChangesCommitted()
+    }
+
+    /// Tells the engine that a committed transaction appended record changes to its outbox
+    /// table (``StateStorage/database(_:tablePrefix:)``): it reports a state update and, with
+    /// automatic sync, sends soon.
+    public func queuedChangesCommitted() async {
+        await emit(.stateUpdate)
         scheduleSend()
     }
 
     /// Queues zone changes to send. Deleting a zone drops the zone's queued record changes.
-    public func add(pendingDatabaseChanges changes: [PendingDatabaseChange]) throws {
+    public func add(pendingDatabaseChanges changes: [PendingDatabaseChange]) async throws {
         try state.addPending(changes)
-        emit(.stateUpdate)
+        await emit(.stateUpdate)
         scheduleSend()
     }
 
@@ -113,19 +118,19 @@ public actor SyncEngine {
     }
 
     /// Clears a halt (after the app signed in again or freed quota) and syncs again.
-    public func resume() throws {
+    public func resume() async throws {
         try state.setMeta("halted", nil)
         status = .idle
         accountChecked = false
-        emit(.stateUpdate)
+        await emit(.stateUpdate)
         scheduleSend(after: .zero)
     }
 
     /// Forgets the change tokens and what it knew of the server, so the next fetch brings (and
     /// reports) every record again — for an app that cleared its local data.
-    public func refetchEverything() throws {
+    public func refetchEverything() async throws {
         try state.forgetServerState()
-        emit(.stateUpdate)
+        await emit(.stateUpdate)
     }
 
     // MARK: Diagnostics
@@ -143,11 +148,24 @@ public actor SyncEngine {
 
     // MARK: Internals
 
-    func emit(_ event: SyncEvent) {
-        emittedEventCount += 1
-        eventSink.yield(event)
+    /// Reports an event to the delegate and waits until it is handled.
+    func emit(_ event: SyncEvent) async {
         recentEvents.append("\(Date()) \(Self.summary(event))")
         if recentEvents.count > 50 { recentEvents.removeFirst(recentEvents.count - 50) }
+        await configuration.delegate?.handleEvent(event, syncEngine: self)
+    }
+
+    /// What the delegate applies inside the state's transactions, when the state lives in the
+    /// app's database.
+    var applier: ServerChangesApplier? {
+        guard case .database = configuration.state, let delegate = configuration.delegate else { return nil }
+        return { changes, db in try delegate.applyServerChanges(changes, in: db) }
+    }
+
+    /// The delegate, which must still be alive when the engine needs a record.
+    func requireDelegate() throws -> any SyncEngineDelegate {
+        guard let delegate = configuration.delegate else { throw CancellationError() }
+        return delegate
     }
 
     /// Runs one operation at a time.
@@ -192,7 +210,7 @@ public actor SyncEngine {
                     attempt += 1
                     try await configuration.clock.sleep(for: delay)
                 case .halt:
-                    try halt(error)
+                    try await halt(error)
                     throw error
                 default:
                     status = .idle
@@ -238,10 +256,10 @@ public actor SyncEngine {
     }
 
     /// Stops syncing until ``resume()``: the error needs the app (authentication, quota).
-    private func halt(_ error: CloudError) throws {
+    private func halt(_ error: CloudError) async throws {
         status = .halted(error)
         try state.setMeta("halted", "\(error.code.rawValue)\n\(error.reason)")
-        emit(.halted(error))
+        await emit(.halted(error))
     }
 
     func checkNotHalted() throws {
@@ -256,7 +274,7 @@ public actor SyncEngine {
         if known != user {
             if known != nil { try state.resetForNewAccount() }
             try state.setMeta("user", user)
-            emit(.accountChange(userRecordName: user))
+            await emit(.accountChange(userRecordName: user))
         }
         accountChecked = true
     }

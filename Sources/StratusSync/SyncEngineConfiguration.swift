@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import StratusClient
 
@@ -6,13 +7,12 @@ extension SyncEngine {
     /// How an engine syncs one database of one account.
     public struct Configuration: Sendable {
         /// The database to keep in sync.
-        public var database: Database
-        /// The engine's own SQLite file (created on first use).
-        public var stateURL: URL
-        /// The app's current version of a record with a pending save; nil if it no longer exists
-        /// locally (its pending save is then dropped). An error (the app's store could not be
-        /// read) ends the send and keeps the change queued for the next one.
-        public var recordProvider: @Sendable (RecordID) async throws -> CloudRecord?
+        public var database: StratusClient.Database
+        /// Where the engine keeps its state (outbox, change tokens, known server records).
+        public var state: StateStorage
+        /// Hands the engine the records it sends and takes in what it reports. Held weakly, as
+        /// CloudKit's engine holds its delegate: the app keeps it alive for as long as it syncs.
+        public weak var delegate: (any SyncEngineDelegate)?
         /// Resolves conflicts of record types without a resolver of their own.
         public var conflictResolver: ConflictResolver = .serverWins
         /// Conflict resolvers by record type.
@@ -42,16 +42,45 @@ extension SyncEngine {
         /// background logger is.
         public var logger = Logger(label: "stratus.sync", factory: { _ in SwiftLogNoOpLogHandler() })
 
-        public init(database: Database, stateURL: URL, recordProvider: @escaping @Sendable (RecordID) async throws -> CloudRecord?) {
+        /// An engine keeping its state in a SQLite file of its own.
+        public init(database: StratusClient.Database, stateURL: URL, delegate: any SyncEngineDelegate) {
+            self.init(database: database, state: .file(stateURL), delegate: delegate)
+        }
+
+        public init(database: StratusClient.Database, state: StateStorage, delegate: any SyncEngineDelegate) {
             self.database = database
-            self.stateURL = stateURL
-            self.recordProvider = recordProvider
+            self.state = state
+            self.delegate = delegate
         }
 
         func resolver(for recordType: String) -> ConflictResolver {
             conflictResolvers[recordType] ?? conflictResolver
         }
     }
+}
+
+extension SyncEngine {
+    /// Where an engine keeps its state: the outbox of changes to send, change tokens, and the last
+    /// known server version of every record.
+    public enum StateStorage: Sendable {
+        /// A SQLite file of its own, created on first use.
+        case file(URL)
+        /// Tables of an app's GRDB database, named with `tablePrefix`, so that one transaction
+        /// can change the app's data and the engine's state together: the app queues a change by
+        /// appending to the outbox table (``SyncEngine/outboxTable(tablePrefix:)``) in the
+        /// transaction that makes it, for instance from a trigger, and the engine applies fetched
+        /// changes (``SyncEngineDelegate/applyServerChanges(_:in:)``) in the transaction that
+        /// stores their change token. The engines of one database's private and shared scopes may
+        /// share a prefix.
+        case database(any DatabaseWriter, tablePrefix: String)
+    }
+
+    /// The outbox of an engine whose state lives in the app's database: an append-only table
+    /// (`sequence INTEGER PRIMARY KEY, zone_name TEXT, owner TEXT, record_name TEXT, change TEXT`)
+    /// into which a row `(zone_name, owner, record_name, 'save' or 'delete')` queues a record
+    /// change, with `owner` empty for the user's own zones and the zone owner's record name for
+    /// zones shared with them. It exists once the engine was opened.
+    public static func outboxTable(tablePrefix: String) -> String { "\(tablePrefix)outbox" }
 }
 
 /// How long to wait before retrying a transient failure: exponential backoff with jitter, or the

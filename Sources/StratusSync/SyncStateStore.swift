@@ -2,35 +2,76 @@ import Foundation
 import GRDB
 import StratusClient
 
-/// The engine's state in its own SQLite file: the outbox of pending changes, change tokens, and
-/// the last known server version (system fields and fields) of every record.
+/// The engine's state: the outbox of pending changes, change tokens, and the last known server
+/// version (system fields and fields) of every record — in a SQLite file of its own, or in tables
+/// of the app's GRDB database (``SyncEngine/StateStorage``).
 ///
-/// Every write is one transaction. Queuing is durable when it returns (WAL, `synchronous = FULL`).
-/// What the server told the engine (fetched pages with their token, a send's outcome) is written
-/// with `synchronous = NORMAL`: a power cut may roll it back, never tear it, and the engine then
-/// fetches those pages again or resends what is still queued — which the server recognises.
+/// Record changes are queued by appending to the outbox, an append-only log (a rowid table, the
+/// cheapest insert SQLite has) that the app's own triggers may write in the app's transactions.
+/// Before the engine reads what is pending, it folds the log into `pending_records`, where a later
+/// change of a record replaces an earlier one, in one transaction; the log's sequence numbers
+/// become the changes' versions.
+///
+/// Every write is one transaction. In its own file, queuing is durable when it returns (WAL,
+/// `synchronous = FULL`); what the server told the engine (fetched pages with their token, a
+/// send's outcome) is written with `synchronous = NORMAL`: a power cut may roll it back, never
+/// tear it, and the engine then fetches those pages again or resends what is still queued — which
+/// the server recognises. In the app's database, the app's settings apply.
 final class SyncStateStore: Sendable {
-    private let database: DatabaseQueue
-    /// This file's name in the create keys it gives queued creates: random, made with the file.
+    private let database: any DatabaseWriter
+    private let ownsFile: Bool
+    private let tables: Tables
+    /// This store's name in the create keys it gives queued creates: random, made with the store.
     private let createKeyPrefix: String
 
-    init(path: String) throws {
+    /// The names of the store's tables.
+    struct Tables: Sendable {
+        var pendingRecords, pendingZones, tokens, records, setAside, meta: String
+        /// The log record changes are appended to; shared by the engines of one database.
+        var outbox: String
+        /// Which of the outbox's changes are this engine's: its own zones' (`owner = ''`) for the
+        /// private and public databases, other users' for the shared one.
+        var ownsChange: String
+
+        init(prefix: String, outbox: String, scope: DatabaseScope) {
+            (pendingRecords, pendingZones, tokens, records, setAside, meta) =
+                ("\(prefix)pending_records", "\(prefix)pending_zones", "\(prefix)tokens", "\(prefix)records", "\(prefix)set_aside", "\(prefix)meta")
+            self.outbox = outbox
+            ownsChange = scope == .shared ? "owner <> ''" : "owner = ''"
+        }
+    }
+
+    /// Opens (or creates) a state file of its own.
+    convenience init(path: String, scope: DatabaseScope = .private) throws {
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         // Another connection to the file (an app extension's, or a killed app's still closing)
         // makes writes wait rather than fail.
         configuration.busyMode = .timeout(10)
-        database = try DatabaseQueue(path: path, configuration: configuration)
-        try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
-        try Self.migrator.migrate(database)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        let tables = Tables(prefix: "", outbox: "outbox", scope: scope)
+        try Self.fileMigrator(tables).migrate(queue)
+        try self.init(database: queue, tables: tables, ownsFile: true)
+    }
+
+    /// Opens (or creates) the state's tables in an app's database.
+    convenience init(database: any DatabaseWriter, tablePrefix: String, scope: DatabaseScope) throws {
+        let tables = Tables(prefix: "\(tablePrefix)\(scope.rawValue)_", outbox: SyncEngine.outboxTable(tablePrefix: tablePrefix), scope: scope)
+        // Created in place rather than by a `DatabaseMigrator`, whose identifiers would mix with
+        // the app's own (and make GRDB's `eraseDatabaseOnSchemaChange` erase the app's data).
+        try database.write { db in try db.execute(sql: Self.schema(tables, ifNotExists: true)) }
+        try self.init(database: database, tables: tables, ownsFile: false)
+    }
+
+    private init(database: any DatabaseWriter, tables: Tables, ownsFile: Bool) throws {
+        self.database = database
+        self.tables = tables
+        self.ownsFile = ownsFile
         let key = "createKeyPrefix"
-        if let prefix = try database.read({ db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }) {
-            createKeyPrefix = prefix
-        } else {
-            createKeyPrefix = try database.write { db in
-                try db.execute(sql: "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", arguments: [key, UUID().uuidString])
-                return try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])!
-            }
+        createKeyPrefix = try database.write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO \(tables.meta) (key, value) VALUES (?, ?)", arguments: [key, UUID().uuidString])
+            return try String.fetchOne(db, sql: "SELECT value FROM \(tables.meta) WHERE key = ?", arguments: [key])!
         }
     }
 
@@ -41,36 +82,53 @@ final class SyncStateStore: Sendable {
         }
     }
 
-    private static var migrator: DatabaseMigrator {
+    private static func schema(_ t: Tables, ifNotExists: Bool) -> String {
+        let create = ifNotExists ? "CREATE TABLE IF NOT EXISTS" : "CREATE TABLE"
+        return """
+            \(create) \(t.pendingRecords) (
+                zone_name TEXT NOT NULL, owner TEXT NOT NULL, record_name TEXT NOT NULL,
+                change TEXT NOT NULL, version INTEGER NOT NULL,
+                PRIMARY KEY (zone_name, owner, record_name)
+            ) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS \(t.pendingRecords)_order ON \(t.pendingRecords)(version);
+            \(create) \(t.pendingZones) (
+                zone_name TEXT NOT NULL, owner TEXT NOT NULL, change TEXT NOT NULL, version INTEGER NOT NULL,
+                PRIMARY KEY (zone_name, owner)
+            ) WITHOUT ROWID;
+            \(create) \(t.tokens) (scope TEXT PRIMARY KEY NOT NULL, token TEXT NOT NULL) WITHOUT ROWID;
+            \(create) \(t.records) (
+                zone_name TEXT NOT NULL, owner TEXT NOT NULL, record_name TEXT NOT NULL,
+                record_type TEXT NOT NULL, change_tag TEXT NOT NULL,
+                created_at INTEGER, created_by TEXT, created_device TEXT,
+                modified_at INTEGER, modified_by TEXT, modified_device TEXT,
+                parent TEXT, share TEXT, fields BLOB,
+                PRIMARY KEY (zone_name, owner, record_name)
+            ) WITHOUT ROWID;
+            \(create) \(t.setAside) (
+                zone_name TEXT NOT NULL, owner TEXT NOT NULL, record_name TEXT NOT NULL,
+                change TEXT NOT NULL, error TEXT NOT NULL, at REAL NOT NULL,
+                PRIMARY KEY (zone_name, owner, record_name)
+            ) WITHOUT ROWID;
+            \(create) \(t.meta) (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS \(t.outbox) (
+                sequence INTEGER PRIMARY KEY, zone_name TEXT NOT NULL, owner TEXT NOT NULL, record_name TEXT NOT NULL, change TEXT NOT NULL
+            );
+            """
+    }
+
+    private static func fileMigrator(_ tables: Tables) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE pending_records (
-                    zone_name TEXT NOT NULL, owner TEXT NOT NULL, record_name TEXT NOT NULL,
-                    change TEXT NOT NULL, version INTEGER NOT NULL,
-                    PRIMARY KEY (zone_name, owner, record_name)
-                ) WITHOUT ROWID;
-                CREATE INDEX pending_records_order ON pending_records(version);
-                CREATE TABLE pending_zones (
-                    zone_name TEXT NOT NULL, owner TEXT NOT NULL, change TEXT NOT NULL, version INTEGER NOT NULL,
-                    PRIMARY KEY (zone_name, owner)
-                ) WITHOUT ROWID;
-                CREATE TABLE tokens (scope TEXT PRIMARY KEY NOT NULL, token TEXT NOT NULL) WITHOUT ROWID;
-                CREATE TABLE records (
-                    zone_name TEXT NOT NULL, owner TEXT NOT NULL, record_name TEXT NOT NULL,
-                    record_type TEXT NOT NULL, change_tag TEXT NOT NULL,
-                    created_at INTEGER, created_by TEXT, created_device TEXT,
-                    modified_at INTEGER, modified_by TEXT, modified_device TEXT,
-                    parent TEXT, share TEXT, fields BLOB,
-                    PRIMARY KEY (zone_name, owner, record_name)
-                ) WITHOUT ROWID;
-                CREATE TABLE set_aside (
-                    zone_name TEXT NOT NULL, owner TEXT NOT NULL, record_name TEXT NOT NULL,
-                    change TEXT NOT NULL, error TEXT NOT NULL, at REAL NOT NULL,
-                    PRIMARY KEY (zone_name, owner, record_name)
-                ) WITHOUT ROWID;
-                CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
-                """)
+            // v1 had every table but the outbox; v2 adds it (IF NOT EXISTS).
+            try db.execute(sql: schema(tables, ifNotExists: true))
+        }
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: schema(tables, ifNotExists: true))
+            // v1 numbered queued changes from a counter in `meta`: the outbox continues after it.
+            if let version = try String.fetchOne(db, sql: "SELECT value FROM \(tables.meta) WHERE key = 'version'").flatMap(Int64.init), version > 0 {
+                try db.execute(sql: "INSERT OR IGNORE INTO \(tables.outbox) (sequence, zone_name, owner, record_name, change) VALUES (?, '', '', '', '')",
+                               arguments: [version])
+            }
         }
         return migrator
     }
@@ -91,30 +149,51 @@ final class SyncStateStore: Sendable {
 
     func addPending(_ changes: [PendingRecordZoneChange]) throws {
         try database.write { db in
-            var version = try Self.nextVersion(db, count: changes.count)
             let statement = try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO pending_records (zone_name, owner, record_name, change, version) VALUES (?, ?, ?, ?, ?)
+                INSERT INTO \(tables.outbox) (zone_name, owner, record_name, change) VALUES (?, ?, ?, ?)
                 """)
             for change in changes {
-                let id = change.recordID
                 let kind = if case .saveRecord = change { "save" } else { "delete" }
-                try statement.execute(arguments: [id.zoneID.zoneName, id.zoneID.ownerRecordName ?? "", id.recordName, kind, version])
-                try db.execute(sql: "DELETE FROM set_aside WHERE zone_name = ? AND owner = ? AND record_name = ?",
-                               arguments: [id.zoneID.zoneName, id.zoneID.ownerRecordName ?? "", id.recordName])
-                version += 1
+                try statement.execute(arguments: Self.key(change.recordID) + [kind])
             }
+            try fold(db)
         }
+    }
+
+    /// Moves this engine's changes from the outbox into `pending_records`, in order, so that a
+    /// later change of a record replaces an earlier one, and clears their set-aside entries. The
+    /// outbox keeps a marker row at the last sequence folded (`change = ''`): an emptied rowid
+    /// table would number its next row from 1 again, and versions must only grow.
+    private func fold(_ db: GRDB.Database) throws {
+        let t = tables
+        guard let last = try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM \(t.outbox) WHERE change <> '' AND \(t.ownsChange)") else { return }
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO \(t.pendingRecords) (zone_name, owner, record_name, change, version)
+                SELECT zone_name, owner, record_name, change, sequence FROM \(t.outbox)
+                WHERE change <> '' AND \(t.ownsChange) ORDER BY sequence;
+            DELETE FROM \(t.setAside) WHERE (zone_name, owner, record_name) IN (
+                SELECT zone_name, owner, record_name FROM \(t.outbox) WHERE change <> '' AND \(t.ownsChange));
+            """)
+        try db.execute(sql: "DELETE FROM \(t.outbox) WHERE sequence <= ? AND (change = '' OR \(t.ownsChange))", arguments: [last])
+        try db.execute(sql: "INSERT OR IGNORE INTO \(t.outbox) (sequence, zone_name, owner, record_name, change) VALUES (?, '', '', '', '')",
+                       arguments: [last])
+    }
+
+    /// The highest sequence in the outbox.
+    private func outboxEnd(_ db: GRDB.Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM \(tables.outbox)") ?? 0
     }
 
     func addPending(_ changes: [PendingDatabaseChange]) throws {
         try database.write { db in
-            var version = try Self.nextVersion(db, count: changes.count)
+            try fold(db)
+            var version = try outboxEnd(db) + 1
             for change in changes {
                 let kind = if case .saveZone = change { "save" } else { "delete" }
-                try db.execute(sql: "INSERT OR REPLACE INTO pending_zones (zone_name, owner, change, version) VALUES (?, ?, ?, ?)",
+                try db.execute(sql: "INSERT OR REPLACE INTO \(tables.pendingZones) (zone_name, owner, change, version) VALUES (?, ?, ?, ?)",
                                arguments: [change.zoneID.zoneName, change.zoneID.ownerRecordName ?? "", kind, version])
                 if case .deleteZone(let zoneID) = change {
-                    try Self.forgetZone(zoneID, in: db, keepingPendingZone: true)
+                    try forgetZone(zoneID, in: db, keepingPendingZone: true)
                 }
                 version += 1
             }
@@ -124,14 +203,15 @@ final class SyncStateStore: Sendable {
     /// The oldest pending record changes queued after `version`, of one zone (the zone of the
     /// oldest of them), at most `limit`.
     func nextPendingBatch(limit: Int, after version: Int64) throws -> [QueuedRecordChange] {
-        try database.read { db in
+        try database.write { db in
+            try fold(db)
             guard let first = try Row.fetchOne(db, sql: """
-                SELECT zone_name, owner FROM pending_records WHERE version > ? ORDER BY version LIMIT 1
+                SELECT zone_name, owner FROM \(tables.pendingRecords) WHERE version > ? ORDER BY version LIMIT 1
                 """, arguments: [version]) else { return [] }
             let zoneName: String = first[0]
             let owner: String = first[1]
             return try Row.fetchAll(db, sql: """
-                SELECT record_name, change, version FROM pending_records
+                SELECT record_name, change, version FROM \(tables.pendingRecords)
                 WHERE zone_name = ? AND owner = ? AND version > ? ORDER BY version LIMIT ?
                 """, arguments: [zoneName, owner, version, limit]).map { row in
                 let id = RecordID(recordName: row[0], zoneID: Self.zoneID(zoneName, owner))
@@ -142,8 +222,9 @@ final class SyncStateStore: Sendable {
     }
 
     func pendingRecordChanges() throws -> [PendingRecordZoneChange] {
-        try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT zone_name, owner, record_name, change FROM pending_records ORDER BY version").map { row in
+        try database.write { db in
+            try fold(db)
+            return try Row.fetchAll(db, sql: "SELECT zone_name, owner, record_name, change FROM \(tables.pendingRecords) ORDER BY version").map { row in
                 let id = RecordID(recordName: row[2], zoneID: Self.zoneID(row[0], row[1]))
                 let kind: String = row[3]
                 return kind == "save" ? .saveRecord(id) : .deleteRecord(id)
@@ -152,12 +233,15 @@ final class SyncStateStore: Sendable {
     }
 
     func pendingRecordCount() throws -> Int {
-        try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pending_records") ?? 0 }
+        try database.write { db in
+            try fold(db)
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(tables.pendingRecords)") ?? 0
+        }
     }
 
     func pendingDatabaseChanges() throws -> [PendingDatabaseChange] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT zone_name, owner, change FROM pending_zones ORDER BY version").map { row in
+            try Row.fetchAll(db, sql: "SELECT zone_name, owner, change FROM \(tables.pendingZones) ORDER BY version").map { row in
                 let zoneID = Self.zoneID(row[0], row[1])
                 let kind: String = row[2]
                 return kind == "save" ? .saveZone(zoneID) : .deleteZone(zoneID)
@@ -185,37 +269,49 @@ final class SyncStateStore: Sendable {
         var dropped: [(id: RecordID, version: Int64)] = []
     }
 
-    /// Applies a send's outcome; returns the records whose change was queued again meanwhile (the
-    /// app holds a newer version, which stays pending): saved ones, and ones deleted since created.
+    /// Applies a send's outcome, and hands `apply` what local data must take in (the saved
+    /// records and the deletions of records not queued again meanwhile) in the same transaction;
+    /// returns the records whose change was queued again meanwhile (the app holds a newer
+    /// version, which stays pending).
     @discardableResult
-    func apply(_ outcome: SendOutcome) throws -> Set<RecordID> {
+    func apply(_ outcome: SendOutcome, handingTo apply: ServerChangesApplier? = nil) throws -> Set<RecordID> {
         try writeRecoverable { db in
+            try fold(db)
             var requeued = Set<RecordID>()
             let removePending = try db.cachedStatement(sql: """
-                DELETE FROM pending_records WHERE zone_name = ? AND owner = ? AND record_name = ? AND version = ?
+                DELETE FROM \(tables.pendingRecords) WHERE zone_name = ? AND owner = ? AND record_name = ? AND version = ?
                 """)
-            for record in outcome.rebased { try Self.remember(record, in: db) }
-            for id in outcome.forgotten { try Self.forget(id, in: db) }
+            let clearSetAside = try db.cachedStatement(sql: "DELETE FROM \(tables.setAside) WHERE zone_name = ? AND owner = ? AND record_name = ?")
+            for record in outcome.rebased { try remember(record, in: db) }
+            for id in outcome.forgotten { try forget(id, in: db) }
             for (record, version) in outcome.saved {
-                try Self.remember(record, in: db)
+                try remember(record, in: db)
                 try removePending.execute(arguments: Self.key(record.recordID) + [version])
                 if db.changesCount == 0 { requeued.insert(record.recordID) }
             }
             for (id, version) in outcome.deleted {
-                try Self.forget(id, in: db)
+                try forget(id, in: db)
                 try removePending.execute(arguments: Self.key(id) + [version])
             }
             for (id, version) in outcome.dropped { try removePending.execute(arguments: Self.key(id) + [version]) }
             for (deletion, version) in outcome.deletedSinceCreated {
                 try removePending.execute(arguments: Self.key(deletion.recordID) + [version])
-                if db.changesCount == 0 { requeued.insert(deletion.recordID) } else { try Self.forget(deletion.recordID, in: db) }
+                if db.changesCount == 0 { requeued.insert(deletion.recordID) } else { try forget(deletion.recordID, in: db) }
             }
             for (queued, error) in outcome.setAside {
                 let id = queued.change.recordID
                 try removePending.execute(arguments: Self.key(id) + [queued.version])
                 let kind = if case .saveRecord = queued.change { "save" } else { "delete" }
-                try db.execute(sql: "INSERT OR REPLACE INTO set_aside (zone_name, owner, record_name, change, error, at) VALUES (?, ?, ?, ?, ?, ?)",
+                try db.execute(sql: "INSERT OR REPLACE INTO \(tables.setAside) (zone_name, owner, record_name, change, error, at) VALUES (?, ?, ?, ?, ?, ?)",
                                arguments: Self.key(id) + [kind, error, Date().timeIntervalSince1970])
+            }
+            for id in outcome.saved.map(\.record.recordID) + outcome.deleted.map(\.id) where !requeued.contains(id) {
+                try clearSetAside.execute(arguments: Self.key(id))
+            }
+            if let apply {
+                let changes = ServerChanges(origin: .send, modifications: outcome.saved.map(\.record).filter { !requeued.contains($0.recordID) },
+                                            deletions: outcome.deletedSinceCreated.map(\.deletion).filter { !requeued.contains($0.recordID) })
+                if !changes.isEmpty { try withoutCapturing(db) { try apply(changes, db) } }
             }
             return requeued
         }
@@ -224,7 +320,7 @@ final class SyncStateStore: Sendable {
     func removePendingZone(_ change: PendingDatabaseChange) throws {
         try database.write { db in
             let kind = if case .saveZone = change { "save" } else { "delete" }
-            try db.execute(sql: "DELETE FROM pending_zones WHERE zone_name = ? AND owner = ? AND change = ?",
+            try db.execute(sql: "DELETE FROM \(tables.pendingZones) WHERE zone_name = ? AND owner = ? AND change = ?",
                            arguments: [change.zoneID.zoneName, change.zoneID.ownerRecordName ?? "", kind])
         }
     }
@@ -232,7 +328,7 @@ final class SyncStateStore: Sendable {
     /// Changes set aside because the server refused them for their content, with the reason.
     func setAsideChanges() throws -> [(PendingRecordZoneChange, String)] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT zone_name, owner, record_name, change, error FROM set_aside ORDER BY at").map { row in
+            try Row.fetchAll(db, sql: "SELECT zone_name, owner, record_name, change, error FROM \(tables.setAside) ORDER BY at").map { row in
                 let id = RecordID(recordName: row[2], zoneID: Self.zoneID(row[0], row[1]))
                 let kind: String = row[3]
                 return (kind == "save" ? .saveRecord(id) : .deleteRecord(id), row[4])
@@ -248,7 +344,7 @@ final class SyncStateStore: Sendable {
             var found: [RecordID: CloudRecord] = [:]
             let statement = try db.cachedStatement(sql: """
                 SELECT record_type, change_tag, created_at, created_by, created_device, modified_at, modified_by, modified_device,
-                       parent, share, fields FROM records WHERE zone_name = ? AND owner = ? AND record_name = ?
+                       parent, share, fields FROM \(tables.records) WHERE zone_name = ? AND owner = ? AND record_name = ?
                 """)
             for id in ids {
                 guard let row = try Row.fetchOne(statement, arguments: Self.key(id)) else { continue }
@@ -262,7 +358,7 @@ final class SyncStateStore: Sendable {
     func knownRecords(in zoneID: ZoneID) throws -> [RecordID: String] {
         try database.read { db in
             var known: [RecordID: String] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT record_name, record_type FROM records WHERE zone_name = ? AND owner = ?",
+            for row in try Row.fetchAll(db, sql: "SELECT record_name, record_type FROM \(tables.records) WHERE zone_name = ? AND owner = ?",
                                         arguments: [zoneID.zoneName, zoneID.ownerRecordName ?? ""]) {
                 known[RecordID(recordName: row[0], zoneID: zoneID)] = row[1]
             }
@@ -274,8 +370,8 @@ final class SyncStateStore: Sendable {
     func knownZones() throws -> Set<ZoneID> {
         try database.read { db in
             Set(try Row.fetchAll(db, sql: """
-                SELECT DISTINCT zone_name, owner FROM records
-                WHERE (zone_name, owner) NOT IN (SELECT zone_name, owner FROM pending_zones WHERE change = 'save')
+                SELECT DISTINCT zone_name, owner FROM \(tables.records)
+                WHERE (zone_name, owner) NOT IN (SELECT zone_name, owner FROM \(tables.pendingZones) WHERE change = 'save')
                 """).map { Self.zoneID($0[0], $0[1]) })
         }
     }
@@ -283,14 +379,16 @@ final class SyncStateStore: Sendable {
     /// A fetched page, in one transaction: records with a change still pending are left alone
     /// (the send will meet the server's version as a conflict); the others are remembered or
     /// forgotten, and the zone's token is stored unless `storingToken` is false (a page in the
-    /// middle of a listing that must end before it counts). Returns what the app has not seen
-    /// yet: the settled modifications whose change tag the engine did not know, and the settled
-    /// deletions.
-    func applyFetched(_ page: RecordZoneChanges, storingToken: Bool = true) throws -> (modifications: [CloudRecord], deletions: [RecordZoneChanges.Deletion]) {
+    /// middle of a listing that must end before it counts). What the app has not seen yet — the
+    /// settled modifications whose change tag the engine did not know, and the settled
+    /// deletions — goes to `apply` in the same transaction, and is returned.
+    func applyFetched(_ page: RecordZoneChanges, storingToken: Bool = true,
+                      handingTo apply: ServerChangesApplier? = nil) throws -> (modifications: [CloudRecord], deletions: [RecordZoneChanges.Deletion]) {
         try writeRecoverable { db in
-            let anyPending = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM pending_records)") ?? false
-            let pendingStatement = try db.cachedStatement(sql: "SELECT 1 FROM pending_records WHERE zone_name = ? AND owner = ? AND record_name = ?")
-            let tagStatement = try db.cachedStatement(sql: "SELECT change_tag FROM records WHERE zone_name = ? AND owner = ? AND record_name = ?")
+            try fold(db)
+            let anyPending = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(tables.pendingRecords))") ?? false
+            let pendingStatement = try db.cachedStatement(sql: "SELECT 1 FROM \(tables.pendingRecords) WHERE zone_name = ? AND owner = ? AND record_name = ?")
+            let tagStatement = try db.cachedStatement(sql: "SELECT change_tag FROM \(tables.records) WHERE zone_name = ? AND owner = ? AND record_name = ?")
             func isPending(_ id: RecordID) throws -> Bool {
                 try anyPending && Bool.fetchOne(pendingStatement, arguments: Self.key(id)) == true
             }
@@ -298,28 +396,42 @@ final class SyncStateStore: Sendable {
             news.reserveCapacity(page.modifications.count)
             for record in page.modifications where try !isPending(record.recordID) {
                 if try String.fetchOne(tagStatement, arguments: Self.key(record.recordID)) != record.changeTag { news.append(record) }
-                try Self.remember(record, in: db)
+                try remember(record, in: db)
             }
             var deletions: [RecordZoneChanges.Deletion] = []
             for deletion in page.deletions where try !isPending(deletion.recordID) {
-                try Self.forget(deletion.recordID, in: db)
+                try forget(deletion.recordID, in: db)
                 deletions.append(deletion)
             }
-            if storingToken { try Self.setToken(page.changeToken.rawValue, scope: Self.zoneScope(page.zoneID), in: db) }
+            if storingToken { try setToken(page.changeToken.rawValue, scope: Self.zoneScope(page.zoneID), in: db) }
+            let changes = ServerChanges(origin: .fetch, modifications: news, deletions: deletions)
+            if let apply, !changes.isEmpty { try withoutCapturing(db) { try apply(changes, db) } }
             return (news, deletions)
         }
     }
 
-    /// Forgets everything about zones the server no longer has.
-    func forgetZones(_ zoneIDs: [ZoneID]) throws {
-        guard !zoneIDs.isEmpty else { return }
+    /// Forgets everything about zones the server no longer has, and hands their removal to
+    /// `apply` in the same transaction.
+    func forgetZones(_ reasons: [ZoneID: ZoneDeletionReason], handingTo apply: ServerChangesApplier? = nil) throws {
+        guard !reasons.isEmpty else { return }
         try database.write { db in
-            for zoneID in zoneIDs { try Self.forgetZone(zoneID, in: db, keepingPendingZone: false) }
+            try fold(db)
+            for zoneID in reasons.keys { try forgetZone(zoneID, in: db, keepingPendingZone: false) }
+            if let apply { try withoutCapturing(db) { try apply(ServerChanges(origin: .fetch, removedZones: reasons), db) } }
         }
     }
 
+    /// Runs `body` and removes from the outbox whatever it appended (local data taking in what
+    /// the server has is no change to send): the transaction is this connection's alone, so
+    /// every row past the outbox's end before `body` is its.
+    private func withoutCapturing(_ db: GRDB.Database, _ body: () throws -> Void) throws {
+        let end = try outboxEnd(db)
+        try body()
+        try db.execute(sql: "DELETE FROM \(tables.outbox) WHERE sequence > ?", arguments: [end])
+    }
+
     func setDatabaseToken(_ token: ServerChangeToken) throws {
-        try database.write { db in try Self.setToken(token.rawValue, scope: "database", in: db) }
+        try database.write { db in try setToken(token.rawValue, scope: "database", in: db) }
     }
 
     // MARK: Tokens and meta
@@ -328,32 +440,32 @@ final class SyncStateStore: Sendable {
     func zoneToken(_ zoneID: ZoneID) throws -> ServerChangeToken? { try token(scope: Self.zoneScope(zoneID)) }
 
     func resetZoneToken(_ zoneID: ZoneID) throws {
-        try database.write { db in try db.execute(sql: "DELETE FROM tokens WHERE scope = ?", arguments: [Self.zoneScope(zoneID)]) }
+        try database.write { db in try db.execute(sql: "DELETE FROM \(tables.tokens) WHERE scope = ?", arguments: [Self.zoneScope(zoneID)]) }
     }
 
     /// Every token, by scope (`database`, `zone:<owner>:<name>`), for diagnostics.
     func allTokens() throws -> [String: String] {
         try database.read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT scope, token FROM tokens").map { ($0[0], $0[1]) })
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT scope, token FROM \(tables.tokens)").map { ($0[0], $0[1]) })
         }
     }
 
     private func token(scope: String) throws -> ServerChangeToken? {
         try database.read { db in
-            try String.fetchOne(db, sql: "SELECT token FROM tokens WHERE scope = ?", arguments: [scope]).map(ServerChangeToken.init)
+            try String.fetchOne(db, sql: "SELECT token FROM \(tables.tokens) WHERE scope = ?", arguments: [scope]).map(ServerChangeToken.init)
         }
     }
 
     func meta(_ key: String) throws -> String? {
-        try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
+        try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM \(tables.meta) WHERE key = ?", arguments: [key]) }
     }
 
     func setMeta(_ key: String, _ value: String?) throws {
         try database.write { db in
             if let value {
-                try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key, value])
+                try db.execute(sql: "INSERT OR REPLACE INTO \(tables.meta) (key, value) VALUES (?, ?)", arguments: [key, value])
             } else {
-                try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])
+                try db.execute(sql: "DELETE FROM \(tables.meta) WHERE key = ?", arguments: [key])
             }
         }
     }
@@ -361,20 +473,21 @@ final class SyncStateStore: Sendable {
     /// Forgets every token and known record, so the next fetch brings everything again.
     func forgetServerState() throws {
         try database.write { db in
-            for table in ["tokens", "records"] { try db.execute(sql: "DELETE FROM \(table)") }
+            for table in [tables.tokens, tables.records] { try db.execute(sql: "DELETE FROM \(table)") }
         }
     }
 
     /// Forgets the account's data: tokens and known records (after the user changed).
     func resetForNewAccount() throws {
         try database.write { db in
-            for table in ["tokens", "records", "set_aside"] { try db.execute(sql: "DELETE FROM \(table)") }
+            for table in [tables.tokens, tables.records, tables.setAside] { try db.execute(sql: "DELETE FROM \(table)") }
         }
     }
 
     /// A transaction whose loss in a power cut the engine recovers from (see the type's comment).
     private func writeRecoverable<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
-        try database.writeWithoutTransaction { db in
+        guard ownsFile else { return try database.write(body) }
+        return try database.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
             var result: T?
@@ -388,12 +501,6 @@ final class SyncStateStore: Sendable {
 
     // MARK: Rows
 
-    private static func nextVersion(_ db: GRDB.Database, count: Int) throws -> Int64 {
-        let current = Int64(try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'version'") ?? "0") ?? 0
-        try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?)", arguments: [String(current + Int64(count))])
-        return current + 1
-    }
-
     static func zoneID(_ name: String, _ owner: String) -> ZoneID {
         ZoneID(zoneName: name, ownerRecordName: owner.isEmpty ? nil : owner)
     }
@@ -404,36 +511,36 @@ final class SyncStateStore: Sendable {
 
     private static func zoneScope(_ zoneID: ZoneID) -> String { "zone:\(zoneID.ownerRecordName ?? ""):\(zoneID.zoneName)" }
 
-    private static func setToken(_ token: String, scope: String, in db: GRDB.Database) throws {
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO tokens (scope, token) VALUES (?, ?)").execute(arguments: [scope, token])
+    private func setToken(_ token: String, scope: String, in db: GRDB.Database) throws {
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(tables.tokens) (scope, token) VALUES (?, ?)").execute(arguments: [scope, token])
     }
 
-    private static func remember(_ record: CloudRecord, in db: GRDB.Database) throws {
+    private func remember(_ record: CloudRecord, in db: GRDB.Database) throws {
         guard let system = record.systemFields else { return }
         var writer = WireWriter(capacity: 256)
         writer.fields(record.fields.mapValues(Optional.some))
         try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO records (zone_name, owner, record_name, record_type, change_tag, created_at, created_by, created_device,
+            INSERT OR REPLACE INTO \(tables.records) (zone_name, owner, record_name, record_type, change_tag, created_at, created_by, created_device,
                                             modified_at, modified_by, modified_device, parent, share, fields)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: key(record.recordID) + [
+            """).execute(arguments: Self.key(record.recordID) + [
                 system.recordType, system.changeTag, system.created?.timestamp, system.created?.userRecordName, system.created?.deviceID,
                 system.modified?.timestamp, system.modified?.userRecordName, system.modified?.deviceID, system.parent, system.share,
                 Data(writer.bytes),
             ])
     }
 
-    private static func forget(_ id: RecordID, in db: GRDB.Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM records WHERE zone_name = ? AND owner = ? AND record_name = ?").execute(arguments: key(id))
+    private func forget(_ id: RecordID, in db: GRDB.Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM \(tables.records) WHERE zone_name = ? AND owner = ? AND record_name = ?").execute(arguments: Self.key(id))
     }
 
-    private static func forgetZone(_ zoneID: ZoneID, in db: GRDB.Database, keepingPendingZone: Bool) throws {
+    private func forgetZone(_ zoneID: ZoneID, in db: GRDB.Database, keepingPendingZone: Bool) throws {
         let arguments: StatementArguments = [zoneID.zoneName, zoneID.ownerRecordName ?? ""]
-        for table in ["records", "pending_records", "set_aside"] {
+        for table in [tables.records, tables.pendingRecords, tables.setAside] {
             try db.execute(sql: "DELETE FROM \(table) WHERE zone_name = ? AND owner = ?", arguments: arguments)
         }
-        if !keepingPendingZone { try db.execute(sql: "DELETE FROM pending_zones WHERE zone_name = ? AND owner = ?", arguments: arguments) }
-        try db.execute(sql: "DELETE FROM tokens WHERE scope = ?", arguments: [zoneScope(zoneID)])
+        if !keepingPendingZone { try db.execute(sql: "DELETE FROM \(tables.pendingZones) WHERE zone_name = ? AND owner = ?", arguments: arguments) }
+        try db.execute(sql: "DELETE FROM \(tables.tokens) WHERE scope = ?", arguments: [Self.zoneScope(zoneID)])
     }
 
     private static func record(_ id: RecordID, _ row: Row) throws -> CloudRecord {
@@ -450,3 +557,7 @@ final class SyncStateStore: Sendable {
         return CloudRecord(systemFields: system, fields: fields).edit(of: system, serverFields: fields)
     }
 }
+
+/// Applies what the server has now to local data, inside the transaction that updates the
+/// engine's state.
+typealias ServerChangesApplier = (ServerChanges, GRDB.Database) throws -> Void

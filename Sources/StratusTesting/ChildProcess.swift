@@ -38,6 +38,10 @@ public final class ChildProcess: @unchecked Sendable {
         }
         posix_spawn_file_actions_addclose(&actions, pipe[0])
         posix_spawn_file_actions_addclose(&actions, pipe[1])
+        // Nothing else of this process's goes to the child: a listening socket it inherited (NIO
+        // does not open every socket close-on-exec) kept a test server from binding its port again
+        // on restart for as long as the child lived.
+        Self.closeFrom?(&actions, 3)
         var argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -51,6 +55,17 @@ public final class ChildProcess: @unchecked Sendable {
         processIdentifier = child
         self.output = output
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc
+    /// module does not declare: closes every descriptor from the given one up in the child.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        #if canImport(Glibc)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        #else
+        return nil
+        #endif
+    }()
 
     /// Runs a program to its end and returns its exit status and everything it wrote.
     public static func run(_ executable: String, _ arguments: [String], capturingStandardError: Bool = true,

@@ -3,12 +3,10 @@ import StratusClient
 import StratusSync
 
 /// A device's local data in tests: records by ID, kept in a file so it survives a device restart,
-/// changed by the app and by the engine's events as an app would.
-public actor DeviceRecordStore {
+/// changed by the app and by the engine's events as an app would (it is the engine's delegate).
+public actor DeviceRecordStore: SyncEngineDelegate {
     private let file: URL
     public private(set) var records: [RecordID: CloudRecord] = [:]
-    /// How many engine events have been applied.
-    private(set) var appliedEvents = 0
 
     init(file: URL) {
         self.file = file
@@ -31,10 +29,11 @@ public actor DeviceRecordStore {
         persist()
     }
 
+    public func record(for recordID: RecordID, syncEngine: SyncEngine) -> CloudRecord? { records[recordID] }
+
     /// Applies what the engine reports: fetched and saved records replace local ones; deletions
     /// and deleted zones remove them.
-    func apply(_ event: SyncEvent) {
-        appliedEvents += 1
+    public func handleEvent(_ event: SyncEvent, syncEngine: SyncEngine) {
         switch event {
         case .fetchedRecordZoneChanges(let modifications, let deletions):
             for record in modifications { records[record.recordID] = record }

@@ -66,9 +66,16 @@ public actor TestCloud {
         apiToken = try await server.ensureContainer(Self.containerID)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let group = ServiceGroup(configuration: .init(services: [try server.makeApplication { continuation.yield($0) }], logger: logger))
-        let task = Task { try await group.run() }
+        let task = Task {
+            // A server that cannot start (its port still taken) ends the wait for its port.
+            defer { continuation.finish() }
+            try await group.run()
+        }
         var iterator = ports.makeAsyncIterator()
-        guard let bound = await iterator.next() else { throw CloudError(.internalError, "the test server did not start") }
+        guard let bound = await iterator.next() else {
+            let failure = await task.result
+            throw CloudError(.internalError, "the test server did not start: \(failure)")
+        }
         port = bound
         baseURL = "http://127.0.0.1:\(bound)"
         running = RunningServer(server: server, group: group, task: task)

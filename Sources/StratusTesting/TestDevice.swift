@@ -3,7 +3,8 @@ import StratusClient
 import StratusSync
 
 /// One device of a test user: its own container session, a fault-injecting transport, a sync
-/// engine with its own state file, and local data that follows the engine's events.
+/// engine with its own state file, and local data that follows the engine's events (the store is
+/// the engine's delegate).
 public actor TestDevice {
     public nonisolated let name: String
     public nonisolated let directory: URL
@@ -12,7 +13,6 @@ public actor TestDevice {
     public private(set) var store: DeviceRecordStore
     public private(set) var engine: SyncEngine
     private let configure: @Sendable (inout SyncEngine.Configuration) -> Void
-    private var listener: Task<Void, Never>?
     /// The device's push connection, once ``connectPush()`` opened it.
     public private(set) var push: PushConnection?
 
@@ -31,28 +31,16 @@ public actor TestDevice {
         self.configure = configure
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         (store, engine) = try Self.open(directory: directory, database: container.database(with: scope), configure: configure)
-        listener = Self.listen(engine, store)
     }
 
     private static func open(directory: URL, database: Database, configure: @Sendable (inout SyncEngine.Configuration) -> Void) throws
         -> (DeviceRecordStore, SyncEngine) {
         let store = DeviceRecordStore(file: directory.appendingPathComponent("records.json"))
-        var configuration = SyncEngine.Configuration(database: database,
-                                                     stateURL: directory.appendingPathComponent("sync-state.sqlite")) { id in
-            await store.record(id)
-        }
+        var configuration = SyncEngine.Configuration(database: database, stateURL: directory.appendingPathComponent("sync-state.sqlite"),
+                                                     delegate: store)
         configuration.automaticallySync = false
         configure(&configuration)
         return (store, try SyncEngine(configuration: configuration))
-    }
-
-    /// Applies the engine's events to the store. The task holds the event stream, not the
-    /// engine, so a device dropped with its engine frees the engine's files.
-    private static func listen(_ engine: SyncEngine, _ store: DeviceRecordStore) -> Task<Void, Never> {
-        let events = engine.events
-        return Task {
-            for await event in events { await store.apply(event) }
-        }
     }
 
     /// Saves a record locally and queues it: what an app does on an edit.
@@ -73,16 +61,9 @@ public actor TestDevice {
     /// Every local record.
     public func records() async -> [RecordID: CloudRecord] { await store.records }
 
-    /// Sends then fetches, and waits until the engine's events are applied locally.
+    /// Sends then fetches; the engine's events are applied locally when it returns.
     public func sync() async throws {
         try await engine.syncNow()
-        await settle()
-    }
-
-    /// Waits until the events emitted so far are applied to the local data.
-    public func settle() async {
-        let emitted = await engine.emittedEventCount
-        while await store.appliedEvents < emitted { try? await Task.sleep(for: .milliseconds(1)) }
     }
 
     public func setOffline(_ offline: Bool) { transport.setOffline(offline) }
@@ -100,9 +81,7 @@ public actor TestDevice {
     /// Simulates the app being killed and launched again: the engine is dropped without any
     /// shutdown and reopened on the same state file, local data is read back from disk.
     public func restart() throws {
-        listener?.cancel()
         (store, engine) = try Self.open(directory: directory, database: container.database(with: scope), configure: configure)
-        listener = Self.listen(engine, store)
         if let push { Task { await engine.listen(to: push) } }
     }
 }

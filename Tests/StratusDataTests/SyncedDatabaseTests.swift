@@ -52,8 +52,7 @@ struct DataDevice {
         }
         let container = await cloud.container(deviceID: name)
         try await container.signIn(username: user, password: "password-\(user)")
-        let store = try SyncedDatabase(writer: queue, tables: tables, database: container.privateCloudDatabase,
-                                       stateURL: directory.appendingPathComponent("sync.sqlite"))
+        let store = try SyncedDatabase(writer: queue, tables: tables, database: container.privateCloudDatabase)
         return DataDevice(queue: queue, store: store)
     }
 }
@@ -206,7 +205,7 @@ struct DataDevice {
             func capture(_ id: String) async throws -> Int64? {
                 try await phone.queue.write { db in
                     try Course(id: id, title: "course").insert(db)
-                    return try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM _stratus_outbox")
+                    return try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM _stratus_sync_outbox")
                 }
             }
             let first = try #require(try await capture("first"))
@@ -279,12 +278,13 @@ struct DataDevice {
             let phone = try await DataDevice.open(cloud, user: user, name: "phone")
             try await phone.queue.write { db in try Course(id: "on-server", title: "A").insert(db) }
             try await phone.store.syncNow()
-            // Drift: a row written behind the store's back (not captured), and a server row lost locally.
+            // Drift: a row written behind the store's back (its capture undone), and a server row
+            // lost locally.
             try await phone.queue.write { db in
-                try db.execute(sql: "UPDATE _stratus_state SET applying = 1")
+                let end = try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM _stratus_sync_outbox") ?? 0
                 try Course(id: "local-only", title: "B").insert(db)
                 _ = try Course.deleteOne(db, key: "on-server")
-                try db.execute(sql: "UPDATE _stratus_state SET applying = 0")
+                try db.execute(sql: "DELETE FROM _stratus_sync_outbox WHERE sequence > ?", arguments: [end])
             }
             try await phone.store.forceFullSync()
             #expect(try await phone.queue.read { try Course.fetchOne($0, key: "on-server") } != nil)
@@ -309,8 +309,7 @@ struct DataDevice {
         }
         let container = await cloud.container(deviceID: name)
         try await container.signIn(username: user, password: "password-\(user)")
-        let store = try SyncedDatabase(writer: queue, tables: DataDevice.tables, database: container.privateCloudDatabase,
-                                       stateURL: directory.appendingPathComponent("sync.sqlite"), sharedDatabase: container.sharedCloudDatabase)
+        let store = try SyncedDatabase(writer: queue, tables: DataDevice.tables, database: container.privateCloudDatabase, sharedDatabase: container.sharedCloudDatabase)
         return DataDevice(queue: queue, store: store)
     }
 
@@ -370,7 +369,6 @@ struct DataDevice {
         let container = await cloud.container(deviceID: name, transport: transport, assetCacheDirectory: directory.appendingPathComponent("cache"))
         try await container.signIn(username: user, password: "password-\(user)")
         let store = try SyncedDatabase(writer: queue, tables: [table], database: container.privateCloudDatabase,
-                                       stateURL: directory.appendingPathComponent("sync.sqlite"),
                                        assetDirectory: directory.appendingPathComponent("uploads")) {
             if singleAttempt { $0.retry.maximumAttempts = 1 }
         }
@@ -399,8 +397,7 @@ struct DataDevice {
             try await queue.write { db in try db.execute(sql: "CREATE TABLE document (id TEXT PRIMARY KEY NOT NULL, body TEXT, edited INTEGER)") }
             let database = await cloud.container().privateCloudDatabase
             let refused = #expect(throws: CloudError.self) {
-                try SyncedDatabase(writer: queue, tables: [Self.documents], database: database,
-                                   stateURL: cloud.root.appendingPathComponent("no-cache.sqlite"))
+                try SyncedDatabase(writer: queue, tables: [Self.documents], database: database)
             }
             #expect(refused?.code == .invalidArguments)
         }
