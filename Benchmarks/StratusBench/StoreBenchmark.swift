@@ -41,8 +41,10 @@ struct StoreBenchmark: AsyncParsableCommand {
                 }
                 if times == 0 { plain.append(seconds) } else { synced.append(seconds) }
             }
+            // As fetched: with the server's system fields (a change tag), which the engine remembers.
             let records = (0..<count).map { index in
-                CloudRecord(recordType: "Item", recordID: RecordID(recordName: "in-\(index)", zoneID: ZoneID(zoneName: "StratusData")), fields: [
+                let id = RecordID(recordName: "in-\(index)", zoneID: ZoneID(zoneName: "StratusData"))
+                return CloudRecord(systemFields: RecordSystemFields(recordID: id, recordType: "Item", changeTag: "t\(index)"), fields: [
                     "title": .string("Item number \(index)"), "quantity": .int64(Int64(index % 17)), "price": .double(Double(index) * 0.25),
                 ])
             }
