@@ -144,13 +144,8 @@ public final class SyncedDatabase: Sendable {
                     SELECT "\(table.primaryKey)" FROM "\(table.tableName)" t WHERE NOT EXISTS (
                         SELECT 1 FROM _stratus_rows r WHERE r.table_name = ? AND r.row_id = t."\(table.primaryKey)" AND r.placeholder = 1)
                     """, arguments: [table.tableName])
-                for id in ids where !seen.contains(id) {
-                    try db.execute(sql: """
-                        INSERT INTO \(outbox) (zone_name, owner, record_name, change)
-                        SELECT COALESCE(r.zone_name, ?), COALESCE(r.owner, ''), ?, 'save' FROM (SELECT 1)
-                        LEFT JOIN _stratus_rows r ON r.table_name = ? AND r.row_id = ?
-                        """, arguments: [table.zoneID.zoneName, id, table.tableName, id])
-                }
+                let queue = try db.makeStatement(sql: SyncedSchema.queue(table, row: "?1", "save", outbox: outbox))
+                for id in ids where !seen.contains(id) { try queue.execute(arguments: [id]) }
             }
         }
         try await syncNow()

@@ -28,15 +28,6 @@ enum SyncedSchema {
             let name = table.tableName
             let key = table.primaryKey
             let capturing = "(SELECT applying FROM _stratus_state) = 0"
-            /// Queues a change of the row `row` (NEW or OLD) in its zone: the one it was fetched
-            /// from, or the table's.
-            func queue(_ row: String, _ change: String) -> String {
-                """
-                INSERT INTO \(outbox) (zone_name, owner, record_name, change)
-                SELECT COALESCE(r.zone_name, \(literal(table.zoneID.zoneName))), COALESCE(r.owner, \(literal(table.zoneID.ownerRecordName ?? ""))), \(row)."\(key)", '\(change)'
-                FROM (SELECT 1) LEFT JOIN _stratus_rows r ON r.table_name = '\(name)' AND r.row_id = \(row)."\(key)";
-                """
-            }
             try db.execute(sql: """
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_insert";
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_update";
@@ -44,14 +35,14 @@ enum SyncedSchema {
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_guard_update";
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_guard_delete";
                 CREATE TRIGGER "_stratus_\(name)_insert" AFTER INSERT ON "\(name)"
-                BEGIN \(queue("NEW", "save")) END;
+                BEGIN \(queue(table, row: "NEW.\"\(key)\"", "save", outbox: outbox)) END;
                 CREATE TRIGGER "_stratus_\(name)_update" AFTER UPDATE ON "\(name)"
                 BEGIN
-                    \(queue("NEW", "save"))
+                    \(queue(table, row: "NEW.\"\(key)\"", "save", outbox: outbox))
                     UPDATE _stratus_rows SET placeholder = 0 WHERE table_name = '\(name)' AND row_id = NEW."\(key)";
                 END;
                 CREATE TRIGGER "_stratus_\(name)_delete" AFTER DELETE ON "\(name)"
-                BEGIN \(queue("OLD", "delete")) END;
+                BEGIN \(queue(table, row: "OLD.\"\(key)\"", "delete", outbox: outbox)) END;
                 CREATE TRIGGER "_stratus_\(name)_guard_update" BEFORE UPDATE ON "\(name)" WHEN \(capturing)
                     AND EXISTS (SELECT 1 FROM _stratus_rows WHERE table_name = '\(name)' AND row_id = OLD."\(key)" AND can_edit = 0)
                 BEGIN SELECT RAISE(ABORT, 'this row is shared with you read-only'); END;
@@ -71,6 +62,17 @@ enum SyncedSchema {
                     """)
             }
         }
+    }
+
+    /// The statement that queues a change of the row whose ID is the SQL expression `row` (`NEW.id`
+    /// in a trigger, `?1` for a bound argument) in its zone: the one it was fetched from, or the
+    /// table's.
+    static func queue(_ table: SyncedTable, row: String, _ change: String, outbox: String) -> String {
+        """
+        INSERT INTO \(outbox) (zone_name, owner, record_name, change)
+        SELECT COALESCE(r.zone_name, \(literal(table.zoneID.zoneName))), COALESCE(r.owner, \(literal(table.zoneID.ownerRecordName ?? ""))), \(row), '\(change)'
+        FROM (SELECT 1) LEFT JOIN _stratus_rows r ON r.table_name = \(literal(table.tableName)) AND r.row_id = \(row);
+        """
     }
 
     private static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }

@@ -39,9 +39,8 @@ extension SyncEngine {
             for zoneID in gone { reasons[zoneID] = database.scope == .shared ? .accessEnded : .zoneDeleted }
         }
         let removed = Dictionary(deleted.filter { !modified.contains($0) }.map { ($0, reasons[$0] ?? .zoneDeleted) }, uniquingKeysWith: { $1 })
-        // A zone deleted and created again since the token is forgotten, then fetched anew.
-        try state.forgetZones(Dictionary(deleted.filter { modified.contains($0) }.map { ($0, .zoneDeleted) }, uniquingKeysWith: { $1 }))
-        try state.forgetZones(removed, handingTo: applier)
+        // A zone deleted and created again since the token is forgotten too, then fetched anew.
+        try state.forgetZones(deleted, removed: removed, handingTo: applier)
         if !modified.isEmpty || !deleted.isEmpty {
             await emit(.fetchedDatabaseChanges(modifications: modified, deletions: deleted))
         }
@@ -92,7 +91,7 @@ extension SyncEngine {
                     continue
                 }
                 let reason: ZoneDeletionReason = database.scope == .shared ? .accessEnded : .zoneDeleted
-                try state.forgetZones([zoneID: reason], handingTo: applier)
+                try state.forgetZones([zoneID], removed: [zoneID: reason], handingTo: applier)
                 await emit(.fetchedDatabaseChanges(modifications: [], deletions: [zoneID]))
                 await emit(.zonesRemoved([zoneID: reason]))
                 return
@@ -107,8 +106,8 @@ extension SyncEngine {
             }
             if !listed.modifications.isEmpty || !listed.deletions.isEmpty { CrashPoint.fetchedPageArrived.reach() }
             let (news, deletions) = try state.applyFetched(listed, storingToken: unseen == nil || !page.moreComing, handingTo: applier)
-            if !news.isEmpty || !deletions.isEmpty { CrashPoint.fetchedPageCommitted.reach() }
             if !news.isEmpty || !deletions.isEmpty {
+                CrashPoint.fetchedPageCommitted.reach()
                 await emit(.fetchedRecordZoneChanges(modifications: news, deletions: deletions))
             }
             if !page.moreComing { break }

@@ -57,9 +57,9 @@ public actor SyncEngine {
         await queuedChangesCommitted()
     }
 
-    /// Tells the engine that a committed transaction appended record changes to its outbox
-    /// table (``StateStorage/database(_:tablePrefix:)``): it reports a state update and, with
-    /// automatic sync, sends soon.
+    /// Tells the engine that changes were queued: a committed transaction appended record changes
+    /// to its outbox table (``StateStorage/database(_:tablePrefix:)``). It reports a state update
+    /// and, with automatic sync, sends soon.
     public func queuedChangesCommitted() async {
         await emit(.stateUpdate)
         scheduleSend()
@@ -68,8 +68,7 @@ public actor SyncEngine {
     /// Queues zone changes to send. Deleting a zone drops the zone's queued record changes.
     public func add(pendingDatabaseChanges changes: [PendingDatabaseChange]) async throws {
         try state.addPending(changes)
-        await emit(.stateUpdate)
-        scheduleSend()
+        await queuedChangesCommitted()
     }
 
     // MARK: Running

@@ -60,7 +60,7 @@ final class SyncStateStore: Sendable {
         let tables = Tables(prefix: "\(tablePrefix)\(scope.rawValue)_", outbox: SyncEngine.outboxTable(tablePrefix: tablePrefix), scope: scope)
         // Created in place rather than by a `DatabaseMigrator`, whose identifiers would mix with
         // the app's own (and make GRDB's `eraseDatabaseOnSchemaChange` erase the app's data).
-        try database.write { db in try db.execute(sql: Self.schema(tables, ifNotExists: true)) }
+        try database.write { db in try db.execute(sql: Self.schema(tables)) }
         try self.init(database: database, tables: tables, ownsFile: false)
     }
 
@@ -82,8 +82,9 @@ final class SyncStateStore: Sendable {
         }
     }
 
-    private static func schema(_ t: Tables, ifNotExists: Bool) -> String {
-        let create = ifNotExists ? "CREATE TABLE IF NOT EXISTS" : "CREATE TABLE"
+    /// Every table, created if missing.
+    private static func schema(_ t: Tables) -> String {
+        let create = "CREATE TABLE IF NOT EXISTS"
         return """
             \(create) \(t.pendingRecords) (
                 zone_name TEXT NOT NULL, owner TEXT NOT NULL, record_name TEXT NOT NULL,
@@ -118,12 +119,10 @@ final class SyncStateStore: Sendable {
 
     private static func fileMigrator(_ tables: Tables) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            // v1 had every table but the outbox; v2 adds it (IF NOT EXISTS).
-            try db.execute(sql: schema(tables, ifNotExists: true))
-        }
+        // v1 had every table but the outbox: v2 creates it in files made by v1.
+        migrator.registerMigration("v1") { db in try db.execute(sql: schema(tables)) }
         migrator.registerMigration("v2") { db in
-            try db.execute(sql: schema(tables, ifNotExists: true))
+            try db.execute(sql: schema(tables))
             // v1 numbered queued changes from a counter in `meta`: the outbox continues after it.
             if let version = try String.fetchOne(db, sql: "SELECT value FROM \(tables.meta) WHERE key = 'version'").flatMap(Int64.init), version > 0 {
                 try db.execute(sql: "INSERT OR IGNORE INTO \(tables.outbox) (sequence, zone_name, owner, record_name, change) VALUES (?, '', '', '', '')",
@@ -410,14 +409,14 @@ final class SyncStateStore: Sendable {
         }
     }
 
-    /// Forgets everything about zones the server no longer has, and hands their removal to
-    /// `apply` in the same transaction.
-    func forgetZones(_ reasons: [ZoneID: ZoneDeletionReason], handingTo apply: ServerChangesApplier? = nil) throws {
-        guard !reasons.isEmpty else { return }
+    /// Forgets everything about zones the server deleted, in one transaction that also hands
+    /// `apply` those of them that are gone for good (`removed`; the others were created again).
+    func forgetZones(_ zoneIDs: [ZoneID], removed: [ZoneID: ZoneDeletionReason], handingTo apply: ServerChangesApplier?) throws {
+        guard !zoneIDs.isEmpty else { return }
         try database.write { db in
             try fold(db)
-            for zoneID in reasons.keys { try forgetZone(zoneID, in: db, keepingPendingZone: false) }
-            if let apply { try withoutCapturing(db) { try apply(ServerChanges(origin: .fetch, removedZones: reasons), db) } }
+            for zoneID in zoneIDs { try forgetZone(zoneID, in: db, keepingPendingZone: false) }
+            if let apply, !removed.isEmpty { try withoutCapturing(db) { try apply(ServerChanges(origin: .fetch, removedZones: removed), db) } }
         }
     }
 

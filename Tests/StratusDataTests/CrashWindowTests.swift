@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import StratusClient
-@testable import StratusSync
+import StratusSync
 import StratusTesting
 
 /// The Notes app, run as a real child process, killed with `SIGKILL` at each named crash point
@@ -15,7 +15,6 @@ import StratusTesting
     }
 
     struct App {
-        let cloud: TestCloud
         let root: URL
 
         /// Runs `notes` for a device; killed at `crashPoint` if one is given (and must be).
@@ -43,7 +42,7 @@ import StratusTesting
     static func withApp(_ body: @Sendable (App, Container) async throws -> Void) async throws {
         try await TestCloud.with { cloud in
             let user = try await cloud.createUser("alice")
-            let app = App(cloud: cloud, root: cloud.root.appendingPathComponent("notes-devices"))
+            let app = App(root: cloud.root.appendingPathComponent("notes-devices"))
             let (url, token) = (await cloud.baseURL, await cloud.apiToken)
             for device in ["phone", "laptop"] {
                 try await app.run(device, ["setup", "--server", url, "--container", TestCloud.containerID, "--api-token", token,
