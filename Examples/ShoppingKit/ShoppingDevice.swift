@@ -46,7 +46,7 @@ public actor ShoppingDevice: SyncEngineDelegate {
 
     /// Signs a device in (or up) and writes its settings.
     public static func setup(directory: URL, server: String, container identifier: String, apiToken: String, username: String,
-                             password: String, signUp: Bool, transport: any Transport = HTTPTransport()) async throws {
+                             password: String, signUp: Bool, transport: any Transport = Container.defaultTransport) async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let container = Container(baseURL: server, containerIdentifier: identifier, apiToken: apiToken, transport: transport)
         if signUp { try await container.signUp(username: username, password: password) } else {
@@ -56,7 +56,7 @@ public actor ShoppingDevice: SyncEngineDelegate {
     }
 
     /// Opens a device's directory: its state, and its engines on their state files.
-    public init(directory: URL, transport: any Transport = HTTPTransport(),
+    public init(directory: URL, transport: any Transport = Container.defaultTransport,
                 now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) async throws {
         guard let session = try? ContainerSession(contentsOf: directory.appendingPathComponent("session.json")) else {
             throw ShoppingError("no device at \(directory.path); run `shopping setup` first")

@@ -27,7 +27,7 @@ public actor Container {
     public internal(set) var signedInUsername: String?
 
     public init(baseURL: String, containerIdentifier: String, environment: ContainerEnvironment = .development, apiToken: String,
-                transport: any Transport = HTTPTransport(), deviceID: String? = nil, assetCacheDirectory: URL? = nil,
+                transport: any Transport = Container.defaultTransport, deviceID: String? = nil, assetCacheDirectory: URL? = nil,
                 webAuthToken: String? = nil, username: String? = nil) {
         self.webAuthToken = webAuthToken
         self.signedInUsername = username
@@ -38,6 +38,16 @@ public actor Container {
         self.transport = transport
         self.deviceID = deviceID
         self.assetCacheDirectory = assetCacheDirectory
+    }
+
+    /// The transport a container uses unless given one: ``URLSessionTransport`` on Apple
+    /// platforms, ``HTTPTransport`` (AsyncHTTPClient) elsewhere.
+    public static var defaultTransport: any Transport {
+        #if canImport(Darwin)
+        URLSessionTransport()
+        #else
+        HTTPTransport()
+        #endif
     }
 
     public nonisolated var privateCloudDatabase: Database { Database(container: self, scope: .private) }

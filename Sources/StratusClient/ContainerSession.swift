@@ -36,7 +36,7 @@ public struct ContainerSession: Codable, Sendable, Equatable {
 
 extension Container {
     /// A container restored from a saved session.
-    public init(session: ContainerSession, transport: any Transport = HTTPTransport(), deviceID: String? = nil,
+    public init(session: ContainerSession, transport: any Transport = Container.defaultTransport, deviceID: String? = nil,
                 assetCacheDirectory: URL? = nil) {
         self.init(baseURL: session.baseURL, containerIdentifier: session.containerIdentifier, environment: session.environment,
                   apiToken: session.apiToken, transport: transport, deviceID: deviceID, assetCacheDirectory: assetCacheDirectory,

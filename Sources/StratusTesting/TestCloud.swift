@@ -105,13 +105,13 @@ public actor TestCloud {
     }
 
     /// A container for this cloud, not signed in. `transport` lets a test put faults in its way.
-    public func container(deviceID: String = "device", transport: any Transport = HTTPTransport(), assetCacheDirectory: URL? = nil) -> Container {
+    public func container(deviceID: String = "device", transport: any Transport = Container.defaultTransport, assetCacheDirectory: URL? = nil) -> Container {
         Container(baseURL: baseURL, containerIdentifier: Self.containerID, apiToken: apiToken, transport: transport,
                   deviceID: deviceID, assetCacheDirectory: assetCacheDirectory)
     }
 
     /// A new user (a unique username from `name`), signed in on a new container.
-    public func signUp(_ name: String, deviceID: String = "device", transport: any Transport = HTTPTransport(),
+    public func signUp(_ name: String, deviceID: String = "device", transport: any Transport = Container.defaultTransport,
                        assetCacheDirectory: URL? = nil) async throws -> Container {
         let container = container(deviceID: deviceID, transport: transport, assetCacheDirectory: assetCacheDirectory)
         try await container.signUp(username: "\(name)-\(UUID().uuidString.prefix(8))", password: "password-\(name)")

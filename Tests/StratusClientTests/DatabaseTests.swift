@@ -3,6 +3,8 @@ import Testing
 import StratusClient
 import StratusTesting
 
+/// The client's operations, through each transport it ships: AsyncHTTPClient, and URLSession
+/// (FoundationNetworking here, the default on Apple platforms).
 @Suite struct DatabaseTests {
     static let zone = ZoneID(zoneName: "Notes")
 
@@ -12,9 +14,9 @@ import StratusTesting
 
     /// A lookup the server finds over its response budget is split until every part fits; an ID
     /// named twice is asked for once.
-    @Test func lookupsSplitWhenTheServerSaysTheyAreTooLarge() async throws {
+    @Test(arguments: ClientTransport.allCases) func lookupsSplitWhenTheServerSaysTheyAreTooLarge(_ transport: ClientTransport) async throws {
         try await TestCloud.with(configure: { $0.maxResponseBytes = 300_000 }) { cloud in
-            let alice = try await cloud.signUp("alice")
+            let alice = try await cloud.signUp("alice", transport: transport.make())
             let database = alice.privateCloudDatabase
             try await database.save(zone: Self.zone)
             let big = String(repeating: "b", count: 100_000)
@@ -26,9 +28,9 @@ import StratusTesting
         }
     }
 
-    @Test func saveFetchAndConflict() async throws {
+    @Test(arguments: ClientTransport.allCases) func saveFetchAndConflict(_ transport: ClientTransport) async throws {
         try await TestCloud.with { cloud in
-            let alice = try await cloud.signUp("alice")
+            let alice = try await cloud.signUp("alice", transport: transport.make())
             let database = alice.privateCloudDatabase
             try await database.save(zone: Self.zone)
             var saved = try await database.save(Self.note("n1", "Hello"))
@@ -57,9 +59,9 @@ import StratusTesting
         }
     }
 
-    @Test func savePolicies() async throws {
+    @Test(arguments: ClientTransport.allCases) func savePolicies(_ transport: ClientTransport) async throws {
         try await TestCloud.with { cloud in
-            let database = try await cloud.signUp("alice").privateCloudDatabase
+            let database = try await cloud.signUp("alice", transport: transport.make()).privateCloudDatabase
             try await database.save(zone: Self.zone)
             var first = try await database.save(Self.note("n", "one"))
             first["extra"] = .string("kept?")
@@ -78,9 +80,9 @@ import StratusTesting
         }
     }
 
-    @Test func batchesAtomicAndPartial() async throws {
+    @Test(arguments: ClientTransport.allCases) func batchesAtomicAndPartial(_ transport: ClientTransport) async throws {
         try await TestCloud.with { cloud in
-            let database = try await cloud.signUp("alice").privateCloudDatabase
+            let database = try await cloud.signUp("alice", transport: transport.make()).privateCloudDatabase
             try await database.save(zone: Self.zone)
             let bad = CloudRecord(recordType: "Note", recordID: RecordID(recordName: "_bad", zoneID: Self.zone))
             let atomic = try await database.modifyRecords(saving: [Self.note("a", "A"), bad])
@@ -100,9 +102,9 @@ import StratusTesting
         }
     }
 
-    @Test func zonesAndChangeFeeds() async throws {
+    @Test(arguments: ClientTransport.allCases) func zonesAndChangeFeeds(_ transport: ClientTransport) async throws {
         try await TestCloud.with { cloud in
-            let database = try await cloud.signUp("alice").privateCloudDatabase
+            let database = try await cloud.signUp("alice", transport: transport.make()).privateCloudDatabase
             let missing = try await #require(throws: CloudError.self) { try await database.save(Self.note("x", "x")) }
             #expect(missing.code == .zoneNotFound)
 
@@ -135,11 +137,11 @@ import StratusTesting
         }
     }
 
-    @Test func queriesPage() async throws {
+    @Test(arguments: ClientTransport.allCases) func queriesPage(_ transport: ClientTransport) async throws {
         try await TestCloud.with { cloud in
             try await cloud.server?.importSchema("DEFINE SCHEMA RECORD TYPE Item (rank INT64 QUERYABLE SORTABLE, kind STRING QUERYABLE);",
                                                  container: TestCloud.containerID)
-            let database = try await cloud.signUp("alice").privateCloudDatabase
+            let database = try await cloud.signUp("alice", transport: transport.make()).privateCloudDatabase
             try await database.save(zone: Self.zone)
             _ = try await database.modifyRecords(saving: (0..<7).map {
                 CloudRecord(recordType: "Item", recordID: RecordID(recordName: "i\($0)", zoneID: Self.zone),
@@ -168,7 +170,7 @@ import StratusTesting
         }
     }
 
-    @Test func assetsUploadOnSaveAndDownloadOnFetch() async throws {
+    @Test(arguments: ClientTransport.allCases) func assetsUploadOnSaveAndDownloadOnFetch(_ transport: ClientTransport) async throws {
         try await TestCloud.with { cloud in
             let files = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-client-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: files) }
@@ -177,7 +179,7 @@ import StratusTesting
             let text = String(repeating: "A note kept as an asset. ", count: 20_000)
             try Data(text.utf8).write(to: source)
 
-            let alice = try await cloud.signUp("alice", assetCacheDirectory: files.appendingPathComponent("cache"))
+            let alice = try await cloud.signUp("alice", transport: transport.make(), assetCacheDirectory: files.appendingPathComponent("cache"))
             let database = alice.privateCloudDatabase
             try await database.save(zone: Self.zone)
             var note = Self.note("with-file", "File")
@@ -191,9 +193,9 @@ import StratusTesting
         }
     }
 
-    @Test func archivedSystemFieldsKeepTheChangeTag() async throws {
+    @Test(arguments: ClientTransport.allCases) func archivedSystemFieldsKeepTheChangeTag(_ transport: ClientTransport) async throws {
         try await TestCloud.with { cloud in
-            let database = try await cloud.signUp("alice").privateCloudDatabase
+            let database = try await cloud.signUp("alice", transport: transport.make()).privateCloudDatabase
             try await database.save(zone: Self.zone)
             let saved = try await database.save(Self.note("n", "v1"))
             let archive = try #require(saved.systemFields).archived()
@@ -208,13 +210,13 @@ import StratusTesting
         }
     }
 
-    @Test func errorsAreTyped() async throws {
+    @Test(arguments: ClientTransport.allCases) func errorsAreTyped(_ transport: ClientTransport) async throws {
         try await TestCloud.with { cloud in
-            let anonymous = await cloud.container()
+            let anonymous = await cloud.container(transport: transport.make())
             let notSignedIn = try await #require(throws: CloudError.self) { try await anonymous.privateCloudDatabase.allRecordZones() }
             #expect(notSignedIn.code == .notAuthenticated)
 
-            let alice = try await cloud.signUp("alice")
+            let alice = try await cloud.signUp("alice", transport: transport.make())
             await cloud.stopServer()
             let offline = try await #require(throws: CloudError.self) { try await alice.privateCloudDatabase.allRecordZones() }
             #expect(offline.code == .networkUnavailable)
@@ -222,6 +224,61 @@ import StratusTesting
             #expect(try await alice.privateCloudDatabase.allRecordZones().contains { $0.zoneID.isDefaultZone })
         }
     }
+
+    /// A file to upload that is not there is `assetFileNotFound`, before anything is sent.
+    @Test(arguments: ClientTransport.allCases) func aMissingAssetFileIsReported(_ transport: ClientTransport) async throws {
+        try await TestCloud.with { cloud in
+            let database = try await cloud.signUp("alice", transport: transport.make()).privateCloudDatabase
+            try await database.save(zone: Self.zone)
+            var note = Self.note("with-file", "File")
+            note.setAsset(fileURL: URL(fileURLWithPath: "/nonexistent/\(UUID().uuidString)"), forKey: "text")
+            let error = try await #require(throws: CloudError.self) { try await database.save(note) }
+            #expect(error.code == .assetFileNotFound)
+            #expect(try await database.records(for: [note.recordID])[note.recordID]?.error?.code == .unknownItem)
+        }
+    }
+
+    /// An answer over the transport's bound fails the exchange; an asset larger than the bound
+    /// still downloads, since it streams to its file.
+    @Test(arguments: ClientTransport.allCases) func answersAreBoundedButDownloadsStream(_ transport: ClientTransport) async throws {
+        try await TestCloud.with { cloud in
+            let files = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-client-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: files) }
+            try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+            let source = files.appendingPathComponent("big.bin")
+            try Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: source)
+
+            let alice = try await cloud.signUp("alice", transport: transport.make())
+            try await alice.privateCloudDatabase.save(zone: Self.zone)
+            var note = Self.note("big", String(repeating: "t", count: 50_000))
+            note.setAsset(fileURL: source, forKey: "file")
+            _ = try await alice.privateCloudDatabase.save(note)
+
+            let bounded = await cloud.container(transport: transport.make(maximumResponseBytes: 20_000))
+            await bounded.restoreSession(webAuthToken: try #require(await alice.webAuthToken))
+            let tooLarge = try await #require(throws: CloudError.self) { try await bounded.privateCloudDatabase.record(for: note.recordID) }
+            #expect(tooLarge.code == .networkFailure)
+
+            let fetched = try await alice.privateCloudDatabase.record(for: note.recordID)
+            let copy = files.appendingPathComponent("copy.bin")
+            try await bounded.privateCloudDatabase.downloadAsset(try #require(fetched.asset("file")), to: copy)
+            #expect(try Data(contentsOf: copy) == Data(contentsOf: source))
+        }
+    }
+}
+
+/// A transport the client ships, for tests that run through each.
+enum ClientTransport: String, CaseIterable, CustomTestStringConvertible {
+    case asyncHTTPClient, urlSession
+
+    func make(maximumResponseBytes: Int = TransportResponse.defaultMaximumBytes) -> any Transport {
+        switch self {
+        case .asyncHTTPClient: HTTPTransport(maximumResponseBytes: maximumResponseBytes)
+        case .urlSession: URLSessionTransport(maximumResponseBytes: maximumResponseBytes)
+        }
+    }
+
+    var testDescription: String { rawValue }
 }
 
 extension Result {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// One HTTP exchange as the client sees it. The default ``HTTPTransport`` sends it over the
-/// network; tests wrap a transport to drop, delay or fail exchanges.
+/// One HTTP exchange as the client sees it. ``HTTPTransport`` and ``URLSessionTransport`` send it
+/// over the network; tests wrap a transport to drop, delay or fail exchanges.
 public struct TransportRequest: Sendable {
     public enum Method: String, Sendable { case get = "GET", post = "POST" }
 
@@ -28,12 +28,25 @@ public struct TransportRequest: Sendable {
         self.body = body
         self.downloadDestination = downloadDestination
     }
+
+    /// Opens a file the request sends; a file that cannot be read is
+    /// ``CloudError/Code-swift.enum/assetFileNotFound``.
+    static func openForReading(_ file: URL) throws -> FileHandle {
+        do {
+            return try FileHandle(forReadingFrom: file)
+        } catch {
+            throw CloudError(.assetFileNotFound, "cannot read \(file.path): \(error)")
+        }
+    }
 }
 
 /// The answer to a ``TransportRequest``: the status and, unless it was streamed to a file, the body.
 public struct TransportResponse: Sendable {
     public var status: Int
     public var body: [UInt8]
+
+    /// The largest body a transport collects in memory unless told otherwise: 512 MiB.
+    public static let defaultMaximumBytes = 512 * 1024 * 1024
 
     public init(status: Int, body: [UInt8]) {
         self.status = status
