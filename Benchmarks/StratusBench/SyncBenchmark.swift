@@ -1,4 +1,5 @@
 import ArgumentParser
+import StratusCore
 import Foundation
 import StratusClient
 import StratusSync
@@ -105,7 +106,7 @@ struct SyncBenchmark: AsyncParsableCommand {
         ]
     }
 
-    static func configuration(_ database: Database, _ state: URL, _ delegate: ClosureDelegate) -> SyncEngine.Configuration {
+    static func configuration(_ database: CloudDatabase, _ state: URL, _ delegate: ClosureDelegate) -> SyncEngine.Configuration {
         var configuration = SyncEngine.Configuration(database: database, stateURL: state, delegate: delegate)
         configuration.automaticallySync = false
         return configuration

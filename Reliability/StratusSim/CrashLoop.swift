@@ -150,14 +150,14 @@ struct Report {
 /// following the zone's change feed with a token kept across crashes.
 final class Writer: @unchecked Sendable {
     let index: Int
-    let database: StratusClient.Database
+    let database: CloudDatabase
     let zone: ZoneID
     private var token: ServerChangeToken?
     private var followed: Set<String> = []
     /// The batches this client sent.
     private var sent: Set<Int> = []
 
-    private init(index: Int, database: StratusClient.Database, zone: ZoneID) {
+    private init(index: Int, database: CloudDatabase, zone: ZoneID) {
         self.index = index
         self.database = database
         self.zone = zone

@@ -297,7 +297,7 @@ struct ScenarioRun {
     }
 
     /// Every record in a zone as the server has it now: record name → text.
-    private static func records(of database: Database, in zone: ZoneID) async throws -> [String: String] {
+    private static func records(of database: CloudDatabase, in zone: ZoneID) async throws -> [String: String] {
         var records: [String: String] = [:]
         var token: ServerChangeToken?
         while true {

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCore
 
 /// Every failure the client reports: a CloudKit-like code, the server's reason, and what the code
 /// needs — a retry delay, the records of a conflict, the per-item errors of a partial failure.

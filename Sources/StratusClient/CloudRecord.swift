@@ -1,4 +1,5 @@
 import Foundation
+import StratusCore
 
 /// A record as an app works with it (CloudKit's `CKRecord`): an ID, a type, typed fields, and —
 /// once the server has seen it — its system fields.
@@ -18,7 +19,7 @@ public struct CloudRecord: Sendable, Hashable {
     /// The fields as the server last had them: the base of a three-way merge.
     public internal(set) var serverFields: [String: FieldValue]?
     /// The share keys of a `cloudkit.share` record: participants, public permission, URL. Set them
-    /// to create or change a share (see ``Database/share(_:title:participants:publicPermission:)``).
+    /// to create or change a share (see ``CloudDatabase/share(_:title:participants:publicPermission:)``).
     public var shareKeys: ShareKeys?
     /// Local files of asset fields: set by ``setAsset(fileURL:forKey:)`` to upload, or by a fetch
     /// that downloads assets.
@@ -109,9 +110,9 @@ public struct CloudRecord: Sendable, Hashable {
         }
     }
     /// A TIMESTAMP field as a date.
-    public func date(_ key: String) -> Date? {
-        if case .timestamp(let milliseconds)? = fields[key] { Date(timeIntervalSince1970: Double(milliseconds) / 1000) } else { nil }
-    }
+    public func date(_ key: String) -> Date? { fields[key]?.dateValue }
+    /// An INT64 field as a `Bool` (nonzero is true), as CloudKit stores one.
+    public func bool(_ key: String) -> Bool? { int64(key).map { $0 != 0 } }
     public func bytes(_ key: String) -> Data? { if case .bytes(let value)? = fields[key] { value } else { nil } }
     public func reference(_ key: String) -> Reference? { if case .reference(let value)? = fields[key] { value } else { nil } }
     public func location(_ key: String) -> Location? { if case .location(let value)? = fields[key] { value } else { nil } }

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCore
 
 /// A Stratus container as an app sees it (CloudKit's `CKContainer`): where the server is, which
 /// container and environment, the app's API token, and the signed-in user's session.
@@ -16,7 +17,7 @@ public actor Container {
     /// Recorded by the server as the `deviceID` of this client's writes.
     public nonisolated let deviceID: String?
     /// Where fetched assets are downloaded (one file per checksum); nil leaves them on the server
-    /// until ``Database/downloadAsset(_:to:)`` is called.
+    /// until ``CloudDatabase/downloadAsset(_:to:)`` is called.
     public nonisolated let assetCacheDirectory: URL?
 
     /// The signed-in user's `ckWebAuthToken`, if any.
@@ -50,11 +51,11 @@ public actor Container {
         #endif
     }
 
-    public nonisolated var privateCloudDatabase: Database { Database(container: self, scope: .private) }
-    public nonisolated var publicCloudDatabase: Database { Database(container: self, scope: .public) }
-    public nonisolated var sharedCloudDatabase: Database { Database(container: self, scope: .shared) }
+    public nonisolated var privateCloudDatabase: CloudDatabase { CloudDatabase(container: self, scope: .private) }
+    public nonisolated var publicCloudDatabase: CloudDatabase { CloudDatabase(container: self, scope: .public) }
+    public nonisolated var sharedCloudDatabase: CloudDatabase { CloudDatabase(container: self, scope: .shared) }
     /// The database with this scope.
-    public nonisolated func database(with scope: DatabaseScope) -> Database { Database(container: self, scope: scope) }
+    public nonisolated func database(with scope: DatabaseScope) -> CloudDatabase { CloudDatabase(container: self, scope: scope) }
 
     // MARK: Session
 
@@ -96,10 +97,11 @@ public actor Container {
     /// CloudKit's `tokens/create`: a token and the `webcourierURL` to long-poll for the signed-in
     /// user's notifications (each GET answers with one notification, or empty after a while).
     /// ``PushConnection`` is the persistent alternative.
-    public func createPushToken(apnsEnvironment: String? = nil) async throws -> TokenCreateResponse {
+    public func createPushToken(apnsEnvironment: String? = nil) async throws -> PushToken {
         let body = try await send(path: "/device/1/\(containerIdentifier)/\(environment.rawValue)/tokens/create",
                                   body: .bytes(Array(try JSONEncoder().encode(TokenCreateRequest(apnsEnvironment: apnsEnvironment)))))
-        return try Self.decode(TokenCreateResponse.self, from: body)
+        let token = try Self.decode(TokenCreateResponse.self, from: body)
+        return PushToken(apnsEnvironment: token.apnsEnvironment, apnsToken: token.apnsToken, webcourierURL: token.webcourierURL)
     }
 
     private func authenticate(_ action: String, username: String, password: String) async throws -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdWSClient
 import Logging
+import StratusCore
 
 /// A device's persistent connection for notifications: a WebSocket to the server's push endpoint
 /// that reconnects by itself with backoff. Each notification arrives on ``notifications``; right

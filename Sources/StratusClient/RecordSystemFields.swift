@@ -1,4 +1,5 @@
 import Foundation
+import StratusCore
 
 /// The fields the server keeps about a record — its change tag, who created and last modified it,
 /// its parent and share — without its own fields. Apps archive these (as they archive a

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCore
 import GRDB
 import StratusClient
 import StratusSync

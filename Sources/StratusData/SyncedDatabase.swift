@@ -30,8 +30,8 @@ public final class SyncedDatabase: Sendable {
     /// Asset columns are written to files in `assetDirectory` (a temporary one by default) to be
     /// uploaded; fetched ones are read from the container's asset cache, which must be set
     /// (without one, tables with asset columns are refused with `invalidArguments`).
-    public init(writer: any DatabaseWriter, tables: [SyncedTable], database: StratusClient.Database,
-                sharedDatabase: StratusClient.Database? = nil, assetDirectory: URL? = nil,
+    public init(writer: any DatabaseWriter, tables: [SyncedTable], database: CloudDatabase,
+                sharedDatabase: CloudDatabase? = nil, assetDirectory: URL? = nil,
                 configure: (inout SyncEngine.Configuration) -> Void = { _ in }) throws {
         if let table = tables.first(where: { !$0.assetColumns.isEmpty }), database.container.assetCacheDirectory == nil {
             throw CloudError(.invalidArguments, "'\(table.tableName)' has asset columns: the container needs an assetCacheDirectory to download them into")
@@ -48,7 +48,7 @@ public final class SyncedDatabase: Sendable {
                                                        assetDirectory: assetDirectory))
             })
         })
-        func makeEngine(_ database: StratusClient.Database) throws -> SyncEngine {
+        func makeEngine(_ database: CloudDatabase) throws -> SyncEngine {
             var configuration = SyncEngine.Configuration(database: database, state: .database(writer, tablePrefix: Self.tablePrefix),
                                                          delegate: coordinator)
             configuration.automaticallySync = false

@@ -8,7 +8,7 @@ extension SyncEngine {
     func fetchOnce() async throws {
         try await ensureAccount()
         try await ensureSubscription()
-        status = .fetching
+        phase = .fetching
         await emit(.willFetchChanges)
         var token = try state.databaseToken()
         var modified: [ZoneID] = []
@@ -57,7 +57,7 @@ extension SyncEngine {
     /// Fetches the changes of the given zones only (a notification named them).
     func fetchZones(_ zones: [ZoneID]) async throws {
         try await ensureAccount()
-        status = .fetching
+        phase = .fetching
         await emit(.willFetchChanges)
         for zoneID in zones { try await fetchZone(zoneID) }
         try markSynced()

@@ -11,7 +11,7 @@ extension SyncEngine {
         let zoneChanges = try state.pendingDatabaseChanges()
         let pendingRecords = try state.pendingRecordCount()
         guard !zoneChanges.isEmpty || pendingRecords > 0 else { return }
-        status = .sending
+        phase = .sending
         await emit(.willSendChanges)
         if !zoneChanges.isEmpty { try await sendZoneChanges(zoneChanges) }
         var stalled = 0

@@ -17,9 +17,13 @@ import StratusClient
 public actor SyncEngine {
     public nonisolated let configuration: Configuration
     let state: SyncStateStore
-    var database: Database { configuration.database }
+    var database: CloudDatabase { configuration.database }
 
-    var status: SyncEngineSnapshot.Status = .idle
+    /// The engine's status for a user interface, updated on the main actor as it changes.
+    public nonisolated let status: SyncStatus
+    var phase: SyncEngineSnapshot.Status = .idle { didSet { publishStatus() } }
+    var lastSuccessfulSync: Date? { didSet { publishStatus() } }
+    private var statusVersion = 0
     var recentEvents: [String] = []
     var accountChecked = false
     /// The batch size in use; halved while the server answers `limitExceeded`.
@@ -42,10 +46,12 @@ public actor SyncEngine {
         case .database(let writer, let prefix): state = try SyncStateStore(database: writer, tablePrefix: prefix, scope: configuration.database.scope)
         }
         batchSize = max(1, configuration.batchSize)
+        lastSuccessfulSync = try state.meta("lastSync").flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
         if let halted = try state.meta("halted") {
             let parts = halted.split(separator: "\n", maxSplits: 1).map(String.init)
-            status = .halted(CloudError(CloudError.Code(rawValue: parts[0]) ?? .notAuthenticated, parts.count > 1 ? parts[1] : halted))
+            phase = .halted(CloudError(CloudError.Code(rawValue: parts[0]) ?? .notAuthenticated, parts.count > 1 ? parts[1] : halted))
         }
+        status = SyncStatus(phase: phase, lastSuccessfulSync: lastSuccessfulSync)
     }
 
     // MARK: Queuing
@@ -119,7 +125,7 @@ public actor SyncEngine {
     /// Clears a halt (after the app signed in again or freed quota) and syncs again.
     public func resume() async throws {
         try state.setMeta("halted", nil)
-        status = .idle
+        phase = .idle
         accountChecked = false
         await emit(.stateUpdate)
         scheduleSend(after: .zero)
@@ -137,11 +143,11 @@ public actor SyncEngine {
     /// What the engine is doing and holding, for a diagnostics screen.
     public func snapshot() throws -> SyncEngineSnapshot {
         SyncEngineSnapshot(
-            status: status, pendingRecordChanges: try state.pendingRecordChanges(),
+            status: phase, pendingRecordChanges: try state.pendingRecordChanges(),
             pendingDatabaseChanges: try state.pendingDatabaseChanges(),
             setAsideChanges: try state.setAsideChanges().map { .init(change: $0.0, reason: $0.1) },
             tokens: try state.allTokens(),
-            lastSuccessfulSync: try state.meta("lastSync").flatMap(Double.init).map(Date.init(timeIntervalSince1970:)),
+            lastSuccessfulSync: lastSuccessfulSync,
             recentEvents: recentEvents)
     }
 
@@ -198,13 +204,13 @@ public actor SyncEngine {
             try checkNotHalted()
             do {
                 try await exclusively { try await operation(self) }
-                status = .idle
+                phase = .idle
                 return
             } catch let error as CloudError {
                 switch decide(error, in: .operation, about: "the \(trigger) sync") {
                 case .retry where trigger != .explicit || attempt + 1 < configuration.retry.maximumAttempts:
                     let delay = configuration.retry.delay(attempt: attempt, error: error)
-                    status = .waitingToRetry(until: Date().addingTimeInterval(delay.seconds), error: error)
+                    phase = .waitingToRetry(until: Date().addingTimeInterval(delay.seconds), error: error)
                     configuration.logger.notice("retrying the \(trigger) sync", metadata: ["attempt": "\(attempt + 1)", "in": "\(delay)"])
                     attempt += 1
                     try await configuration.clock.sleep(for: delay)
@@ -212,14 +218,14 @@ public actor SyncEngine {
                     try await halt(error)
                     throw error
                 default:
-                    status = .idle
+                    phase = .idle
                     throw error
                 }
             } catch {
                 // Not the server's answer (the app's store could not be read, the state file
                 // failed): automatic sync stops until resumed; the app's own call gets the error.
                 configuration.logger.error("the \(trigger) sync failed", metadata: ["error": "\(error)"])
-                if trigger != .explicit { status = .halted(CloudError(.internalError, "\(error)")) }
+                if trigger != .explicit { phase = .halted(CloudError(.internalError, "\(error)")) }
                 throw error
             }
         }
@@ -256,13 +262,13 @@ public actor SyncEngine {
 
     /// Stops syncing until ``resume()``: the error needs the app (authentication, quota).
     private func halt(_ error: CloudError) async throws {
-        status = .halted(error)
+        phase = .halted(error)
         try state.setMeta("halted", "\(error.code.rawValue)\n\(error.reason)")
         await emit(.halted(error))
     }
 
     func checkNotHalted() throws {
-        if case .halted(let error) = status { throw error }
+        if case .halted(let error) = phase { throw error }
     }
 
     /// Checks once per engine life that the signed-in user is the one the state belongs to.
@@ -341,7 +347,16 @@ public actor SyncEngine {
     }
 
     func markSynced() throws {
-        try state.setMeta("lastSync", String(Date().timeIntervalSince1970))
+        let now = Date()
+        try state.setMeta("lastSync", String(now.timeIntervalSince1970))
+        lastSuccessfulSync = now
+    }
+
+    /// Hands the current status to ``status`` on the main actor.
+    private func publishStatus() {
+        statusVersion += 1
+        let update = SyncStatus.Update(version: statusVersion, phase: phase, lastSuccessfulSync: lastSuccessfulSync)
+        Task { @MainActor [status] in status.apply(update) }
     }
 
     private static func summary(_ event: SyncEvent) -> String {

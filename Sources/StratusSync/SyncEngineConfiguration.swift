@@ -7,7 +7,7 @@ extension SyncEngine {
     /// How an engine syncs one database of one account.
     public struct Configuration: Sendable {
         /// The database to keep in sync.
-        public var database: StratusClient.Database
+        public var database: CloudDatabase
         /// Where the engine keeps its state (outbox, change tokens, known server records).
         public var state: StateStorage
         /// Hands the engine the records it sends and takes in what it reports. Held weakly, as
@@ -43,11 +43,11 @@ extension SyncEngine {
         public var logger = Logger(label: "stratus.sync", factory: { _ in SwiftLogNoOpLogHandler() })
 
         /// An engine keeping its state in a SQLite file of its own.
-        public init(database: StratusClient.Database, stateURL: URL, delegate: any SyncEngineDelegate) {
+        public init(database: CloudDatabase, stateURL: URL, delegate: any SyncEngineDelegate) {
             self.init(database: database, state: .file(stateURL), delegate: delegate)
         }
 
-        public init(database: StratusClient.Database, state: StateStorage, delegate: any SyncEngineDelegate) {
+        public init(database: CloudDatabase, state: StateStorage, delegate: any SyncEngineDelegate) {
             self.database = database
             self.state = state
             self.delegate = delegate

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StratusCore
 import StratusClient
 
 /// The engine's state: the outbox of pending changes, change tokens, and the last known server

@@ -10,9 +10,9 @@ import Darwin
 ///
 /// Spawned with `posix_spawn` rather than Foundation's `Process`, whose `run()` crashed (a bad
 /// read in `memmove`) about once in a few hundred starts made while other threads were busy.
-public final class ChildProcess: @unchecked Sendable {
+package final class ChildProcess: @unchecked Sendable {
     /// The child's process ID; `nil` once it has been reaped.
-    public private(set) var processIdentifier: pid_t?
+    package private(set) var processIdentifier: pid_t?
     /// The read end of the child's output, kept open until the child is reaped, so the child never
     /// writes to a closed pipe.
     private var output: FileHandle?
@@ -23,7 +23,7 @@ public final class ChildProcess: @unchecked Sendable {
     ///   - standardError: Whether the child's standard error goes into the same pipe as its
     ///     standard output; otherwise it goes to `/dev/null`.
     ///   - environment: Variables set for the child on top of this process's environment.
-    public init(_ executable: String, _ arguments: [String], capturingStandardError standardError: Bool = false,
+    package init(_ executable: String, _ arguments: [String], capturingStandardError standardError: Bool = false,
                 environment: [String: String] = [:]) throws {
         var pipe: [Int32] = [0, 0]
         guard Self.makePipe(&pipe) == 0 else { throw ChildProcessError("pipe failed: errno \(errno)") }
@@ -68,7 +68,7 @@ public final class ChildProcess: @unchecked Sendable {
     }()
 
     /// Runs a program to its end and returns its exit status and everything it wrote.
-    public static func run(_ executable: String, _ arguments: [String], capturingStandardError: Bool = true,
+    package static func run(_ executable: String, _ arguments: [String], capturingStandardError: Bool = true,
                            environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
         let child = try ChildProcess(executable, arguments, capturingStandardError: capturingStandardError, environment: environment)
         let output = child.readToEnd()
@@ -77,7 +77,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Runs a program to its end on a thread of its own, so that waiting for it holds none of
     /// the threads tasks run on (a server in this process may be what the program waits for).
-    public static func run(_ executable: String, _ arguments: [String], capturingStandardError: Bool = true,
+    package static func run(_ executable: String, _ arguments: [String], capturingStandardError: Bool = true,
                            environment: [String: String] = [:]) async throws -> (status: Int32, output: String) {
         try await onThreadOfItsOwn {
             try run(executable, arguments, capturingStandardError: capturingStandardError, environment: environment) as (Int32, String)
@@ -86,13 +86,13 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// ``read(until:)`` on a thread of its own, so that waiting holds none of the threads tasks
     /// run on.
-    public func read(until isComplete: @escaping @Sendable (String) -> Bool) async throws -> String {
+    package func read(until isComplete: @escaping @Sendable (String) -> Bool) async throws -> String {
         try await Self.onThreadOfItsOwn { try self.read(until: isComplete) }
     }
 
     /// ``readToEnd()`` on a thread of its own, so that waiting holds none of the threads tasks
     /// run on.
-    public func readToEnd() async -> String {
+    package func readToEnd() async -> String {
         (try? await Self.onThreadOfItsOwn { self.readToEnd() }) ?? ""
     }
 
@@ -105,7 +105,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Reads the child's output until `isComplete` holds for all of it read so far, and returns
     /// it; throws if the child closes its output first.
-    public func read(until isComplete: (String) -> Bool) throws -> String {
+    package func read(until isComplete: (String) -> Bool) throws -> String {
         var text = ""
         while !isComplete(text) {
             guard let chunk = readChunk() else {
@@ -117,32 +117,32 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Blocks until the child writes something and returns it; `nil` once its output has ended.
-    public func readChunk() -> String? {
+    package func readChunk() -> String? {
         guard let chunk = output?.availableData, !chunk.isEmpty else { return nil }
         return String(decoding: chunk, as: UTF8.self)
     }
 
     /// Reads the child's output to its end.
-    public func readToEnd() -> String {
+    package func readToEnd() -> String {
         String(decoding: output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
     }
 
     /// Sends `signal` to the child and reaps it; returns its wait status.
     @discardableResult
-    public func end(with signal: Int32) -> Int32 {
+    package func end(with signal: Int32) -> Int32 {
         send(signal)
         return wait()
     }
 
     /// Sends `signal` to the child, if it has not been reaped.
-    public func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         if let processIdentifier { kill(processIdentifier, signal) }
     }
 
     /// Waits for the child to exit and returns its exit status (128 + the signal if a signal
     /// ended it).
     @discardableResult
-    public func wait() -> Int32 {
+    package func wait() -> Int32 {
         guard let pid = processIdentifier else { return -1 }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
@@ -168,7 +168,7 @@ public final class ChildProcess: @unchecked Sendable {
 }
 
 /// A child process could not be started or ended its output early.
-public struct ChildProcessError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct ChildProcessError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

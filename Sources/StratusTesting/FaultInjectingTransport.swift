@@ -1,4 +1,5 @@
 import Foundation
+import StratusCore
 import StratusClient
 import Synchronization
 

@@ -33,7 +33,7 @@ public actor TestDevice {
         (store, engine) = try Self.open(directory: directory, database: container.database(with: scope), configure: configure)
     }
 
-    private static func open(directory: URL, database: Database, configure: @Sendable (inout SyncEngine.Configuration) -> Void) throws
+    private static func open(directory: URL, database: CloudDatabase, configure: @Sendable (inout SyncEngine.Configuration) -> Void) throws
         -> (DeviceRecordStore, SyncEngine) {
         let store = DeviceRecordStore(file: directory.appendingPathComponent("records.json"))
         var configuration = SyncEngine.Configuration(database: database, stateURL: directory.appendingPathComponent("sync-state.sqlite"),

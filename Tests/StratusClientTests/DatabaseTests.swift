@@ -225,6 +225,29 @@ import StratusTesting
         }
     }
 
+    /// Literals and dates are field values of CloudKit's types, and come back from the server as such.
+    @Test func literalsAndDatesAreCloudKitTypes() async throws {
+        try await TestCloud.with { cloud in
+            let database = try await cloud.signUp("alice").privateCloudDatabase
+            try await database.save(zone: Self.zone)
+            let due = Date(timeIntervalSince1970: 1_795_000_000.1234)
+            var note = CloudRecord(recordType: "Note", recordID: RecordID(recordName: "typed", zoneID: Self.zone))
+            note["title"] = "Hello"
+            note["count"] = 3
+            note["ratio"] = 0.5
+            note["done"] = true
+            note["due"] = .date(due)
+            note["tags"] = .strings(["a", "b"])
+            _ = try await database.save(note)
+
+            let fetched = try await database.record(for: note.recordID)
+            #expect(fetched["title"] == .string("Hello") && fetched["count"] == .int64(3) && fetched["ratio"] == .double(0.5))
+            #expect(fetched["done"] == .int64(1) && fetched.bool("done") == true)
+            #expect(fetched["due"] == .timestamp(1_795_000_000_123) && fetched.date("due") == Date(timeIntervalSince1970: 1_795_000_000.123))
+            #expect(fetched.strings("tags") == ["a", "b"])
+        }
+    }
+
     /// A file to upload that is not there is `assetFileNotFound`, before anything is sent.
     @Test(arguments: ClientTransport.allCases) func aMissingAssetFileIsReported(_ transport: ClientTransport) async throws {
         try await TestCloud.with { cloud in

@@ -35,7 +35,7 @@ import StratusTesting
             // Bob previews, accepts, and syncs the shared database with an engine.
             let bob = try await Self.signedIn(cloud, bobName)
             let preview = try await bob.sharedCloudDatabase.shareMetadata(for: url)
-            #expect(preview.participantStatus == .invited && preview.rootRecord?.recordName == "list")
+            #expect(preview.participantStatus == .invited && preview.rootRecord?.recordID.recordName == "list")
             try await bob.sharedCloudDatabase.acceptShare(url)
             let bobDevice = try await cloud.device("bob-phone", of: bobName, database: .shared)
             try await bobDevice.sync()

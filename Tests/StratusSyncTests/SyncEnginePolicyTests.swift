@@ -1,4 +1,6 @@
 import Foundation
+import Observation
+import Synchronization
 import Testing
 import StratusClient
 import StratusSync
@@ -74,6 +76,42 @@ import StratusTesting
             try await phone.engine.resume()
             try await phone.sync()
             #expect(try await phone.engine.snapshot().pendingRecordChanges.isEmpty)
+        }
+    }
+
+    /// The engine's observable status follows what it does: Observation reports each change, a
+    /// halt shows its error, and a relaunched engine starts out halted, as it left off.
+    @Test func theObservableStatusFollowsTheEngine() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user)
+            let status = await phone.engine.status
+            #expect(await MainActor.run { status.lastSuccessfulSync == nil && !status.isSyncing && status.lastError == nil })
+
+            let observed = Mutex(false)
+            await MainActor.run {
+                withObservationTracking { _ = status.lastSuccessfulSync } onChange: { observed.withLock { $0 = true } }
+            }
+            try await phone.save(Self.item("n", ["text": "kept"]))
+            try await phone.sync()
+            try await eventually("the sync is observed") { observed.withLock { $0 } }
+            try await eventually("the status shows the sync") {
+                await MainActor.run { status.lastSuccessfulSync != nil && !status.isSyncing }
+            }
+
+            try await phone.container.signOut()
+            try await phone.save(Self.item("m", ["text": "waiting"]))
+            await #expect(throws: CloudError.self) { try await phone.engine.syncNow() }
+            try await eventually("the status shows the halt") { await MainActor.run { status.lastError?.code == .notAuthenticated } }
+
+            try await phone.restart()
+            let relaunched = await phone.engine.status
+            #expect(await MainActor.run { relaunched.lastError?.code == .notAuthenticated && relaunched.lastSuccessfulSync != nil })
+
+            try await phone.container.signIn(username: user, password: "password-\(user)")
+            try await phone.engine.resume()
+            try await phone.sync()
+            try await eventually("the status shows the recovery") { await MainActor.run { relaunched.lastError == nil } }
         }
     }
 

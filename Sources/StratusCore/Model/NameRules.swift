@@ -1,10 +1,10 @@
 /// CloudKit's rules for record, zone and field names: ASCII, at most 255 characters.
-public enum NameRules {
+package enum NameRules {
     /// The longest name CloudKit accepts, in characters.
-    public static let maximumLength = 255
+    package static let maximumLength = 255
 
     /// Checks a record name: non-empty ASCII, at most 255 characters, not starting with `_`.
-    public static func validateRecordName(_ name: String) throws(CloudKitError) {
+    package static func validateRecordName(_ name: String) throws(CloudKitError) {
         try validate(name, kind: "record name")
         if name.hasPrefix("_") {
             throw .badRequest("record name '\(name)' must not start with an underscore")
@@ -12,12 +12,12 @@ public enum NameRules {
     }
 
     /// Checks a zone name: non-empty ASCII, at most 255 characters.
-    public static func validateZoneName(_ name: String) throws(CloudKitError) {
+    package static func validateZoneName(_ name: String) throws(CloudKitError) {
         try validate(name, kind: "zone name")
     }
 
     /// Checks a field name or record type: non-empty ASCII, at most 255 characters.
-    public static func validateFieldName(_ name: String, kind: String = "field name") throws(CloudKitError) {
+    package static func validateFieldName(_ name: String, kind: String = "field name") throws(CloudKitError) {
         try validate(name, kind: kind)
     }
 

@@ -56,9 +56,9 @@ public struct PushNotification: Codable, Sendable, Equatable {
             public var dbs: Int
             public var fo: Int
             public var sid: String
-            public var af: [String: RecordField]?
+            package var af: [String: RecordField]?
 
-            public init(rid: String, zid: String, zoid: String?, dbs: Int, fo: Int, sid: String, af: [String: RecordField]? = nil) {
+            package init(rid: String, zid: String, zoid: String?, dbs: Int, fo: Int, sid: String, af: [String: RecordField]? = nil) {
                 self.rid = rid
                 self.zid = zid
                 self.zoid = zoid
@@ -67,6 +67,9 @@ public struct PushNotification: Codable, Sendable, Equatable {
                 self.sid = sid
                 self.af = af
             }
+
+            /// The desired fields of the record, as the subscription's `notificationInfo` asked.
+            public var recordFields: [String: FieldValue]? { af?.compactMapValues(\.value) }
         }
 
         /// A zone notification.

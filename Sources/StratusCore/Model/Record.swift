@@ -2,25 +2,25 @@
 ///
 /// The same type is used for requests and responses. In a request, a field set to `nil`
 /// (`{"value": null}`) means "remove this field" for `update`.
-public struct Record: Codable, Sendable, Equatable {
-    public var recordName: String?
-    public var recordType: String?
+package struct Record: Codable, Sendable, Equatable {
+    package var recordName: String?
+    package var recordType: String?
     /// Opaque; changes on every write. Compare for equality only.
-    public var recordChangeTag: String?
-    public var fields: [String: FieldValue?]
-    public var created: RecordStamp?
-    public var modified: RecordStamp?
+    package var recordChangeTag: String?
+    package var fields: [String: FieldValue?]
+    package var created: RecordStamp?
+    package var modified: RecordStamp?
     /// Set on tombstones in change feeds and on the result of a delete.
-    public var deleted: Bool?
-    public var parent: RecordPointer?
-    public var share: RecordPointer?
+    package var deleted: Bool?
+    package var parent: RecordPointer?
+    package var share: RecordPointer?
     /// The share-only keys of a `cloudkit.share` record (participants, permissions, short GUID).
-    public var shareKeys: ShareKeys?
+    package var shareKeys: ShareKeys?
     /// The record's zone, in answers that span zones (a `zoneWide` query); nil elsewhere, where
     /// the request names the zone.
-    public var zoneID: ZoneID?
+    package var zoneID: ZoneID?
 
-    public init(recordName: String? = nil, recordType: String? = nil, recordChangeTag: String? = nil,
+    package init(recordName: String? = nil, recordType: String? = nil, recordChangeTag: String? = nil,
                 fields: [String: FieldValue?] = [:], created: RecordStamp? = nil, modified: RecordStamp? = nil,
                 deleted: Bool? = nil, parent: RecordPointer? = nil, share: RecordPointer? = nil) {
         self.recordName = recordName
@@ -38,11 +38,11 @@ public struct Record: Codable, Sendable, Equatable {
         case recordName, recordType, recordChangeTag, fields, created, modified, deleted, parent, share, zoneID
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try self.init(decodingTreeFrom: decoder)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(recordName, forKey: .recordName)
         try container.encodeIfPresent(recordType, forKey: .recordType)

@@ -1,13 +1,13 @@
 /// *Extension*: the body of `auth/1/{container}/{environment}/signup` and `signin`.
-public struct Credentials: Codable, Sendable, Equatable {
-    public var username: String
-    public var password: String
+package struct Credentials: Codable, Sendable, Equatable {
+    package var username: String
+    package var password: String
     /// Sign-up only: an email address others may invite the user by.
-    public var email: String?
+    package var email: String?
     /// Sign-up only: whether `users/discover` may find the user (default false).
-    public var discoverable: Bool?
+    package var discoverable: Bool?
 
-    public init(username: String, password: String, email: String? = nil, discoverable: Bool? = nil) {
+    package init(username: String, password: String, email: String? = nil, discoverable: Bool? = nil) {
         self.username = username
         self.password = password
         self.email = email
@@ -16,38 +16,38 @@ public struct Credentials: Codable, Sendable, Equatable {
 }
 
 /// The body of `users/discover`: who to look for.
-public struct UserDiscoveryRequest: Codable, Sendable, Equatable {
-    public var lookupInfos: [LookupInfo]
+package struct UserDiscoveryRequest: Codable, Sendable, Equatable {
+    package var lookupInfos: [LookupInfo]
 
-    public init(lookupInfos: [LookupInfo]) { self.lookupInfos = lookupInfos }
+    package init(lookupInfos: [LookupInfo]) { self.lookupInfos = lookupInfos }
 }
 
 /// The response of `users/discover` and `users/caller`.
-public struct UserIdentitiesResponse: Codable, Sendable, Equatable {
-    public var users: [UserIdentity]
+package struct UserIdentitiesResponse: Codable, Sendable, Equatable {
+    package var users: [UserIdentity]
 
-    public init(users: [UserIdentity]) { self.users = users }
+    package init(users: [UserIdentity]) { self.users = users }
 }
 
 /// *Extension*: the answer to a successful sign-up or sign-in.
-public struct SignInResponse: Codable, Sendable, Equatable {
+package struct SignInResponse: Codable, Sendable, Equatable {
     /// Send it as the `ckWebAuthToken` query parameter or as `Authorization: Bearer …`.
-    public var ckWebAuthToken: String
-    public var userRecordName: String
+    package var ckWebAuthToken: String
+    package var userRecordName: String
 
-    public init(ckWebAuthToken: String, userRecordName: String) {
+    package init(ckWebAuthToken: String, userRecordName: String) {
         self.ckWebAuthToken = ckWebAuthToken
         self.userRecordName = userRecordName
     }
 }
 
 /// The answer of `users/current`.
-public struct CurrentUserResponse: Codable, Sendable, Equatable {
-    public var userRecordName: String
-    public var firstName: String?
-    public var lastName: String?
+package struct CurrentUserResponse: Codable, Sendable, Equatable {
+    package var userRecordName: String
+    package var firstName: String?
+    package var lastName: String?
 
-    public init(userRecordName: String, firstName: String? = nil, lastName: String? = nil) {
+    package init(userRecordName: String, firstName: String? = nil, lastName: String? = nil) {
         self.userRecordName = userRecordName
         self.firstName = firstName
         self.lastName = lastName

@@ -3,7 +3,7 @@
 /// The `Codable` conformances remain for everything else.
 
 extension RecordsModifyRequest: WireWritable {
-    public func write(to writer: inout WireWriter) throws {
+    package func write(to writer: inout WireWriter) throws {
         writer.raw("{\"operations\":[")
         for (index, operation) in operations.enumerated() {
             if index > 0 { writer.raw(",") }
@@ -31,7 +31,7 @@ extension RecordsModifyRequest: WireWritable {
 
 extension WireWriter {
     /// `["a", "b"]`.
-    public mutating func strings(_ values: [String]) {
+    package mutating func strings(_ values: [String]) {
         raw("[")
         for (index, value) in values.enumerated() {
             if index > 0 { raw(",") }
@@ -42,7 +42,7 @@ extension WireWriter {
 }
 
 extension RecordError: WireReadable {
-    public init(json: JSONValue) throws(CloudKitError) {
+    package init(json: JSONValue) throws(CloudKitError) {
         let object = try json.object("record error")
         let codeName = try object.required("serverErrorCode").string("serverErrorCode")
         let code = ServerErrorCode(rawValue: codeName) ?? .internalError
@@ -55,7 +55,7 @@ extension RecordError: WireReadable {
 }
 
 extension ItemResult: WireReadable where Success: WireReadable, Failure: WireReadable {
-    public init(json: JSONValue) throws(CloudKitError) {
+    package init(json: JSONValue) throws(CloudKitError) {
         if try json.object("result").optional("serverErrorCode") != nil {
             self = .failure(try Failure(json: json))
         } else {
@@ -65,7 +65,7 @@ extension ItemResult: WireReadable where Success: WireReadable, Failure: WireRea
 }
 
 extension RecordsResponse: WireReadable {
-    public init(json: JSONValue) throws(CloudKitError) {
+    package init(json: JSONValue) throws(CloudKitError) {
         let list = try json.object("the response").required("records").array("records")
         var records: [RecordResult] = []
         records.reserveCapacity(list.count)
@@ -75,7 +75,7 @@ extension RecordsResponse: WireReadable {
 }
 
 extension ZoneError: WireReadable {
-    public init(json: JSONValue) throws(CloudKitError) {
+    package init(json: JSONValue) throws(CloudKitError) {
         let object = try json.object("zone error")
         let codeName = try object.required("serverErrorCode").string("serverErrorCode")
         self.init(zoneID: try ZoneID(json: try object.required("zoneID"), at: "zoneID"),
@@ -85,7 +85,7 @@ extension ZoneError: WireReadable {
 }
 
 extension ZoneChanges: WireReadable {
-    public init(json: JSONValue) throws(CloudKitError) {
+    package init(json: JSONValue) throws(CloudKitError) {
         let object = try json.object("zone changes")
         let list = try object.required("records").array("records")
         var records: [Record] = []
@@ -98,7 +98,7 @@ extension ZoneChanges: WireReadable {
 }
 
 extension ZoneChangesResponse: WireReadable {
-    public init(json: JSONValue) throws(CloudKitError) {
+    package init(json: JSONValue) throws(CloudKitError) {
         self.init(zones: try json.object("the response").required("zones").array("zones").map { json throws(CloudKitError) in
             try ZoneChangesResult(json: json)
         })

@@ -1,14 +1,14 @@
 /// A strict, allocation-light JSON parser over UTF-8 bytes, producing ``JSONValue``.
 ///
 /// Nesting deeper than ``maximumDepth`` is rejected, so no input can exhaust the stack.
-public struct JSONParser {
-    public static let maximumDepth = 64
+package struct JSONParser {
+    package static let maximumDepth = 64
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
     /// Parses one JSON document; anything but whitespace after it is an error.
-    public static func parse(_ bytes: [UInt8]) throws(CloudKitError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(CloudKitError) -> JSONValue {
         let result: Result<JSONValue, CloudKitError> = bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(CloudKitError) in try parse(buffer) }
         }
@@ -17,7 +17,7 @@ public struct JSONParser {
 
     /// Parses one JSON document in memory the caller owns (a request body's buffer, read in
     /// place); anything but whitespace after it is an error.
-    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(CloudKitError) -> JSONValue {
+    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(CloudKitError) -> JSONValue {
         var parser = JSONParser(bytes: buffer)
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()

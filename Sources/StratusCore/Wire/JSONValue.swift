@@ -1,6 +1,6 @@
 /// A parsed JSON value: what CloudKit dictionaries are read from, by ``JSONParser`` on the server's
 /// hot path and through `Codable` elsewhere, so both share one set of conversion rules.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -39,23 +39,23 @@ public enum JSONValue: Sendable, Equatable {
 
 /// A JSON object's members in their order; lookups are linear, which beats hashing for the small
 /// objects CloudKit uses.
-public struct JSONObject: Sendable, Equatable {
-    public var members: [(key: String, value: JSONValue)]
+package struct JSONObject: Sendable, Equatable {
+    package var members: [(key: String, value: JSONValue)]
 
-    public init(_ members: [(key: String, value: JSONValue)] = []) { self.members = members }
+    package init(_ members: [(key: String, value: JSONValue)] = []) { self.members = members }
 
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         for member in members where member.key == key { return member.value }
         return nil
     }
 
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 }
 
 extension JSONValue: Decodable {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         if let container = try? decoder.container(keyedBy: FieldKey.self) {
             self = .object(JSONObject(try container.allKeys.map { ($0.stringValue, try container.decode(JSONValue.self, forKey: $0)) }))
             return
@@ -76,7 +76,7 @@ extension JSONValue: Decodable {
 }
 
 extension JSONValue: Encodable {
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         switch self {
         case .object(let object):
             var container = encoder.container(keyedBy: FieldKey.self)

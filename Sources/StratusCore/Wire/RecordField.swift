@@ -6,18 +6,18 @@ import Foundation
 /// (integer → INT64, fractional number → DOUBLE, string → STRING, array → a list of its elements'
 /// type, an object with latitude/longitude → LOCATION, with recordName → REFERENCE). A `null`
 /// value decodes as `nil`, which `update` reads as "remove this field".
-public struct RecordField: Codable, Sendable, Hashable {
-    public var value: FieldValue?
+package struct RecordField: Codable, Sendable, Hashable {
+    package var value: FieldValue?
 
-    public init(_ value: FieldValue?) { self.value = value }
+    package init(_ value: FieldValue?) { self.value = value }
 
     private enum CodingKeys: String, CodingKey { case value, type }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         value = try FieldValue.read(field: JSONValue(from: decoder).object("field"))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         guard let value else {
             try container.encodeNil(forKey: .value)

@@ -2,7 +2,7 @@ import Foundation
 
 /// A request body that reads itself from a ``JSONValue`` tree (see ``JSONParser``), the server's
 /// fast path. The type's `Decodable` conformance goes through the same conversion.
-public protocol WireReadable: Sendable {
+package protocol WireReadable: Sendable {
     init(json: JSONValue) throws(CloudKitError)
 }
 
@@ -210,7 +210,7 @@ extension RecordStamp {
 }
 
 extension Record: WireReadable {
-    public init(json: JSONValue) throws(CloudKitError) {
+    package init(json: JSONValue) throws(CloudKitError) {
         let object = try json.object("record")
         self.init()
         // One pass over the members (the first of a repeated key wins, as in lookups); a `null`
@@ -244,7 +244,7 @@ extension Record: WireReadable {
 
     /// Reads a fields dictionary, `{"name": {"value": …, "type": …}, …}`; a field whose value is
     /// `null` maps to nil (removal, for `update`). Errors name the field.
-    public static func readFields(_ json: JSONValue) throws(CloudKitError) -> [String: FieldValue?] {
+    package static func readFields(_ json: JSONValue) throws(CloudKitError) -> [String: FieldValue?] {
         let members = try json.object("fields").members
         var fields: [String: FieldValue?] = [:]
         fields.reserveCapacity(members.count)
@@ -260,7 +260,7 @@ extension Record: WireReadable {
 }
 
 extension RecordOperation: WireReadable {
-    public init(json: JSONValue) throws(CloudKitError) {
+    package init(json: JSONValue) throws(CloudKitError) {
         let object = try json.object("operations[]")
         let typeName = try object.required("operationType").string("operationType")
         guard let type = RecordOperationType(rawValue: typeName) else {
@@ -276,7 +276,7 @@ extension RecordOperation: WireReadable {
 }
 
 extension RecordsModifyRequest: WireReadable {
-    public init(json: JSONValue) throws(CloudKitError) {
+    package init(json: JSONValue) throws(CloudKitError) {
         let object = try json.object("the request body")
         let list = try object.required("operations").array("operations")
         var operations: [RecordOperation] = []
@@ -292,7 +292,7 @@ extension RecordsModifyRequest: WireReadable {
 
 extension WireReadable {
     /// Decodes through the shared tree conversion.
-    public init(decodingTreeFrom decoder: any Decoder) throws {
+    package init(decodingTreeFrom decoder: any Decoder) throws {
         try self.init(json: JSONValue(from: decoder))
     }
 }

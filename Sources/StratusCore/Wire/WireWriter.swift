@@ -5,25 +5,25 @@ import Foundation
 ///
 /// The output is the same JSON the `Codable` conformances produce and decode; tests decode what
 /// the writer writes with them.
-public struct WireWriter: Sendable {
-    public private(set) var bytes: [UInt8] = []
+package struct WireWriter: Sendable {
+    package private(set) var bytes: [UInt8] = []
 
-    public init(capacity: Int = 1024) {
+    package init(capacity: Int = 1024) {
         bytes.reserveCapacity(capacity)
     }
 
     // MARK: - JSON primitives
 
-    public mutating func raw(_ text: StaticString) {
+    package mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    public mutating func raw(_ json: some Collection<UInt8>) {
+    package mutating func raw(_ json: some Collection<UInt8>) {
         bytes.append(contentsOf: json)
     }
 
     /// A JSON string with the escapes JSON requires.
-    public mutating func string(_ text: String) {
+    package mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
@@ -50,22 +50,22 @@ public struct WireWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    public mutating func integer(_ value: Int64) {
+    package mutating func integer(_ value: Int64) {
         bytes.append(contentsOf: String(value).utf8)
     }
 
     /// A finite double in its shortest round-tripping form.
-    public mutating func double(_ value: Double) {
+    package mutating func double(_ value: Double) {
         bytes.append(contentsOf: (value.isFinite ? value.description : "0").utf8)
     }
 
-    public mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         if value { raw("true") } else { raw("false") }
     }
 
     /// `"key":` after a comma unless it is the object's first member.
     /// Any parsed JSON value, written compactly with the same primitives.
-    public mutating func json(_ value: JSONValue) {
+    package mutating func json(_ value: JSONValue) {
         switch value {
         case .null: raw("null")
         case .bool(let value): bool(value)
@@ -91,7 +91,7 @@ public struct WireWriter: Sendable {
         }
     }
 
-    public mutating func key(_ name: StaticString, first: Bool = false) {
+    package mutating func key(_ name: StaticString, first: Bool = false) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))
         raw(name)
@@ -99,21 +99,21 @@ public struct WireWriter: Sendable {
     }
 
     /// `,"name":"text"` when there is a text.
-    public mutating func member(_ name: StaticString, _ text: String?) {
+    package mutating func member(_ name: StaticString, _ text: String?) {
         guard let text else { return }
         key(name)
         string(text)
     }
 
     /// `,"name":number` when there is a number.
-    public mutating func member(_ name: StaticString, _ number: Int64?) {
+    package mutating func member(_ name: StaticString, _ number: Int64?) {
         guard let number else { return }
         key(name)
         integer(number)
     }
 
     /// `,"name":number` when there is a number.
-    public mutating func member(_ name: StaticString, _ number: Double?) {
+    package mutating func member(_ name: StaticString, _ number: Double?) {
         guard let number else { return }
         key(name)
         double(number)
@@ -131,7 +131,7 @@ public struct WireWriter: Sendable {
 
     /// A fields dictionary: `{"name": {"value": …, "type": …}, …}`. Nil fields are left out, or
     /// with `writingRemovals` written as `{"value": null}` (a request's "remove this field").
-    public mutating func fields(_ fields: [String: FieldValue?], writingRemovals: Bool = false) {
+    package mutating func fields(_ fields: [String: FieldValue?], writingRemovals: Bool = false) {
         bytes.append(UInt8(ascii: "{"))
         var first = true
         for (name, value) in fields {
@@ -151,7 +151,7 @@ public struct WireWriter: Sendable {
     }
 
     /// One Record Field Dictionary.
-    public mutating func field(_ value: FieldValue) {
+    package mutating func field(_ value: FieldValue) {
         raw("{\"value\":")
         switch value {
         case .list(_, let elements):
@@ -182,7 +182,7 @@ public struct WireWriter: Sendable {
         }
     }
 
-    public mutating func zoneID(_ zoneID: ZoneID) {
+    package mutating func zoneID(_ zoneID: ZoneID) {
         raw("{\"zoneName\":")
         string(zoneID.zoneName)
         member("ownerRecordName", zoneID.ownerRecordName)
@@ -243,7 +243,7 @@ public struct WireWriter: Sendable {
 
     /// A Record Dictionary. `encodedFields`, when given, is the fields dictionary already in wire
     /// JSON and is copied as it is instead of `record.fields`.
-    public mutating func record(_ record: Record, encodedFields: [UInt8]? = nil, writingRemovals: Bool = false) {
+    package mutating func record(_ record: Record, encodedFields: [UInt8]? = nil, writingRemovals: Bool = false) {
         bytes.append(UInt8(ascii: "{"))
         var first = true
         if let name = record.recordName {
@@ -313,7 +313,7 @@ public struct WireWriter: Sendable {
     }
 
     /// A Record Fetch Error Dictionary.
-    public mutating func recordError(_ error: RecordError) {
+    package mutating func recordError(_ error: RecordError) {
         raw("{\"serverErrorCode\":")
         string(error.serverErrorCode.rawValue)
         member("reason", error.reason)
@@ -328,7 +328,7 @@ public struct WireWriter: Sendable {
     }
 
     /// A Zone Fetch Error Dictionary.
-    public mutating func zoneError(_ error: ZoneError) {
+    package mutating func zoneError(_ error: ZoneError) {
         raw("{\"zoneID\":")
         zoneID(error.zoneID)
         member("serverErrorCode", error.serverErrorCode.rawValue)
@@ -339,6 +339,6 @@ public struct WireWriter: Sendable {
 }
 
 /// A response body that writes itself with ``WireWriter`` instead of `JSONEncoder`.
-public protocol WireWritable: Sendable {
+package protocol WireWritable: Sendable {
     func write(to writer: inout WireWriter) throws
 }

@@ -1,11 +1,11 @@
 /// A per-zone failure (CloudKit's Zone Fetch Error Dictionary).
-public struct ZoneError: Error, Codable, Sendable, Equatable {
-    public var zoneID: ZoneID
-    public var reason: String
-    public var serverErrorCode: ServerErrorCode
-    public var uuid: String?
+package struct ZoneError: Error, Codable, Sendable, Equatable {
+    package var zoneID: ZoneID
+    package var reason: String
+    package var serverErrorCode: ServerErrorCode
+    package var uuid: String?
 
-    public init(zoneID: ZoneID, error: CloudKitError, uuid: String? = nil) {
+    package init(zoneID: ZoneID, error: CloudKitError, uuid: String? = nil) {
         self.zoneID = zoneID
         self.reason = error.reason
         self.serverErrorCode = error.code
@@ -14,51 +14,51 @@ public struct ZoneError: Error, Codable, Sendable, Equatable {
 }
 
 /// An entry of a `zones` array: a zone or a Zone Fetch Error Dictionary.
-public typealias ZoneResult = ItemResult<Zone, ZoneError>
+package typealias ZoneResult = ItemResult<Zone, ZoneError>
 
 extension ItemResult where Success == Zone {
     /// The zone, when this result is one.
-    public var zone: Zone? { value }
+    package var zone: Zone? { value }
 }
 
 /// The response of `zones/list`, `zones/lookup` and `zones/modify`.
-public struct ZonesResponse: Codable, Sendable, Equatable {
-    public var zones: [ZoneResult]
+package struct ZonesResponse: Codable, Sendable, Equatable {
+    package var zones: [ZoneResult]
 
-    public init(zones: [ZoneResult]) { self.zones = zones }
+    package init(zones: [ZoneResult]) { self.zones = zones }
 }
 
 /// The body of `zones/lookup`.
-public struct ZonesLookupRequest: Codable, Sendable, Equatable {
-    public var zones: [ZoneID]
+package struct ZonesLookupRequest: Codable, Sendable, Equatable {
+    package var zones: [ZoneID]
 
-    public init(zones: [ZoneID]) { self.zones = zones }
+    package init(zones: [ZoneID]) { self.zones = zones }
 }
 
 /// The body of `zones/modify`.
-public struct ZonesModifyRequest: Codable, Sendable, Equatable {
+package struct ZonesModifyRequest: Codable, Sendable, Equatable {
     /// One zone operation: `create` or `delete`.
-    public struct Operation: Codable, Sendable, Equatable {
-        public enum OperationType: String, Codable, Sendable {
+    package struct Operation: Codable, Sendable, Equatable {
+        package enum OperationType: String, Codable, Sendable {
             case create, delete
         }
 
         /// The zone the operation acts on, as `{"zoneID": …}`.
-        public struct Target: Codable, Sendable, Equatable {
-            public var zoneID: ZoneID
-            public init(zoneID: ZoneID) { self.zoneID = zoneID }
+        package struct Target: Codable, Sendable, Equatable {
+            package var zoneID: ZoneID
+            package init(zoneID: ZoneID) { self.zoneID = zoneID }
         }
 
-        public var operationType: OperationType
-        public var zone: Target
+        package var operationType: OperationType
+        package var zone: Target
 
-        public init(_ operationType: OperationType, _ zoneID: ZoneID) {
+        package init(_ operationType: OperationType, _ zoneID: ZoneID) {
             self.operationType = operationType
             self.zone = Target(zoneID: zoneID)
         }
     }
 
-    public var operations: [Operation]
+    package var operations: [Operation]
 
-    public init(operations: [Operation]) { self.operations = operations }
+    package init(operations: [Operation]) { self.operations = operations }
 }

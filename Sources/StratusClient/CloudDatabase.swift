@@ -1,8 +1,9 @@
 import Foundation
+import StratusCore
 
 /// One of a container's databases — private, public or shared — with CloudKit's operations as
 /// async methods (CloudKit's `CKDatabase`). A value: cheap to copy, sending through its container.
-public struct Database: Sendable {
+public struct CloudDatabase: Sendable {
     public let container: Container
     public let scope: DatabaseScope
 

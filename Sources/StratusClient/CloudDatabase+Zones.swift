@@ -1,4 +1,5 @@
-extension Database {
+import StratusCore
+extension CloudDatabase {
     /// Creates and deletes record zones (CloudKit's `modifyRecordZones(saving:deleting:)`).
     /// Creating a zone that exists succeeds.
     public func modifyRecordZones(saving: [ZoneID], deleting: [ZoneID] = []) async throws

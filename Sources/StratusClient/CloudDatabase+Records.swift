@@ -1,6 +1,7 @@
 import Foundation
+import StratusCore
 
-/// The outcome of ``Database/modifyRecords(saving:deleting:savePolicy:atomically:)``.
+/// The outcome of ``CloudDatabase/modifyRecords(saving:deleting:savePolicy:atomically:)``.
 public struct ModifyRecordsResult: Sendable {
     /// Each saved record as the server now has it, or why it was not saved.
     public var saveResults: ItemResults<RecordID, CloudRecord>
@@ -8,7 +9,7 @@ public struct ModifyRecordsResult: Sendable {
     public var deleteResults: ItemResults<RecordID, Void>
 }
 
-extension Database {
+extension CloudDatabase {
     /// Saves and deletes records (CloudKit's `modifyRecords(saving:deleting:…)`). Pending asset
     /// files are uploaded first. Records are sent one request per zone; in a custom zone with
     /// `atomically`, one failure fails the zone's whole batch (the others report

@@ -1,7 +1,8 @@
 import Crypto
 import Foundation
+import StratusCore
 
-extension Database {
+extension CloudDatabase {
     /// Downloads an asset of a fetched record to a file.
     public func downloadAsset(_ asset: Asset, to file: URL) async throws {
         guard let url = asset.downloadURL else { throw CloudError(.invalidArguments, "the asset has no downloadURL; fetch its record first") }

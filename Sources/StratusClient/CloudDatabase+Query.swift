@@ -1,3 +1,4 @@
+import StratusCore
 /// Where a query's next page starts (CloudKit's `CKQueryOperation.Cursor`).
 public struct QueryCursor: Sendable, Equatable {
     let query: Query
@@ -7,7 +8,7 @@ public struct QueryCursor: Sendable, Equatable {
     let marker: String
 }
 
-extension Database {
+extension CloudDatabase {
     /// Records of a query's type matching its filters, in its sort order, one page at a time
     /// (CloudKit's `records(matching:inZoneWith:…)`); a nil zone searches every zone of the
     /// database (a `zoneWide` query). Pass the cursor to

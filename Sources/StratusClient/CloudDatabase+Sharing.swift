@@ -1,4 +1,5 @@
 import Foundation
+import StratusCore
 
 /// Where a record stands in sharing, from the caller's side.
 public struct SharingStatus: Sendable, Hashable {
@@ -16,7 +17,7 @@ public struct SharingStatus: Sendable, Hashable {
     }
 }
 
-extension Database {
+extension CloudDatabase {
     /// Shares a root record and its descendants (records whose `parent` leads to it) with named
     /// users, by username or email. Returns the saved share, whose ``CloudRecord/shareKeys`` hold
     /// the URL and the participants. Only in a custom zone of the private database.
@@ -75,7 +76,8 @@ extension Database {
         let results = try await container.publicCloudDatabase.post(endpoint, request, as: ShareMetadataResponse.self).results
         guard let result = results.first else { throw CloudError(.internalError, "\(endpoint) answered nothing") }
         if let error = result.error { throw CloudError(server: error.serverErrorCode, reason: error.reason, retryAfter: nil) }
-        return result.value!
+        guard let metadata = result.value else { throw CloudError(.internalError, "\(endpoint) answered neither metadata nor an error") }
+        return try ShareMetadata(wire: metadata)
     }
 
     /// Whether a record is shared, whether the caller owns it, and whether they may change it.

@@ -1,3 +1,4 @@
+import StratusCore
 /// A page of a database's zone changes (CloudKit's `databaseChanges(since:)`).
 public struct DatabaseChanges: Sendable {
     /// Zones created or holding changed records.
@@ -43,7 +44,7 @@ public struct RecordZoneChanges: Sendable {
     }
 }
 
-extension Database {
+extension CloudDatabase {
     /// One page of zones changed after `token` (all zones when nil). An expired token throws
     /// ``CloudError/Code-swift.enum/changeTokenExpired``: fetch again from nil.
     public func databaseChanges(since token: ServerChangeToken?, resultsLimit: Int? = nil) async throws -> DatabaseChanges {
