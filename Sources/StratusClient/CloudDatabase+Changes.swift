@@ -1,4 +1,5 @@
 import StratusCore
+
 /// A page of a database's zone changes (CloudKit's `databaseChanges(since:)`).
 public struct DatabaseChanges: Sendable {
     /// Zones created or holding changed records.

@@ -1,4 +1,5 @@
 import StratusCore
+
 /// Where a query's next page starts (CloudKit's `CKQueryOperation.Cursor`).
 public struct QueryCursor: Sendable, Equatable {
     let query: Query

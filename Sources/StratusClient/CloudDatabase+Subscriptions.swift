@@ -1,4 +1,5 @@
 import StratusCore
+
 extension CloudDatabase {
     /// Creates, updates and deletes subscriptions (CloudKit's `modifySubscriptions(saving:deleting:)`).
     /// A subscription whose ID exists is updated; a new one is created.

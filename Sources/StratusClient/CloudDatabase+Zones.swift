@@ -1,4 +1,5 @@
 import StratusCore
+
 extension CloudDatabase {
     /// Creates and deletes record zones (CloudKit's `modifyRecordZones(saving:deleting:)`).
     /// Creating a zone that exists succeeds.

@@ -1,5 +1,4 @@
 import Foundation
-import StratusCore
 
 /// What an app keeps between launches to talk to its container as the signed-in user: the server,
 /// the container, its API token and the user's web auth token. Store it where the app keeps

@@ -1,4 +1,3 @@
-import StratusCore
 /// A push token from CloudKit's `tokens/create`: the APNs token and environment, and the
 /// `webcourierURL` a client without APNs long-polls for the signed-in user's notifications.
 public struct PushToken: Sendable, Equatable {

@@ -1,4 +1,3 @@
-import StratusCore
 
 /// Identifies a record: its name and the zone it lives in (CloudKit's `CKRecord.ID`).
 public struct RecordID: Codable, Sendable, Hashable, CustomStringConvertible {

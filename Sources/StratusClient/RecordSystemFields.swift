@@ -1,5 +1,4 @@
 import Foundation
-import StratusCore
 
 /// The fields the server keeps about a record — its change tag, who created and last modified it,
 /// its parent and share — without its own fields. Apps archive these (as they archive a

@@ -1,4 +1,5 @@
 import StratusCore
+
 /// How a save treats the server's copy of a record (CloudKit's `CKModifyRecordsOperation.RecordSavePolicy`).
 public enum SavePolicy: Sendable, Hashable {
     /// Save only if the server's record still has the change tag this one is based on; otherwise

@@ -1,7 +1,7 @@
 import Foundation
-import StratusCore
 import GRDB
 import StratusClient
+import StratusCore
 import StratusSync
 
 /// The synced database's side of its sync engines (their ``SyncEngineDelegate``): it reads rows

@@ -1,7 +1,7 @@
 import Foundation
-import StratusCore
 import GRDB
 import StratusClient
+import StratusCore
 
 /// Between a synced table's rows and CloudKit records.
 struct RowConversion {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import StratusCore
 import StratusClient
+import StratusCore
 
 /// The engine's state: the outbox of pending changes, change tokens, and the last known server
 /// version (system fields and fields) of every record — in a SQLite file of its own, or in tables

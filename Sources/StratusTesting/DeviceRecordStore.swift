@@ -1,6 +1,6 @@
 import Foundation
-import StratusCore
 import StratusClient
+import StratusCore
 import StratusSync
 
 /// A device's local data in tests: records by ID, kept in a file so it survives a device restart,

@@ -1,6 +1,6 @@
 import Foundation
-import StratusCore
 import StratusClient
+import StratusCore
 import Synchronization
 
 /// A transport that stands between a device and the server and breaks the exchange on demand:

@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOPosix
-import StratusCore
 
 /// A transport on AsyncHTTPClient: HTTP/1.1 over SwiftNIO, with files streamed in and out through
 /// NIO's thread pool. The default on Linux; see ``Container/defaultTransport``.

@@ -1,5 +1,4 @@
 import Foundation
-import StratusCore
 
 /// One HTTP exchange as the client sees it. ``HTTPTransport`` and ``URLSessionTransport`` send it
 /// over the network; tests wrap a transport to drop, delay or fail exchanges.

@@ -3,7 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import Synchronization
-import StratusCore
 
 /// A transport on Foundation's `URLSession`: the default on Apple platforms (see
 /// ``Container/defaultTransport``), and available on Linux through FoundationNetworking.
