@@ -11,6 +11,7 @@ scripts/install-deps.sh
 python3 -c 'import aiosmtpd, schemathesis, selenium' 2>/dev/null || python3 -m pip install -q -r requirements.txt
 step 2400 swift build --build-tests
 step 120 scripts/check-portability.sh
+step 900 scripts/check-docs.sh
 step 1200 swift test --skip-build
 # The server suite again on a real PostgreSQL server (started by the script, in a temporary directory).
 step 1500 scripts/test-postgres.sh

@@ -18,18 +18,23 @@ public struct DatabaseChanges: Sendable {
 public struct RecordZoneChanges: Sendable {
     /// A record deleted on the server.
     public struct Deletion: Sendable, Hashable {
+        /// The deleted record's ID.
         public var recordID: RecordID
+        /// The deleted record's type.
         public var recordType: String
 
+        /// A deletion from its parts.
         public init(recordID: RecordID, recordType: String) {
             self.recordID = recordID
             self.recordType = recordType
         }
     }
 
+    /// The zone the changes are in.
     public var zoneID: ZoneID
     /// Records created or changed, as the server now has them.
     public var modifications: [CloudRecord]
+    /// Records deleted on the server.
     public var deletions: [Deletion]
     /// The token to fetch from next time.
     public var changeToken: ServerChangeToken

@@ -1,7 +1,7 @@
 import Foundation
 import StratusCore
 
-/// The outcome of ``CloudDatabase/modifyRecords(saving:deleting:savePolicy:atomically:)``.
+/// The outcome of ``CloudDatabase/modifyRecords(saving:deleting:savePolicy:atomically:echoingFields:createKeys:)``.
 public struct ModifyRecordsResult: Sendable {
     /// Each saved record as the server now has it, or why it was not saved.
     public var saveResults: ItemResults<RecordID, CloudRecord>

@@ -10,6 +10,7 @@ public struct SharingStatus: Sendable, Hashable {
     /// The caller may change the record.
     public var canEdit: Bool
 
+    /// A status from its parts.
     public init(isShared: Bool, isOwner: Bool, canEdit: Bool) {
         self.isShared = isShared
         self.isOwner = isOwner

@@ -4,7 +4,9 @@ import StratusCore
 /// One of a container's databases — private, public or shared — with CloudKit's operations as
 /// async methods (CloudKit's `CKDatabase`). A value: cheap to copy, sending through its container.
 public struct CloudDatabase: Sendable {
+    /// The container the database belongs to; requests carry its session.
     public let container: Container
+    /// Which of the container's databases this is: private, public or shared.
     public let scope: DatabaseScope
 
     /// POSTs a JSON body to an endpoint of this database and decodes the answer.

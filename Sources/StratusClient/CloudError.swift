@@ -11,18 +11,25 @@ public struct CloudError: Error, Sendable, CustomStringConvertible {
         /// The server's record changed since this one was fetched, or already exists; see
         /// ``CloudError/serverRecord``.
         case serverRecordChanged
+        /// The zone does not exist (or is not visible to the caller).
         case zoneNotFound
         /// The record does not exist.
         case unknownItem
         /// The request is over a count or size limit: split it.
         case limitExceeded
+        /// The server is throttling this client: wait ``CloudError/retryAfter`` seconds.
         case requestRateLimited
+        /// The zone is busy with other writes: retry after ``CloudError/retryAfter``.
         case zoneBusy
+        /// The server cannot answer now: retry after ``CloudError/retryAfter``.
         case serviceUnavailable
         /// The change token is too old: fetch again from no token.
         case changeTokenExpired
+        /// No signed-in user, or the session expired: sign in again.
         case notAuthenticated
+        /// The caller may not do this (another user's data, a read-only share).
         case permissionFailure
+        /// The user's storage quota is full.
         case quotaExceeded
         /// The server could not be reached.
         case networkUnavailable
@@ -36,10 +43,13 @@ public struct CloudError: Error, Sendable, CustomStringConvertible {
         case invalidArguments
         /// An asset file could not be read or written.
         case assetFileNotFound
+        /// The server failed, or answered something the client does not understand.
         case internalError
     }
 
+    /// What went wrong.
     public var code: Code
+    /// The server's (or the client's) explanation, for logs and developers.
     public var reason: String
     /// Seconds to wait before retrying, when the server said.
     public var retryAfter: Double?
@@ -50,9 +60,12 @@ public struct CloudError: Error, Sendable, CustomStringConvertible {
     /// For ``Code-swift.enum/serverRecordChanged``: the record this client tried to save, the
     /// server's current record, and the server version the client's was based on (if known).
     public var clientRecord: CloudRecord?
+    /// The record as the server has it now.
     public var serverRecord: CloudRecord?
+    /// The server's version the client's record was based on, when known.
     public var ancestorRecord: CloudRecord?
 
+    /// An error with a code and a reason; `retryAfter` and `serverErrorCode` as the server gave them.
     public init(_ code: Code, _ reason: String, retryAfter: Double? = nil, serverErrorCode: ServerErrorCode? = nil) {
         self.code = code
         self.reason = reason

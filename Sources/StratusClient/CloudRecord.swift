@@ -8,7 +8,9 @@ import StratusCore
 /// can send only what changed. Assets are attached from files with ``setAsset(fileURL:forKey:)``
 /// and uploaded when the record is saved; fetched assets can be downloaded to files.
 public struct CloudRecord: Sendable, Hashable {
+    /// The record's name and zone.
     public let recordID: RecordID
+    /// The record's type, such as `Note`.
     public let recordType: String
     /// The record's fields; nil-valued keys are absent.
     public private(set) var fields: [String: FieldValue]
@@ -19,7 +21,7 @@ public struct CloudRecord: Sendable, Hashable {
     /// The fields as the server last had them: the base of a three-way merge.
     public internal(set) var serverFields: [String: FieldValue]?
     /// The share keys of a `cloudkit.share` record: participants, public permission, URL. Set them
-    /// to create or change a share (see ``CloudDatabase/share(_:title:participants:publicPermission:)``).
+    /// to create or change a share (see ``CloudDatabase/share(_:title:participants:publicPermission:shareName:)``).
     public var shareKeys: ShareKeys?
     /// Local files of asset fields: set by ``setAsset(fileURL:forKey:)`` to upload, or by a fetch
     /// that downloads assets.
@@ -100,8 +102,11 @@ public struct CloudRecord: Sendable, Hashable {
 
     // MARK: Typed access
 
+    /// A STRING field.
     public func string(_ key: String) -> String? { if case .string(let value)? = fields[key] { value } else { nil } }
+    /// An INT64 field.
     public func int64(_ key: String) -> Int64? { if case .int64(let value)? = fields[key] { value } else { nil } }
+    /// A DOUBLE field; an INT64 field is converted.
     public func double(_ key: String) -> Double? {
         switch fields[key] {
         case .double(let value)?: value
@@ -113,10 +118,15 @@ public struct CloudRecord: Sendable, Hashable {
     public func date(_ key: String) -> Date? { fields[key]?.dateValue }
     /// An INT64 field as a `Bool` (nonzero is true), as CloudKit stores one.
     public func bool(_ key: String) -> Bool? { int64(key).map { $0 != 0 } }
+    /// A BYTES field.
     public func bytes(_ key: String) -> Data? { if case .bytes(let value)? = fields[key] { value } else { nil } }
+    /// A REFERENCE field.
     public func reference(_ key: String) -> Reference? { if case .reference(let value)? = fields[key] { value } else { nil } }
+    /// A LOCATION field.
     public func location(_ key: String) -> Location? { if case .location(let value)? = fields[key] { value } else { nil } }
+    /// An ASSET field (its file is in ``assetFiles`` once downloaded).
     public func asset(_ key: String) -> Asset? { if case .asset(let value)? = fields[key] { value } else { nil } }
+    /// A STRING_LIST field.
     public func strings(_ key: String) -> [String]? {
         guard case .list(.string, let values)? = fields[key] else { return nil }
         return values.compactMap { if case .string(let value) = $0 { value } else { nil } }

@@ -10,9 +10,13 @@ import StratusCore
 public actor Container {
     /// The server's base URL, such as `http://127.0.0.1:8080`.
     public nonisolated let baseURL: String
+    /// The container's identifier, such as `iCloud.com.example.notes`.
     public nonisolated let containerIdentifier: String
+    /// The environment: development or production.
     public nonisolated let environment: ContainerEnvironment
+    /// The app's API token, sent with every request. It ships inside the app, so it is not a secret.
     public nonisolated let apiToken: String
+    /// What carries the requests (``defaultTransport`` unless given one).
     public nonisolated let transport: any Transport
     /// Recorded by the server as the `deviceID` of this client's writes.
     public nonisolated let deviceID: String?
@@ -27,6 +31,10 @@ public actor Container {
     /// The username the session was signed in with, when known.
     public internal(set) var signedInUsername: String?
 
+    /// A container on a server, optionally with a session kept from an earlier run (`webAuthToken`, `username`).
+    ///
+    /// The databases' requests go through `transport`; `deviceID` names this client in the server's
+    /// records of its writes; fetched assets are downloaded to `assetCacheDirectory` when given.
     public init(baseURL: String, containerIdentifier: String, environment: ContainerEnvironment = .development, apiToken: String,
                 transport: any Transport = Container.defaultTransport, deviceID: String? = nil, assetCacheDirectory: URL? = nil,
                 webAuthToken: String? = nil, username: String? = nil) {
@@ -51,8 +59,11 @@ public actor Container {
         #endif
     }
 
+    /// The signed-in user's private database.
     public nonisolated var privateCloudDatabase: CloudDatabase { CloudDatabase(container: self, scope: .private) }
+    /// The container's public database, shared by every user.
     public nonisolated var publicCloudDatabase: CloudDatabase { CloudDatabase(container: self, scope: .public) }
+    /// The records other users shared with the signed-in user, once accepted.
     public nonisolated var sharedCloudDatabase: CloudDatabase { CloudDatabase(container: self, scope: .shared) }
     /// The database with this scope.
     public nonisolated func database(with scope: DatabaseScope) -> CloudDatabase { CloudDatabase(container: self, scope: scope) }

@@ -4,10 +4,15 @@ import Foundation
 /// the container, its API token and the user's web auth token. Store it where the app keeps
 /// secrets (a device directory, the keychain).
 public struct ContainerSession: Codable, Sendable, Equatable {
+    /// The server's base URL.
     public var baseURL: String
+    /// The container's identifier.
     public var containerIdentifier: String
+    /// The container's environment.
     public var environment: ContainerEnvironment
+    /// The app's API token.
     public var apiToken: String
+    /// The signed-in user's web auth token; nil when signed out.
     public var webAuthToken: String?
     /// The username signed in with, when known.
     public var username: String?
@@ -17,6 +22,7 @@ public struct ContainerSession: Codable, Sendable, Equatable {
         self = try JSONDecoder().decode(Self.self, from: Data(contentsOf: file))
     }
 
+    /// A session from its parts.
     public init(baseURL: String, containerIdentifier: String, environment: ContainerEnvironment, apiToken: String,
                 webAuthToken: String?, username: String?) {
         self.baseURL = baseURL

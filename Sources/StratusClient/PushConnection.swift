@@ -8,9 +8,10 @@ import StratusCore
 /// after every (re)connection the server sends one telling the device to fetch, since it may have
 /// missed some while away.
 ///
-/// Notifications are hints: react by fetching changes (``SyncEngine`` does), never by trusting
+/// Notifications are hints: react by fetching changes (StratusSync's `SyncEngine` does), never by trusting
 /// their content alone.
 public actor PushConnection {
+    /// The signed-in container whose notifications the connection receives.
     public let container: Container
     /// Every notification, in the order received.
     public nonisolated let notifications: AsyncStream<PushNotification>
@@ -27,9 +28,16 @@ public actor PushConnection {
     /// throttling); nil once a connection is accepted.
     public private(set) var lastRefusal: CloudError?
 
-    /// - Parameter pingInterval: how often the client pings the server. A connection that stops
-    ///   answering (a NAT that dropped it, or a close the WebSocket client failed to notice) ends
-    ///   after two intervals without a pong, and the connection is opened again.
+    /// A connection for a signed-in container's notifications; it opens on ``start()``.
+    ///
+    /// - Parameters:
+    ///   - container: the signed-in container whose notifications to receive.
+    ///   - minimumBackoff: the first wait before reconnecting; each failed attempt doubles it.
+    ///   - maximumBackoff: the longest wait before reconnecting, and the wait after a refusal that
+    ///     retrying cannot fix.
+    ///   - pingInterval: how often the client pings the server. A connection that stops
+    ///     answering (a NAT that dropped it, or a close the WebSocket client failed to notice) ends
+    ///     after two intervals without a pong, and the connection is opened again.
     public init(container: Container, minimumBackoff: Duration = .milliseconds(250), maximumBackoff: Duration = .seconds(30),
                 pingInterval: Duration = .seconds(20)) {
         self.container = container

@@ -12,6 +12,7 @@ import StratusSync
 /// that stores its change token, so a crash never loses it or applies it twice. Observe the
 /// tables with GRDB's `ValueObservation` as usual.
 public final class SyncedDatabase: Sendable {
+    /// The app's database: its synced tables, and the sync engines' state.
     public let writer: any DatabaseWriter
     /// The engine of the user's own (private) database.
     public let engine: SyncEngine

@@ -17,6 +17,7 @@ public struct ServerChanges: Sendable {
         case send
     }
 
+    /// Where the changes come from: a fetch, the answer to a send, or zones removed.
     public var origin: Origin
     /// Records as the server now has them.
     public var modifications: [CloudRecord]
@@ -25,6 +26,7 @@ public struct ServerChanges: Sendable {
     /// Zones gone from the database, and why: their local data should go.
     public var removedZones: [ZoneID: ZoneDeletionReason]
 
+    /// Changes from their parts.
     public init(origin: Origin, modifications: [CloudRecord] = [], deletions: [RecordZoneChanges.Deletion] = [],
                 removedZones: [ZoneID: ZoneDeletionReason] = [:]) {
         self.origin = origin

@@ -15,6 +15,7 @@ import StratusClient
 ///
 /// Work runs one operation at a time: account, then zones, then records, then fetching.
 public actor SyncEngine {
+    /// What the engine was made with.
     public nonisolated let configuration: Configuration
     let state: SyncStateStore
     var database: CloudDatabase { configuration.database }

@@ -47,6 +47,7 @@ extension SyncEngine {
             self.init(database: database, state: .file(stateURL), delegate: delegate)
         }
 
+        /// A configuration with the state where `state` says: its own file, or tables of the app's GRDB database.
         public init(database: CloudDatabase, state: StateStorage, delegate: any SyncEngineDelegate) {
             self.database = database
             self.state = state
@@ -86,11 +87,14 @@ extension SyncEngine {
 /// How long to wait before retrying a transient failure: exponential backoff with jitter, or the
 /// server's `retryAfter` when it gave one.
 public struct RetryPolicy: Sendable {
+    /// The wait before the first retry; each further retry waits twice as long.
     public var initialDelay: Duration = .milliseconds(200)
+    /// The longest wait between two attempts.
     public var maximumDelay: Duration = .seconds(60)
     /// Attempts an explicit ``SyncEngine/syncNow()`` (or send or fetch) makes before it throws.
     public var maximumAttempts = 6
 
+    /// The default policy: 200 ms doubling up to a minute, with jitter.
     public init() {}
 
     /// The wait before attempt `attempt + 1` (attempt counts from 0).

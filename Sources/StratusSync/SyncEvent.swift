@@ -1,7 +1,7 @@
 import Foundation
 import StratusClient
 
-/// What the engine reports, in order, through ``SyncEngine/events`` (CKSyncEngine's events).
+/// What the engine reports, in order, to ``SyncEngineDelegate/handleEvent(_:syncEngine:)`` (CKSyncEngine's events).
 ///
 /// Apply every record of ``fetchedRecordZoneChanges(modifications:deletions:)`` and the saved
 /// records of ``sentRecordZoneChanges(_:)`` to local data: they are what the server now has,
@@ -11,6 +11,7 @@ public enum SyncEvent: Sendable {
     case accountChange(userRecordName: String)
     /// The engine's persisted state changed (outbox, tokens); see ``SyncEngine/snapshot()``.
     case stateUpdate
+    /// A fetch begins.
     case willFetchChanges
     /// Zones changed or deleted on the server. Local data of deleted zones should go; the engine
     /// has already forgotten them.
@@ -23,12 +24,15 @@ public enum SyncEvent: Sendable {
     case fetchedRecordZoneChanges(modifications: [CloudRecord], deletions: [RecordZoneChanges.Deletion])
     /// A zone's change token expired; the engine fetches the zone again from scratch.
     case changeTokenExpired(ZoneID?)
+    /// A fetch ended.
     case didFetchChanges
+    /// A send begins.
     case willSendChanges
     /// Zones created or deleted, or why not.
     case sentDatabaseChanges(saved: [ZoneID], deleted: [ZoneID], failed: [ZoneID: CloudError])
     /// One batch's outcome.
     case sentRecordZoneChanges(SentRecordZoneChanges)
+    /// A send ended.
     case didSendChanges
     /// The engine stopped on an error that needs the app (authentication, quota) until ``SyncEngine/resume()``.
     case halted(CloudError)
@@ -38,9 +42,11 @@ public enum SyncEvent: Sendable {
 public struct SentRecordZoneChanges: Sendable {
     /// Records saved, as the server now has them.
     public var savedRecords: [CloudRecord] = []
+    /// Records deleted on the server.
     public var deletedRecordIDs: [RecordID] = []
     /// Changes the server refused for their content: set aside, not retried until queued again.
     public var failedRecordSaves: [RecordID: CloudError] = [:]
+    /// Deletions the server refused, and why.
     public var failedRecordDeletes: [RecordID: CloudError] = [:]
     /// Every change the batch carried.
     public var batch: [PendingRecordZoneChange] = []

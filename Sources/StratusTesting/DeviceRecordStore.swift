@@ -7,6 +7,7 @@ import StratusSync
 /// changed by the app and by the engine's events as an app would (it is the engine's delegate).
 public actor DeviceRecordStore: SyncEngineDelegate {
     private let file: URL
+    /// The device's records, as it last saved or applied them.
     public private(set) var records: [RecordID: CloudRecord] = [:]
 
     init(file: URL) {
@@ -18,6 +19,7 @@ public actor DeviceRecordStore: SyncEngineDelegate {
         }
     }
 
+    /// One of the device's records.
     public func record(_ id: RecordID) -> CloudRecord? { records[id] }
 
     func put(_ record: CloudRecord) {

@@ -56,6 +56,7 @@ public final class FaultInjectingTransport: Transport {
         state.withLock { $0.offline = offline }
     }
 
+    /// Whether requests fail as if the device were offline.
     public var isOffline: Bool { state.withLock { $0.offline } }
 
     /// Queues faults for the next requests, in order.
@@ -83,6 +84,7 @@ public final class FaultInjectingTransport: Transport {
         state.withLock { $0.sent.filter { $0.hasSuffix(endpoint) }.count }
     }
 
+    /// Sends the request through the base transport, unless a queued fault or being offline breaks it.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let path = Self.path(of: request)
         let (offline, fault) = state.withLock { state -> (Bool, Fault?) in

@@ -14,6 +14,7 @@ import StratusServer
 /// }
 /// ```
 public actor TestCloud {
+    /// The container every test cloud serves.
     public static let containerID = "iCloud.test.stratus"
 
     /// Everything of this cloud lives under it: the server's data and the devices' state.
@@ -28,6 +29,7 @@ public actor TestCloud {
     private var running: RunningServer?
     /// Where the server answers; it stays the same across restarts.
     public private(set) var baseURL = ""
+    /// The container's API token, known once the server has started.
     public private(set) var apiToken = ""
     private var port = 0
 
@@ -47,6 +49,7 @@ public actor TestCloud {
         }
     }
 
+    /// A test cloud whose devices wait on `clock`; `configure` adjusts the server's configuration.
     public init(clock: any Clock<Duration> = ContinuousClock(), configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }) {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-testcloud-\(UUID().uuidString)")
         self.clock = clock

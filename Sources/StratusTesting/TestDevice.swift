@@ -6,11 +6,17 @@ import StratusSync
 /// engine with its own state file, and local data that follows the engine's events (the store is
 /// the engine's delegate).
 public actor TestDevice {
+    /// The device's name, also its `deviceID` on the server.
     public nonisolated let name: String
+    /// Where the device keeps its engine state and local records.
     public nonisolated let directory: URL
+    /// The device's own container session.
     public nonisolated let container: Container
+    /// The transport the device sends through, for injecting faults.
     public nonisolated let transport: FaultInjectingTransport
+    /// The device's local records.
     public private(set) var store: DeviceRecordStore
+    /// The device's sync engine (a new one after ``restart()``).
     public private(set) var engine: SyncEngine
     private let configure: @Sendable (inout SyncEngine.Configuration) -> Void
     /// The device's push connection, once ``connectPush()`` opened it.
@@ -66,6 +72,7 @@ public actor TestDevice {
         try await engine.syncNow()
     }
 
+    /// Takes the device off the network, or back on.
     public func setOffline(_ offline: Bool) { transport.setOffline(offline) }
 
     /// Opens the device's push connection; the engine fetches on each notification.

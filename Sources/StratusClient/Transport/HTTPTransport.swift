@@ -22,6 +22,7 @@ public struct HTTPTransport: Transport {
     /// A transport on an HTTP client.
     ///
     /// - Parameters:
+    ///   - client: the AsyncHTTPClient to send through; ``sharedClient`` by default.
     ///   - timeout: bounds a whole exchange.
     ///   - maximumResponseBytes: the largest body collected in memory; a larger answer fails the
     ///     exchange with ``CloudError/Code-swift.enum/networkFailure``. Asset downloads stream to
@@ -33,6 +34,7 @@ public struct HTTPTransport: Transport {
         self.maximumResponseBytes = maximumResponseBytes
     }
 
+    /// Sends a request through AsyncHTTPClient, streaming a file body from disk and a download to its destination.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         do {
             var outgoing = HTTPClientRequest(url: request.url)

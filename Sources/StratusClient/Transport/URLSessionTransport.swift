@@ -38,6 +38,7 @@ public final class URLSessionTransport: Transport {
         session.invalidateAndCancel()
     }
 
+    /// Sends a request as a `URLSession` task: an upload task for a body, a download task for a download.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         guard let url = URL(string: request.url) else { throw CloudError(.invalidArguments, "not a URL: \(request.url)") }
         var outgoing = URLRequest(url: url)
