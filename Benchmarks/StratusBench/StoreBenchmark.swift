@@ -29,7 +29,7 @@ struct StoreBenchmark: AsyncParsableCommand {
             }
             let container = Container(baseURL: "http://127.0.0.1:9", containerIdentifier: "iCloud.bench", apiToken: "unused")
             // Capture is measured with the engine's outbox rows committed in the timed transaction.
-            let store = try SyncedDatabase(writer: queue, tables: [SyncedTable("item", recordType: "Item")], database: container.privateCloudDatabase)
+            let store = try SyncedDatabase(writer: queue, tables: [SyncedTable(Item.self, recordType: "Item")], database: container.privateCloudDatabase)
             for (table, times) in [("plain_item", 0), ("item", 1)] {
                 let seconds = try await Stopwatch.seconds {
                     try await queue.write { db in
@@ -67,3 +67,7 @@ struct StoreBenchmark: AsyncParsableCommand {
     }
 }
 
+/// The synced table's rows, written with SQL.
+private struct Item: TableRecord {
+    static let databaseTableName = "item"
+}

@@ -23,10 +23,16 @@ struct NoteDevice {
         /// Milliseconds since 1970.
         var modified: Int64
         var version: Int64
+
+        /// The columns the table's sync declaration names.
+        enum Columns {
+            static let text = Column(CodingKeys.text)
+            static let modified = Column(CodingKeys.modified)
+        }
     }
 
-    static let table = SyncedTable("note", recordType: "note", zoneID: ZoneID(zoneName: "note-zone"),
-                                   assetColumns: ["text"], timestampColumns: ["modified"])
+    static let table = SyncedTable(Note.self, recordType: "note", zoneID: ZoneID(zoneName: "note-zone"),
+                                   assetColumns: [Note.Columns.text], timestampColumns: [Note.Columns.modified])
 
     let directory: URL
     let container: Container

@@ -140,10 +140,15 @@ final class EngineDevice: SimulatedDevice {
 /// that refer to a note (which may not exist yet) and carry a photo, and marks that go with
 /// their entry (a cascade).
 final class TableDevice: SimulatedDevice {
+    /// The tables, written with SQL.
+    enum Note: TableRecord { static let databaseTableName = "note" }
+    enum Entry: TableRecord { static let databaseTableName = "entry" }
+    enum Mark: TableRecord { static let databaseTableName = "mark" }
+
     static let tables = [
-        SyncedTable("note", recordType: "Note", timestampColumns: ["modified"]),
-        SyncedTable("entry", recordType: "Entry", assetColumns: ["photo"], references: [.init(column: "noteID", targetTable: "note")]),
-        SyncedTable("mark", recordType: "Mark", references: [.init(column: "entryID", targetTable: "entry", deleteRule: .cascade)]),
+        SyncedTable(Note.self, recordType: "Note", timestampColumns: [Column("modified")]),
+        SyncedTable(Entry.self, recordType: "Entry", assetColumns: [Column("photo")], references: [.init(Column("noteID"), to: Note.self)]),
+        SyncedTable(Mark.self, recordType: "Mark", references: [.init(Column("entryID"), to: Entry.self, onDelete: .cascade)]),
     ]
 
     let transport: FaultInjectingTransport

@@ -128,7 +128,7 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
     /// Inserts stand-in rows for references to rows this device does not have.
     private func fillPlaceholders(for table: SyncedTable, values: [String: DatabaseValue], in db: GRDB.Database) throws {
         for reference in table.references {
-            guard let placeholder = reference.placeholder, let target = values[reference.column]?.storage.value as? String,
+            guard let placeholder = try reference.placeholder?(), let target = values[reference.column]?.storage.value as? String,
                   let targetTable = conversions[reference.targetTable]?.table else { continue }
             let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM \"\(targetTable.tableName)\" WHERE \"\(targetTable.primaryKey)\" = ?",
                                            arguments: [target]) ?? false

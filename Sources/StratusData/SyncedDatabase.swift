@@ -82,9 +82,11 @@ public final class SyncedDatabase: Sendable {
 
     // MARK: Sharing
 
-    /// Shares a row and its descendants (rows whose parent reference leads to it) with users.
-    public func share(_ table: String, id: String, title: String? = nil,
-                      with users: [(username: String, permission: SharePermission)]) async throws -> CloudRecord {
+    /// Shares a row of `record`'s table and its descendants (rows whose parent reference leads to
+    /// it) with users.
+    public func share<Record: TableRecord>(_ record: Record.Type, id: String, title: String? = nil,
+                                           with users: [(username: String, permission: SharePermission)]) async throws -> CloudRecord {
+        let table = Record.databaseTableName
         guard let synced = tables[table] else { throw CloudError(.invalidArguments, "'\(table)' is not a synced table") }
         try await syncNow()
         return try await engine.configuration.database.share(RecordID(recordName: id, zoneID: synced.zoneID), title: title, participants: users)
@@ -99,8 +101,9 @@ public final class SyncedDatabase: Sendable {
 
     /// Whether a row is shared, whether this user owns it, and whether they may change it. A row
     /// they may not change is also refused locally (the write fails before anything is queued).
-    public func sharingStatus(_ table: String, id: String) async throws -> SharingStatus {
-        try await writer.read { db in
+    public func sharingStatus<Record: TableRecord>(_ record: Record.Type, id: String) async throws -> SharingStatus {
+        let table = Record.databaseTableName
+        return try await writer.read { db in
             let row = try Row.fetchOne(db, sql: """
                 SELECT r.owner, r.can_edit, COALESCE(z.shared, 0) FROM _stratus_rows r
                 LEFT JOIN _stratus_zones z ON z.zone_name = r.zone_name AND z.owner = r.owner

@@ -2,12 +2,19 @@ import GRDB
 import StratusClient
 
 /// How one GRDB table syncs: its CloudKit record type, the zone its rows live in, and how its
-/// columns map to record fields (ZenCloudKit's mapping dictionary).
+/// columns map to record fields (ZenCloudKit's mapping dictionary), declared from the table's
+/// record type and its columns.
+///
+/// ```swift
+/// SyncedTable(Person.self, recordType: "Person", fieldNames: [Person.Columns.name: "fullName"],
+///             references: [.init(Person.Columns.addressID, to: Address.self)],
+///             referenceLists: [.init(Person.Columns.courseIDs, to: Course.self)])
+/// ```
 ///
 /// The table's primary key is a `TEXT` column (default `id`) whose value is the record name, so a
 /// row is one record however often or concurrently it is saved. Columns map to fields of the same
-/// name unless ``fieldNames`` says otherwise; `references` and `referenceLists` name the columns
-/// that point at rows of other synced tables.
+/// name unless `fieldNames` says otherwise; `references` and `referenceLists` name the columns that
+/// point at rows of other synced tables.
 public struct SyncedTable: Sendable {
     /// A to-one relation: a column holding another row's ID.
     public struct Reference: Sendable {
@@ -21,90 +28,111 @@ public struct SyncedTable: Sendable {
         }
 
         /// The column holding the target row's primary key.
-        public var column: String
+        public let column: String
         /// The table the reference points into.
-        public var targetTable: String
+        public let targetTable: String
         /// What deleting the target does to this row.
-        public var deleteRule: DeleteRule
-        /// Column values of a stand-in row inserted into the target table when a fetched row
-        /// points at a target this device does not have (ZenCloudKit's `referencePlaceholder`).
-        public var placeholder: [String: DatabaseValue]?
+        public let deleteRule: DeleteRule
         /// Whether the target is this row's parent for sharing (a share of the target covers it).
-        public var isParent: Bool
+        public let isParent: Bool
+        /// The column values of a stand-in row inserted into the target table when a fetched row
+        /// points at a target this device does not have (ZenCloudKit's `referencePlaceholder`).
+        let placeholder: (@Sendable () throws -> [String: DatabaseValue])?
 
-        /// A reference from a column to a table's rows; nullified when its target is deleted unless told otherwise.
-        public init(column: String, targetTable: String, deleteRule: DeleteRule = .nullify,
-                    placeholder: [String: DatabaseValue]? = nil, isParent: Bool = false) {
-            self.column = column
-            self.targetTable = targetTable
+        /// A reference from `column` to rows of `target`; nullified when its target is deleted
+        /// unless `onDelete` says otherwise.
+        ///
+        /// With `isParent`, the target is this row's parent for sharing: a share of the target
+        /// covers this row.
+        public init<Target: TableRecord>(_ column: Column, to target: Target.Type, onDelete deleteRule: DeleteRule = .nullify,
+                                         isParent: Bool = false) {
+            self.column = column.name
+            self.targetTable = Target.databaseTableName
             self.deleteRule = deleteRule
-            self.placeholder = placeholder
             self.isParent = isParent
+            self.placeholder = nil
+        }
+
+        /// A reference from `column` to rows of `target`, with a stand-in target for a fetched row
+        /// whose target this device does not have: `placeholder`'s columns, under the missing
+        /// target's ID.
+        public init<Target: TableRecord & EncodableRecord & Sendable>(_ column: Column, to target: Target.Type,
+                                                                        onDelete deleteRule: DeleteRule = .nullify,
+                                                                        placeholder: Target, isParent: Bool = false) {
+            self.column = column.name
+            self.targetTable = Target.databaseTableName
+            self.deleteRule = deleteRule
+            self.isParent = isParent
+            self.placeholder = { try placeholder.databaseDictionary }
         }
     }
 
     /// A to-many relation: a column holding a JSON array of other rows' IDs (a REFERENCE_LIST).
     public struct ReferenceList: Sendable {
         /// The column holding the target rows' primary keys, as a JSON array.
-        public var column: String
+        public let column: String
         /// The table the references point into.
-        public var targetTable: String
+        public let targetTable: String
 
-        /// A list of references from a JSON-array column to a table's rows.
-        public init(column: String, targetTable: String) {
-            self.column = column
-            self.targetTable = targetTable
+        /// A list of references from a JSON-array column to rows of `target`.
+        public init<Target: TableRecord>(_ column: Column, to target: Target.Type) {
+            self.column = column.name
+            self.targetTable = Target.databaseTableName
         }
     }
 
     /// The local table's name.
-    public var tableName: String
+    public let tableName: String
     /// The record type its rows sync as.
-    public var recordType: String
+    public let recordType: String
     /// The zone its rows sync in.
-    public var zoneID: ZoneID
+    public let zoneID: ZoneID
     /// The TEXT primary key column: the record name.
-    public var primaryKey: String
+    public let primaryKey: String
     /// Field names of columns whose field is named differently (column → field).
-    public var fieldNames: [String: String]
+    public let fieldNames: [String: String]
     /// Columns that are not synced.
-    public var localColumns: Set<String>
+    public let localColumns: Set<String>
     /// Columns whose value (TEXT or BLOB) travels as an ASSET: a file uploaded on save and
     /// downloaded on fetch, for values too large for a record.
-    public var assetColumns: Set<String>
+    public let assetColumns: Set<String>
     /// INTEGER columns of milliseconds since 1970 that travel as TIMESTAMP fields.
-    public var timestampColumns: Set<String>
+    public let timestampColumns: Set<String>
     /// Columns that reference rows of synced tables.
-    public var references: [Reference]
+    public let references: [Reference]
     /// JSON-array columns that reference rows of synced tables.
-    public var referenceLists: [ReferenceList]
+    public let referenceLists: [ReferenceList]
 
-    /// A synced table: its rows sync as records of `recordType` (the table's name by default) in `zoneID`.
+    /// The table of `record`'s type, syncing as records of `recordType` (the table's name by
+    /// default) in `zoneID`.
     ///
-    /// Columns map to fields of the same name unless `fieldNames` says otherwise; `localColumns`
-    /// stay on the device; `assetColumns` travel as asset files and `timestampColumns` as
-    /// TIMESTAMP fields.
-    public init(_ tableName: String, recordType: String? = nil, zoneID: ZoneID = ZoneID(zoneName: "StratusData"), primaryKey: String = "id",
-                fieldNames: [String: String] = [:], localColumns: Set<String> = [], assetColumns: Set<String> = [],
-                timestampColumns: Set<String> = [], references: [Reference] = [], referenceLists: [ReferenceList] = []) {
-        self.tableName = tableName
-        self.recordType = recordType ?? tableName
+    /// - Parameters:
+    ///   - record: the GRDB record type whose table syncs.
+    ///   - recordType: the CloudKit record type; the table's name by default.
+    ///   - zoneID: the zone the rows sync in.
+    ///   - primaryKey: the TEXT primary key column, whose value is the record name.
+    ///   - fieldNames: columns whose field is named differently, and the field's name.
+    ///   - localColumns: columns that stay on the device.
+    ///   - assetColumns: TEXT or BLOB columns that travel as asset files.
+    ///   - timestampColumns: INTEGER columns of milliseconds since 1970 that travel as TIMESTAMP fields.
+    ///   - references: columns holding another synced row's ID.
+    ///   - referenceLists: columns holding a JSON array of other synced rows' IDs.
+    public init<Record: TableRecord>(_ record: Record.Type, recordType: String? = nil, zoneID: ZoneID = ZoneID(zoneName: "StratusData"),
+                                     primaryKey: Column = Column("id"), fieldNames: KeyValuePairs<Column, String> = [:],
+                                     localColumns: [Column] = [], assetColumns: [Column] = [], timestampColumns: [Column] = [],
+                                     references: [Reference] = [], referenceLists: [ReferenceList] = []) {
+        self.tableName = Record.databaseTableName
+        self.recordType = recordType ?? Record.databaseTableName
         self.zoneID = zoneID
-        self.primaryKey = primaryKey
-        self.fieldNames = fieldNames
-        self.localColumns = localColumns
-        self.assetColumns = assetColumns
-        self.timestampColumns = timestampColumns
+        self.primaryKey = primaryKey.name
+        self.fieldNames = Dictionary(fieldNames.map { ($0.key.name, $0.value) }, uniquingKeysWith: { $1 })
+        self.localColumns = Set(localColumns.map(\.name))
+        self.assetColumns = Set(assetColumns.map(\.name))
+        self.timestampColumns = Set(timestampColumns.map(\.name))
         self.references = references
         self.referenceLists = referenceLists
     }
 
     func fieldName(_ column: String) -> String { fieldNames[column] ?? column }
     func column(forField field: String) -> String { fieldNames.first { $0.value == field }?.key ?? field }
-}
-
-/// A GRDB record type that syncs: it declares its ``SyncedTable``.
-public protocol SyncedRecord: FetchableRecord, PersistableRecord {
-    /// The table the type's rows are stored in, and how they sync.
-    static var syncedTable: SyncedTable { get }
 }

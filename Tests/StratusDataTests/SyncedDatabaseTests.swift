@@ -11,12 +11,22 @@ struct Person: Codable, Equatable, FetchableRecord, PersistableRecord {
     var name: String
     var addressID: String?
     var courseIDs: [String] = []
+
+    enum Columns {
+        static let name = Column(CodingKeys.name)
+        static let addressID = Column(CodingKeys.addressID)
+        static let courseIDs = Column(CodingKeys.courseIDs)
+    }
 }
 
 struct Address: Codable, Equatable, FetchableRecord, PersistableRecord {
     var id: String
     var street: String
     var personID: String?
+
+    enum Columns {
+        static let personID = Column(CodingKeys.personID)
+    }
 }
 
 struct Course: Codable, Equatable, FetchableRecord, PersistableRecord {
@@ -27,13 +37,13 @@ struct Course: Codable, Equatable, FetchableRecord, PersistableRecord {
 /// One device: its own SQLite file with the app's tables, synced through a container.
 struct DataDevice {
     static let tables = [
-        SyncedTable("person", recordType: "Person", fieldNames: ["name": "fullName"],
-                    references: [.init(column: "addressID", targetTable: "address")],
-                    referenceLists: [.init(column: "courseIDs", targetTable: "course")]),
-        SyncedTable("address", recordType: "Address",
-                    references: [.init(column: "personID", targetTable: "person", deleteRule: .cascade,
-                                       placeholder: ["name": "(someone)".databaseValue, "courseIDs": "[]".databaseValue], isParent: true)]),
-        SyncedTable("course", recordType: "Course"),
+        SyncedTable(Person.self, recordType: "Person", fieldNames: [Person.Columns.name: "fullName"],
+                    references: [.init(Person.Columns.addressID, to: Address.self)],
+                    referenceLists: [.init(Person.Columns.courseIDs, to: Course.self)]),
+        SyncedTable(Address.self, recordType: "Address",
+                    references: [.init(Address.Columns.personID, to: Person.self, onDelete: .cascade,
+                                       placeholder: Person(id: "", name: "(someone)"), isParent: true)]),
+        SyncedTable(Course.self, recordType: "Course"),
     ]
 
     let queue: DatabaseQueue
@@ -317,6 +327,26 @@ struct DataDevice {
         return DataDevice(queue: queue, store: store)
     }
 
+    /// A row shared on its own brings the rows whose parent it is, and no other row.
+    @Test func aSharedRowBringsItsChildrenAndNothingElse() async throws {
+        try await TestCloud.with { cloud in
+            let (aliceName, bobName) = (try await cloud.createUser("alice"), try await cloud.createUser("bob"))
+            let alice = try await Self.device(cloud, user: aliceName, name: "alice")
+            let bob = try await Self.device(cloud, user: bobName, name: "bob")
+            try await alice.queue.write { db in
+                try Person(id: "p1", name: "Ada").insert(db)
+                try Person(id: "p2", name: "Grace").insert(db)
+                try Address(id: "a1", street: "1 Analytical Row", personID: "p1").insert(db)
+            }
+            let share = try await alice.store.share(Person.self, id: "p1", title: "Ada", with: [(bobName, .readWrite)])
+            try await bob.store.sharedEngine!.configuration.database.acceptShare(try #require(share.shareKeys?.shareURL))
+            try await bob.store.syncNow()
+            #expect(try await bob.queue.read { try Person.fetchAll($0).map(\.id) } == ["p1"])
+            #expect(try await bob.queue.read { try Address.fetchAll($0).map(\.id) } == ["a1"])
+            #expect(try await bob.store.sharingStatus(Person.self, id: "p1") == SharingStatus(isShared: true, isOwner: false, canEdit: true))
+        }
+    }
+
     @Test func sharedRowsLandInTheSameTablesWithTheirPermissions() async throws {
         try await TestCloud.with { cloud in
             let (aliceName, bobName, carolName) = (try await cloud.createUser("alice"), try await cloud.createUser("bob"), try await cloud.createUser("carol"))
@@ -327,15 +357,15 @@ struct DataDevice {
             let share = try await alice.store.shareZone(with: [(bobName, .readOnly), (carolName, .readWrite)])
             let url = try #require(share.shareKeys?.shareURL)
             try await alice.store.syncNow()
-            #expect(try await alice.store.sharingStatus("person", id: "p1") == SharingStatus(isShared: true, isOwner: true, canEdit: true))
+            #expect(try await alice.store.sharingStatus(Person.self, id: "p1") == SharingStatus(isShared: true, isOwner: true, canEdit: true))
 
             for device in [bob, carol] {
                 try await device.store.sharedEngine!.configuration.database.acceptShare(url)
                 try await device.store.syncNow()
                 #expect(try await device.queue.read { try Person.fetchOne($0, key: "p1") }?.name == "Ada")
             }
-            #expect(try await bob.store.sharingStatus("person", id: "p1") == SharingStatus(isShared: true, isOwner: false, canEdit: false))
-            #expect(try await carol.store.sharingStatus("person", id: "p1") == SharingStatus(isShared: true, isOwner: false, canEdit: true))
+            #expect(try await bob.store.sharingStatus(Person.self, id: "p1") == SharingStatus(isShared: true, isOwner: false, canEdit: false))
+            #expect(try await carol.store.sharingStatus(Person.self, id: "p1") == SharingStatus(isShared: true, isOwner: false, canEdit: true))
 
             // Bob may not edit: refused locally, before anything is queued.
             let refused = try await #require(throws: DatabaseError.self) {
@@ -358,7 +388,11 @@ struct DataDevice {
 }
 
 @Suite struct AssetColumnTests {
-    static let documents = SyncedTable("document", recordType: "Document", assetColumns: ["body"], timestampColumns: ["edited"])
+    /// The table, written with SQL.
+    enum Document: TableRecord { static let databaseTableName = "document" }
+
+    static let documents = SyncedTable(Document.self, recordType: "Document", assetColumns: [Column("body")],
+                                       timestampColumns: [Column("edited")])
 
     /// A device of `user` syncing `table`; with `singleAttempt`, a failed request is not retried.
     static func open(_ name: String, in cloud: TestCloud, user: String, table: SyncedTable, singleAttempt: Bool = false) async throws
