@@ -14,8 +14,12 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
     private var census: Set<String>?
     private let lock = NSLock()
 
-    init(conversions: [String: RowConversion]) {
+    /// Whether rows shared by others live in the tables too, in their owners' zones.
+    private let sharing: Bool
+
+    init(conversions: [String: RowConversion], sharing: Bool) {
         self.conversions = conversions
+        self.sharing = sharing
         byType = Dictionary(uniqueKeysWithValues: conversions.values.map { ($0.table.recordType, $0) })
     }
 
@@ -92,36 +96,79 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
             try db.execute(sql: "UPDATE _stratus_rows SET can_edit = ? WHERE zone_name = ? AND owner = ?",
                            arguments: [canEdit, record.recordID.zoneID.zoneName, owner])
         }
+        // Rows are written many to a statement: per table and set of columns, one upsert of up to
+        // `maximumRowsPerStatement` rows, and one for their bookkeeping.
+        var upserts: [String: Upsert] = [:], order: [String] = []
+        var bookkeeping: [DatabaseValue] = []
+        var written: [(SyncedTable, [String: DatabaseValue])] = []
+        var canEdit: [ZoneID: Bool] = [:]
         for record in records {
             guard let conversion = byType[record.recordType] else { continue }
             let table = conversion.table
+            let zoneID = record.recordID.zoneID
+            // Without sharing, a table's rows are the records of its zone, and only those.
+            guard sharing || zoneID == table.zoneID else { continue }
             let (values, unknown) = conversion.values(of: record)
             let columns = values.keys.sorted()
-            let assignments = columns.filter { $0 != table.primaryKey }.map { "\"\($0)\" = excluded.\"\($0)\"" }
-            try db.cachedStatement(sql: """
-                INSERT INTO "\(table.tableName)" (\(columns.map { "\"\($0)\"" }.joined(separator: ", ")))
-                VALUES (\(databaseQuestionMarks(count: columns.count)))
-                ON CONFLICT("\(table.primaryKey)") DO \(assignments.isEmpty ? "NOTHING" : "UPDATE SET " + assignments.joined(separator: ", "))
-                """).execute(arguments: StatementArguments(columns.map { values[$0]! }))
+            let key = ([table.tableName] + columns).joined(separator: "\u{0}")
+            if upserts[key] == nil {
+                upserts[key] = Upsert(table: table, columns: columns)
+                order.append(key)
+            }
+            upserts[key]!.values.append(contentsOf: columns.map { values[$0]! })
             var unknownJSON: Data?
             if !unknown.isEmpty {
                 var writer = WireWriter(capacity: 64)
                 writer.fields(unknown.mapValues(Optional.some))
                 unknownJSON = Data(writer.bytes)
             }
+            if canEdit[zoneID] == nil {
+                canEdit[zoneID] = try Bool.fetchOne(db, sql: "SELECT can_edit FROM _stratus_zones WHERE zone_name = ? AND owner = ?",
+                                                    arguments: [zoneID.zoneName, zoneID.ownerRecordName ?? ""]) ?? true
+            }
+            bookkeeping += [table.tableName.databaseValue, record.recordID.recordName.databaseValue, zoneID.zoneName.databaseValue,
+                            (zoneID.ownerRecordName ?? "").databaseValue, record.changeTag.databaseValue, unknownJSON.databaseValue,
+                            canEdit[zoneID]!.databaseValue]
+            written.append((table, values))
+        }
+        for key in order { try upserts[key]!.execute(in: db) }
+        for rows in bookkeeping.slices(of: 7 * Self.maximumRowsPerStatement) {
             try db.cachedStatement(sql: """
-                INSERT INTO _stratus_rows (table_name, row_id, zone_name, owner, change_tag, unknown_fields, placeholder, can_edit)
-                VALUES (?, ?, ?, ?, ?, ?, 0, COALESCE((SELECT can_edit FROM _stratus_zones WHERE zone_name = ?3 AND owner = ?4), 1))
+                INSERT INTO _stratus_rows (table_name, row_id, zone_name, owner, change_tag, unknown_fields, can_edit)
+                VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: rows.count / 7).joined(separator: ", "))
                 ON CONFLICT(table_name, row_id) DO UPDATE SET change_tag = excluded.change_tag,
                     unknown_fields = excluded.unknown_fields, placeholder = 0, zone_name = excluded.zone_name,
                     owner = excluded.owner, can_edit = excluded.can_edit
-                """).execute(arguments: [table.tableName, record.recordID.recordName, record.recordID.zoneID.zoneName,
-                                         record.recordID.zoneID.ownerRecordName ?? "", record.changeTag, unknownJSON])
-            try fillPlaceholders(for: table, values: values, in: db)
+                """).execute(arguments: StatementArguments(Array(rows)))
         }
+        for (table, values) in written { try fillPlaceholders(for: table, values: values, in: db) }
         for (name, type) in deletions {
             guard let conversion = byType[type] else { continue }
             try delete(name, from: conversion.table, in: db)
+        }
+    }
+
+    /// The most rows one statement writes (SQLite's variables are bounded too: 32,766).
+    static let maximumRowsPerStatement = 200
+
+    /// Rows of one table that set the same columns, written by upserts of many rows each.
+    private struct Upsert {
+        let table: SyncedTable
+        let columns: [String]
+        /// The rows' values, column after column, row after row.
+        var values: [DatabaseValue] = []
+
+        func execute(in db: GRDB.Database) throws {
+            let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+            let row = "(" + databaseQuestionMarks(count: columns.count) + ")"
+            let assignments = columns.filter { $0 != table.primaryKey }.map { "\"\($0)\" = excluded.\"\($0)\"" }
+            let onConflict = assignments.isEmpty ? "NOTHING" : "UPDATE SET " + assignments.joined(separator: ", ")
+            for chunk in values.slices(of: columns.count * Coordinator.maximumRowsPerStatement) {
+                try db.cachedStatement(sql: """
+                    INSERT INTO "\(table.tableName)" (\(quoted)) VALUES \(Array(repeating: row, count: chunk.count / columns.count).joined(separator: ", "))
+                    ON CONFLICT("\(table.primaryKey)") DO \(onConflict)
+                    """).execute(arguments: StatementArguments(Array(chunk)))
+            }
         }
     }
 
@@ -200,5 +247,12 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
             defer { census = nil }
             return census ?? []
         }
+    }
+}
+
+private extension Array {
+    /// The array in consecutive slices of at most `count` elements.
+    func slices(of count: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: self.count, by: count).map { self[$0..<Swift.min($0 + count, self.count)] }
     }
 }

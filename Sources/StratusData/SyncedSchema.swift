@@ -7,7 +7,10 @@ import GRDB
 /// pending changes when it reads them. Changes the engine applies are queued too, and removed
 /// before the engine's transaction commits, so the capture triggers need no condition.
 enum SyncedSchema {
-    static func install(_ tables: [SyncedTable], outbox: String, in db: GRDB.Database) throws {
+    /// Installs the bookkeeping tables and the triggers. With `sharing` (rows shared by others
+    /// live in the same tables), a change is queued in the zone its row was fetched from;
+    /// without, every row is in its table's zone, and the triggers need no lookup.
+    static func install(_ tables: [SyncedTable], outbox: String, sharing: Bool, in db: GRDB.Database) throws {
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS _stratus_state (id INTEGER PRIMARY KEY CHECK (id = 1), applying INTEGER NOT NULL);
             INSERT OR IGNORE INTO _stratus_state (id, applying) VALUES (1, 0);
@@ -35,14 +38,14 @@ enum SyncedSchema {
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_guard_update";
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_guard_delete";
                 CREATE TRIGGER "_stratus_\(name)_insert" AFTER INSERT ON "\(name)"
-                BEGIN \(queue(table, row: "NEW.\"\(key)\"", "save", outbox: outbox)) END;
+                BEGIN \(queue(table, row: "NEW.\"\(key)\"", "save", outbox: outbox, sharing: sharing)) END;
                 CREATE TRIGGER "_stratus_\(name)_update" AFTER UPDATE ON "\(name)"
                 BEGIN
-                    \(queue(table, row: "NEW.\"\(key)\"", "save", outbox: outbox))
+                    \(queue(table, row: "NEW.\"\(key)\"", "save", outbox: outbox, sharing: sharing))
                     UPDATE _stratus_rows SET placeholder = 0 WHERE table_name = '\(name)' AND row_id = NEW."\(key)";
                 END;
                 CREATE TRIGGER "_stratus_\(name)_delete" AFTER DELETE ON "\(name)"
-                BEGIN \(queue(table, row: "OLD.\"\(key)\"", "delete", outbox: outbox)) END;
+                BEGIN \(queue(table, row: "OLD.\"\(key)\"", "delete", outbox: outbox, sharing: sharing)) END;
                 CREATE TRIGGER "_stratus_\(name)_guard_update" BEFORE UPDATE ON "\(name)" WHEN \(capturing)
                     AND EXISTS (SELECT 1 FROM _stratus_rows WHERE table_name = '\(name)' AND row_id = OLD."\(key)" AND can_edit = 0)
                 BEGIN SELECT RAISE(ABORT, 'this row is shared with you read-only'); END;
@@ -65,14 +68,18 @@ enum SyncedSchema {
     }
 
     /// The statement that queues a change of the row whose ID is the SQL expression `row` (`NEW.id`
-    /// in a trigger, `?1` for a bound argument) in its zone: the one it was fetched from, or the
-    /// table's.
-    static func queue(_ table: SyncedTable, row: String, _ change: String, outbox: String) -> String {
-        """
-        INSERT INTO \(outbox) (zone_name, owner, record_name, change)
-        SELECT COALESCE(r.zone_name, \(literal(table.zoneID.zoneName))), COALESCE(r.owner, \(literal(table.zoneID.ownerRecordName ?? ""))), \(row), '\(change)'
-        FROM (SELECT 1) LEFT JOIN _stratus_rows r ON r.table_name = \(literal(table.tableName)) AND r.row_id = \(row);
-        """
+    /// in a trigger, `?1` for a bound argument) in its zone: with `sharing`, the one it was fetched
+    /// from (looked up in `_stratus_rows`), or else the table's.
+    static func queue(_ table: SyncedTable, row: String, _ change: String, outbox: String, sharing: Bool) -> String {
+        let zone = literal(table.zoneID.zoneName), owner = literal(table.zoneID.ownerRecordName ?? "")
+        guard sharing else {
+            return "INSERT INTO \(outbox) (zone_name, owner, record_name, change) VALUES (\(zone), \(owner), \(row), '\(change)');"
+        }
+        return """
+            INSERT INTO \(outbox) (zone_name, owner, record_name, change)
+            SELECT COALESCE(r.zone_name, \(zone)), COALESCE(r.owner, \(owner)), \(row), '\(change)'
+            FROM (SELECT 1) LEFT JOIN _stratus_rows r ON r.table_name = \(literal(table.tableName)) AND r.row_id = \(row);
+            """
     }
 
     private static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }

@@ -386,20 +386,23 @@ final class SyncStateStore: Sendable {
                       handingTo apply: ServerChangesApplier? = nil) throws -> (modifications: [CloudRecord], deletions: [RecordZoneChanges.Deletion]) {
         try writeRecoverable { db in
             try fold(db)
-            let anyPending = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(tables.pendingRecords))") ?? false
-            let pendingStatement = try db.cachedStatement(sql: "SELECT 1 FROM \(tables.pendingRecords) WHERE zone_name = ? AND owner = ? AND record_name = ?")
-            let tagStatement = try db.cachedStatement(sql: "SELECT change_tag FROM \(tables.records) WHERE zone_name = ? AND owner = ? AND record_name = ?")
-            func isPending(_ id: RecordID) throws -> Bool {
-                try anyPending && Bool.fetchOne(pendingStatement, arguments: Self.key(id)) == true
-            }
+            // What is pending and what is known, asked of the page's zone for all its records at once.
+            let names = page.modifications.map(\.recordID.recordName) + page.deletions.map(\.recordID.recordName)
+            let pending = try Set(self.names(in: tables.pendingRecords, of: page.zoneID, among: names, in: db).map(\.0))
+            let tags = try Dictionary(self.names(in: tables.records, of: page.zoneID, among: names, with: "change_tag", in: db),
+                                      uniquingKeysWith: { $1 })
+            func isPending(_ id: RecordID) -> Bool { pending.contains(id.recordName) }
             var news: [CloudRecord] = []
             news.reserveCapacity(page.modifications.count)
-            for record in page.modifications where try !isPending(record.recordID) {
-                if try String.fetchOne(tagStatement, arguments: Self.key(record.recordID)) != record.changeTag { news.append(record) }
-                try remember(record, in: db)
+            var remembered: [CloudRecord] = []
+            remembered.reserveCapacity(page.modifications.count)
+            for record in page.modifications where !isPending(record.recordID) {
+                if tags[record.recordID.recordName] != record.changeTag { news.append(record) }
+                remembered.append(record)
             }
+            try remember(remembered, in: db)
             var deletions: [RecordZoneChanges.Deletion] = []
-            for deletion in page.deletions where try !isPending(deletion.recordID) {
+            for deletion in page.deletions where !isPending(deletion.recordID) {
                 try forget(deletion.recordID, in: db)
                 deletions.append(deletion)
             }
@@ -516,18 +519,51 @@ final class SyncStateStore: Sendable {
     }
 
     private func remember(_ record: CloudRecord, in db: GRDB.Database) throws {
-        guard let system = record.systemFields else { return }
-        var writer = WireWriter(capacity: 256)
-        writer.fields(record.fields.mapValues(Optional.some))
-        try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO \(tables.records) (zone_name, owner, record_name, record_type, change_tag, created_at, created_by, created_device,
-                                            modified_at, modified_by, modified_device, parent, share, fields)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: Self.key(record.recordID) + [
-                system.recordType, system.changeTag, system.created?.timestamp, system.created?.userRecordName, system.created?.deviceID,
-                system.modified?.timestamp, system.modified?.userRecordName, system.modified?.deviceID, system.parent, system.share,
-                Data(writer.bytes),
-            ])
+        try remember([record], in: db)
+    }
+
+    /// Keeps the server's version of records, many to a statement.
+    private func remember(_ records: [CloudRecord], in db: GRDB.Database) throws {
+        let columns = 14, rowsPerStatement = 200
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(records.count * columns)
+        for record in records {
+            guard let system = record.systemFields else { continue }
+            var writer = WireWriter(capacity: 256)
+            writer.fields(record.fields.mapValues(Optional.some))
+            let id = record.recordID
+            values += [id.zoneID.zoneName.databaseValue, (id.zoneID.ownerRecordName ?? "").databaseValue, id.recordName.databaseValue,
+                       system.recordType.databaseValue, system.changeTag.databaseValue,
+                       system.created?.timestamp.databaseValue ?? .null, system.created?.userRecordName.databaseValue ?? .null,
+                       system.created?.deviceID.databaseValue ?? .null,
+                       system.modified?.timestamp.databaseValue ?? .null, system.modified?.userRecordName.databaseValue ?? .null,
+                       system.modified?.deviceID.databaseValue ?? .null,
+                       system.parent.databaseValue, system.share.databaseValue, Data(writer.bytes).databaseValue]
+        }
+        for start in stride(from: 0, to: values.count, by: columns * rowsPerStatement) {
+            let chunk = values[start..<min(start + columns * rowsPerStatement, values.count)]
+            try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO \(tables.records) (zone_name, owner, record_name, record_type, change_tag, created_at, created_by,
+                    created_device, modified_at, modified_by, modified_device, parent, share, fields)
+                VALUES \(Array(repeating: "(" + databaseQuestionMarks(count: columns) + ")", count: chunk.count / columns).joined(separator: ", "))
+                """).execute(arguments: StatementArguments(Array(chunk)))
+        }
+    }
+
+    /// The record names among `names` that `table` holds for `zoneID`, with the value of `column`
+    /// (nil when none is named), asked in statements of up to 500 names.
+    private func names(in table: String, of zoneID: ZoneID, among names: [String], with column: String = "NULL",
+                       in db: GRDB.Database) throws -> [(String, String?)] {
+        var found: [(String, String?)] = []
+        for start in stride(from: 0, to: names.count, by: 500) {
+            let chunk = names[start..<min(start + 500, names.count)]
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT record_name, \(column) FROM \(table) WHERE zone_name = ? AND owner = ?
+                AND record_name IN (\(databaseQuestionMarks(count: chunk.count)))
+                """), arguments: StatementArguments([zoneID.zoneName, zoneID.ownerRecordName ?? ""] + Array(chunk)))
+            while let row = try rows.next() { found.append((row[0], row[1])) }
+        }
+        return found
     }
 
     private func forget(_ id: RecordID, in db: GRDB.Database) throws {
