@@ -68,6 +68,25 @@ struct DataDevice {
 }
 
 @Suite struct SyncedDatabaseTests {
+    /// Without a shared database, a table's rows are the records of its zone: a record of its type
+    /// in another zone of the private database stays out of the table.
+    @Test func aRecordOfTheTableTypeInAnotherZoneStaysOut() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await DataDevice.open(cloud, user: user, name: "phone")
+            let web = await cloud.container(deviceID: "web")
+            try await web.signIn(username: user, password: "password-\(user)")
+            let (home, elsewhere) = (ZoneID(zoneName: "StratusData"), ZoneID(zoneName: "Elsewhere"))
+            for zone in [home, elsewhere] { try await web.privateCloudDatabase.save(zone: zone) }
+            for (name, zone) in [("at-home", home), ("elsewhere", elsewhere)] {
+                _ = try await web.privateCloudDatabase.save(CloudRecord(recordType: "Person", recordID: RecordID(recordName: name, zoneID: zone),
+                                                                        fields: ["fullName": "Ada", "courseIDs": .list(.reference, [])]))
+            }
+            try await phone.store.syncNow()
+            #expect(try await phone.queue.read { try Person.fetchAll($0).map(\.id) } == ["at-home"])
+        }
+    }
+
     @Test func peopleAddressesAndCoursesSyncBetweenDevices() async throws {
         try await TestCloud.with { cloud in
             let user = try await cloud.createUser("alice")
