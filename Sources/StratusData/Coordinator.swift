@@ -133,13 +133,13 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
         }
         for key in order { try upserts[key]!.execute(in: db) }
         for rows in bookkeeping.slices(of: 7 * Self.maximumRowsPerStatement) {
-            try db.cachedStatement(sql: """
+            try db.batchStatement(sql: """
                 INSERT INTO _stratus_rows (table_name, row_id, zone_name, owner, change_tag, unknown_fields, can_edit)
                 VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: rows.count / 7).joined(separator: ", "))
                 ON CONFLICT(table_name, row_id) DO UPDATE SET change_tag = excluded.change_tag,
                     unknown_fields = excluded.unknown_fields, placeholder = 0, zone_name = excluded.zone_name,
                     owner = excluded.owner, can_edit = excluded.can_edit
-                """).execute(arguments: StatementArguments(Array(rows)))
+                """, isFull: rows.count == 7 * Self.maximumRowsPerStatement).execute(arguments: StatementArguments(Array(rows)))
         }
         for (table, values) in written { try fillPlaceholders(for: table, values: values, in: db) }
         for (name, type) in deletions {
@@ -164,10 +164,10 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
             let assignments = columns.filter { $0 != table.primaryKey }.map { "\"\($0)\" = excluded.\"\($0)\"" }
             let onConflict = assignments.isEmpty ? "NOTHING" : "UPDATE SET " + assignments.joined(separator: ", ")
             for chunk in values.slices(of: columns.count * Coordinator.maximumRowsPerStatement) {
-                try db.cachedStatement(sql: """
+                try db.batchStatement(sql: """
                     INSERT INTO "\(table.tableName)" (\(quoted)) VALUES \(Array(repeating: row, count: chunk.count / columns.count).joined(separator: ", "))
                     ON CONFLICT("\(table.primaryKey)") DO \(onConflict)
-                    """).execute(arguments: StatementArguments(Array(chunk)))
+                    """, isFull: chunk.count == columns.count * Coordinator.maximumRowsPerStatement).execute(arguments: StatementArguments(Array(chunk)))
             }
         }
     }

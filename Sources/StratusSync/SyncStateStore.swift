@@ -542,11 +542,11 @@ final class SyncStateStore: Sendable {
         }
         for start in stride(from: 0, to: values.count, by: columns * rowsPerStatement) {
             let chunk = values[start..<min(start + columns * rowsPerStatement, values.count)]
-            try db.cachedStatement(sql: """
+            try db.batchStatement(sql: """
                 INSERT OR REPLACE INTO \(tables.records) (zone_name, owner, record_name, record_type, change_tag, created_at, created_by,
                     created_device, modified_at, modified_by, modified_device, parent, share, fields)
                 VALUES \(Array(repeating: "(" + databaseQuestionMarks(count: columns) + ")", count: chunk.count / columns).joined(separator: ", "))
-                """).execute(arguments: StatementArguments(Array(chunk)))
+                """, isFull: chunk.count == columns * rowsPerStatement).execute(arguments: StatementArguments(Array(chunk)))
         }
     }
 
@@ -557,10 +557,10 @@ final class SyncStateStore: Sendable {
         var found: [(String, String?)] = []
         for start in stride(from: 0, to: names.count, by: 500) {
             let chunk = names[start..<min(start + 500, names.count)]
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+            let rows = try Row.fetchCursor(db.batchStatement(sql: """
                 SELECT record_name, \(column) FROM \(table) WHERE zone_name = ? AND owner = ?
                 AND record_name IN (\(databaseQuestionMarks(count: chunk.count)))
-                """), arguments: StatementArguments([zoneID.zoneName, zoneID.ownerRecordName ?? ""] + Array(chunk)))
+                """, isFull: chunk.count == 500), arguments: StatementArguments([zoneID.zoneName, zoneID.ownerRecordName ?? ""] + Array(chunk)))
             while let row = try rows.next() { found.append((row[0], row[1])) }
         }
         return found
