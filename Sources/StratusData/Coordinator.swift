@@ -15,7 +15,7 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
     private let lock = NSLock()
 
     /// Whether rows shared by others live in the tables too, in their owners' zones.
-    private let sharing: Bool
+    let sharing: Bool
 
     init(conversions: [String: RowConversion], sharing: Bool) {
         self.conversions = conversions
@@ -135,7 +135,7 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
         for rows in bookkeeping.slices(of: 7 * Self.maximumRowsPerStatement) {
             try db.batchStatement(sql: """
                 INSERT INTO _stratus_rows (table_name, row_id, zone_name, owner, change_tag, unknown_fields, can_edit)
-                VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: rows.count / 7).joined(separator: ", "))
+                VALUES \(databaseRowsQuestionMarks(rows: rows.count / 7, columns: 7))
                 ON CONFLICT(table_name, row_id) DO UPDATE SET change_tag = excluded.change_tag,
                     unknown_fields = excluded.unknown_fields, placeholder = 0, zone_name = excluded.zone_name,
                     owner = excluded.owner, can_edit = excluded.can_edit
@@ -160,12 +160,11 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
 
         func execute(in db: GRDB.Database) throws {
             let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-            let row = "(" + databaseQuestionMarks(count: columns.count) + ")"
             let assignments = columns.filter { $0 != table.primaryKey }.map { "\"\($0)\" = excluded.\"\($0)\"" }
             let onConflict = assignments.isEmpty ? "NOTHING" : "UPDATE SET " + assignments.joined(separator: ", ")
             for chunk in values.slices(of: columns.count * Coordinator.maximumRowsPerStatement) {
                 try db.batchStatement(sql: """
-                    INSERT INTO "\(table.tableName)" (\(quoted)) VALUES \(Array(repeating: row, count: chunk.count / columns.count).joined(separator: ", "))
+                    INSERT INTO "\(table.tableName)" (\(quoted)) VALUES \(databaseRowsQuestionMarks(rows: chunk.count / columns.count, columns: columns.count))
                     ON CONFLICT("\(table.primaryKey)") DO \(onConflict)
                     """, isFull: chunk.count == columns.count * Coordinator.maximumRowsPerStatement).execute(arguments: StatementArguments(Array(chunk)))
             }
@@ -247,12 +246,5 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
             defer { census = nil }
             return census ?? []
         }
-    }
-}
-
-private extension Array {
-    /// The array in consecutive slices of at most `count` elements.
-    func slices(of count: Int) -> [ArraySlice<Element>] {
-        stride(from: 0, to: self.count, by: count).map { self[$0..<Swift.min($0 + count, self.count)] }
     }
 }

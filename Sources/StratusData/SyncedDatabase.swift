@@ -64,7 +64,7 @@ public final class SyncedDatabase: Sendable {
         self.sharedEngine = sharedEngine
         let outbox = SyncEngine.outboxTable(tablePrefix: Self.tablePrefix)
         let end = try writer.write { db in
-            try SyncedSchema.install(tables, outbox: outbox, sharing: sharedDatabase != nil, in: db)
+            try SyncedSchema.install(tables, outbox: outbox, sharing: coordinator.sharing, in: db)
             return try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM \(outbox)") ?? 0
         }
         self.coordinator = coordinator
@@ -152,7 +152,7 @@ public final class SyncedDatabase: Sendable {
                     SELECT "\(table.primaryKey)" FROM "\(table.tableName)" t WHERE NOT EXISTS (
                         SELECT 1 FROM _stratus_rows r WHERE r.table_name = ? AND r.row_id = t."\(table.primaryKey)" AND r.placeholder = 1)
                     """, arguments: [table.tableName])
-                let queue = try db.makeStatement(sql: SyncedSchema.queue(table, row: "?1", "save", outbox: outbox, sharing: sharedEngine != nil))
+                let queue = try db.makeStatement(sql: SyncedSchema.queue(table, row: "?1", "save", outbox: outbox, sharing: coordinator.sharing))
                 for id in ids where !seen.contains(id) { try queue.execute(arguments: [id]) }
             }
         }

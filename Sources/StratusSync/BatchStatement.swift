@@ -8,3 +8,16 @@ extension GRDB.Database {
         isFull ? try cachedStatement(sql: sql) : try makeStatement(sql: sql)
     }
 }
+
+/// The `VALUES` list of a many-rows insert: `rows` groups of `columns` placeholders.
+package func databaseRowsQuestionMarks(rows: Int, columns: Int) -> String {
+    Array(repeating: "(" + databaseQuestionMarks(count: columns) + ")", count: rows).joined(separator: ", ")
+}
+
+extension Array {
+    /// The array in consecutive slices of at most `count` elements: the batches of a many-rows
+    /// statement.
+    package func slices(of count: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: self.count, by: count).map { self[$0..<Swift.min($0 + count, self.count)] }
+    }
+}

@@ -540,12 +540,11 @@ final class SyncStateStore: Sendable {
                        system.modified?.deviceID.databaseValue ?? .null,
                        system.parent.databaseValue, system.share.databaseValue, Data(writer.bytes).databaseValue]
         }
-        for start in stride(from: 0, to: values.count, by: columns * rowsPerStatement) {
-            let chunk = values[start..<min(start + columns * rowsPerStatement, values.count)]
+        for chunk in values.slices(of: columns * rowsPerStatement) {
             try db.batchStatement(sql: """
                 INSERT OR REPLACE INTO \(tables.records) (zone_name, owner, record_name, record_type, change_tag, created_at, created_by,
                     created_device, modified_at, modified_by, modified_device, parent, share, fields)
-                VALUES \(Array(repeating: "(" + databaseQuestionMarks(count: columns) + ")", count: chunk.count / columns).joined(separator: ", "))
+                VALUES \(databaseRowsQuestionMarks(rows: chunk.count / columns, columns: columns))
                 """, isFull: chunk.count == columns * rowsPerStatement).execute(arguments: StatementArguments(Array(chunk)))
         }
     }
@@ -555,8 +554,7 @@ final class SyncStateStore: Sendable {
     private func names(in table: String, of zoneID: ZoneID, among names: [String], with column: String = "NULL",
                        in db: GRDB.Database) throws -> [(String, String?)] {
         var found: [(String, String?)] = []
-        for start in stride(from: 0, to: names.count, by: 500) {
-            let chunk = names[start..<min(start + 500, names.count)]
+        for chunk in names.slices(of: 500) {
             let rows = try Row.fetchCursor(db.batchStatement(sql: """
                 SELECT record_name, \(column) FROM \(table) WHERE zone_name = ? AND owner = ?
                 AND record_name IN (\(databaseQuestionMarks(count: chunk.count)))
