@@ -126,7 +126,7 @@ let package = Package(
         ),
         .target(
             name: "ShoppingKit",
-            dependencies: ["StratusClient", "StratusSync"],
+            dependencies: ["StratusClient", "StratusSync", "StratusData", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Examples/ShoppingKit"
         ),
         .executableTarget(

@@ -31,7 +31,7 @@ struct NoteDevice {
         }
     }
 
-    static let table = SyncedTable(Note.self, recordType: "note", zoneID: ZoneID(zoneName: "note-zone"),
+    static let table = SyncedTable(Note.self, recordType: "note", zone: .named("note-zone"),
                                    assetColumns: [Note.Columns.text], timestampColumns: [Note.Columns.modified])
 
     let directory: URL

@@ -71,7 +71,7 @@ struct Shopping: AsyncParsableCommand {
 
         func run() async throws {
             let device = try await device.open()
-            guard let view = await device.view(try await device.list(named: list)) else { return }
+            guard let view = try await device.view(try await device.list(named: list)) else { return }
             print("\(view.name) (\(view.color))")
             for item in view.items { print("\(item.checked ? "[x]" : "[ ]") \(item.text)") }
         }
@@ -173,7 +173,7 @@ struct Shopping: AsyncParsableCommand {
         @Argument var list: String
         func run() async throws {
             let device = try await device.open()
-            for line in await device.activity(try await device.list(named: list)) { print(line) }
+            for line in try await device.activity(try await device.list(named: list)) { print(line) }
         }
     }
 

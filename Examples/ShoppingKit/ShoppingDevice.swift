@@ -1,48 +1,40 @@
 import Foundation
+import GRDB
 import StratusClient
+import StratusData
 import StratusSync
 
-/// One device of the Shopping app: its settings and local state in its directory, a sync engine
-/// for the user's own lists (private database) and one for lists shared with them (shared
-/// database). Each list is a zone `List-<uuid>` holding a `ShoppingList` record (`list`) and the
-/// list's journal of `JournalEntry` records.
-public actor ShoppingDevice: SyncEngineDelegate {
+/// One device of the Shopping app: its session and its database in its directory. The database
+/// holds the lists and their journals in synced tables (StratusData, with rows shared by others in
+/// the same tables), and what stays on the device: the activity feed, the participants last seen
+/// in each list's share, and settings. Each list is a zone `List-<uuid>` holding a `ShoppingList`
+/// record named after the zone and the list's journal of `JournalEntry` records.
+public actor ShoppingDevice {
     /// A list: its zone, and its owner when someone else's.
-    public struct ListID: Codable, Sendable, Hashable, CustomStringConvertible {
+    public struct ListID: Sendable, Hashable, CustomStringConvertible {
         public var zoneName: String
         public var owner: String?
         public var description: String { zoneName }
         var zoneID: ZoneID { ZoneID(zoneName: zoneName, ownerRecordName: owner) }
     }
 
-    struct ListInfo: Codable {
-        var name: String
-        var color: String
-        var compressedUntil: Int64 = 0
-        /// Accepted participants last seen in the list's share, by user record name → username.
-        var participants: [String: String] = [:]
-    }
-
-    struct State: Codable {
-        var lists: [ListID: ListInfo] = [:]
-        var entries: [ListID: [JournalEntry]] = [:]
-        /// Shopping mode's apply queue: other people's adds, waiting.
-        var held: [ListID: [JournalEntry]] = [:]
-        var shoppingMode = false
-        var activity: [ListID: [String]] = [:]
-        var lastFetch: Int64?
-        var lastCompaction: Int64?
-    }
-
     public let directory: URL
     public let username: String
     public let container: Container
-    private var state: State
-    private var engines: [DatabaseScope: SyncEngine] = [:]
+    private let database: DatabaseQueue
+    private let synced: SyncedDatabase
     /// The clock, replaceable in tests.
     private let now: @Sendable () -> Int64
 
-    public static let listRecordName = "list"
+    /// The synced tables: a list's row takes its zone from its ID, its entries their list's zone.
+    static let tables = [
+        SyncedTable(ShoppingList.self, recordType: "ShoppingList", zone: .column(ShoppingList.Columns.id),
+                    fieldNames: [ShoppingList.Columns.compressedUntil: "CompressedUntil"],
+                    timestampColumns: [ShoppingList.Columns.compressedUntil]),
+        SyncedTable(JournalEntry.self, recordType: JournalEntry.recordType, zone: .parent, localColumns: [JournalEntry.Columns.held],
+                    timestampColumns: [JournalEntry.Columns.timestamp],
+                    references: [.init(JournalEntry.Columns.listID, to: ShoppingList.self, isParent: true)]),
+    ]
 
     /// Signs a device in (or up) and writes its settings.
     public static func setup(directory: URL, server: String, container identifier: String, apiToken: String, username: String,
@@ -55,7 +47,7 @@ public actor ShoppingDevice: SyncEngineDelegate {
         try await container.session().write(to: directory.appendingPathComponent("session.json"))
     }
 
-    /// Opens a device's directory: its state, and its engines on their state files.
+    /// Opens a device's directory: its database, and the synced tables' engines in it.
     public init(directory: URL, transport: any Transport = Container.defaultTransport,
                 now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) async throws {
         guard let session = try? ContainerSession(contentsOf: directory.appendingPathComponent("session.json")) else {
@@ -63,48 +55,74 @@ public actor ShoppingDevice: SyncEngineDelegate {
         }
         self.directory = directory
         self.now = now
-        username = session.username ?? ""
+        let username = session.username ?? ""
+        self.username = username
         container = Container(session: session, transport: transport, deviceID: directory.lastPathComponent)
-        state = (try? JSONDecoder().decode(State.self, from: Data(contentsOf: directory.appendingPathComponent("state.json")))) ?? State()
-        for scope in [DatabaseScope.private, .shared] {
-            var configuration = SyncEngine.Configuration(database: container.database(with: scope),
-                                                         stateURL: directory.appendingPathComponent("sync-\(scope.rawValue).sqlite"), delegate: self)
-            configuration.automaticallySync = false
-            configuration.retry.maximumAttempts = 2
-            configuration.conflictResolver = .clientWins
-            engines[scope] = try SyncEngine(configuration: configuration)
+        database = try DatabaseQueue(path: directory.appendingPathComponent("shopping.sqlite").path)
+        try Self.migrator.migrate(database)
+        synced = try SyncedDatabase(writer: database, tables: Self.tables, database: container.privateCloudDatabase,
+                                    sharedDatabase: container.sharedCloudDatabase, configure: { $0.retry.maximumAttempts = 2 },
+                                    didApplyFetchedChanges: { changes, db in try Activity.record(changes, by: username, in: db) })
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE list (id TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL DEFAULT '', color TEXT NOT NULL DEFAULT '',
+                                   compressedUntil INTEGER NOT NULL DEFAULT 0);
+                CREATE TABLE journalEntry (id TEXT PRIMARY KEY NOT NULL, listID TEXT NOT NULL, kind TEXT NOT NULL, itemID TEXT, text TEXT,
+                                           after TEXT, timestamp INTEGER NOT NULL, author TEXT NOT NULL DEFAULT '',
+                                           held INTEGER NOT NULL DEFAULT 0);
+                CREATE INDEX journalEntry_by_list ON journalEntry(listID);
+                """)
+            try Activity.createTables(db)
+            try db.execute(sql: "CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL)")
         }
+        return migrator
     }
 
     // MARK: Lists
 
-    /// Creates a list in its own zone.
+    /// Creates a list in its own zone (created on the server with the list's first send).
     public func newList(name: String, color: String = "blue") async throws -> ListID {
-        let id = ListID(zoneName: "List-\(UUID().uuidString)", owner: nil)
-        state.lists[id] = ListInfo(name: name, color: color)
-        save()
-        try await engines[.private]!.add(pendingDatabaseChanges: [.saveZone(id.zoneID)])
-        try await engines[.private]!.add(pendingRecordZoneChanges: [.saveRecord(RecordID(recordName: Self.listRecordName, zoneID: id.zoneID))])
-        return id
+        let list = ShoppingList(id: "List-\(UUID().uuidString)", name: name, color: color)
+        try await database.write { db in try list.insert(db) }
+        return ListID(zoneName: list.id, owner: nil)
     }
 
     /// The lists on this device, with their names.
-    public func lists() -> [(id: ListID, name: String)] {
-        state.lists.map { ($0.key, view($0.key)?.name ?? $0.value.name) }.sorted { $0.name < $1.name }
+    public func lists() async throws -> [(id: ListID, name: String)] {
+        var lists: [(id: ListID, name: String)] = []
+        for list in try await database.read({ db in try ShoppingList.fetchAll(db) }) {
+            let id = try await listID(list.id)
+            lists.append((id, try await view(id)?.name ?? list.name))
+        }
+        return lists.sorted { $0.name < $1.name }
     }
 
     /// The list a name or zone name (or its first characters) refers to.
-    public func list(named text: String) throws -> ListID {
-        let matches = state.lists.keys.filter { $0.zoneName == text || $0.zoneName.hasPrefix(text) || view($0)?.name == text }
+    public func list(named text: String) async throws -> ListID {
+        var matches: [ListID] = []
+        for (id, name) in try await lists() where id.zoneName == text || id.zoneName.hasPrefix(text) || name == text { matches.append(id) }
         guard matches.count == 1, let id = matches.first else { throw ShoppingError("no single list matches '\(text)'") }
         return id
     }
 
-    /// A list as its journal (minus what local compaction hides) makes it.
-    public func view(_ list: ListID) -> ShoppingListView? {
-        guard let info = state.lists[list] else { return nil }
-        var view = ShoppingListView(name: info.name, color: info.color)
-        let entries = state.entries[list] ?? []
+    /// A list's ID from its row: its zone, owned by someone else when shared with this user.
+    private func listID(_ id: String) async throws -> ListID {
+        let zoneID = try await synced.zone(of: ShoppingList.self, id: id)
+        return ListID(zoneName: zoneID.zoneName, owner: zoneID.ownerRecordName)
+    }
+
+    /// A list as its journal (minus held entries, and what local compaction hides) makes it.
+    public func view(_ list: ListID) async throws -> ShoppingListView? {
+        let (row, entries) = try await database.read { db in
+            (try ShoppingList.fetchOne(db, key: list.zoneName),
+             try JournalEntry.filter(JournalEntry.Columns.listID == list.zoneName && JournalEntry.Columns.held == false).fetchAll(db))
+        }
+        guard let row else { return nil }
+        var view = ShoppingListView(name: row.name, color: row.color)
         let hidden = Set(Compaction.removable(entries, before: now() - 3 * 3600 * 1000).map(\.id))
         view.apply(entries.filter { !hidden.contains($0.id) })
         return view
@@ -127,24 +145,27 @@ public actor ShoppingDevice: SyncEngineDelegate {
     public func recolor(_ list: ListID, to color: String) async throws { try await record(.init(kind: .recolor, text: color, timestamp: now(), author: username), in: list) }
 
     /// An item of a list by its text (or ID).
-    public func item(_ text: String, in list: ListID) throws -> String {
-        guard let item = view(list)?.items.first(where: { $0.text == text || $0.id == text }) else { throw ShoppingError("no item '\(text)'") }
+    public func item(_ text: String, in list: ListID) async throws -> String {
+        guard let item = try await view(list)?.items.first(where: { $0.text == text || $0.id == text }) else { throw ShoppingError("no item '\(text)'") }
         return item.id
     }
 
+    /// Appends an entry to a list's journal, and to its activity, in one transaction.
     private func record(_ entry: JournalEntry, in list: ListID) async throws {
-        guard state.lists[list] != nil else { throw ShoppingError("no list \(list)") }
-        state.entries[list, default: []].append(entry)
-        state.activity[list, default: []].append(describe(entry))
-        save()
-        try await engine(for: list).add(pendingRecordZoneChanges: [.saveRecord(RecordID(recordName: entry.id, zoneID: list.zoneID))])
+        var entry = entry
+        entry.listID = list.zoneName
+        try await database.write { [entry] db in
+            guard try ShoppingList.exists(db, key: list.zoneName) else { throw ShoppingError("no list \(list)") }
+            try entry.insert(db)
+            try Activity.note(entry, inListOf: list.zoneName, db)
+        }
     }
 
     // MARK: Sharing
 
     /// Shares a list with users (by username); returns the invitation URL.
     public func share(_ list: ListID, with users: [(String, SharePermission)]) async throws -> String {
-        guard list.owner == nil, let info = state.lists[list] else { throw ShoppingError("only the owner shares a list") }
+        guard list.owner == nil, let title = try await view(list)?.name else { throw ShoppingError("only the owner shares a list") }
         try await syncNow()
         let database = container.privateCloudDatabase
         let share: CloudRecord
@@ -155,7 +176,7 @@ public actor ShoppingDevice: SyncEngineDelegate {
             for user in users where !everyone.contains(where: { $0.0 == user.0 }) { everyone.append(user) }
             share = try await database.updateShare(existing, participants: everyone.map { (username: $0.0, permission: $0.1) })
         } else {
-            share = try await database.shareZone(list.zoneID, title: view(list)?.name ?? info.name, participants: users.map { ($0.0, $0.1) })
+            share = try await database.shareZone(list.zoneID, title: title, participants: users.map { ($0.0, $0.1) })
         }
         guard let url = share.shareKeys?.shareURL else { throw ShoppingError("the share has no URL") }
         return url
@@ -196,65 +217,66 @@ public actor ShoppingDevice: SyncEngineDelegate {
     }
 
     /// What happened to a list: its journal and who joined or left.
-    public func activity(_ list: ListID) -> [String] { state.activity[list] ?? [] }
+    public func activity(_ list: ListID) async throws -> [String] {
+        try await database.read { db in try Activity.lines(of: list.zoneName, in: db) }
+    }
 
     // MARK: Shopping mode
 
     /// In shopping mode, items others add are held until ``applyHeld()``; checks and deletes apply at once.
-    public func setShoppingMode(_ on: Bool) {
-        state.shoppingMode = on
-        save()
+    public func setShoppingMode(_ on: Bool) async throws {
+        try await database.write { db in try Setting.shoppingMode.set(on ? 1 : 0, in: db) }
     }
 
-    /// Applies the held items.
-    public func applyHeld() {
-        for (list, entries) in state.held { state.entries[list, default: []] += entries }
-        state.held = [:]
-        save()
+    /// Applies the held items (a local column: nothing is sent).
+    public func applyHeld() async throws {
+        _ = try await database.write { db in try JournalEntry.filter(JournalEntry.Columns.held == true).updateAll(db, JournalEntry.Columns.held.set(to: false)) }
     }
 
     // MARK: Syncing
 
-    /// Sends, then fetches, both databases; then compacts what is due.
+    /// Sends, then fetches, both databases.
     public func syncNow() async throws {
-        if let last = state.lastFetch, now() - last > Compaction.minimumAge {
+        let lastFetch = try await database.read { db in try Setting.lastFetch.value(in: db) }
+        if let lastFetch, now() - lastFetch > Compaction.minimumAge {
             // Idle too long: the server may have compacted what this device still holds. Send
             // what is queued, then rebuild every list from a full fetch.
-            for scope in [DatabaseScope.private, .shared] { try await engines[scope]!.sendChanges() }
-            for engine in engines.values { try await engine.refetchEverything() }
-            state.entries = [:]
+            try await synced.forceFullSync(deletingRowsMissingOnServer: .delete)
+        } else {
+            try await synced.syncNow()
         }
-        for scope in [DatabaseScope.private, .shared] { try await engines[scope]!.syncNow() }
-        state.lastFetch = now()
-        save()
+        let time = now()
+        try await database.write { db in try Setting.lastFetch.set(time, in: db) }
     }
 
     /// The upload queue (the engines' outboxes) and the apply queue (held items), for a diagnostics screen.
     public func diagnostics() async throws -> String {
         var lines: [String] = []
-        for scope in [DatabaseScope.private, .shared] {
-            let snapshot = try await engines[scope]!.snapshot()
-            lines.append("\(scope.rawValue) database: \(snapshot.status), \(snapshot.pendingRecordChanges.count) record change(s) to send, "
+        for engine in [synced.engine] + (synced.sharedEngine.map { [$0] } ?? []) {
+            let snapshot = try await engine.snapshot()
+            lines.append("\(engine.configuration.database.scope.rawValue) database: \(snapshot.status), \(snapshot.pendingRecordChanges.count) record change(s) to send, "
                          + "\(snapshot.pendingDatabaseChanges.count) zone change(s) to send, last sync \(snapshot.lastSuccessfulSync.map { "\($0)" } ?? "never")")
             for change in snapshot.pendingRecordChanges { lines.append("  upload: \(change)") }
             for aside in snapshot.setAsideChanges { lines.append("  set aside: \(aside.change) — \(aside.reason)") }
         }
-        let held = state.held.values.reduce(0) { $0 + $1.count }
-        lines.append("apply queue: \(held) held item(s)\(state.shoppingMode ? " (shopping mode)" : "")")
-        for (list, entries) in state.held { for entry in entries { lines.append("  held in \(list): \(entry.text ?? "")") } }
+        let (held, shoppingMode) = try await database.read { db in
+            (try JournalEntry.filter(JournalEntry.Columns.held == true).fetchAll(db), try Setting.shoppingMode.value(in: db) == 1)
+        }
+        lines.append("apply queue: \(held.count) held item(s)\(shoppingMode ? " (shopping mode)" : "")")
+        for entry in held { lines.append("  held in \(entry.listID): \(entry.text ?? "")") }
         return lines.joined(separator: "\n")
     }
 
     /// Compacts a list's journal on the server: entries older than 14 days whose items were
     /// bought or deleted go, and the list's `CompressedUntil` moves, in one atomic batch that fails
     /// if another device compacted first. At most every 30 minutes per device unless forced.
-    /// Returns how many entries went.
+    /// Returns how many entries went; the device hears of them going with its next fetch.
     @discardableResult
     public func compact(_ list: ListID, force: Bool = false) async throws -> Int {
         let time = now()
-        if !force, let last = state.lastCompaction, time - last < Compaction.interval { return 0 }
-        state.lastCompaction = time
-        save()
+        let last = try await database.read { db in try Setting.lastCompaction.value(in: db) }
+        if !force, let last, time - last < Compaction.interval { return 0 }
+        try await database.write { db in try Setting.lastCompaction.set(time, in: db) }
         let database = container.database(with: list.owner == nil ? .private : .shared)
         let cutoff = time - Compaction.minimumAge
         var eligible: [JournalEntry] = []
@@ -266,113 +288,18 @@ public actor ShoppingDevice: SyncEngineDelegate {
             (page, cursor) = try await database.records(continuingMatchFrom: next)
             eligible += page.compactMap(JournalEntry.init(record:))
         }
-        let removable = Compaction.removable(eligible + (state.entries[list] ?? []).filter { $0.timestamp >= cutoff }, before: cutoff)
+        let recent = try await self.database.read { db in
+            try JournalEntry.filter(JournalEntry.Columns.listID == list.zoneName && JournalEntry.Columns.timestamp >= cutoff).fetchAll(db)
+        }
+        let removable = Compaction.removable(eligible + recent, before: cutoff)
         guard !removable.isEmpty else { return 0 }
-        var listRecord = try await database.record(for: RecordID(recordName: Self.listRecordName, zoneID: list.zoneID))
+        var listRecord = try await database.record(for: RecordID(recordName: list.zoneName, zoneID: list.zoneID))
         listRecord["CompressedUntil"] = .timestamp(cutoff)
         let result = try await database.modifyRecords(saving: [listRecord], deleting: removable.map { RecordID(recordName: $0.id, zoneID: list.zoneID) },
                                                       savePolicy: .ifServerRecordUnchanged, atomically: true)
         guard (try? result.saveResults[listRecord.recordID]?.get()) != nil else { return 0 }   // another device compacted first
-        let gone = Set(removable.map(\.id))
-        state.entries[list]?.removeAll { gone.contains($0.id) }
-        state.lists[list]?.compressedUntil = cutoff
-        save()
         try await syncNow()
         return removable.count
-    }
-
-    // MARK: Engine glue
-
-    private func engine(for list: ListID) -> SyncEngine { engines[list.owner == nil ? .private : .shared]! }
-
-    /// The body of a record the engine sends: the list record or a journal entry.
-    public func record(for id: RecordID, syncEngine: SyncEngine) -> CloudRecord? {
-        let scope = syncEngine.configuration.database.scope
-        let list = ListID(zoneName: id.zoneID.zoneName, owner: scope == .shared ? id.zoneID.ownerRecordName : nil)
-        guard let info = state.lists[list] else { return nil }
-        if id.recordName == Self.listRecordName {
-            return CloudRecord(recordType: "ShoppingList", recordID: id, fields: [
-                "name": .string(info.name), "color": .string(info.color), "CompressedUntil": .timestamp(info.compressedUntil),
-            ])
-        }
-        return state.entries[list]?.first { $0.id == id.recordName }?.record(in: id.zoneID)
-    }
-
-    /// Applies what an engine reports to the lists.
-    public func handleEvent(_ event: SyncEvent, syncEngine: SyncEngine) {
-        let scope = syncEngine.configuration.database.scope
-        switch event {
-        case .fetchedRecordZoneChanges(let modifications, let deletions):
-            for record in modifications {
-                let list = ListID(zoneName: record.recordID.zoneID.zoneName, owner: scope == .shared ? record.recordID.zoneID.ownerRecordName : nil)
-                if record.recordType == "ShoppingList" {
-                    var info = state.lists[list] ?? ListInfo(name: "", color: "")
-                    info.name = record.string("name") ?? info.name
-                    info.color = record.string("color") ?? info.color
-                    if case .timestamp(let until)? = record["CompressedUntil"] { info.compressedUntil = until }
-                    state.lists[list] = info
-                } else if record.isShare {
-                    noteParticipants(record, in: list)
-                } else if let entry = JournalEntry(record: record), !(state.entries[list] ?? []).contains(where: { $0.id == entry.id }) {
-                    if state.lists[list] == nil { state.lists[list] = ListInfo(name: "", color: "") }
-                    if state.shoppingMode && entry.kind == .add && entry.author != username {
-                        state.held[list, default: []].append(entry)
-                    } else {
-                        state.entries[list, default: []].append(entry)
-                    }
-                    state.activity[list, default: []].append(describe(entry))
-                }
-            }
-            for deletion in deletions {
-                let list = ListID(zoneName: deletion.recordID.zoneID.zoneName, owner: scope == .shared ? deletion.recordID.zoneID.ownerRecordName : nil)
-                state.entries[list]?.removeAll { $0.id == deletion.recordID.recordName }
-            }
-        case .zonesRemoved(let reasons):
-            for (zone, reason) in reasons {
-                let list = ListID(zoneName: zone.zoneName, owner: scope == .shared ? zone.ownerRecordName : nil)
-                if state.lists.removeValue(forKey: list) != nil {
-                    state.entries[list] = nil
-                    state.held[list] = nil
-                    let why = reason == .accessEnded ? "sharing ended or you were removed" : "the list was deleted"
-                    state.activity[list, default: []].append("this list is no longer available here (\(why))")
-                }
-            }
-        default:
-            return
-        }
-        save()
-    }
-
-    /// Activity: who joined or left, by comparing the share's accepted participants with the last ones seen.
-    private func noteParticipants(_ share: CloudRecord, in list: ListID) {
-        guard var info = state.lists[list] else { return }
-        var accepted: [String: String] = [:]
-        for participant in share.shareKeys?.participants ?? [] where participant.acceptanceStatus == .accepted && participant.type != .owner {
-            if let id = participant.participantId { accepted[id] = participant.userIdentity?.lookupInfo?.username ?? id }
-        }
-        for (id, name) in accepted where info.participants[id] == nil { state.activity[list, default: []].append("\(name) joined") }
-        for (id, name) in info.participants where accepted[id] == nil { state.activity[list, default: []].append("\(name) left") }
-        info.participants = accepted
-        state.lists[list] = info
-    }
-
-    private func describe(_ entry: JournalEntry) -> String {
-        let item = entry.text ?? entry.itemID.map { id in
-            state.entries.values.joined().first { $0.itemID == id && $0.kind == .add }?.text ?? "an item"
-        } ?? ""
-        let verb = switch entry.kind {
-        case .add: "added"
-        case .check: "checked"
-        case .uncheck: "unchecked"
-        case .delete: "deleted"
-        case .rename: "renamed the list to"
-        case .recolor: "recolored the list"
-        }
-        return "\(entry.author) \(verb) \(item)"
-    }
-
-    private func save() {
-        try? JSONEncoder().encode(state).write(to: directory.appendingPathComponent("state.json"), options: .atomic)
     }
 }
 

@@ -16,10 +16,13 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
 
     /// Whether rows shared by others live in the tables too, in their owners' zones.
     let sharing: Bool
+    /// The app's handler of fetched changes, called in their transaction once they are applied.
+    let didApplyFetchedChanges: SyncedDatabase.FetchedChangesHandler?
 
-    init(conversions: [String: RowConversion], sharing: Bool) {
+    init(conversions: [String: RowConversion], sharing: Bool, didApplyFetchedChanges: SyncedDatabase.FetchedChangesHandler?) {
         self.conversions = conversions
         self.sharing = sharing
+        self.didApplyFetchedChanges = didApplyFetchedChanges
         byType = Dictionary(uniqueKeysWithValues: conversions.values.map { ($0.table.recordType, $0) })
     }
 
@@ -35,7 +38,7 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
             // whose rows live in its zone.
             var tables = try String.fetchAll(db, sql: "SELECT table_name FROM _stratus_rows WHERE row_id = ? AND zone_name = ? AND owner = ?",
                                              arguments: [id.recordName, id.zoneID.zoneName, id.zoneID.ownerRecordName ?? ""])
-            if tables.isEmpty { tables = conversions.values.filter { $0.table.zoneID == id.zoneID }.map(\.table.tableName).sorted() }
+            if tables.isEmpty { tables = conversions.values.filter { $0.table.admits(id.zoneID) }.map(\.table.tableName).sorted() }
             for name in tables {
                 guard let conversion = conversions[name],
                       let row = try Row.fetchOne(db, sql: "SELECT * FROM \"\(name)\" WHERE \"\(conversion.table.primaryKey)\" = ?",
@@ -63,6 +66,7 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
             lock.withLock { census?.formUnion(changes.modifications.map(\.recordID.recordName)) }
             try apply(changes.modifications, deletions: changes.deletions.map { ($0.recordID.recordName, $0.recordType) }, in: db)
             try removeZones(Array(changes.removedZones.keys), in: db)
+            try didApplyFetchedChanges?(changes, db)
         case .send:
             try takeIn(sent: changes.modifications, in: db)
             try apply([], deletions: changes.deletions.map { ($0.recordID.recordName, $0.recordType) }, in: db)
@@ -100,14 +104,15 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
         // `maximumRowsPerStatement` rows, and one for their bookkeeping.
         var upserts: [String: Upsert] = [:], order: [String] = []
         var bookkeeping: [DatabaseValue] = []
-        var written: [(SyncedTable, [String: DatabaseValue])] = []
+        var written: [(SyncedTable, [String: DatabaseValue], ZoneID)] = []
         var canEdit: [ZoneID: Bool] = [:]
         for record in records {
             guard let conversion = byType[record.recordType] else { continue }
             let table = conversion.table
             let zoneID = record.recordID.zoneID
-            // Without sharing, a table's rows are the records of its zone, and only those.
-            guard sharing || zoneID == table.zoneID else { continue }
+            // Without sharing, a table's rows are the records of its zone (or of the user's zones,
+            // with a zone per row), and only those.
+            guard sharing || table.admits(zoneID) else { continue }
             let (values, unknown) = conversion.values(of: record)
             let columns = values.keys.sorted()
             let key = ([table.tableName] + columns).joined(separator: "\u{0}")
@@ -129,7 +134,7 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
             bookkeeping += [table.tableName.databaseValue, record.recordID.recordName.databaseValue, zoneID.zoneName.databaseValue,
                             (zoneID.ownerRecordName ?? "").databaseValue, record.changeTag.databaseValue, unknownJSON.databaseValue,
                             canEdit[zoneID]!.databaseValue]
-            written.append((table, values))
+            written.append((table, values, zoneID))
         }
         for key in order { try upserts[key]!.execute(in: db) }
         for rows in bookkeeping.slices(of: 7 * Self.maximumRowsPerStatement) {
@@ -141,7 +146,7 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
                     owner = excluded.owner, can_edit = excluded.can_edit
                 """, isFull: rows.count == 7 * Self.maximumRowsPerStatement).execute(arguments: StatementArguments(Array(rows)))
         }
-        for (table, values) in written { try fillPlaceholders(for: table, values: values, in: db) }
+        for (table, values, zoneID) in written { try fillPlaceholders(for: table, values: values, in: zoneID, db) }
         for (name, type) in deletions {
             guard let conversion = byType[type] else { continue }
             try delete(name, from: conversion.table, in: db)
@@ -171,8 +176,9 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
         }
     }
 
-    /// Inserts stand-in rows for references to rows this device does not have.
-    private func fillPlaceholders(for table: SyncedTable, values: [String: DatabaseValue], in db: GRDB.Database) throws {
+    /// Inserts stand-in rows for references to rows this device does not have, in the zone of the
+    /// row that points at them (a reference stays in its zone).
+    private func fillPlaceholders(for table: SyncedTable, values: [String: DatabaseValue], in zoneID: ZoneID, _ db: GRDB.Database) throws {
         for reference in table.references {
             guard let placeholder = try reference.placeholder?(), let target = values[reference.column]?.storage.value as? String,
                   let targetTable = conversions[reference.targetTable]?.table else { continue }
@@ -181,12 +187,13 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
             guard !exists else { continue }
             var row = placeholder
             row[targetTable.primaryKey] = target.databaseValue
+            if let column = targetTable.zoneColumn { row[column] = zoneID.zoneName.databaseValue }
             let columns = row.keys.sorted()
             try db.execute(sql: "INSERT INTO \"\(targetTable.tableName)\" (\(columns.map { "\"\($0)\"" }.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))",
                            arguments: StatementArguments(columns.map { row[$0]! }))
             try db.execute(sql: """
-                INSERT OR REPLACE INTO _stratus_rows (table_name, row_id, zone_name, placeholder) VALUES (?, ?, ?, 1)
-                """, arguments: [targetTable.tableName, target, targetTable.zoneID.zoneName])
+                INSERT OR REPLACE INTO _stratus_rows (table_name, row_id, zone_name, owner, placeholder) VALUES (?, ?, ?, ?, 1)
+                """, arguments: [targetTable.tableName, target, zoneID.zoneName, zoneID.ownerRecordName ?? ""])
         }
     }
 

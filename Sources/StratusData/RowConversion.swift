@@ -20,7 +20,7 @@ struct RowConversion {
         guard let id = row[table.primaryKey] as String? else { return nil }
         var fields = unknownFields
         var parent: String?
-        for column in columns where column != table.primaryKey && !table.localColumns.contains(column) {
+        for column in columns where table.isField(column) {
             let field = table.fieldName(column)
             let value = row[column] as DatabaseValue
             if let reference = table.references.first(where: { $0.column == column }) {
@@ -41,7 +41,7 @@ struct RowConversion {
         }
         var record = CloudRecord(recordType: table.recordType, recordID: RecordID(recordName: id, zoneID: zoneID), fields: fields)
         record.parent = parent
-        for column in table.assetColumns where !table.localColumns.contains(column) {
+        for column in table.assetColumns where table.isField(column) {
             let data: Data? = switch (row[column] as DatabaseValue).storage {
             case .string(let text): Data(text.utf8)
             case .blob(let bytes): bytes
@@ -58,13 +58,14 @@ struct RowConversion {
     /// The column values of a fetched record, and the fields that match no column.
     func values(of record: CloudRecord) -> (columns: [String: DatabaseValue], unknown: [String: FieldValue]) {
         var values: [String: DatabaseValue] = [table.primaryKey: record.recordID.recordName.databaseValue]
-        for column in columns where column != table.primaryKey && !table.localColumns.contains(column) {
+        for column in columns where table.isField(column) {
             values[column] = .null
         }
+        if let column = table.zoneColumn { values[column] = record.recordID.zoneID.zoneName.databaseValue }
         var unknown: [String: FieldValue] = [:]
         for (field, value) in record.fields {
             let column = table.column(forField: field)
-            guard values[column] != nil, column != table.primaryKey else {
+            guard values[column] != nil, table.isField(column) else {
                 unknown[field] = value
                 continue
             }

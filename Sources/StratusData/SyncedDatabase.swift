@@ -24,6 +24,23 @@ public final class SyncedDatabase: Sendable {
     /// The prefix of the engines' tables in the app's database.
     static let tablePrefix = "_stratus_sync_"
 
+    /// A handler of fetched changes, called in the transaction that applies them and stores their
+    /// change token, once the tables have them: the place to derive local data (an activity feed,
+    /// a badge) from what arrived, atomically with it. The changes include share records and the
+    /// zones removed. What it writes to synced columns of synced tables is taken as the server's
+    /// and is not sent; throwing rolls the page back, to be fetched again.
+    public typealias FetchedChangesHandler = @Sendable (ServerChanges, GRDB.Database) throws -> Void
+
+    /// What ``forceFullSync(deletingRowsMissingOnServer:)`` does with a local row the server does
+    /// not have, once every queued change is sent.
+    public enum MissingRowPolicy: Sendable {
+        /// Queue it, as if just written: the server lost it, and gets it back.
+        case send
+        /// Delete it locally, without sending: the server is the truth (it compacted or removed
+        /// what this device still holds).
+        case delete
+    }
+
     /// Installs the engines' tables and the triggers in `writer`'s database (idempotently) and
     /// opens the sync engine of `database` — and, with `sharedDatabase`, a second engine whose
     /// rows (shared by other users) land in the same tables. Synced tables must exist.
@@ -31,12 +48,15 @@ public final class SyncedDatabase: Sendable {
     /// Asset columns are written to files in `assetDirectory` (a temporary one by default) to be
     /// uploaded; fetched ones are read from the container's asset cache, which must be set
     /// (without one, tables with asset columns are refused with `invalidArguments`).
+    /// `didApplyFetchedChanges` is called with every fetched page, in its transaction.
     public init(writer: any DatabaseWriter, tables: [SyncedTable], database: CloudDatabase,
                 sharedDatabase: CloudDatabase? = nil, assetDirectory: URL? = nil,
-                configure: (inout SyncEngine.Configuration) -> Void = { _ in }) throws {
+                configure: (inout SyncEngine.Configuration) -> Void = { _ in },
+                didApplyFetchedChanges: FetchedChangesHandler? = nil) throws {
         if let table = tables.first(where: { !$0.assetColumns.isEmpty }), database.container.assetCacheDirectory == nil {
             throw CloudError(.invalidArguments, "'\(table.tableName)' has asset columns: the container needs an assetCacheDirectory to download them into")
         }
+        try Self.checkZones(of: tables)
         let assetDirectory = assetDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("stratus-data-assets")
         try FileManager.default.createDirectory(at: assetDirectory, withIntermediateDirectories: true)
         self.writer = writer
@@ -48,7 +68,7 @@ public final class SyncedDatabase: Sendable {
                                                        blobColumns: Set(columns.filter { $0.type.uppercased() == "BLOB" }.map(\.name)),
                                                        assetDirectory: assetDirectory))
             })
-        }, sharing: sharedDatabase != nil)
+        }, sharing: sharedDatabase != nil, didApplyFetchedChanges: didApplyFetchedChanges)
         func makeEngine(_ database: CloudDatabase) throws -> SyncEngine {
             var configuration = SyncEngine.Configuration(database: database, state: .database(writer, tablePrefix: Self.tablePrefix),
                                                          delegate: coordinator)
@@ -78,6 +98,25 @@ public final class SyncedDatabase: Sendable {
 
     private var allEngines: [SyncEngine] { [engine] + (sharedEngine.map { [$0] } ?? []) }
 
+    /// Refuses tables whose rows would have no zone: a zone taken from the parent of a table with
+    /// no parent reference into a synced table, or parents that lead round in a circle.
+    private static func checkZones(of tables: [SyncedTable]) throws {
+        let byName = Dictionary(tables.map { ($0.tableName, $0) }, uniquingKeysWith: { $1 })
+        for table in tables {
+            var current = table
+            for _ in 0...tables.count {
+                guard current.zone == .parent else { break }
+                guard let parent = current.parentReference.flatMap({ byName[$0.targetTable] }) else {
+                    throw CloudError(.invalidArguments, "'\(current.tableName)' takes its parent's zone but has no parent reference to a synced table")
+                }
+                guard parent.tableName != table.tableName else {
+                    throw CloudError(.invalidArguments, "'\(table.tableName)' takes its parent's zone, and its parents lead back to it")
+                }
+                current = parent
+            }
+        }
+    }
+
     /// Whether changes were made that the engines have not sent yet.
     public func hasUnsentChanges() async throws -> Bool {
         for engine in allEngines where try await !engine.snapshot().pendingRecordChanges.isEmpty { return true }
@@ -90,10 +129,23 @@ public final class SyncedDatabase: Sendable {
     /// it) with users.
     public func share<Record: TableRecord>(_ record: Record.Type, id: String, title: String? = nil,
                                            with users: [(username: String, permission: SharePermission)]) async throws -> CloudRecord {
-        let table = Record.databaseTableName
-        guard let synced = tables[table] else { throw CloudError(.invalidArguments, "'\(table)' is not a synced table") }
+        let zoneID = try await zone(of: Record.self, id: id)
         try await syncNow()
-        return try await engine.configuration.database.share(RecordID(recordName: id, zoneID: synced.zoneID), title: title, participants: users)
+        return try await engine.configuration.database.share(RecordID(recordName: id, zoneID: zoneID), title: title, participants: users)
+    }
+
+    /// The zone a row of `record`'s table lives in; `unknownItem` if there is no such row.
+    public func zone<Record: TableRecord>(of record: Record.Type, id: String) async throws -> ZoneID {
+        let name = Record.databaseTableName
+        guard let table = tables[name] else { throw CloudError(.invalidArguments, "'\(name)' is not a synced table") }
+        let tables = self.tables, sharing = coordinator.sharing
+        let zone = SyncedSchema.zone(of: table, among: tables, sharing: sharing) { "t.\"\($0)\"" }
+        let row = try await writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT \(zone.name), \(zone.owner) FROM \"\(name)\" t WHERE t.\"\(table.primaryKey)\" = ?", arguments: [id])
+        }
+        guard let row, let zoneName = row[0] as String? else { throw CloudError(.unknownItem, "no row '\(id)' in '\(name)', or it has no zone") }
+        let owner: String = row[1] ?? ""
+        return ZoneID(zoneName: zoneName, ownerRecordName: owner.isEmpty ? nil : owner)
     }
 
     /// Shares every row of a zone with users.
@@ -135,25 +187,49 @@ public final class SyncedDatabase: Sendable {
         for engine in allEngines { await engine.stop() }
     }
 
-    /// Compares everything with the server and repairs drift both ways: every record is fetched
-    /// again and applied, and every local row the server does not have is queued to be sent.
-    public func forceFullSync() async throws {
-        try await engine.sendChanges()
-        try await engine.refetchEverything()
+    /// Compares everything with the server and repairs drift: every queued change is sent, every
+    /// record fetched again and applied, and every local row the server does not have is queued
+    /// to be sent again or, with `.delete`, deleted (see ``MissingRowPolicy``).
+    public func forceFullSync(deletingRowsMissingOnServer policy: MissingRowPolicy = .send) async throws {
+        for engine in allEngines { try await engine.sendChanges() }
+        for engine in allEngines { try await engine.refetchEverything() }
         coordinator.beginCensus()
-        try await engine.fetchChanges()
+        do {
+            for engine in allEngines { try await engine.fetchChanges() }
+        } catch {
+            _ = coordinator.endCensus()
+            throw error
+        }
         let seen = coordinator.endCensus()
-        // Local rows the server does not have are queued, as if just written.
-        let tables = self.tables
+        let tables = self.tables, sharing = coordinator.sharing
         let outbox = SyncEngine.outboxTable(tablePrefix: Self.tablePrefix)
         try await writer.write { db in
+            // Deleting is no change to send: what the deletions queue goes before the commit. A row
+            // written since the send (queued in the outbox) is not missing, only new.
+            let end = try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM \(outbox)") ?? 0
+            let queued = try Set(String.fetchAll(db, sql: "SELECT record_name FROM \(outbox) WHERE change <> ''"))
+            if policy == .delete { try db.execute(sql: "UPDATE _stratus_state SET applying = 1") }
             for table in tables.values {
-                let ids = try String.fetchAll(db, sql: """
-                    SELECT "\(table.primaryKey)" FROM "\(table.tableName)" t WHERE NOT EXISTS (
-                        SELECT 1 FROM _stratus_rows r WHERE r.table_name = ? AND r.row_id = t."\(table.primaryKey)" AND r.placeholder = 1)
-                    """, arguments: [table.tableName])
-                let queue = try db.makeStatement(sql: SyncedSchema.queue(table, row: "?1", "save", outbox: outbox, sharing: coordinator.sharing))
-                for id in ids where !seen.contains(id) { try queue.execute(arguments: [id]) }
+                let key = table.primaryKey
+                let missing = try String.fetchAll(db, sql: """
+                    SELECT "\(key)" FROM "\(table.tableName)" t WHERE NOT EXISTS (
+                        SELECT 1 FROM _stratus_rows r WHERE r.table_name = ? AND r.row_id = t."\(key)" AND r.placeholder = 1)
+                    """, arguments: [table.tableName]).filter { !seen.contains($0) && !queued.contains($0) }
+                switch policy {
+                case .send:
+                    let queue = try db.makeStatement(sql: SyncedSchema.queue(table, among: tables, row: "t", "save", outbox: outbox, sharing: sharing,
+                                                                             from: "\"\(table.tableName)\" t WHERE t.\"\(key)\" = ?1"))
+                    for id in missing { try queue.execute(arguments: [id]) }
+                case .delete:
+                    let delete = try db.makeStatement(sql: "DELETE FROM \"\(table.tableName)\" WHERE \"\(key)\" = ?")
+                    for id in missing { try delete.execute(arguments: [id]) }
+                    try db.execute(sql: "DELETE FROM _stratus_rows WHERE table_name = ? AND row_id IN (SELECT value FROM json_each(?))",
+                                   arguments: [table.tableName, String(decoding: try JSONEncoder().encode(missing), as: UTF8.self)])
+                }
+            }
+            if policy == .delete {
+                try db.execute(sql: "UPDATE _stratus_state SET applying = 0")
+                try db.execute(sql: "DELETE FROM \(outbox) WHERE sequence > ?", arguments: [end])
             }
         }
         try await syncNow()

@@ -8,8 +8,8 @@ import GRDB
 /// before the engine's transaction commits, so the capture triggers need no condition.
 enum SyncedSchema {
     /// Installs the bookkeeping tables and the triggers. With `sharing` (rows shared by others
-    /// live in the same tables), a change is queued in the zone its row was fetched from;
-    /// without, every row is in its table's zone, and the triggers need no lookup.
+    /// live in the same tables), a change is queued in the zone its row was fetched from; without,
+    /// a table with one zone queues every change there, with no lookup.
     static func install(_ tables: [SyncedTable], outbox: String, sharing: Bool, in db: GRDB.Database) throws {
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS _stratus_state (id INTEGER PRIMARY KEY CHECK (id = 1), applying INTEGER NOT NULL);
@@ -27,10 +27,17 @@ enum SyncedSchema {
             ) WITHOUT ROWID;
             """)
         try queueEarlierCaptures(tables, outbox: outbox, in: db)
+        let byName = Dictionary(uniqueKeysWithValues: tables.map { ($0.tableName, $0) })
         for table in tables {
             let name = table.tableName
             let key = table.primaryKey
             let capturing = "(SELECT applying FROM _stratus_state) = 0"
+            // Local columns change without a send, and read-only rows let them change.
+            let synced = try db.columns(in: name).map(\.name).filter { !table.localColumns.contains($0) }
+                .map { "\"\($0)\"" }.joined(separator: ", ")
+            func queue(_ row: String, _ change: String) -> String {
+                Self.queue(table, among: byName, row: row, change, outbox: outbox, sharing: sharing)
+            }
             try db.execute(sql: """
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_insert";
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_update";
@@ -38,15 +45,15 @@ enum SyncedSchema {
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_guard_update";
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_guard_delete";
                 CREATE TRIGGER "_stratus_\(name)_insert" AFTER INSERT ON "\(name)"
-                BEGIN \(queue(table, row: "NEW.\"\(key)\"", "save", outbox: outbox, sharing: sharing)) END;
-                CREATE TRIGGER "_stratus_\(name)_update" AFTER UPDATE ON "\(name)"
+                BEGIN \(queue("NEW", "save")) END;
+                CREATE TRIGGER "_stratus_\(name)_update" AFTER UPDATE OF \(synced) ON "\(name)"
                 BEGIN
-                    \(queue(table, row: "NEW.\"\(key)\"", "save", outbox: outbox, sharing: sharing))
+                    \(queue("NEW", "save"))
                     UPDATE _stratus_rows SET placeholder = 0 WHERE table_name = '\(name)' AND row_id = NEW."\(key)";
                 END;
                 CREATE TRIGGER "_stratus_\(name)_delete" AFTER DELETE ON "\(name)"
-                BEGIN \(queue(table, row: "OLD.\"\(key)\"", "delete", outbox: outbox, sharing: sharing)) END;
-                CREATE TRIGGER "_stratus_\(name)_guard_update" BEFORE UPDATE ON "\(name)" WHEN \(capturing)
+                BEGIN \(queue("OLD", "delete")) END;
+                CREATE TRIGGER "_stratus_\(name)_guard_update" BEFORE UPDATE OF \(synced) ON "\(name)" WHEN \(capturing)
                     AND EXISTS (SELECT 1 FROM _stratus_rows WHERE table_name = '\(name)' AND row_id = OLD."\(key)" AND can_edit = 0)
                 BEGIN SELECT RAISE(ABORT, 'this row is shared with you read-only'); END;
                 CREATE TRIGGER "_stratus_\(name)_guard_delete" BEFORE DELETE ON "\(name)" WHEN \(capturing)
@@ -54,32 +61,66 @@ enum SyncedSchema {
                 BEGIN SELECT RAISE(ABORT, 'this row is shared with you read-only'); END;
                 """)
             // The app deleting a row deletes the rows that cascade from it, in its transaction
-            // (their deletions are captured too). Fetched deletions cascade in `Coordinator`.
+            // (their deletions are captured too), before the row itself: a child whose zone is its
+            // parent's still finds it. Fetched deletions cascade in `Coordinator`.
             for reference in table.references {
                 let trigger = "_stratus_\(name)_\(reference.column)_cascade"
                 try db.execute(sql: "DROP TRIGGER IF EXISTS \"\(trigger)\"")
-                guard reference.deleteRule == .cascade, let target = tables.first(where: { $0.tableName == reference.targetTable }) else { continue }
+                guard reference.deleteRule == .cascade, let target = byName[reference.targetTable] else { continue }
                 try db.execute(sql: """
-                    CREATE TRIGGER "\(trigger)" AFTER DELETE ON "\(target.tableName)" WHEN \(capturing)
+                    CREATE TRIGGER "\(trigger)" BEFORE DELETE ON "\(target.tableName)" WHEN \(capturing)
                     BEGIN DELETE FROM "\(name)" WHERE "\(reference.column)" = OLD."\(target.primaryKey)"; END;
                     """)
             }
         }
     }
 
-    /// The statement that queues a change of the row whose ID is the SQL expression `row` (`NEW.id`
-    /// in a trigger, `?1` for a bound argument) in its zone: with `sharing`, the one it was fetched
-    /// from (looked up in `_stratus_rows`), or else the table's.
-    static func queue(_ table: SyncedTable, row: String, _ change: String, outbox: String, sharing: Bool) -> String {
-        let zone = literal(table.zoneID.zoneName), owner = literal(table.zoneID.ownerRecordName ?? "")
-        guard sharing else {
-            return "INSERT INTO \(outbox) (zone_name, owner, record_name, change) VALUES (\(zone), \(owner), \(row), '\(change)');"
-        }
-        return """
+    /// The statements that queue a change of a row in its zone's part of the outbox. `row` names
+    /// the row: `NEW` or `OLD` in a trigger, or the alias of `table` in `from` (a `FROM` clause that
+    /// selects rows to queue). The app's save of a row that has no zone (its parent is missing)
+    /// fails; a deletion of one is not queued: the row never reached the server.
+    static func queue(_ table: SyncedTable, among tables: [String: SyncedTable], row: String, _ change: String, outbox: String,
+                      sharing: Bool, from: String? = nil) -> String {
+        let zone = zone(of: table, among: tables, sharing: sharing) { "\(row).\"\($0)\"" }
+        let insert = """
             INSERT INTO \(outbox) (zone_name, owner, record_name, change)
-            SELECT COALESCE(r.zone_name, \(zone)), COALESCE(r.owner, \(owner)), \(row), '\(change)'
-            FROM (SELECT 1) LEFT JOIN _stratus_rows r ON r.table_name = \(literal(table.tableName)) AND r.row_id = \(row);
+            SELECT \(zone.name), \(zone.owner), \(row)."\(table.primaryKey)", '\(change)'
             """
+        guard table.zone.zoneID == nil else { return insert + (from.map { " FROM \($0)" } ?? "") + ";" }
+        let queueing = insert + (from.map { " FROM \($0) AND" } ?? " WHERE") + " \(zone.name) IS NOT NULL;"
+        guard change == "save" && from == nil else { return queueing }
+        // The engine applying a page may write a child before its parent: not the app's doing.
+        return """
+            SELECT RAISE(ABORT, \(literal("a row of '\(table.tableName)' has no zone: its parent is missing")))
+            WHERE \(zone.name) IS NULL AND (SELECT applying FROM _stratus_state) = 0;
+            """ + queueing
+    }
+
+    /// SQL expressions of a row's zone: its name and its owner (`''` for the user's own zones).
+    /// `column` gives the SQL of one of the row's columns. With `sharing`, and for tables with a
+    /// zone per row, the zone the row was fetched from or sent to comes first; else the table's
+    /// rule says: its zone, its zone column (owned by whoever shared a zone of that name, if
+    /// anyone did), or its parent's zone.
+    static func zone(of table: SyncedTable, among tables: [String: SyncedTable], sharing: Bool,
+                     column: (String) -> String) -> (name: String, owner: String) {
+        var zone: (name: String, owner: String)
+        switch table.zone.rule {
+        case .named(let name):
+            zone = (literal(name), "''")
+        case .column(let name):
+            let zoneName = column(name)
+            zone = (zoneName, sharing ? "COALESCE((SELECT MIN(owner) FROM _stratus_zones WHERE zone_name = \(zoneName)), '')" : "''")
+        case .parent:
+            guard let reference = table.parentReference, let parent = tables[reference.targetTable] else { return ("NULL", "NULL") }
+            let parentID = column(reference.column)
+            zone = Self.zone(of: parent, among: tables, sharing: sharing) { parentColumn in
+                parentColumn == parent.primaryKey ? parentID
+                    : "(SELECT \"\(parentColumn)\" FROM \"\(parent.tableName)\" WHERE \"\(parent.primaryKey)\" = \(parentID))"
+            }
+        }
+        guard sharing || table.zone.zoneID == nil else { return zone }
+        let known = "FROM _stratus_rows WHERE table_name = \(literal(table.tableName)) AND row_id = \(column(table.primaryKey))"
+        return ("COALESCE((SELECT zone_name \(known)), \(zone.name))", "COALESCE((SELECT owner \(known)), \(zone.owner))")
     }
 
     private static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
@@ -89,12 +130,13 @@ enum SyncedSchema {
     private static func queueEarlierCaptures(_ tables: [SyncedTable], outbox: String, in db: GRDB.Database) throws {
         guard try db.tableExists("_stratus_outbox"), try db.columns(in: "_stratus_outbox").contains(where: { $0.name == "table_name" }) else { return }
         for table in tables {
+            guard let zoneID = table.zone.zoneID else { continue }   // earlier versions had a zone per table
             try db.execute(sql: """
                 INSERT INTO \(outbox) (zone_name, owner, record_name, change)
                 SELECT COALESCE(r.zone_name, ?), COALESCE(r.owner, ?), o.row_id, o.change FROM _stratus_outbox o
                 LEFT JOIN _stratus_rows r ON r.table_name = o.table_name AND r.row_id = o.row_id
                 WHERE o.table_name = ? ORDER BY o.sequence
-                """, arguments: [table.zoneID.zoneName, table.zoneID.ownerRecordName ?? "", table.tableName])
+                """, arguments: [zoneID.zoneName, "", table.tableName])
         }
         try db.execute(sql: "DROP TABLE _stratus_outbox")
     }

@@ -81,12 +81,46 @@ public struct SyncedTable: Sendable {
         }
     }
 
+    /// The zone a table's rows live in: one for the whole table, or one per row.
+    ///
+    /// A zone per row is how an app keeps separate things apart — a shopping list and its items in
+    /// a zone of their own, to be shared as a whole: the list's table takes its zone from a column
+    /// (``column(_:)``), the items' table from their parent (``parent``). A row's zone is fixed
+    /// when it is first saved; zones the user owns are created on the server as rows first go
+    /// there. Rows shared by others keep the zone they were fetched from.
+    public struct Zone: Sendable, Equatable {
+        enum Rule: Sendable, Equatable {
+            case named(String)
+            case column(String)
+            case parent
+        }
+
+        let rule: Rule
+
+        /// Every row in one zone of the user's private database.
+        public static func named(_ zoneName: String) -> Zone { Zone(rule: .named(zoneName)) }
+
+        /// Each row in the zone named by one of its TEXT columns (which may be the primary key).
+        /// The column is not a record field: a fetched row's column is set from its record's zone.
+        public static func column(_ column: Column) -> Zone { Zone(rule: .column(column.name)) }
+
+        /// Each row in the zone of its parent: the row its parent reference
+        /// (``Reference/isParent``) points at. Saving a row whose parent is missing fails.
+        public static let parent = Zone(rule: .parent)
+
+        /// The zone of every row, when the table has one.
+        var zoneID: ZoneID? {
+            guard case .named(let name) = rule else { return nil }
+            return ZoneID(zoneName: name)
+        }
+    }
+
     /// The local table's name.
     public let tableName: String
     /// The record type its rows sync as.
     public let recordType: String
     /// The zone its rows sync in.
-    public let zoneID: ZoneID
+    public let zone: Zone
     /// The TEXT primary key column: the record name.
     public let primaryKey: String
     /// Field names of columns whose field is named differently (column → field).
@@ -104,12 +138,12 @@ public struct SyncedTable: Sendable {
     public let referenceLists: [ReferenceList]
 
     /// The table of `record`'s type, syncing as records of `recordType` (the table's name by
-    /// default) in `zoneID`.
+    /// default) in `zone`.
     ///
     /// - Parameters:
     ///   - record: the GRDB record type whose table syncs.
     ///   - recordType: the CloudKit record type; the table's name by default.
-    ///   - zoneID: the zone the rows sync in.
+    ///   - zone: the zone the rows sync in: a zone named `StratusData` by default.
     ///   - primaryKey: the TEXT primary key column, whose value is the record name.
     ///   - fieldNames: columns whose field is named differently, and the field's name.
     ///   - localColumns: columns that stay on the device.
@@ -117,13 +151,13 @@ public struct SyncedTable: Sendable {
     ///   - timestampColumns: INTEGER columns of milliseconds since 1970 that travel as TIMESTAMP fields.
     ///   - references: columns holding another synced row's ID.
     ///   - referenceLists: columns holding a JSON array of other synced rows' IDs.
-    public init<Record: TableRecord>(_ record: Record.Type, recordType: String? = nil, zoneID: ZoneID = ZoneID(zoneName: "StratusData"),
+    public init<Record: TableRecord>(_ record: Record.Type, recordType: String? = nil, zone: Zone = .named("StratusData"),
                                      primaryKey: Column = Column("id"), fieldNames: KeyValuePairs<Column, String> = [:],
                                      localColumns: [Column] = [], assetColumns: [Column] = [], timestampColumns: [Column] = [],
                                      references: [Reference] = [], referenceLists: [ReferenceList] = []) {
         self.tableName = Record.databaseTableName
         self.recordType = recordType ?? Record.databaseTableName
-        self.zoneID = zoneID
+        self.zone = zone
         self.primaryKey = primaryKey.name
         self.fieldNames = Dictionary(fieldNames.map { ($0.key.name, $0.value) }, uniquingKeysWith: { $1 })
         self.localColumns = Set(localColumns.map(\.name))
@@ -132,6 +166,22 @@ public struct SyncedTable: Sendable {
         self.references = references
         self.referenceLists = referenceLists
     }
+
+    /// The reference to the row's parent for sharing, if any.
+    var parentReference: Reference? { references.first(where: \.isParent) }
+
+    /// The column naming the row's zone, when it is not the primary key.
+    var zoneColumn: String? {
+        guard case .column(let column) = zone.rule, column != primaryKey else { return nil }
+        return column
+    }
+
+    /// Whether a column travels as a record field: neither the primary key (the record name), nor
+    /// local, nor the zone's name.
+    func isField(_ column: String) -> Bool { column != primaryKey && !localColumns.contains(column) && column != zoneColumn }
+
+    /// Whether a row of this table may live in `zoneID` (of the user's private database).
+    func admits(_ zoneID: ZoneID) -> Bool { zone.zoneID.map { $0 == zoneID } ?? true }
 
     func fieldName(_ column: String) -> String { fieldNames[column] ?? column }
     func column(forField field: String) -> String { fieldNames.first { $0.value == field }?.key ?? field }
