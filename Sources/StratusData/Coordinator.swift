@@ -104,7 +104,8 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
         // `maximumRowsPerStatement` rows, and one for their bookkeeping.
         var upserts: [String: Upsert] = [:], order: [String] = []
         var bookkeeping: [DatabaseValue] = []
-        var written: [(SyncedTable, [String: DatabaseValue], ZoneID)] = []
+        bookkeeping.reserveCapacity(records.count * 7)
+        var written: [(RowConversion, [DatabaseValue?], ZoneID)] = []
         var canEdit: [ZoneID: Bool] = [:]
         for record in records {
             guard let conversion = byType[record.recordType] else { continue }
@@ -114,17 +115,22 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
             // with a zone per row), and only those.
             guard sharing || table.admits(zoneID) else { continue }
             let (values, unknown) = conversion.values(of: record)
-            let columns = values.keys.sorted()
-            let key = ([table.tableName] + columns).joined(separator: "\u{0}")
+            // Usually every column is set; a column left as it is makes another set of columns.
+            let kept = values.contains(where: { $0 == nil }) ? values.indices.filter { values[$0] != nil } : nil
+            let key = kept.map { "\(table.tableName)\u{0}\($0)" } ?? table.tableName
             if upserts[key] == nil {
-                upserts[key] = Upsert(table: table, columns: columns)
+                upserts[key] = Upsert(table: table, columns: kept.map { $0.map { conversion.appliedColumns[$0] } } ?? conversion.appliedColumns)
                 order.append(key)
             }
-            upserts[key]!.values.append(contentsOf: columns.map { values[$0]! })
+            if kept == nil {
+                upserts[key]!.values.append(contentsOf: values.lazy.map { $0! })
+            } else {
+                upserts[key]!.values.append(contentsOf: values.lazy.compactMap { $0 })
+            }
             var unknownJSON: Data?
             if !unknown.isEmpty {
                 var writer = WireWriter(capacity: 64)
-                writer.fields(unknown.mapValues(Optional.some))
+                writer.fields(unknown)
                 unknownJSON = Data(writer.bytes)
             }
             if canEdit[zoneID] == nil {
@@ -134,7 +140,7 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
             bookkeeping += [table.tableName.databaseValue, record.recordID.recordName.databaseValue, zoneID.zoneName.databaseValue,
                             (zoneID.ownerRecordName ?? "").databaseValue, record.changeTag.databaseValue, unknownJSON.databaseValue,
                             canEdit[zoneID]!.databaseValue]
-            written.append((table, values, zoneID))
+            if table.references.contains(where: { $0.placeholder != nil }) { written.append((conversion, values, zoneID)) }
         }
         for key in order { try upserts[key]!.execute(in: db) }
         for rows in bookkeeping.slices(of: 7 * Self.maximumRowsPerStatement) {
@@ -144,9 +150,9 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
                 ON CONFLICT(table_name, row_id) DO UPDATE SET change_tag = excluded.change_tag,
                     unknown_fields = excluded.unknown_fields, placeholder = 0, zone_name = excluded.zone_name,
                     owner = excluded.owner, can_edit = excluded.can_edit
-                """, isFull: rows.count == 7 * Self.maximumRowsPerStatement).execute(arguments: StatementArguments(Array(rows)))
+                """, isFull: rows.count == 7 * Self.maximumRowsPerStatement).bind(rows).execute()
         }
-        for (table, values, zoneID) in written { try fillPlaceholders(for: table, values: values, in: zoneID, db) }
+        for (conversion, values, zoneID) in written { try fillPlaceholders(for: conversion, values: values, in: zoneID, db) }
         for (name, type) in deletions {
             guard let conversion = byType[type] else { continue }
             try delete(name, from: conversion.table, in: db)
@@ -171,17 +177,17 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
                 try db.batchStatement(sql: """
                     INSERT INTO "\(table.tableName)" (\(quoted)) VALUES \(databaseRowsQuestionMarks(rows: chunk.count / columns.count, columns: columns.count))
                     ON CONFLICT("\(table.primaryKey)") DO \(onConflict)
-                    """, isFull: chunk.count == columns.count * Coordinator.maximumRowsPerStatement).execute(arguments: StatementArguments(Array(chunk)))
+                    """, isFull: chunk.count == columns.count * Coordinator.maximumRowsPerStatement).bind(chunk).execute()
             }
         }
     }
 
     /// Inserts stand-in rows for references to rows this device does not have, in the zone of the
     /// row that points at them (a reference stays in its zone).
-    private func fillPlaceholders(for table: SyncedTable, values: [String: DatabaseValue], in zoneID: ZoneID, _ db: GRDB.Database) throws {
-        for reference in table.references {
-            guard let placeholder = try reference.placeholder?(), let target = values[reference.column]?.storage.value as? String,
-                  let targetTable = conversions[reference.targetTable]?.table else { continue }
+    private func fillPlaceholders(for conversion: RowConversion, values: [DatabaseValue?], in zoneID: ZoneID, _ db: GRDB.Database) throws {
+        for reference in conversion.table.references {
+            guard let placeholder = try reference.placeholder?(), let index = conversion.appliedColumns.firstIndex(of: reference.column),
+                  let target = values[index]?.storage.value as? String, let targetTable = conversions[reference.targetTable]?.table else { continue }
             let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM \"\(targetTable.tableName)\" WHERE \"\(targetTable.primaryKey)\" = ?",
                                            arguments: [target]) ?? false
             guard !exists else { continue }
@@ -227,7 +233,8 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
             let table = conversion.table
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM \"\(table.tableName)\" WHERE \"\(table.primaryKey)\" = ?",
                                              arguments: [record.recordID.recordName]) else { continue }
-            if conversion.values(of: record).columns.contains(where: { column, value in row[column] as DatabaseValue? != value }) {
+            let values = conversion.values(of: record).values
+            if zip(conversion.appliedColumns, values).contains(where: { column, value in value.map { row[column] as DatabaseValue? != $0 } ?? false }) {
                 resolved.append(record)
             } else {
                 try db.cachedStatement(sql: """

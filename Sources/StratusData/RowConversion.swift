@@ -12,6 +12,30 @@ struct RowConversion {
     let blobColumns: Set<String>
     /// Where asset columns' values are written as files to upload.
     let assetDirectory: URL
+    /// The columns a fetched record sets, in this order: the primary key, the columns that are
+    /// fields, and the zone column if there is one.
+    let appliedColumns: [String]
+    /// For each field name, its column's index in `appliedColumns`, and how its value is stored.
+    private let fields: [String: (index: Int, kind: ColumnKind)]
+
+    /// How a field's value goes into its column.
+    private enum ColumnKind {
+        case value, asset, referenceList
+    }
+
+    init(table: SyncedTable, columns: [String], blobColumns: Set<String>, assetDirectory: URL) {
+        self.table = table
+        self.columns = columns
+        self.blobColumns = blobColumns
+        self.assetDirectory = assetDirectory
+        let fieldColumns = columns.filter(table.isField)
+        appliedColumns = [table.primaryKey] + fieldColumns + (table.zoneColumn.map { [$0] } ?? [])
+        fields = Dictionary(fieldColumns.enumerated().map { offset, column in
+            let kind: ColumnKind = table.assetColumns.contains(column) ? .asset
+                : table.referenceLists.contains(where: { $0.column == column }) ? .referenceList : .value
+            return (table.fieldName(column), (offset + 1, kind))
+        }, uniquingKeysWith: { first, _ in first })
+    }
 
     /// The record for a row: its columns as fields (references as REFERENCE, reference lists as
     /// REFERENCE_LIST, the parent reference also as `parent`), plus the fields this device does not
@@ -55,33 +79,32 @@ struct RowConversion {
         return record
     }
 
-    /// The column values of a fetched record, and the fields that match no column.
-    func values(of record: CloudRecord) -> (columns: [String: DatabaseValue], unknown: [String: FieldValue]) {
-        var values: [String: DatabaseValue] = [table.primaryKey: record.recordID.recordName.databaseValue]
-        for column in columns where table.isField(column) {
-            values[column] = .null
-        }
-        if let column = table.zoneColumn { values[column] = record.recordID.zoneID.zoneName.databaseValue }
+    /// The column values of a fetched record, one for each of ``appliedColumns`` (nil: the column
+    /// keeps its value), and the fields that match no column.
+    func values(of record: CloudRecord) -> (values: [DatabaseValue?], unknown: [String: FieldValue]) {
+        var values = [DatabaseValue?](repeating: .null, count: appliedColumns.count)
+        values[0] = record.recordID.recordName.databaseValue
+        if table.zoneColumn != nil { values[values.count - 1] = record.recordID.zoneID.zoneName.databaseValue }
         var unknown: [String: FieldValue] = [:]
         for (field, value) in record.fields {
-            let column = table.column(forField: field)
-            guard values[column] != nil, table.isField(column) else {
+            guard let (index, kind) = fields[field] else {
                 unknown[field] = value
                 continue
             }
-            if table.assetColumns.contains(column) {
+            switch kind {
+            case .value:
+                values[index] = Self.databaseValue(value)
+            case .asset:
                 // An asset not downloaded (a record a send's conflict returned) leaves the column as it is.
                 guard let file = record.assetFiles[field] else {
-                    if !value.assets.isEmpty { values[column] = nil }
+                    if !value.assets.isEmpty { values[index] = nil }
                     continue
                 }
                 let data = try? Data(contentsOf: file)
-                values[column] = data.map { blobColumns.contains(column) ? $0.databaseValue : String(decoding: $0, as: UTF8.self).databaseValue } ?? .null
-            } else if table.referenceLists.contains(where: { $0.column == column }) {
+                values[index] = data.map { blobColumns.contains(appliedColumns[index]) ? $0.databaseValue : String(decoding: $0, as: UTF8.self).databaseValue } ?? .null
+            case .referenceList:
                 let ids = value.references.map(\.recordName)
-                values[column] = String(decoding: (try? JSONEncoder().encode(ids)) ?? Data("[]".utf8), as: UTF8.self).databaseValue
-            } else {
-                values[column] = Self.databaseValue(value)
+                values[index] = String(decoding: (try? JSONEncoder().encode(ids)) ?? Data("[]".utf8), as: UTF8.self).databaseValue
             }
         }
         return (values, unknown)

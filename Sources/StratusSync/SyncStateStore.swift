@@ -17,10 +17,14 @@ import StratusCore
 /// `synchronous = FULL`); what the server told the engine (fetched pages with their token, a
 /// send's outcome) is written with `synchronous = NORMAL`: a power cut may roll it back, never
 /// tear it, and the engine then fetches those pages again or resends what is still queued — which
-/// the server recognises. In the app's database, the app's settings apply.
+/// the server recognises. In the app's database the same holds when it is in WAL mode (a
+/// `DatabasePool`); in a rollback journal, where `NORMAL` could corrupt the file in a power cut, the
+/// app's settings apply.
 final class SyncStateStore: Sendable {
     private let database: any DatabaseWriter
     private let ownsFile: Bool
+    /// Whether what the server told the engine is written with `synchronous = NORMAL`: in WAL mode.
+    private let relaxesRecoverableWrites: Bool
     private let tables: Tables
     /// This store's name in the create keys it gives queued creates: random, made with the store.
     private let createKeyPrefix: String
@@ -69,6 +73,7 @@ final class SyncStateStore: Sendable {
         self.database = database
         self.tables = tables
         self.ownsFile = ownsFile
+        relaxesRecoverableWrites = try ownsFile || database.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal"
         let key = "createKeyPrefix"
         createKeyPrefix = try database.write { db in
             try db.execute(sql: "INSERT OR IGNORE INTO \(tables.meta) (key, value) VALUES (?, ?)", arguments: [key, UUID().uuidString])
@@ -489,10 +494,12 @@ final class SyncStateStore: Sendable {
 
     /// A transaction whose loss in a power cut the engine recovers from (see the type's comment).
     private func writeRecoverable<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
-        guard ownsFile else { return try database.write(body) }
+        guard relaxesRecoverableWrites else { return try database.write(body) }
         return try database.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+            // The connection's own setting comes back after (FULL in a file of the engine's).
+            let setting = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 2
+            if setting > 1 { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            defer { if setting > 1 { try? db.execute(sql: "PRAGMA synchronous = \(setting)") } }
             var result: T?
             try db.inTransaction {
                 result = try body(db)
@@ -530,7 +537,7 @@ final class SyncStateStore: Sendable {
         for record in records {
             guard let system = record.systemFields else { continue }
             var writer = WireWriter(capacity: 256)
-            writer.fields(record.fields.mapValues(Optional.some))
+            writer.fields(record.fields)
             let id = record.recordID
             values += [id.zoneID.zoneName.databaseValue, (id.zoneID.ownerRecordName ?? "").databaseValue, id.recordName.databaseValue,
                        system.recordType.databaseValue, system.changeTag.databaseValue,
@@ -545,7 +552,7 @@ final class SyncStateStore: Sendable {
                 INSERT OR REPLACE INTO \(tables.records) (zone_name, owner, record_name, record_type, change_tag, created_at, created_by,
                     created_device, modified_at, modified_by, modified_device, parent, share, fields)
                 VALUES \(databaseRowsQuestionMarks(rows: chunk.count / columns, columns: columns))
-                """, isFull: chunk.count == columns * rowsPerStatement).execute(arguments: StatementArguments(Array(chunk)))
+                """, isFull: chunk.count == columns * rowsPerStatement).bind(chunk).execute()
         }
     }
 
@@ -558,7 +565,7 @@ final class SyncStateStore: Sendable {
             let rows = try Row.fetchCursor(db.batchStatement(sql: """
                 SELECT record_name, \(column) FROM \(table) WHERE zone_name = ? AND owner = ?
                 AND record_name IN (\(databaseQuestionMarks(count: chunk.count)))
-                """, isFull: chunk.count == 500), arguments: StatementArguments([zoneID.zoneName, zoneID.ownerRecordName ?? ""] + Array(chunk)))
+                """, isFull: chunk.count == 500).bind(([zoneID.zoneName, zoneID.ownerRecordName ?? ""] + chunk).map(\.databaseValue)))
             while let row = try rows.next() { found.append((row[0], row[1])) }
         }
         return found

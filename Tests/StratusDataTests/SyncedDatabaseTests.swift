@@ -326,6 +326,30 @@ struct DataDevice {
             #expect(try await laptop.queue.read { try Course.fetchOne($0, key: "local-only") }?.title == "B")
         }
     }
+
+    /// With `.delete`, a row the server no longer has (removed behind this device's back) goes
+    /// locally, and nothing is sent; a row written since is kept and sent.
+    @Test func forceFullSyncCanTakeTheServersWord() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await DataDevice.open(cloud, user: user, name: "phone")
+            try await phone.queue.write { db in
+                try Course(id: "kept", title: "A").insert(db)
+                try Course(id: "compacted", title: "B").insert(db)
+            }
+            try await phone.store.syncNow()
+            let web = await cloud.container(deviceID: "web")
+            try await web.signIn(username: user, password: "password-\(user)")
+            try await web.privateCloudDatabase.deleteRecord(withID: RecordID(recordName: "compacted", zoneID: ZoneID(zoneName: "StratusData")))
+            try await phone.queue.write { db in try Course(id: "new", title: "C").insert(db) }
+            try await phone.store.forceFullSync(deletingRowsMissingOnServer: .delete)
+            #expect(try await phone.queue.read { try Course.order(Column("id")).fetchAll($0).map(\.id) } == ["kept", "new"])
+            #expect(try await phone.store.hasUnsentChanges() == false)
+            let laptop = try await DataDevice.open(cloud, user: user, name: "laptop")
+            try await laptop.store.syncNow()
+            #expect(try await laptop.queue.read { try Course.order(Column("id")).fetchAll($0).map(\.id) } == ["kept", "new"])
+        }
+    }
 }
 
 @Suite struct SyncedSharingTests {

@@ -101,18 +101,21 @@ import StratusTesting
 
     @Test func aSharedZoneBringsItsRowsAndTakesTheParticipantsNewChildren() async throws {
         try await TestCloud.with { cloud in
-            let (aliceName, bobName) = (try await cloud.createUser("alice"), try await cloud.createUser("bob"))
+            let (aliceName, bobName, carolName) = (try await cloud.createUser("alice"), try await cloud.createUser("bob"), try await cloud.createUser("carol"))
             let (alice, aliceStore) = try await Self.device(cloud, user: aliceName, name: "alice", sharing: true)
             let (bob, bobStore) = try await Self.device(cloud, user: bobName, name: "bob", sharing: true)
+            let (carol, carolStore) = try await Self.device(cloud, user: carolName, name: "carol", sharing: true)
             try await alice.write { db in
                 try Folder(id: "f1", zone: "Work", title: "Plans").insert(db)
                 try Folder(id: "f2", zone: "Home", title: "Recipes").insert(db)
                 try Page(id: "p1", folderID: "f1", body: "Q3").insert(db)
             }
             try await aliceStore.syncNow()
-            let share = try await aliceStore.shareZone(try await aliceStore.zone(of: Folder.self, id: "f1"), with: [(bobName, .readWrite)])
-            try await bobStore.sharedEngine!.configuration.database.acceptShare(try #require(share.shareKeys?.shareURL))
-            try await bobStore.syncNow()
+            let share = try await aliceStore.shareZone(try await aliceStore.zone(of: Folder.self, id: "f1"), with: [(bobName, .readWrite), (carolName, .readOnly)])
+            for store in [bobStore, carolStore] {
+                try await store.sharedEngine!.configuration.database.acceptShare(try #require(share.shareKeys?.shareURL))
+                try await store.syncNow()
+            }
             #expect(try await bob.read { try Folder.fetchAll($0).map(\.id) } == ["f1"])
             #expect(try await bob.read { try Page.fetchAll($0).map(\.id) } == ["p1"])
 
@@ -123,6 +126,14 @@ import StratusTesting
             try await bobStore.syncNow()
             try await aliceStore.syncNow()
             #expect(try await alice.read { try Page.fetchOne($0, key: "p2") }?.body == "from Bob")
+
+            // Carol may not change the folder, but her local column is hers.
+            await #expect(throws: DatabaseError.self) {
+                try await carol.write { db in try db.execute(sql: "UPDATE folder SET title = 'Carol was here' WHERE id = 'f1'") }
+            }
+            try await carol.write { db in try db.execute(sql: "UPDATE folder SET pinned = 1 WHERE id = 'f1'") }
+            #expect(try await carol.read { try Folder.fetchOne($0, key: "f1") }?.pinned == true)
+            #expect(try await carolStore.hasUnsentChanges() == false)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 @testable import StratusClient
 @testable import StratusSync
@@ -18,6 +19,31 @@ import Testing
                                                      changeToken: ServerChangeToken(rawValue: "t"), moreComing: false))
         let after = try store.durability()
         #expect(after.synchronous == 2, "FULL again after writes")
+    }
+
+    /// In an app's database, a fetched page is written with `synchronous = NORMAL` only in WAL mode
+    /// (in a rollback journal NORMAL could corrupt the file in a power cut), and the app's own
+    /// setting — here EXTRA — is back after it.
+    @Test(arguments: [true, false]) func anAppDatabaseRelaxesOnlyInWALModeAndGetsItsSettingBack(wal: Bool) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("app-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let statements = Mutex<[String]>([])
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            db.trace { event in
+                if case .statement(let statement) = event { statements.withLock { $0.append(statement.sql) } }
+            }
+        }
+        let writer: any DatabaseWriter = wal ? try DatabasePool(path: path, configuration: configuration)
+                                             : try DatabaseQueue(path: path, configuration: configuration)
+        // After GRDB's own setup (a pool sets NORMAL): the app's choice.
+        try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = EXTRA") }
+        let store = try SyncStateStore(database: writer, tablePrefix: "_sync_", scope: .private)
+        statements.withLock { $0 = [] }
+        _ = try store.applyFetched(RecordZoneChanges(zoneID: ZoneID(zoneName: "Z"), modifications: [], deletions: [],
+                                                     changeToken: ServerChangeToken(rawValue: "t"), moreComing: false))
+        #expect(statements.withLock { $0.contains("PRAGMA synchronous = NORMAL") } == wal)
+        #expect(try writer.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 3)
     }
 
     /// Found by the simulation's 1,000-seed run (seeds 31, 51 and 70): a relaunched app's engine

@@ -132,6 +132,15 @@ package struct WireWriter: Sendable {
     /// A fields dictionary: `{"name": {"value": …, "type": …}, …}`. Nil fields are left out, or
     /// with `writingRemovals` written as `{"value": null}` (a request's "remove this field").
     package mutating func fields(_ fields: [String: FieldValue?], writingRemovals: Bool = false) {
+        members(fields.lazy.map { ($0.key, $0.value) }, writingRemovals: writingRemovals)
+    }
+
+    /// A Record Field Dictionary of fields that all have a value.
+    package mutating func fields(_ fields: [String: FieldValue]) {
+        members(fields.lazy.map { ($0.key, Optional($0.value)) }, writingRemovals: false)
+    }
+
+    private mutating func members(_ fields: some Sequence<(String, FieldValue?)>, writingRemovals: Bool) {
         bytes.append(UInt8(ascii: "{"))
         var first = true
         for (name, value) in fields {
