@@ -24,7 +24,7 @@ declare -A target=(
   [asset_upload_vs_disk]=">= 0.5" [asset_download_vs_disk]=">= 0.5" [asset_rss_growth_mb]="< 20"
   [initial_sync_vs_server]=">= 0.5" [send_vs_server]=">= 0.5" [sync_peak_rss_mb]="<= 200"
   [push_p50_ms_1000]="<= 5" [push_p99_ms_1000]="<= 25" [kb_per_connection]="<= 30"
-  [capture_overhead]="<= 1.5" [apply_records_per_s]=">= 50000"
+  [capture_overhead]="<= 1.5" [apply_records_per_s]=">= 50000" [capture_overhead_wal]="<= 1.5" [apply_records_per_s_wal]=">= 50000"
   [hostile_peak_rss_mib]="<= 300" [hostile_5xx]="= 0" [fsyncs_per_save]=">= 1"
   [pg_modify_vs_raw]=">= 0.3" [pg_changes_vs_raw]=">= 0.5" [two_instances_vs_one]=">= 0.9"
   [pg_push_p50_ms_1000]="<= 5" [pg_push_p99_ms_1000]="<= 25" [pg_push_across_p99_ms_1000]="<= 50"

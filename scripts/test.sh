@@ -5,7 +5,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Every step below is named on standard error with the time it starts, and has a time limit (in
 # seconds, about five times what it takes here), so a step that hangs fails the run by name.
-step() { local limit=$1; shift; echo "== $(date -u +%H:%M:%S) $*" >&2; timeout --kill-after=30 "$limit" "$@"; }
+# A step that fails says so on standard output too, so that a log cut to its last lines names it.
+step() {
+  local limit=$1; shift; echo "== $(date -u +%H:%M:%S) $*" >&2
+  local status=0
+  timeout --kill-after=30 "$limit" "$@" || status=$?
+  [ "$status" = 0 ] || { echo "== FAILED (exit $status): $*"; echo "== FAILED (exit $status): $*" >&2; }
+  return "$status"
+}
 scripts/install-deps.sh
 # Python packages the tests use (a real SMTP server for email verification, schemathesis).
 python3 -c 'import aiosmtpd, schemathesis, selenium' 2>/dev/null || python3 -m pip install -q -r requirements.txt

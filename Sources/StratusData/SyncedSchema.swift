@@ -86,6 +86,10 @@ enum SyncedSchema {
             INSERT INTO \(outbox) (zone_name, owner, record_name, change)
             SELECT \(zone.name), \(zone.owner), \(row)."\(table.primaryKey)", '\(change)'
             """
+        if table.zone.zoneID != nil, !sharing, from == nil {
+            // The cheapest capture: every value a constant but the row's ID.
+            return "INSERT INTO \(outbox) (zone_name, owner, record_name, change) VALUES (\(zone.name), \(zone.owner), \(row).\"\(table.primaryKey)\", '\(change)');"
+        }
         guard table.zone.zoneID == nil else { return insert + (from.map { " FROM \($0)" } ?? "") + ";" }
         let queueing = insert + (from.map { " FROM \($0) AND" } ?? " WHERE") + " \(zone.name) IS NOT NULL;"
         guard change == "save" && from == nil else { return queueing }
