@@ -122,11 +122,7 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
                 upserts[key] = Upsert(table: table, columns: kept.map { $0.map { conversion.appliedColumns[$0] } } ?? conversion.appliedColumns)
                 order.append(key)
             }
-            if kept == nil {
-                upserts[key]!.values.append(contentsOf: values.lazy.map { $0! })
-            } else {
-                upserts[key]!.values.append(contentsOf: values.lazy.compactMap { $0 })
-            }
+            upserts[key]!.values.append(contentsOf: values.lazy.compactMap { $0 })
             var unknownJSON: Data?
             if !unknown.isEmpty {
                 var writer = WireWriter(capacity: 64)
@@ -201,6 +197,15 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
                 INSERT OR REPLACE INTO _stratus_rows (table_name, row_id, zone_name, owner, placeholder) VALUES (?, ?, ?, ?, 1)
                 """, arguments: [targetTable.tableName, target, zoneID.zoneName, zoneID.ownerRecordName ?? ""])
         }
+    }
+
+    /// Deletes rows of `table` the server no longer has, as the server's word: with what cascades
+    /// from them, their bookkeeping gone, and nothing sent (the caller removes what the deletions
+    /// queued before its transaction commits).
+    func deleteMissing(_ ids: [String], from table: SyncedTable, in db: GRDB.Database) throws {
+        try db.execute(sql: "UPDATE _stratus_state SET applying = 1")
+        defer { try? db.execute(sql: "UPDATE _stratus_state SET applying = 0") }
+        for id in ids { try delete(id, from: table, in: db) }
     }
 
     /// Deletes a row, then applies the delete rules of rows pointing at it: cascade deletes them,

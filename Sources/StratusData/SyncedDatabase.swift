@@ -201,14 +201,13 @@ public final class SyncedDatabase: Sendable {
             throw error
         }
         let seen = coordinator.endCensus()
-        let tables = self.tables, sharing = coordinator.sharing
+        let tables = self.tables, coordinator = self.coordinator, sharing = coordinator.sharing
         let outbox = SyncEngine.outboxTable(tablePrefix: Self.tablePrefix)
         try await writer.write { db in
             // Deleting is no change to send: what the deletions queue goes before the commit. A row
             // written since the send (queued in the outbox) is not missing, only new.
             let end = try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM \(outbox)") ?? 0
             let queued = try Set(String.fetchAll(db, sql: "SELECT record_name FROM \(outbox) WHERE change <> ''"))
-            if policy == .delete { try db.execute(sql: "UPDATE _stratus_state SET applying = 1") }
             for table in tables.values {
                 let key = table.primaryKey
                 let missing = try String.fetchAll(db, sql: """
@@ -221,16 +220,10 @@ public final class SyncedDatabase: Sendable {
                                                                              from: "\"\(table.tableName)\" t WHERE t.\"\(key)\" = ?1"))
                     for id in missing { try queue.execute(arguments: [id]) }
                 case .delete:
-                    let delete = try db.makeStatement(sql: "DELETE FROM \"\(table.tableName)\" WHERE \"\(key)\" = ?")
-                    for id in missing { try delete.execute(arguments: [id]) }
-                    try db.execute(sql: "DELETE FROM _stratus_rows WHERE table_name = ? AND row_id IN (SELECT value FROM json_each(?))",
-                                   arguments: [table.tableName, String(decoding: try JSONEncoder().encode(missing), as: UTF8.self)])
+                    try coordinator.deleteMissing(missing, from: table, in: db)
                 }
             }
-            if policy == .delete {
-                try db.execute(sql: "UPDATE _stratus_state SET applying = 0")
-                try db.execute(sql: "DELETE FROM \(outbox) WHERE sequence > ?", arguments: [end])
-            }
+            if policy == .delete { try db.execute(sql: "DELETE FROM \(outbox) WHERE sequence > ?", arguments: [end]) }
         }
         try await syncNow()
     }

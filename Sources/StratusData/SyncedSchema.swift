@@ -76,23 +76,21 @@ enum SyncedSchema {
     }
 
     /// The statements that queue a change of a row in its zone's part of the outbox. `row` names
-    /// the row: `NEW` or `OLD` in a trigger, or the alias of `table` in `from` (a `FROM` clause that
-    /// selects rows to queue). The app's save of a row that has no zone (its parent is missing)
-    /// fails; a deletion of one is not queued: the row never reached the server.
+    /// the row: `NEW` or `OLD` in a trigger, or the alias of `table` in `from` (a `FROM` clause
+    /// with a `WHERE` condition, selecting the rows to queue). The app's save of a row that has no
+    /// zone (its parent is missing) fails; a deletion of one is not queued: the row never reached
+    /// the server.
     static func queue(_ table: SyncedTable, among tables: [String: SyncedTable], row: String, _ change: String, outbox: String,
                       sharing: Bool, from: String? = nil) -> String {
         let zone = zone(of: table, among: tables, sharing: sharing) { "\(row).\"\($0)\"" }
-        let insert = """
-            INSERT INTO \(outbox) (zone_name, owner, record_name, change)
-            SELECT \(zone.name), \(zone.owner), \(row)."\(table.primaryKey)", '\(change)'
-            """
-        if table.zone.zoneID != nil, !sharing, from == nil {
-            // The cheapest capture: every value a constant but the row's ID.
-            return "INSERT INTO \(outbox) (zone_name, owner, record_name, change) VALUES (\(zone.name), \(zone.owner), \(row).\"\(table.primaryKey)\", '\(change)');"
-        }
-        guard table.zone.zoneID == nil else { return insert + (from.map { " FROM \($0)" } ?? "") + ";" }
-        let queueing = insert + (from.map { " FROM \($0) AND" } ?? " WHERE") + " \(zone.name) IS NOT NULL;"
-        guard change == "save" && from == nil else { return queueing }
+        let insert = "INSERT INTO \(outbox) (zone_name, owner, record_name, change)"
+        let values = "\(zone.name), \(zone.owner), \(row).\"\(table.primaryKey)\", '\(change)'"
+        let select = "\(insert) SELECT \(values)" + (from.map { " FROM \($0)" } ?? "")
+        // A table with one zone always has a zone; without sharing it is a constant, and the
+        // capture is the cheapest insert there is.
+        if table.zone.zoneID != nil { return sharing || from != nil ? select + ";" : "\(insert) VALUES (\(values));" }
+        let queueing = select + (from == nil ? " WHERE" : " AND") + " \(zone.name) IS NOT NULL;"
+        guard change == "save", from == nil else { return queueing }
         // The engine applying a page may write a child before its parent: not the app's doing.
         return """
             SELECT RAISE(ABORT, \(literal("a row of '\(table.tableName)' has no zone: its parent is missing")))
