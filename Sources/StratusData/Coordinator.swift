@@ -73,15 +73,17 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
         }
     }
 
+    /// Deletes the rows of zones gone for good: those whose bookkeeping places them there, and in
+    /// a table whose one zone it was, every row placed nowhere else.
     private func removeZones(_ zones: [ZoneID], in db: GRDB.Database) throws {
         for zone in zones {
             let owner = zone.ownerRecordName ?? ""
             for conversion in conversions.values {
                 let table = conversion.table
-                try db.execute(sql: """
-                    DELETE FROM "\(table.tableName)" WHERE "\(table.primaryKey)" IN (
-                        SELECT row_id FROM _stratus_rows WHERE table_name = ? AND zone_name = ? AND owner = ?)
-                    """, arguments: [table.tableName, zone.zoneName, owner])
+                let placed = table.isTableZone(zone) ? "NOT IN (SELECT row_id FROM _stratus_rows WHERE table_name = ? AND (zone_name, owner) <> (?, ?))"
+                    : "IN (SELECT row_id FROM _stratus_rows WHERE table_name = ? AND zone_name = ? AND owner = ?)"
+                try db.execute(sql: "DELETE FROM \"\(table.tableName)\" WHERE \"\(table.primaryKey)\" \(placed)",
+                               arguments: [table.tableName, zone.zoneName, owner])
             }
             try db.execute(sql: "DELETE FROM _stratus_rows WHERE zone_name = ? AND owner = ?", arguments: [zone.zoneName, owner])
             try db.execute(sql: "DELETE FROM _stratus_zones WHERE zone_name = ? AND owner = ?", arguments: [zone.zoneName, owner])
@@ -89,7 +91,9 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
     }
 
     /// Writes fetched records into their tables (and deletes deleted ones), with the bookkeeping
-    /// of `_stratus_rows`: zone, change tag, fields this device does not know, placeholders.
+    /// of `_stratus_rows` for rows that need it: where a row lives when its table's rule does not
+    /// say (shared zones, a zone per row), fields this device does not know, read-only rows, and
+    /// placeholders. A row in its table's one zone with none of these has no bookkeeping.
     func apply(_ records: [CloudRecord], deletions: [(String, String)], in db: GRDB.Database) throws {
         for record in records where record.isShare {
             // The zone's sharing, and (in someone else's zone) whether this user may edit.
@@ -103,8 +107,7 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
         // Rows are written many to a statement: per table and set of columns, one upsert of up to
         // `maximumRowsPerStatement` rows, and one for their bookkeeping.
         var upserts: [String: Upsert] = [:], order: [String] = []
-        var bookkeeping: [DatabaseValue] = []
-        bookkeeping.reserveCapacity(records.count * 7)
+        var bookkeeping: [DatabaseValue] = [], unbooked: [String: [DatabaseValue]] = [:]
         var written: [(RowConversion, [DatabaseValue?], ZoneID)] = []
         var canEdit: [ZoneID: Bool] = [:]
         for record in records {
@@ -133,25 +136,37 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
                 canEdit[zoneID] = try Bool.fetchOne(db, sql: "SELECT can_edit FROM _stratus_zones WHERE zone_name = ? AND owner = ?",
                                                     arguments: [zoneID.zoneName, zoneID.ownerRecordName ?? ""]) ?? true
             }
-            bookkeeping += [table.tableName.databaseValue, record.recordID.recordName.databaseValue, zoneID.zoneName.databaseValue,
-                            (zoneID.ownerRecordName ?? "").databaseValue, record.changeTag.databaseValue, unknownJSON.databaseValue,
-                            canEdit[zoneID]!.databaseValue]
+            if table.isTableZone(zoneID), unknownJSON == nil, canEdit[zoneID]! {
+                unbooked[table.tableName, default: []].append(record.recordID.recordName.databaseValue)
+            } else {
+                bookkeeping += [table.tableName.databaseValue, record.recordID.recordName.databaseValue, zoneID.zoneName.databaseValue,
+                                (zoneID.ownerRecordName ?? "").databaseValue, unknownJSON.databaseValue, canEdit[zoneID]!.databaseValue]
+            }
             if table.references.contains(where: { $0.placeholder != nil }) { written.append((conversion, values, zoneID)) }
         }
         for key in order { try upserts[key]!.execute(in: db) }
-        for rows in bookkeeping.slices(of: 7 * Self.maximumRowsPerStatement) {
+        for rows in bookkeeping.slices(of: 6 * Self.maximumRowsPerStatement) {
             try db.batchStatement(sql: """
-                INSERT INTO _stratus_rows (table_name, row_id, zone_name, owner, change_tag, unknown_fields, can_edit)
-                VALUES \(databaseRowsQuestionMarks(rows: rows.count / 7, columns: 7))
-                ON CONFLICT(table_name, row_id) DO UPDATE SET change_tag = excluded.change_tag,
-                    unknown_fields = excluded.unknown_fields, placeholder = 0, zone_name = excluded.zone_name,
-                    owner = excluded.owner, can_edit = excluded.can_edit
-                """, isFull: rows.count == 7 * Self.maximumRowsPerStatement).bind(rows).execute()
+                INSERT INTO _stratus_rows (table_name, row_id, zone_name, owner, unknown_fields, can_edit)
+                VALUES \(databaseRowsQuestionMarks(rows: rows.count / 6, columns: 6))
+                ON CONFLICT(table_name, row_id) DO UPDATE SET unknown_fields = excluded.unknown_fields, placeholder = 0,
+                    zone_name = excluded.zone_name, owner = excluded.owner, can_edit = excluded.can_edit
+                """, isFull: rows.count == 6 * Self.maximumRowsPerStatement).bind(rows).execute()
         }
+        for (table, ids) in unbooked { try forgetBookkeeping(of: ids, in: table, db) }
         for (conversion, values, zoneID) in written { try fillPlaceholders(for: conversion, values: values, in: zoneID, db) }
         for (name, type) in deletions {
             guard let conversion = byType[type] else { continue }
             try delete(name, from: conversion.table, in: db)
+        }
+    }
+
+    /// Removes the bookkeeping of rows of `table` that need none any more (they were placeholders,
+    /// or had fields this device did not know), many to a statement.
+    private func forgetBookkeeping(of ids: [DatabaseValue], in table: String, _ db: GRDB.Database) throws {
+        for chunk in ids.slices(of: Self.maximumRowsPerStatement) {
+            try db.batchStatement(sql: "DELETE FROM _stratus_rows WHERE table_name = ? AND row_id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                                  isFull: chunk.count == Self.maximumRowsPerStatement).bind(CollectionOfOne(table.databaseValue) + chunk).execute()
         }
     }
 
@@ -229,7 +244,7 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
     }
 
     /// Takes in the records a send saved (none the app changed again since: the engine leaves
-    /// those out): their change tags, and — where a conflict resolved into something other than
+    /// those out): the zones they were saved in, and — where a conflict resolved into something other than
     /// the row (the server's edit won) — their values.
     private func takeIn(sent records: [CloudRecord], in db: GRDB.Database) throws {
         var resolved: [CloudRecord] = []
@@ -241,12 +256,11 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
             let values = conversion.values(of: record).values
             if zip(conversion.appliedColumns, values).contains(where: { column, value in value.map { row[column] as DatabaseValue? != $0 } ?? false }) {
                 resolved.append(record)
-            } else {
-                try db.cachedStatement(sql: """
-                    INSERT INTO _stratus_rows (table_name, row_id, zone_name, owner, change_tag) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT(table_name, row_id) DO UPDATE SET change_tag = excluded.change_tag
-                    """).execute(arguments: [table.tableName, record.recordID.recordName, record.recordID.zoneID.zoneName,
-                                             record.recordID.zoneID.ownerRecordName ?? "", record.changeTag])
+            } else if !table.isTableZone(record.recordID.zoneID) {
+                // Where the row now lives.
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO _stratus_rows (table_name, row_id, zone_name, owner) VALUES (?, ?, ?, ?)")
+                    .execute(arguments: [table.tableName, record.recordID.recordName, record.recordID.zoneID.zoneName,
+                                         record.recordID.zoneID.ownerRecordName ?? ""])
             }
         }
         try apply(resolved, deletions: [], in: db)

@@ -158,15 +158,18 @@ public final class SyncedDatabase: Sendable {
     /// Whether a row is shared, whether this user owns it, and whether they may change it. A row
     /// they may not change is also refused locally (the write fails before anything is queued).
     public func sharingStatus<Record: TableRecord>(_ record: Record.Type, id: String) async throws -> SharingStatus {
-        let table = Record.databaseTableName
+        let name = Record.databaseTableName
+        guard let table = tables[name] else { throw CloudError(.invalidArguments, "'\(name)' is not a synced table") }
+        let zone = SyncedSchema.zone(of: table, among: tables, sharing: coordinator.sharing) { "t.\"\($0)\"" }
         return try await writer.read { db in
             let row = try Row.fetchOne(db, sql: """
-                SELECT r.owner, r.can_edit, COALESCE(z.shared, 0) FROM _stratus_rows r
-                LEFT JOIN _stratus_zones z ON z.zone_name = r.zone_name AND z.owner = r.owner
-                WHERE r.table_name = ? AND r.row_id = ?
-                """, arguments: [table, id])
+                SELECT \(zone.owner),
+                    COALESCE((SELECT can_edit FROM _stratus_rows WHERE table_name = ?1 AND row_id = ?2), 1),
+                    COALESCE((SELECT shared FROM _stratus_zones WHERE zone_name = \(zone.name) AND owner = \(zone.owner)), 0)
+                FROM "\(name)" t WHERE t."\(table.primaryKey)" = ?2
+                """, arguments: [name, id])
             guard let row else { return SharingStatus(isShared: false, isOwner: true, canEdit: true) }
-            let owner: String = row[0]
+            let owner: String = row[0] ?? ""
             return SharingStatus(isShared: row[2], isOwner: owner.isEmpty, canEdit: row[1])
         }
     }

@@ -17,7 +17,7 @@ enum SyncedSchema {
             UPDATE _stratus_state SET applying = 0;
             CREATE TABLE IF NOT EXISTS _stratus_rows (
                 table_name TEXT NOT NULL, row_id TEXT NOT NULL, zone_name TEXT NOT NULL, owner TEXT NOT NULL DEFAULT '',
-                change_tag TEXT, unknown_fields BLOB, placeholder INTEGER NOT NULL DEFAULT 0, can_edit INTEGER NOT NULL DEFAULT 1,
+                unknown_fields BLOB, placeholder INTEGER NOT NULL DEFAULT 0, can_edit INTEGER NOT NULL DEFAULT 1,
                 PRIMARY KEY (table_name, row_id)
             ) WITHOUT ROWID;
             CREATE INDEX IF NOT EXISTS _stratus_rows_by_id ON _stratus_rows(row_id);

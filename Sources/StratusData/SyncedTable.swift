@@ -183,6 +183,10 @@ public struct SyncedTable: Sendable {
     /// Whether a row of this table may live in `zoneID` (of the user's private database).
     func admits(_ zoneID: ZoneID) -> Bool { zone.zoneID.map { $0 == zoneID } ?? true }
 
+    /// Whether `zoneID` is the one zone the table's rule puts every row in: where its rows live
+    /// unless their bookkeeping says otherwise.
+    func isTableZone(_ zoneID: ZoneID) -> Bool { zone.zoneID == zoneID }
+
     func fieldName(_ column: String) -> String { fieldNames[column] ?? column }
     func column(forField field: String) -> String { fieldNames.first { $0.value == field }?.key ?? field }
 }

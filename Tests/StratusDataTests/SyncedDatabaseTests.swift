@@ -164,12 +164,36 @@ struct DataDevice {
         }
     }
 
+    /// Two devices of one user: the newer one's `course` table has a `level` column the older one
+    /// does not know, and both have course `c1` of level 3.
+    static func newerAndOlder(_ cloud: TestCloud) async throws -> (newer: DataDevice, older: DataDevice) {
+        let user = try await cloud.createUser("alice")
+        let newer = try await DataDevice.open(cloud, user: user, name: "newer", newerCourse: true)
+        let older = try await DataDevice.open(cloud, user: user, name: "older")
+        try await newer.queue.write { db in try db.execute(sql: "INSERT INTO course (id, title, level) VALUES ('c1', 'Swift', 3)") }
+        try await newer.store.syncNow()
+        try await older.store.syncNow()
+        return (newer, older)
+    }
+
     @Test func aFieldAnOldClientDoesNotKnowSurvivesItsEdit() async throws {
         try await TestCloud.with { cloud in
-            let user = try await cloud.createUser("alice")
-            let newer = try await DataDevice.open(cloud, user: user, name: "newer", newerCourse: true)
-            let older = try await DataDevice.open(cloud, user: user, name: "older")
-            try await newer.queue.write { db in try db.execute(sql: "INSERT INTO course (id, title, level) VALUES ('c1', 'Swift', 3)") }
+            let (newer, older) = try await Self.newerAndOlder(cloud)
+            try await older.queue.write { db in try db.execute(sql: "UPDATE course SET title = 'Swift 6' WHERE id = 'c1'") }
+            try await older.store.syncNow()
+            try await newer.store.syncNow()
+            let row = try await newer.queue.read { try Row.fetchOne($0, sql: "SELECT title, level FROM course WHERE id = 'c1'") }
+            #expect(row?["title"] == "Swift 6")
+            #expect(row?["level"] == 3)
+        }
+    }
+
+    /// Fields a device does not know go once the server's record no longer has them: the
+    /// device's next edit does not bring them back.
+    @Test func aFieldTheServerNoLongerHasIsNotSentBack() async throws {
+        try await TestCloud.with { cloud in
+            let (newer, older) = try await Self.newerAndOlder(cloud)
+            try await newer.queue.write { db in try db.execute(sql: "UPDATE course SET level = NULL WHERE id = 'c1'") }
             try await newer.store.syncNow()
             try await older.store.syncNow()
             try await older.queue.write { db in try db.execute(sql: "UPDATE course SET title = 'Swift 6' WHERE id = 'c1'") }
@@ -177,7 +201,26 @@ struct DataDevice {
             try await newer.store.syncNow()
             let row = try await newer.queue.read { try Row.fetchOne($0, sql: "SELECT title, level FROM course WHERE id = 'c1'") }
             #expect(row?["title"] == "Swift 6")
-            #expect(row?["level"] == 3)
+            #expect(row?["level"] as DatabaseValue? == .null)
+        }
+    }
+
+    /// A zone deleted on another device takes the rows of the tables it held with it.
+    @Test func aZoneDeletedElsewhereTakesItsRowsWithIt() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await DataDevice.open(cloud, user: user, name: "phone")
+            let laptop = try await DataDevice.open(cloud, user: user, name: "laptop")
+            try await phone.queue.write { db in try Person(id: "p1", name: "Ada", courseIDs: ["c1"]).insert(db) }
+            try await phone.queue.write { db in try Course(id: "c1", title: "Swift").insert(db) }
+            try await phone.store.syncNow()
+            try await laptop.store.syncNow()
+            let rows = { try await laptop.queue.read { db in [try Person.fetchCount(db), try Course.fetchCount(db)] } }
+            #expect(try await rows() == [1, 1])
+            try await phone.store.engine.configuration.database.deleteRecordZone(withID: ZoneID(zoneName: "StratusData"))
+            try await laptop.store.syncNow()
+            #expect(try await rows() == [0, 0])
+            #expect(try await laptop.store.hasUnsentChanges() == false)
         }
     }
 
