@@ -244,8 +244,9 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
     }
 
     /// Takes in the records a send saved (none the app changed again since: the engine leaves
-    /// those out): the zones they were saved in, and — where a conflict resolved into something other than
-    /// the row (the server's edit won) — their values.
+    /// those out): the zones they were saved in, where their table's rule does not give it, and —
+    /// where a conflict resolved into something other than the row (the server's edit won) —
+    /// their values.
     private func takeIn(sent records: [CloudRecord], in db: GRDB.Database) throws {
         var resolved: [CloudRecord] = []
         for record in records {

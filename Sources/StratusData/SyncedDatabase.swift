@@ -157,6 +157,7 @@ public final class SyncedDatabase: Sendable {
 
     /// Whether a row is shared, whether this user owns it, and whether they may change it. A row
     /// they may not change is also refused locally (the write fails before anything is queued).
+    /// Throws `invalidArguments` if `record`'s table is not synced.
     public func sharingStatus<Record: TableRecord>(_ record: Record.Type, id: String) async throws -> SharingStatus {
         let name = Record.databaseTableName
         guard let table = tables[name] else { throw CloudError(.invalidArguments, "'\(name)' is not a synced table") }

@@ -447,6 +447,8 @@ struct DataDevice {
             let url = try #require(share.shareKeys?.shareURL)
             try await alice.store.syncNow()
             #expect(try await alice.store.sharingStatus(Person.self, id: "p1") == SharingStatus(isShared: true, isOwner: true, canEdit: true))
+            let unsynced = await #expect(throws: CloudError.self) { try await alice.store.sharingStatus(AssetColumnTests.Document.self, id: "p1") }
+            #expect(unsynced?.code == .invalidArguments)
 
             for device in [bob, carol] {
                 try await device.store.sharedEngine!.configuration.database.acceptShare(url)
