@@ -136,14 +136,14 @@ public final class SyncedDatabase: Sendable {
 
     /// The zone a row of `record`'s table lives in; `unknownItem` if there is no such row.
     public func zone<Record: TableRecord>(of record: Record.Type, id: String) async throws -> ZoneID {
-        let name = Record.databaseTableName
-        guard let table = tables[name] else { throw CloudError(.invalidArguments, "'\(name)' is not a synced table") }
-        let tables = self.tables, sharing = coordinator.sharing
-        let zone = SyncedSchema.zone(of: table, among: tables, sharing: sharing) { "t.\"\($0)\"" }
+        let (table, zone) = try rowZone(Record.self)
         let row = try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(zone.name), \(zone.owner) FROM \"\(name)\" t WHERE t.\"\(table.primaryKey)\" = ?", arguments: [id])
+            try Row.fetchOne(db, sql: "SELECT \(zone.name), \(zone.owner) FROM \"\(table.tableName)\" t WHERE t.\"\(table.primaryKey)\" = ?",
+                             arguments: [id])
         }
-        guard let row, let zoneName = row[0] as String? else { throw CloudError(.unknownItem, "no row '\(id)' in '\(name)', or it has no zone") }
+        guard let row, let zoneName = row[0] as String? else {
+            throw CloudError(.unknownItem, "no row '\(id)' in '\(table.tableName)', or it has no zone")
+        }
         let owner: String = row[1] ?? ""
         return ZoneID(zoneName: zoneName, ownerRecordName: owner.isEmpty ? nil : owner)
     }
@@ -159,20 +159,26 @@ public final class SyncedDatabase: Sendable {
     /// they may not change is also refused locally (the write fails before anything is queued).
     /// Throws `invalidArguments` if `record`'s table is not synced.
     public func sharingStatus<Record: TableRecord>(_ record: Record.Type, id: String) async throws -> SharingStatus {
-        let name = Record.databaseTableName
-        guard let table = tables[name] else { throw CloudError(.invalidArguments, "'\(name)' is not a synced table") }
-        let zone = SyncedSchema.zone(of: table, among: tables, sharing: coordinator.sharing) { "t.\"\($0)\"" }
+        let (table, zone) = try rowZone(Record.self)
         return try await writer.read { db in
             let row = try Row.fetchOne(db, sql: """
                 SELECT \(zone.owner),
                     COALESCE((SELECT can_edit FROM _stratus_rows WHERE table_name = ?1 AND row_id = ?2), 1),
                     COALESCE((SELECT shared FROM _stratus_zones WHERE zone_name = \(zone.name) AND owner = \(zone.owner)), 0)
-                FROM "\(name)" t WHERE t."\(table.primaryKey)" = ?2
-                """, arguments: [name, id])
+                FROM "\(table.tableName)" t WHERE t."\(table.primaryKey)" = ?2
+                """, arguments: [table.tableName, id])
             guard let row else { return SharingStatus(isShared: false, isOwner: true, canEdit: true) }
             let owner: String = row[0] ?? ""
             return SharingStatus(isShared: row[2], isOwner: owner.isEmpty, canEdit: row[1])
         }
+    }
+
+    /// The synced table of `record`'s type, and the SQL of a row's zone (name and owner) in it,
+    /// the row's table aliased `t`. Throws `invalidArguments` if the table is not synced.
+    private func rowZone<Record: TableRecord>(_ record: Record.Type) throws -> (table: SyncedTable, zone: (name: String, owner: String)) {
+        let name = Record.databaseTableName
+        guard let table = tables[name] else { throw CloudError(.invalidArguments, "'\(name)' is not a synced table") }
+        return (table, SyncedSchema.zone(of: table, among: tables, sharing: coordinator.sharing) { "t.\"\($0)\"" })
     }
 
     /// Sends, then fetches; fetched changes are in the tables when it returns.
