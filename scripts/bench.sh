@@ -1,34 +1,61 @@
 #!/usr/bin/env bash
-# Builds release and runs every stratus-bench scenario (and scripts/trace-fsync.sh), then writes one table (figure, value,
-# target) to Benchmarks/RESULTS.md. The figures of docs/benchmarks.md come from it. Run it before resolving
-# any issue. Each scenario's full report is kept next to the table in Benchmarks/logs/.
+# Builds release and runs every stratus-bench scenario (and scripts/trace-fsync.sh) several times, then
+# writes one table to Benchmarks/RESULTS.md: each figure's minimum, median and maximum over the runs, its
+# target and whether every run met it, and for a ratio the two absolute figures it divides. The table is
+# then compared with the last committed one (the regression guard): every figure whose median is worse
+# by more than the larger of the two tables' spreads is marked REGRESSION. A marked figure is fixed, or
+# explained by measurement in the commit that publishes the table (its message names the figure).
+# Run it before resolving any issue. Each run's full report is kept in Benchmarks/logs/SCENARIO.RUN.txt.
 #
-#   scripts/bench.sh                 every scenario
-#   scripts/bench.sh server hostile  only these
+#   scripts/bench.sh                      every scenario, 3 runs each, RESULTS.md rewritten and compared
+#   scripts/bench.sh --runs 5 push        only these scenarios (the table is printed, RESULTS.md kept)
+#   scripts/bench.sh --compare            only compare RESULTS.md with the last committed one
+#
+# Directions and targets live in Benchmarks/targets.txt (targets may only be tightened); baselines in
+# Benchmarks/StratusBench/Baselines/ (never changed with Sources/): scripts/check-benchmarks.sh checks both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+runs=3
+compare_only=false
+scenarios=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --runs) runs=$2; shift 2 ;;
+    --compare) compare_only=true; shift ;;
+    *) scenarios+=("$1"); shift ;;
+  esac
+done
+all=(server query assets sync push store hostile fsync postgres)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=("${all[@]}")
+results=Benchmarks/RESULTS.md
+tool="python3 scripts/lib/bench_results.py"
+
+# Compares a table with the last committed RESULTS.md; prints the comparison (its status: 1 when a figure
+# regressed).
+compare() {
+  local published
+  published=$(mktemp)
+  if ! git show HEAD:"$results" > "$published" 2>/dev/null; then
+    echo "no committed $results to compare with"; rm -f "$published"; return 0
+  fi
+  local status=0
+  echo "## Against the last published table (commit $(git log -1 --format=%h -- "$results"))"
+  echo
+  $tool compare --targets Benchmarks/targets.txt "$published" "$1" || status=$?
+  rm -f "$published"
+  return "$status"
+}
+
+if $compare_only; then
+  compare "$results"
+  exit
+fi
+
 scripts/install-deps.sh
-
-scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(server query assets sync push store hostile fsync postgres)
-
 swift build -c release --product stratus-bench
 bench=".build/release/stratus-bench"
 mkdir -p Benchmarks/logs
-
-# The target of each figure; figures without one are shown for context.
-declare -A target=(
-  [modify_vs_sqlite]=">= 0.3" [changes_vs_sqlite]=">= 0.5"
-  [modify_concurrent_16_vs_1]=">= 2.5" [single_save_p50_vs_no_group_commit]="<= 1.1"
-  [query_1m_vs_1k]="<= 3"
-  [asset_upload_vs_disk]=">= 0.5" [asset_download_vs_disk]=">= 0.5" [asset_rss_growth_mb]="< 20"
-  [initial_sync_vs_server]=">= 0.5" [send_vs_server]=">= 0.5" [sync_peak_rss_mb]="<= 200"
-  [push_p50_ms_1000]="<= 5" [push_p99_ms_1000]="<= 25" [kb_per_connection]="<= 30"
-  [capture_overhead]="<= 1.5" [apply_records_per_s]=">= 50000" [capture_overhead_wal]="<= 1.5" [apply_records_per_s_wal]=">= 50000"
-  [hostile_peak_rss_mib]="<= 300" [hostile_5xx]="= 0" [fsyncs_per_save]=">= 1"
-  [pg_modify_vs_raw]=">= 0.3" [pg_changes_vs_raw]=">= 0.5" [two_instances_vs_one]=">= 0.9"
-  [pg_push_p50_ms_1000]="<= 5" [pg_push_p99_ms_1000]="<= 25" [pg_push_across_p99_ms_1000]="<= 50"
-)
 
 # The postgres scenario: the server and push benchmarks on a PostgreSQL server started here (durable
 # settings, a temporary directory, a free port).
@@ -40,43 +67,39 @@ postgres_scenario() {
   stop_postgres
 }
 
-meets() { # value, target → "yes" / "no"
-  python3 - "$1" "$2" <<'PY'
-import sys
-value, target = float(sys.argv[1]), sys.argv[2].split()
-op, bound = target[0], float(target[1])
-ok = {">=": value >= bound, "<=": value <= bound, "<": value < bound, "=": value == bound}[op]
-print("yes" if ok else "no")
-PY
-}
-
-rows=()
-for scenario in "${scenarios[@]}"; do
-  echo "== stratus-bench $scenario"
-  log="Benchmarks/logs/$scenario.txt"
-  case "$scenario" in
-    fsync) scripts/trace-fsync.sh | tee "$log" ;;
-    postgres) postgres_scenario | tee "$log" ;;
-    *) "$bench" "$scenario" | tee "$log" ;;
-  esac
-  while read -r _ name value; do
-    goal="${target[$name]:-}"
-    if [ -n "$goal" ]; then
-      rows+=("| $scenario | \`$name\` | $value | $goal | $(meets "$value" "$goal") |")
-    else
-      rows+=("| $scenario | \`$name\` | $value | | |")
-    fi
-  done < <(grep '^figure ' "$log")
+# Runs interleave the scenarios (run 1 of each, then run 2 of each, …), so that a slow spell of the
+# machine spreads over all of them instead of sinking one.
+for run in $(seq 1 "$runs"); do
+  for scenario in "${scenarios[@]}"; do
+    echo "== run $run/$runs: stratus-bench $scenario"
+    log="Benchmarks/logs/$scenario.$run.txt"
+    case "$scenario" in
+      fsync) scripts/trace-fsync.sh | tee "$log" ;;
+      postgres) (postgres_scenario) | tee "$log" ;;
+      *) "$bench" "$scenario" | tee "$log" ;;
+    esac
+  done
 done
 
+table=$(mktemp)
 {
   echo "# Benchmark results"
   echo
-  echo "Written by \`scripts/bench.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, commit $(git rev-parse --short HEAD)."
-  echo "Ratios are measured against baselines taken in the same run; full reports are in \`Benchmarks/logs/\`."
+  echo "Written by \`scripts/bench.sh --runs $runs\` on $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, commit $(git rev-parse --short HEAD)."
+  echo "Each figure's minimum, median and maximum over $runs runs; a target is met when every run meets it (\"edge\" when"
+  echo "only some do). A ratio is measured against a baseline taken in the same run; the last column gives the medians"
+  echo "of the two absolute figures it divides. Full reports are in \`Benchmarks/logs/\`."
   echo
-  echo "| scenario | figure | value | target | met |"
-  echo "| --- | --- | --- | --- | --- |"
-  printf '%s\n' "${rows[@]}"
-} > Benchmarks/RESULTS.md
-cat Benchmarks/RESULTS.md
+  $tool table --targets Benchmarks/targets.txt --logs Benchmarks/logs --runs "$runs" "${scenarios[@]}"
+} > "$table"
+
+if [ "${scenarios[*]}" = "${all[*]}" ]; then
+  comparison=$(compare "$table") || true
+  { cat "$table"; echo; echo "$comparison"; } > "$results"
+  cat "$results"
+else
+  cat "$table"
+  echo
+  compare "$table" || true
+fi
+rm -f "$table"

@@ -6,18 +6,33 @@ cd "$(dirname "$0")/.."
 # Every step below is named on standard error with the time it starts, and has a time limit (in
 # seconds, about five times what it takes here), so a step that hangs fails the run by name.
 # A step that fails says so on standard output too, so that a log cut to its last lines names it.
+# When the run ends, however it ends, each step's duration and the total are printed on standard output.
+# (Durations go to a file: a step piped into tail runs in a subshell.)
+started=$SECONDS
+times=$(mktemp)
 step() {
   local limit=$1; shift; echo "== $(date -u +%H:%M:%S) $*" >&2
-  local status=0
+  local status=0 begun=$SECONDS
   timeout --kill-after=30 "$limit" "$@" || status=$?
+  printf '%6d s  %s%s\n' $((SECONDS - begun)) "$*" "$([ "$status" = 0 ] || echo "  (FAILED, exit $status)")" >> "$times"
   [ "$status" = 0 ] || { echo "== FAILED (exit $status): $*"; echo "== FAILED (exit $status): $*" >&2; }
   return "$status"
 }
+report_times() {
+  echo "== step times"
+  cat "$times"; rm -f "$times"
+  printf '%6d s  total (%d min)\n' $((SECONDS - started)) $(((SECONDS - started + 59) / 60))
+}
+trap report_times EXIT
 scripts/install-deps.sh
 # Python packages the tests use (a real SMTP server for email verification, schemathesis).
 python3 -c 'import aiosmtpd, schemathesis, selenium' 2>/dev/null || python3 -m pip install -q -r requirements.txt
 step 2400 swift build --build-tests
 step 120 scripts/check-portability.sh
+# The benchmark rules (baselines never changed with the code they judge, targets only tightened) and the
+# regression guard's own tests.
+step 60 scripts/check-benchmarks.sh
+step 60 python3 -m unittest discover -s scripts/lib -p 'test_*.py'
 step 900 scripts/check-docs.sh
 step 1200 swift test --skip-build
 # The server suite again on a real PostgreSQL server (started by the script, in a temporary directory).

@@ -33,9 +33,8 @@ struct AssetBenchmark: AsyncParsableCommand {
             for repetition in 0..<repetitions {
                 try Self.stamp(source, with: repetition) // a new file each time: no upload is a duplicate
                 let copy = directory.appendingPathComponent("copy-\(repetition).bin").path
-                diskWrite.append(try await Stopwatch.seconds { try Self.copyWithFsync(source, to: copy) })
-                try Self.dropFromPageCache(copy)
-                diskRead.append(try await Stopwatch.seconds { guard try Self.readAll(copy) == size else { throw BenchmarkError("short read") } })
+                diskWrite.append(try RawDisk.copyWithFsync(source, to: copy))
+                diskRead.append(try RawDisk.coldReadSeconds(copy, size: size))
                 try FileManager.default.removeItem(atPath: copy)
 
                 let peak = PeakMemory(processID: serverProcess)
@@ -43,7 +42,7 @@ struct AssetBenchmark: AsyncParsableCommand {
                 upload.append(try await Stopwatch.seconds { asset = try await Self.upload(source, size: size, to: server) })
                 rssGrowth = max(rssGrowth, peak.growth())
                 let url = try await Self.downloadURL(for: asset, record: "file-\(repetition)", server: server)
-                try Self.dropFromPageCache(try Self.blobPath(asset, server: server))
+                try RawDisk.dropFromPageCache(try Self.blobPath(asset, server: server))
                 let downloadPeak = PeakMemory(processID: serverProcess)
                 download.append(try await Stopwatch.seconds {
                     guard try await Self.download(url, server: server) == size else { throw BenchmarkError("short download") }
@@ -61,8 +60,12 @@ struct AssetBenchmark: AsyncParsableCommand {
         print(String(format: "raw disk read (cold)  %7.1f MB/s", megabytes / median(diskRead)))
         print(String(format: "asset download (cold) %7.1f MB/s   ratio %.2f (target ≥ 0.5)", megabytes / median(download), downloadRatio))
         print(String(format: "server peak RSS growth during a transfer: %.1f MB (target < 20)", Double(rssGrowth) / 1_048_576))
-        Report.figure("asset_upload_vs_disk", uploadRatio)
-        Report.figure("asset_download_vs_disk", downloadRatio)
+        Report.figure("disk_write_mb_per_s", megabytes / median(diskWrite), decimals: 1)
+        Report.figure("asset_upload_mb_per_s", megabytes / median(upload), decimals: 1)
+        Report.figure("disk_read_mb_per_s", megabytes / median(diskRead), decimals: 1)
+        Report.figure("asset_download_mb_per_s", megabytes / median(download), decimals: 1)
+        Report.ratio("asset_upload_vs_disk", uploadRatio, of: "asset_upload_mb_per_s", to: "disk_write_mb_per_s")
+        Report.ratio("asset_download_vs_disk", downloadRatio, of: "asset_download_mb_per_s", to: "disk_read_mb_per_s")
         Report.figure("asset_rss_growth_mb", Double(rssGrowth) / 1_048_576, decimals: 1)
     }
 
@@ -115,10 +118,9 @@ struct AssetBenchmark: AsyncParsableCommand {
 
     // MARK: - Raw disk
 
-    private static let chunk = 1024 * 1024
-
     private static func writeRandomFile(_ path: String, size: Int) throws {
         var generator = SystemRandomNumberGenerator()
+        let chunk = RawDisk.chunk
         let block = (0..<chunk).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard descriptor >= 0 else { throw BenchmarkError("cannot create \(path)") }
@@ -138,44 +140,6 @@ struct AssetBenchmark: AsyncParsableCommand {
         defer { close(descriptor) }
         var value = UInt64(number) &+ 0x5354_5241_5455_5300
         guard pwrite(descriptor, &value, 8, 0) == 8 else { throw BenchmarkError("short write") }
-    }
-
-    /// Reads `source` in 1 MB chunks into a new file and fsyncs it: what an upload has to do.
-    private static func copyWithFsync(_ source: String, to target: String) throws {
-        let input = open(source, O_RDONLY)
-        let output = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        defer { close(input); close(output) }
-        guard input >= 0, output >= 0 else { throw BenchmarkError("cannot open files") }
-        var buffer = [UInt8](repeating: 0, count: chunk)
-        while true {
-            let count = read(input, &buffer, chunk)
-            if count <= 0 { break }
-            guard write(output, buffer, count) == count else { throw BenchmarkError("short write") }
-        }
-        fsync(output)
-    }
-
-    /// Reads a file in 1 MB chunks; returns its size.
-    private static func readAll(_ path: String) throws -> Int {
-        let input = open(path, O_RDONLY)
-        guard input >= 0 else { throw BenchmarkError("cannot open \(path)") }
-        defer { close(input) }
-        var buffer = [UInt8](repeating: 0, count: chunk)
-        var total = 0
-        while true {
-            let count = read(input, &buffer, chunk)
-            if count <= 0 { return total }
-            total += count
-        }
-    }
-
-    /// Asks the kernel to forget a file's (clean) cached pages, so the next read comes from disk.
-    private static func dropFromPageCache(_ path: String) throws {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw BenchmarkError("cannot open \(path)") }
-        defer { close(descriptor) }
-        fdatasync(descriptor)
-        _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_DONTNEED))
     }
 }
 

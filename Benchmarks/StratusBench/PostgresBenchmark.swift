@@ -28,7 +28,7 @@ struct PostgresBenchmark {
     func run(_ records: [StratusCore.Record], in directory: URL) async throws {
         var runs: [(raw: Double, modify: Double, changes: Double)] = []
         for run in 0..<repeats {
-            let raw = try await rawInsert(records, database: try await newDatabase())
+            let raw = try await RawPostgresInsert(batch: batch).seconds(try ServerBenchmark.rows(of: records), database: try await newDatabase())
             let database = try await newDatabase()
             let (modify, changes, fetched) = try await BenchmarkServer.with(directory: directory.appendingPathComponent("pg-\(run)"),
                                                                             configure: { $0.databaseURL = database }) { server in
@@ -43,8 +43,8 @@ struct PostgresBenchmark {
         Report.figure("pg_insert_records_per_s", median(runs.map(\.raw)), decimals: 0)
         Report.figure("pg_modify_records_per_s", median(runs.map(\.modify)), decimals: 0)
         Report.figure("pg_changes_records_per_s", median(runs.map(\.changes)), decimals: 0)
-        Report.figure("pg_modify_vs_raw", median(runs.map { $0.modify / $0.raw }))
-        Report.figure("pg_changes_vs_raw", median(runs.map { $0.changes / $0.raw }))
+        Report.ratio("pg_modify_vs_raw", median(runs.map { $0.modify / $0.raw }), of: "pg_modify_records_per_s", to: "pg_insert_records_per_s")
+        Report.ratio("pg_changes_vs_raw", median(runs.map { $0.changes / $0.raw }), of: "pg_changes_records_per_s", to: "pg_insert_records_per_s")
         try await instances(in: directory)
     }
 
@@ -65,7 +65,7 @@ struct PostgresBenchmark {
         }
         Report.figure("pg_saves_one_instance_per_s", median(one), decimals: 0)
         Report.figure("pg_saves_two_instances_per_s", median(two), decimals: 0)
-        Report.figure("two_instances_vs_one", median(ratios))
+        Report.ratio("two_instances_vs_one", median(ratios), of: "pg_saves_two_instances_per_s", to: "pg_saves_one_instance_per_s")
     }
 
     /// Saves per second of ``clients`` clients spread over `instances` servers on a new database.
@@ -104,50 +104,5 @@ struct PostgresBenchmark {
         let (status, output) = try await ChildProcess.run("psql", ["\(server)/postgres", "-qc", "CREATE DATABASE \(name)"])
         guard status == 0 else { throw BenchmarkError("could not create a database: \(output)") }
         return "\(server)/\(name)"
-    }
-
-    /// The baseline: the rows inserted into a table shaped like the server's records table, one
-    /// multi-row `INSERT` per batch in its own transaction, through postgres-nio.
-    private func rawInsert(_ records: [StratusCore.Record], database: String) async throws -> Double {
-        let address = try PostgresAddress(url: database)
-        let client = PostgresClient(configuration: address.client, backgroundLogger: BenchmarkServer.quietLogger)
-        let running = Task { await client.run() }
-        defer { running.cancel() }
-        let logger = BenchmarkServer.quietLogger
-        try await client.query("""
-            CREATE TABLE records (
-                zone_id BIGINT NOT NULL, record_name TEXT COLLATE "C" NOT NULL, record_type TEXT COLLATE "C" NOT NULL,
-                change_tag TEXT COLLATE "C" NOT NULL, fields BYTEA NOT NULL, created_at BIGINT NOT NULL,
-                created_by TEXT COLLATE "C" NOT NULL, created_device TEXT COLLATE "C" NOT NULL, modified_at BIGINT NOT NULL,
-                modified_by TEXT COLLATE "C" NOT NULL, modified_device TEXT COLLATE "C" NOT NULL, parent TEXT COLLATE "C",
-                share TEXT COLLATE "C", sequence BIGINT NOT NULL, deleted BOOLEAN NOT NULL DEFAULT FALSE, create_key TEXT COLLATE "C",
-                PRIMARY KEY (zone_id, record_name))
-            """, logger: logger)
-        try await client.query("CREATE INDEX records_changes ON records(zone_id, sequence)", logger: logger)
-        let rows = try ServerBenchmark.rows(of: records)
-        return try await Stopwatch.seconds {
-            var sequence: Int64 = 0
-            for start in stride(from: 0, to: rows.count, by: batch) {
-                let chunk = rows[start..<min(start + batch, rows.count)]
-                var bindings = PostgresBindings(capacity: chunk.count * 5)
-                var values: [String] = []
-                for (name, type, fields) in chunk {
-                    sequence += 1
-                    let first = bindings.count + 1
-                    bindings.append(name)
-                    bindings.append(type)
-                    bindings.append(String(sequence, radix: 36))
-                    bindings.append(ByteBuffer(data: fields))
-                    bindings.append(sequence)
-                    values.append("(1, $\(first), $\(first + 1), $\(first + 2), $\(first + 3), 0, 'u', 'd', 0, 'u', 'd', NULL, NULL, $\(first + 4), FALSE, NULL)")
-                }
-                let sql = "INSERT INTO records VALUES " + values.joined(separator: ", ")
-                try await client.withConnection { connection in
-                    try await connection.query("BEGIN", logger: logger)
-                    try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
-                    try await connection.query("COMMIT", logger: logger)
-                }
-            }
-        }
     }
 }

@@ -35,17 +35,18 @@ struct PushBenchmark: AsyncParsableCommand {
         let (changes, idle) = (self.changes, self.idle)
         let figures = try await BenchmarkServer.inChildProcess(directory: directory.appendingPathComponent("server")) { server in
             let zone = try await Self.subscribedZone(server)
-            let rtt = try await Self.emptyRoundTrip(server)
+            let rtt = try await LoopbackRoundTrip.medianMilliseconds(server.baseURL + "/ping")
+            let healthz = try await LoopbackRoundTrip.medianMilliseconds(server.baseURL + "/healthz")
             var latencies: [Int: (p50: Double, p99: Double)] = [:]
             for count in counts {
                 latencies[count] = try await Self.latency(devices: count, changes: changes, zone: zone, server: server, readers: server,
                                                           state: directory.appendingPathComponent("b-\(count).sqlite"), label: "d\(count)")
             }
             let perConnection = try await Self.idleCost(connections: idle, server: server)
-            return (rtt, latencies, perConnection)
+            return (rtt, healthz, latencies, perConnection)
         }
-        let (rtt, latencies, perConnection) = figures
-        print(String(format: "loopback round trip of an empty request: p50 %.3f ms", rtt))
+        let (rtt, healthz, latencies, perConnection) = figures
+        print(String(format: "loopback round trip of an empty request: p50 %.3f ms; of GET /healthz: p50 %.3f ms", rtt, healthz))
         for count in counts {
             guard let figure = latencies[count] else { continue }
             print(String(format: "%5d devices: save returned → B's engine event  p50 %6.2f ms  p99 %6.2f ms", count, figure.p50, figure.p99))
@@ -56,6 +57,7 @@ struct PushBenchmark: AsyncParsableCommand {
             Report.figure("push_p99_ms_\(largest)", figure.p99, decimals: 2)
         }
         Report.figure("loopback_rtt_ms", rtt, decimals: 3)
+        Report.figure("healthz_p50_ms", healthz, decimals: 3)
         Report.figure("kb_per_connection", perConnection, decimals: 1)
     }
 
@@ -91,18 +93,6 @@ struct PushBenchmark: AsyncParsableCommand {
         try await container.privateCloudDatabase.save(zone: zone)
         try await container.privateCloudDatabase.save(subscription: Subscription(subscriptionID: "live", subscriptionType: .zone, zoneID: zone))
         return zone
-    }
-
-    /// The p50 of a GET the server answers without work (an unknown path).
-    private static func emptyRoundTrip(_ server: BenchmarkServer) async throws -> Double {
-        var samples: [Double] = []
-        for _ in 0..<500 {
-            samples.append(try await Stopwatch.seconds {
-                let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: server.baseURL + "/ping"), timeout: .seconds(10))
-                _ = try await response.body.collect(upTo: 1024)
-            } * 1000)
-        }
-        return samples.sorted()[samples.count / 2]
     }
 
     /// Latency percentiles with `devices` devices of the user connected to `readers`: B (a

@@ -32,7 +32,8 @@ struct ServerBenchmark: AsyncParsableCommand {
         var runs: [(sqlite: Double, modify: Double, changes: Double)] = []
         for run in 0..<repeats {
             // Each repetition starts from empty files, for the baseline and the server alike.
-            let sqlite = try await rawInsert(records, path: directory.appendingPathComponent("raw-\(run).sqlite").path)
+            let sqlite = try await RawSQLiteInsert(batch: batch).seconds(try Self.rows(of: records),
+                                                                         path: directory.appendingPathComponent("raw-\(run).sqlite").path)
             let (modify, changes, fetched) = try await BenchmarkServer.with(directory: directory.appendingPathComponent("server-\(run)")) { server in
                 try await Self.serverRun(server, zone: ZoneID(zoneName: "Bench"), records: records, batch: batch)
             }
@@ -53,8 +54,8 @@ struct ServerBenchmark: AsyncParsableCommand {
         Report.figure("sqlite_insert_records_per_s", sqliteRate, decimals: 0)
         Report.figure("modify_records_per_s", modifyRate, decimals: 0)
         Report.figure("changes_records_per_s", changesRate, decimals: 0)
-        Report.figure("modify_vs_sqlite", modifyRatio)
-        Report.figure("changes_vs_sqlite", changesRatio)
+        Report.ratio("modify_vs_sqlite", modifyRatio, of: "modify_records_per_s", to: "sqlite_insert_records_per_s")
+        Report.ratio("changes_vs_sqlite", changesRatio, of: "changes_records_per_s", to: "sqlite_insert_records_per_s")
         try await ConcurrentSaves(saves: saves, repeats: repeats).run(in: directory)
     }
 
@@ -70,44 +71,8 @@ struct ServerBenchmark: AsyncParsableCommand {
         ])
     }
 
-    /// Baseline (a): the same rows inserted straight into a table shaped like the server's records
-    /// table, through a pool opened by the server's own code (WAL, synchronous FULL on the
-    /// writer), with the server's transaction size.
-    private func rawInsert(_ records: [StratusCore.Record], path: String) async throws -> Double {
-        let pool = try SQLiteStorage.openPool(path: path)
-        try await pool.write { db in
-            try db.execute(sql: """
-                CREATE TABLE records (
-                    zone_id INTEGER NOT NULL, record_name TEXT NOT NULL, record_type TEXT NOT NULL,
-                    change_tag TEXT NOT NULL, fields BLOB NOT NULL, created_at INTEGER NOT NULL,
-                    created_by TEXT NOT NULL, created_device TEXT NOT NULL, modified_at INTEGER NOT NULL,
-                    modified_by TEXT NOT NULL, modified_device TEXT NOT NULL, parent TEXT, share TEXT,
-                    sequence INTEGER NOT NULL, deleted INTEGER NOT NULL DEFAULT 0,
-                    PRIMARY KEY (zone_id, record_name)) WITHOUT ROWID;
-                CREATE INDEX records_changes ON records(zone_id, sequence);
-                """)
-        }
-        let rows = try Self.rows(of: records)
-        return try await Stopwatch.seconds {
-            var sequence: Int64 = 0
-            for start in stride(from: 0, to: rows.count, by: batch) {
-                let chunk = rows[start..<min(start + batch, rows.count)]
-                let first = sequence
-                try await pool.write { db in
-                    let statement = try db.cachedStatement(sql: "INSERT INTO records VALUES (1, ?, ?, ?, ?, 0, 'u', 'd', 0, 'u', 'd', NULL, NULL, ?, 0)")
-                    var next = first
-                    for (name, type, fields) in chunk {
-                        next += 1
-                        try statement.execute(arguments: [name, type, String(next, radix: 36), fields, next])
-                    }
-                }
-                sequence += Int64(chunk.count)
-            }
-        }
-    }
-
     /// The baselines' rows: each record's name, type and fields as the server stores them.
-    static func rows(of records: [StratusCore.Record]) throws -> [(name: String, type: String, fields: Data)] {
+    static func rows(of records: [StratusCore.Record]) throws -> [RawSQLiteInsert.Row] {
         let encoder = JSONEncoder()
         return try records.map { record in
             (record.recordName!, record.recordType!, try encoder.encode(record.fields.compactMapValues { $0 }.mapValues { RecordField($0) }))

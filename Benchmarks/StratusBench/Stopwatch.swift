@@ -11,10 +11,19 @@ enum Stopwatch {
     }
 }
 
-/// Prints a figure for humans and for scripts (`figure NAME VALUE`).
+/// Prints figures for humans and for scripts (`figure NAME VALUE`).
 enum Report {
     static func figure(_ name: String, _ value: Double, decimals: Int = 2) {
         print("figure \(name) \(String(format: "%.\(decimals)f", value))")
+    }
+
+    /// A ratio and the two absolute figures it divides (each printed with ``figure(_:_:decimals:)``
+    /// elsewhere): `figure NAME VALUE`, then `ratio NAME NUMERATOR DENOMINATOR`, which
+    /// `scripts/bench.sh` uses to show both sides beside the ratio. The ratio is the median of the
+    /// repetitions' own ratios, so it need not equal the quotient of the two medians.
+    static func ratio(_ name: String, _ value: Double, of numerator: String, to denominator: String) {
+        figure(name, value)
+        print("ratio \(name) \(numerator) \(denominator)")
     }
 }
 

@@ -32,6 +32,7 @@ struct StoreBenchmark: AsyncParsableCommand {
         // commit synced to disk), the configuration of the published figures; and a
         // `DatabasePool` in WAL mode (GRDB sets `synchronous = NORMAL`).
         var overheads: [String: [Double]] = [:], applying: [String: [Double]] = [:], applyOverheads: [String: [Double]] = [:]
+        var plainInserts: [String: [Double]] = [:], syncedInserts: [String: [Double]] = [:], plainPages: [String: [Double]] = [:]
         for repetition in 0..<repetitions {
             for mode in ["journal", "wal"] {
                 let path = directory.appendingPathComponent("app-\(repetition)-\(mode).sqlite").path
@@ -50,12 +51,16 @@ struct StoreBenchmark: AsyncParsableCommand {
                     })
                 }
                 overheads[mode, default: []].append(seconds[1] / seconds[0])
+                plainInserts[mode, default: []].append(seconds[0])
+                syncedInserts[mode, default: []].append(seconds[1])
                 // The engine takes the captured changes into its queue (as a send would) before
                 // the applying is timed.
                 guard try await store.hasUnsentChanges() else { throw BenchmarkError("nothing was captured") }
                 let synced = try await Self.apply(records, to: store, in: writer)
                 applying[mode, default: []].append(Double(count) / synced)
-                applyOverheads[mode, default: []].append(synced / (try await Self.applyPlain(count, in: writer)))
+                let plain = try await Self.applyPlain(count, in: writer)
+                applyOverheads[mode, default: []].append(synced / plain)
+                plainPages[mode, default: []].append(Double(count) / plain)
             }
         }
         for (mode, name) in [("journal", "a rollback journal"), ("wal", "WAL mode")] {
@@ -64,12 +69,15 @@ struct StoreBenchmark: AsyncParsableCommand {
             print(String(format: "  applying fetched records (pages of 200): %8.0f records/s (target ≥ 50,000)", median(applying[mode]!)))
             print(String(format: "  apply overhead (synced vs plain pages): %.2f×", median(applyOverheads[mode]!)))
         }
-        Report.figure("capture_overhead", median(overheads["journal"]!))
-        Report.figure("apply_records_per_s", median(applying["journal"]!), decimals: 0)
-        Report.figure("capture_overhead_wal", median(overheads["wal"]!))
-        Report.figure("apply_records_per_s_wal", median(applying["wal"]!), decimals: 0)
-        Report.figure("apply_overhead", median(applyOverheads["journal"]!))
-        Report.figure("apply_overhead_wal", median(applyOverheads["wal"]!))
+        for (mode, suffix) in [("journal", ""), ("wal", "_wal")] {
+            Report.figure("plain_insert_ms\(suffix)", median(plainInserts[mode]!) * 1000, decimals: 1)
+            Report.figure("synced_insert_ms\(suffix)", median(syncedInserts[mode]!) * 1000, decimals: 1)
+            Report.ratio("capture_overhead\(suffix)", median(overheads[mode]!), of: "synced_insert_ms\(suffix)", to: "plain_insert_ms\(suffix)")
+            Report.figure("apply_records_per_s\(suffix)", median(applying[mode]!), decimals: 0)
+            Report.figure("plain_pages_records_per_s\(suffix)", median(plainPages[mode]!), decimals: 0)
+            // Time ÷ time: the plain pages' rate ÷ the apply rate.
+            Report.ratio("apply_overhead\(suffix)", median(applyOverheads[mode]!), of: "plain_pages_records_per_s\(suffix)", to: "apply_records_per_s\(suffix)")
+        }
     }
 }
 

@@ -90,8 +90,10 @@ struct SyncBenchmark: AsyncParsableCommand {
         print(String(format: "peak RSS of this syncing process: %.0f MB (target ≤ 200)", peak))
         Report.figure("initial_sync_records_per_s", rate(syncSeconds), decimals: 0)
         Report.figure("send_records_per_s", rate(sendSeconds), decimals: 0)
-        Report.figure("initial_sync_vs_server", changesSeconds / syncSeconds)
-        Report.figure("send_vs_server", modifySeconds / sendSeconds)
+        Report.figure("server_changes_records_per_s", rate(changesSeconds), decimals: 0)
+        Report.figure("server_modify_records_per_s", rate(modifySeconds), decimals: 0)
+        Report.ratio("initial_sync_vs_server", changesSeconds / syncSeconds, of: "initial_sync_records_per_s", to: "server_changes_records_per_s")
+        Report.ratio("send_vs_server", modifySeconds / sendSeconds, of: "send_records_per_s", to: "server_modify_records_per_s")
         Report.figure("sync_peak_rss_mb", peak, decimals: 0)
     }
 
