@@ -36,22 +36,16 @@ package struct PushService: Sendable {
                           session: session)
     }
 
-    /// Serves one WebSocket connection until it closes or its session ends (sign-out, or expiry
-    /// found every ``ServerConfiguration/expiredSessionSweepInterval``, closes the mailbox):
-    /// every notification for the listener, starting with a "fetch to catch up" one.
-    package func serve(_ connection: Connection, send: @Sendable (String) async throws -> Void,
-                       untilClosed closed: @escaping @Sendable () async -> Void) async throws {
+    /// Serves one WebSocket connection until it closes: every notification for the listener,
+    /// starting with a "fetch to catch up" one, goes out through `send`. The caller's task reads
+    /// the device's side in `untilClosed`; when the session ends (sign-out, or expiry found every
+    /// ``ServerConfiguration/expiredSessionSweepInterval``, closes the mailbox), `end` closes the
+    /// connection, which ends that reading.
+    package func serve(_ connection: Connection, send: @escaping @Sendable (String) async throws -> Void,
+                       end: @escaping @Sendable () async -> Void, untilClosed closed: () async -> Void) async throws {
         let mailbox = try await hub.connect(connection.listener, session: connection.session)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                await closed()
-                mailbox.close()
-            }
-            while let json = await mailbox.next() {
-                try await send(json)
-            }
-            group.cancelAll()
-        }
+        mailbox.deliver(Mailbox.Delivery(send: send, end: end))
+        await closed()
         await hub.disconnect(connection.listener, mailbox)
     }
 

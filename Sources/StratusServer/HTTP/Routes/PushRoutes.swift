@@ -77,7 +77,8 @@ struct PushRoutes {
         }
         return .upgrade([:]) { inbound, outbound, _ in
             do {
-                try await push.serve(connection, send: { try await outbound.write(.text($0)) }, untilClosed: {
+                try await push.serve(connection, send: { try await outbound.write(.text($0)) },
+                                     end: { try? await outbound.close(.normalClosure, reason: "session ended") }, untilClosed: {
                     do { for try await _ in inbound {} } catch {}
                 })
             } catch let error as CloudKitError {

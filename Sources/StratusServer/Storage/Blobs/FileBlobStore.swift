@@ -37,13 +37,26 @@ package struct FileBlobStore: BlobStore {
         return size.int64Value
     }
 
+    /// Reads the file in chunks of ``readSize``, the next one read while `consume` takes the last
+    /// (a download's disk reads overlap its network writes instead of taking turns with them).
     package func read(checksum: String, _ consume: (ByteBuffer) async throws -> Void) async throws -> Bool {
         guard let path = path(forChecksum: checksum), FileManager.default.fileExists(atPath: path) else { return false }
         try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(path)) { handle in
-            for try await chunk in handle.readChunks(chunkLength: .kibibytes(128)) { try await consume(chunk) }
+            var offset: Int64 = 0
+            var chunk = try await handle.readChunk(fromAbsoluteOffset: 0, length: Self.readSize)
+            while chunk.readableBytes > 0 {
+                offset += Int64(chunk.readableBytes)
+                let next = offset
+                async let following = handle.readChunk(fromAbsoluteOffset: next, length: Self.readSize)
+                try await consume(chunk)
+                chunk = try await following
+            }
         }
         return true
     }
+
+    /// The size of one read of a file being downloaded.
+    static let readSize: ByteCount = .mebibytes(1)
 
     /// Where the file with this checksum lives: `blobs/<first two hex digits>/<hex>`.
     func path(forChecksum checksum: String) -> String? {
