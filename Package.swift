@@ -113,13 +113,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "NotesKit",
+            dependencies: ["StratusClient", "StratusSync", "StratusData", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Examples/NotesKit"
+        ),
         .executableTarget(
             name: "Notes",
             dependencies: [
+                "NotesKit",
                 "StratusClient",
-                "StratusSync",
-                "StratusData",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/Notes"
@@ -201,6 +204,10 @@ let package = Package(
         .testTarget(
             name: "StratusDataTests",
             dependencies: ["StratusData", "StratusTesting", "StratusClient", "StratusSync", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "NotesTests",
+            dependencies: ["NotesKit", "StratusTesting", "StratusClient", "StratusServer"]
         ),
         .testTarget(
             name: "ShoppingTests",

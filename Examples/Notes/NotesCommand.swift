@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NotesKit
 import StratusClient
 
 /// `notes`: the seed article's one-note app on Stratus, as a command-line program. Each device

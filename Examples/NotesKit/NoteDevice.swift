@@ -11,41 +11,50 @@ import StratusSync
 /// private database, with its text in an ASSET (`text`), the time of its last edit (`modified`,
 /// set by the device that made the edit, so offline edits compare fairly) and the version of the
 /// app that wrote it (`version`). Concurrent edits resolve by latest `modified`.
-struct NoteDevice {
+public struct NoteDevice: Sendable {
     /// The version of the note format this build writes and understands.
-    static let appVersion: Int64 = 1
+    public static let appVersion: Int64 = 1
 
     /// The note as the local table holds it.
-    struct Note: Codable, FetchableRecord, PersistableRecord {
-        static let databaseTableName = "note"
-        var id = "note"
-        var text: String
+    public struct Note: Codable, FetchableRecord, PersistableRecord, Sendable {
+        public static let databaseTableName = "note"
+        public var id = "note"
+        public var text: String
         /// Milliseconds since 1970.
-        var modified: Int64
-        var version: Int64
+        public var modified: Int64
+        public var version: Int64
 
         /// The columns the table's sync declaration names.
-        enum Columns {
-            static let text = Column(CodingKeys.text)
-            static let modified = Column(CodingKeys.modified)
+        public enum Columns {
+            public static let text = Column(CodingKeys.text)
+            public static let modified = Column(CodingKeys.modified)
         }
     }
 
-    static let table = SyncedTable(Note.self, recordType: "note", zone: .named("note-zone"),
+    /// How the `note` table syncs: record type `note` in `note-zone`, `text` an ASSET, `modified` a TIMESTAMP.
+    public static let table = SyncedTable(Note.self, recordType: "note", zone: .named("note-zone"),
                                    assetColumns: [Note.Columns.text], timestampColumns: [Note.Columns.modified])
 
-    let directory: URL
-    let container: Container
-    let database: DatabaseQueue
-    let store: SyncedDatabase
+    /// The device's directory: its session, database and files.
+    public let directory: URL
+    public let container: Container
+    /// The app's database, holding the `note` table.
+    public let database: DatabaseQueue
+    /// What syncs the `note` table.
+    public let store: SyncedDatabase
+    /// The time of an edit, in milliseconds since 1970.
+    private let now: @Sendable () -> Int64
 
-    /// Opens the device: its database and the store that syncs it.
-    init(directory: URL) async throws {
+    /// Opens the device: its database and the store that syncs it. `transport` and `now` are
+    /// for tests (a network that fails, a clock they set).
+    public init(directory: URL, transport: any Transport = Container.defaultTransport,
+                now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) async throws {
         guard let session = try? ContainerSession(contentsOf: directory.appendingPathComponent("session.json")) else {
             throw NotesError("no device at \(directory.path); run `notes setup` first")
         }
         self.directory = directory
-        container = Container(session: session, deviceID: directory.lastPathComponent,
+        self.now = now
+        container = Container(session: session, transport: transport, deviceID: directory.lastPathComponent,
                               assetCacheDirectory: directory.appendingPathComponent("assets"))
         database = try DatabaseQueue(path: directory.appendingPathComponent("notes.sqlite").path)
         try await database.write { db in
@@ -61,8 +70,8 @@ struct NoteDevice {
     }
 
     /// Signs in (or up) and keeps the session in the device's directory.
-    static func setup(directory: URL, server: String, container identifier: String, apiToken: String,
-                      username: String, password: String, signUp: Bool) async throws {
+    public static func setup(directory: URL, server: String, container identifier: String, apiToken: String,
+                             username: String, password: String, signUp: Bool) async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let container = Container(baseURL: server, containerIdentifier: identifier, apiToken: apiToken)
         if signUp {
@@ -74,32 +83,32 @@ struct NoteDevice {
     }
 
     /// The local note.
-    func note() async throws -> Note? {
+    public func note() async throws -> Note? {
         try await database.read { try Note.fetchOne($0, key: "note") }
     }
 
     /// Why this app refuses the note, when a newer app version wrote it.
-    func refusal() async throws -> String? {
+    public func refusal() async throws -> String? {
         guard let version = try await note()?.version, version > Self.appVersion else { return nil }
         return "the note was written by a newer version of Notes (format \(version), this app knows \(Self.appVersion)); update Notes to see or edit it"
     }
 
     /// Edits the note locally; the store captures the change in the same transaction.
-    func edit(_ text: String) async throws {
+    public func edit(_ text: String) async throws {
         if let refusal = try await refusal() { throw NotesError("not saved: \(refusal)") }
-        let note = Note(text: text, modified: Int64(Date().timeIntervalSince1970 * 1000), version: Self.appVersion)
+        let note = Note(text: text, modified: now(), version: Self.appVersion)
         try await database.write { db in try note.save(db) }
         CrashPoint.localChangeCommitted.reach()
     }
 
     /// Sends and fetches.
-    func sync() async throws {
+    public func sync() async throws {
         try await store.syncNow()
     }
 
     /// Keeps a push connection open: the engine fetches on each notification, and `changed` gets
     /// the note each time it changes.
-    func watch(_ changed: @escaping @Sendable (Note) -> Void) async throws {
+    public func watch(_ changed: @escaping @Sendable (Note) -> Void) async throws {
         let push = PushConnection(container: container)
         await push.start()
         await store.engine.listen(to: push)
@@ -111,7 +120,8 @@ struct NoteDevice {
     }
 }
 
-struct NotesError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+/// A refusal of the Notes app, in words for its user.
+public struct NotesError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }

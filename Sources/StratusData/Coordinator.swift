@@ -122,7 +122,8 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
             let kept = values.contains(where: { $0 == nil }) ? values.indices.filter { values[$0] != nil } : nil
             let key = kept.map { "\(table.tableName)\u{0}\($0)" } ?? table.tableName
             if upserts[key] == nil {
-                upserts[key] = Upsert(table: table, columns: kept.map { $0.map { conversion.appliedColumns[$0] } } ?? conversion.appliedColumns)
+                upserts[key] = Upsert(table: table, columns: kept.map { $0.map { conversion.appliedColumns[$0] } } ?? conversion.appliedColumns,
+                                      isPartial: kept != nil)
                 order.append(key)
             }
             upserts[key]!.values.append(contentsOf: values.lazy.compactMap { $0 })
@@ -174,21 +175,51 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
     static let maximumRowsPerStatement = 200
 
     /// Rows of one table that set the same columns, written by upserts of many rows each.
+    ///
+    /// Rows that leave some columns as they are (``isPartial``) are updated where they exist and
+    /// inserted where they do not: SQLite checks `NOT NULL` on an upsert's insert before it finds
+    /// the conflict, so an upsert of some columns fails on a row that exists.
     private struct Upsert {
         let table: SyncedTable
         let columns: [String]
+        let isPartial: Bool
         /// The rows' values, column after column, row after row.
         var values: [DatabaseValue] = []
 
         func execute(in db: GRDB.Database) throws {
             let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
             let assignments = columns.filter { $0 != table.primaryKey }.map { "\"\($0)\" = excluded.\"\($0)\"" }
+            if isPartial { return try updateOrInsert(quoted, in: db) }
             let onConflict = assignments.isEmpty ? "NOTHING" : "UPDATE SET " + assignments.joined(separator: ", ")
             for chunk in values.slices(of: columns.count * Coordinator.maximumRowsPerStatement) {
                 try db.batchStatement(sql: """
                     INSERT INTO "\(table.tableName)" (\(quoted)) VALUES \(databaseRowsQuestionMarks(rows: chunk.count / columns.count, columns: columns.count))
                     ON CONFLICT("\(table.primaryKey)") DO \(onConflict)
                     """, isFull: chunk.count == columns.count * Coordinator.maximumRowsPerStatement).bind(chunk).execute()
+            }
+        }
+
+        /// Row by row: an update of the columns it sets, or an insert of them when the row is new.
+        private func updateOrInsert(_ quoted: String, in db: GRDB.Database) throws {
+            let others = columns.filter { $0 != table.primaryKey }
+            let keyIndex = columns.firstIndex(of: table.primaryKey)!
+            let update = others.isEmpty ? nil : try db.cachedStatement(sql: """
+                UPDATE "\(table.tableName)" SET \(others.map { "\"\($0)\" = ?" }.joined(separator: ", ")) WHERE "\(table.primaryKey)" = ?
+                """)
+            let exists = try db.cachedStatement(sql: "SELECT 1 FROM \"\(table.tableName)\" WHERE \"\(table.primaryKey)\" = ?")
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO "\(table.tableName)" (\(quoted)) VALUES (\(databaseQuestionMarks(count: columns.count)))
+                """)
+            for start in stride(from: 0, to: values.count, by: columns.count) {
+                let row = Array(values[start..<start + columns.count])
+                let key = row[keyIndex]
+                if let update {
+                    try update.execute(arguments: StatementArguments(row.enumerated().filter { $0.offset != keyIndex }.map(\.element) + [key]))
+                    if db.changesCount > 0 { continue }
+                } else if try Bool.fetchOne(exists, arguments: [key]) == true {
+                    continue
+                }
+                try insert.execute(arguments: StatementArguments(row))
             }
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import StratusClient
 
 extension SyncEngine {
@@ -152,7 +153,14 @@ extension SyncEngine {
                 case .failure(let error):
                     switch decide(error, in: .recordSave(create: record.changeTag == nil), about: id.recordName) {
                     case .resolveConflict:
-                        let server = error.serverRecord!
+                        // The server's version with its files, so that whatever wins is applied whole.
+                        let server: CloudRecord
+                        do {
+                            server = try await database.downloadingAssets(of: error.serverRecord!, fallback: Self.conflictFiles)
+                        } catch {
+                            deferredError = (error as? CloudError) ?? CloudError(.networkFailure, "could not download the server's version of \(id.recordName): \(error)")
+                            continue
+                        }
                         let resolved = configuration.resolver(for: record.recordType).resolve(local: record, server: server, ancestor: error.ancestorRecord)
                         if resolved.changedKeys.isEmpty {
                             outcome.saved.append((server, queued.version))
@@ -212,6 +220,9 @@ extension SyncEngine {
                            && outcome.forgotten.isEmpty && outcome.deletedSinceCreated.isEmpty)
         return progressed ? .progressed : .stalled
     }
+
+    /// Where the files of a conflict's server version go when the container keeps no asset cache.
+    static let conflictFiles = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-conflict-assets")
 
     /// What to do about a batch the server refused as a whole.
     private func recover(from error: CloudError, batch: [SyncStateStore.QueuedRecordChange], zoneID: ZoneID,

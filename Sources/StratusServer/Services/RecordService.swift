@@ -56,13 +56,21 @@ package struct RecordService: Sendable {
                 try await transaction.setZoneChangeSequence(rowID: zone.rowID, sequence: try transaction.currentChangeSequence())
             }
             let committed = outcomes.map { $0.map(sharing.committed) }
-            var results = RecordResults(results: zip(prepared, committed).map { operation, outcome in
+            let links = AssetLinks(signer: signer, access: access)
+            var results = RecordResults(results: try zip(prepared, committed).map { operation, outcome in
                 switch outcome {
                 case .success(let stored): .stored(stored, desiredKeys: operation.desiredKeys ?? request.desiredKeys)
-                case .failure(let failure): .failure(RecordError(recordName: operation.recordName, error: failure.error,
-                                                                 uuid: SecretGenerator.uuid(), serverRecord: failure.serverRecord))
+                case .failure(let failure):
+                    // A conflict's server record carries download URLs, as a fetched one does:
+                    // the client applies the winner whole, its files included.
+                    .failure(RecordError(recordName: operation.recordName, error: failure.error, uuid: SecretGenerator.uuid(),
+                                         serverRecord: try failure.serverRecord.map { record in
+                                             var linked = record
+                                             try links.attach(to: &linked, zoneRowID: zone.rowID)
+                                             return linked
+                                         }))
                 }
-            }, links: AssetLinks(signer: signer, access: access))
+            }, links: links)
             results.shares = try await ShareKeysView.keys(
                 forShareRecords: committed.compactMap { outcome in
                     if case .success(let stored) = outcome, ShareKeys.isShareType(stored.recordType) { stored } else { nil }

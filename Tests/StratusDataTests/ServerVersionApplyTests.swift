@@ -1,0 +1,102 @@
+import Foundation
+import GRDB
+import Testing
+import StratusClient
+import StratusData
+import StratusSync
+import StratusTesting
+
+/// A row of every kind of column a synced table maps, each NOT NULL.
+struct Specimen: Codable, Equatable, FetchableRecord, PersistableRecord {
+    var id: String
+    var title: String
+    var count: Int64
+    var weight: Double
+    var raw: Data
+    var takenAt: Int64
+    var photo: Data
+    var ownerID: String
+    var tagIDs: [String]
+
+    enum Columns {
+        static let takenAt = Column(CodingKeys.takenAt)
+        static let photo = Column(CodingKeys.photo)
+        static let ownerID = Column(CodingKeys.ownerID)
+        static let tagIDs = Column(CodingKeys.tagIDs)
+    }
+
+    static func edited(_ text: String, at time: Int64) -> Specimen {
+        Specimen(id: "s1", title: "title \(text)", count: time % 1000, weight: Double(time) / 7, raw: Data("raw \(text)".utf8),
+                 takenAt: time, photo: Data("photo \(text)".utf8), ownerID: "owner-\(text)", tagIDs: ["tag-\(text)", "tag-2"])
+    }
+}
+
+struct SpecimenOwner: Codable, FetchableRecord, PersistableRecord {
+    var id: String
+}
+
+struct SpecimenTag: Codable, FetchableRecord, PersistableRecord {
+    var id: String
+}
+
+/// Records from the server are applied with every column they map to, whatever path brings them:
+/// here a send's conflict whose server version wins, on a table whose columns are all NOT NULL.
+@Suite struct ServerVersionApplyTests {
+    static let tables = [
+        SyncedTable(Specimen.self, recordType: "Specimen", assetColumns: [Specimen.Columns.photo], timestampColumns: [Specimen.Columns.takenAt],
+                    references: [.init(Specimen.Columns.ownerID, to: SpecimenOwner.self)],
+                    referenceLists: [.init(Specimen.Columns.tagIDs, to: SpecimenTag.self)]),
+    ]
+
+    static func device(_ cloud: TestCloud, user: String, name: String) async throws -> (DatabaseQueue, SyncedDatabase, FaultInjectingTransport) {
+        let directory = cloud.root.appendingPathComponent("specimen-devices/\(name)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: directory.appendingPathComponent("app.sqlite").path)
+        try await queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE specimenOwner (id TEXT PRIMARY KEY NOT NULL);
+                CREATE TABLE specimenTag (id TEXT PRIMARY KEY NOT NULL);
+                CREATE TABLE specimen (id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL, count INTEGER NOT NULL, weight REAL NOT NULL,
+                    raw BLOB NOT NULL, takenAt INTEGER NOT NULL, photo BLOB NOT NULL, ownerID TEXT NOT NULL, tagIDs TEXT NOT NULL);
+                """)
+        }
+        let transport = FaultInjectingTransport()
+        let container = await cloud.container(deviceID: name, transport: transport,
+                                              assetCacheDirectory: directory.appendingPathComponent("assets"))
+        try await container.signIn(username: user, password: "password-\(user)")
+        let store = try SyncedDatabase(writer: queue, tables: tables, database: container.privateCloudDatabase) { configuration in
+            configuration.conflictResolver = .latestModified(field: "takenAt")
+        }
+        return (queue, store, transport)
+    }
+
+    /// Both devices edit offline; the older edit syncs last and loses: its device takes the
+    /// server's version whole (the asset included), sends nothing more, and fails no sync.
+    @Test func aConflictTheServerWinsIsAppliedWithEveryColumn() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("specimens")
+            let (phoneDB, phone, phoneNet) = try await Self.device(cloud, user: user, name: "phone")
+            let (laptopDB, laptop, laptopNet) = try await Self.device(cloud, user: user, name: "laptop")
+            try await phoneDB.write { db in try Specimen.edited("first", at: 1_000).insert(db) }
+            try await phone.syncNow()
+            try await laptop.syncNow()
+            #expect(try await laptopDB.read { try Specimen.fetchOne($0, key: "s1") } == Specimen.edited("first", at: 1_000))
+
+            phoneNet.setOffline(true)
+            laptopNet.setOffline(true)
+            try await laptopDB.write { db in try Specimen.edited("older", at: 2_000).update(db) }
+            try await phoneDB.write { db in try Specimen.edited("newer", at: 3_000).update(db) }
+            phoneNet.setOffline(false)
+            laptopNet.setOffline(false)
+            try await phone.syncNow()
+            try await laptop.syncNow()   // conflicts, loses, applies the phone's version
+            try await laptop.syncNow()
+            try await phone.syncNow()
+            for queue in [phoneDB, laptopDB] {
+                #expect(try await queue.read { try Specimen.fetchOne($0, key: "s1") } == Specimen.edited("newer", at: 3_000))
+            }
+            #expect(try await laptop.hasUnsentChanges() == false)
+            #expect(try await phone.hasUnsentChanges() == false)
+        }
+    }
+}
