@@ -123,6 +123,7 @@ let package = Package(
             dependencies: [
                 "NotesKit",
                 "StratusClient",
+                "StratusSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/Notes"

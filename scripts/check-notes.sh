@@ -27,6 +27,7 @@ start_server "$work/data"
 expect "Buy milk and eggs" "$("$notes" sync --device "$work/phone")"
 expect "Buy oat milk" "$("$notes" sync --device "$work/laptop")"     # the later edit wins...
 expect "Buy oat milk" "$("$notes" sync --device "$work/phone")"      # ...on every device
+expect "0 change(s) to send" "$("$notes" status --device "$work/laptop")"
 
 # `notes watch` prints the note when another device changes it, with no sync asked for.
 "$notes" watch --device "$work/laptop" > "$work/watch.txt" 2>&1 &

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NotesKit
 import StratusClient
+import StratusSync
 
 /// `notes`: the seed article's one-note app on Stratus, as a command-line program. Each device
 /// keeps its settings, note and sync state in its own directory (`--device`).
@@ -9,7 +10,7 @@ import StratusClient
 struct Notes: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "One note, synced between devices through Stratus, offline first.",
-        subcommands: [Setup.self, Show.self, Edit.self, Sync.self, Watch.self])
+        subcommands: [Setup.self, Show.self, Edit.self, Sync.self, Watch.self, Status.self, Resolve.self])
 
     struct DeviceOption: ParsableArguments {
         @Option(help: "The device's directory (settings, note, sync state).") var device: String
@@ -85,6 +86,33 @@ struct Notes: AsyncParsableCommand {
                 let time = Date(timeIntervalSince1970: Double(note.modified) / 1000).formatted(date: .omitted, time: .standard)
                 FileHandle.standardOutput.write(Data("[\(time)] \(note.text)\n".utf8))
             }
+        }
+    }
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "What waits to be sent, and what is set aside and why.")
+        @OptionGroup var device: DeviceOption
+
+        func run() async throws {
+            print(try await device.open().status())
+        }
+    }
+
+    struct Resolve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Settle the note's set-aside change, then sync.")
+        @OptionGroup var device: DeviceOption
+        @Option(help: "retry, server (keep the server's version) or mine (keep this device's and send it again).") var keep: String
+
+        func run() async throws {
+            let resolution: SetAsideResolution
+            switch keep {
+            case "retry": resolution = .retry
+            case "server": resolution = .keepServerVersion
+            case "mine": resolution = .keepLocalVersion
+            default: throw ValidationError("--keep is retry, server or mine")
+            }
+            try await device.open().resolve(resolution)
+            print("resolved")
         }
     }
 

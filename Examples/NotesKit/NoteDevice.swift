@@ -37,6 +37,7 @@ public struct NoteDevice: Sendable {
 
     /// The device's directory: its session, database and files.
     public let directory: URL
+    /// The device's connection to the server.
     public let container: Container
     /// The app's database, holding the `note` table.
     public let database: DatabaseQueue
@@ -66,6 +67,7 @@ public struct NoteDevice: Sendable {
                                    assetDirectory: directory.appendingPathComponent("uploads")) { configuration in
             configuration.conflictResolver = .latestModified(field: "modified")
             configuration.retry.maximumAttempts = 2
+            configuration.appVersion = String(Self.appVersion)
         }
     }
 
@@ -99,6 +101,26 @@ public struct NoteDevice: Sendable {
         let note = Note(text: text, modified: now(), version: Self.appVersion)
         try await database.write { db in try note.save(db) }
         CrashPoint.localChangeCommitted.reach()
+    }
+
+    /// What waits to be sent, and what is set aside and why, in words for `notes status`.
+    public func status() async throws -> String {
+        let snapshot = try await store.engine.snapshot()
+        var lines = ["\(snapshot.pendingRecordChanges.count) change(s) to send"]
+        for aside in snapshot.setAsideChanges {
+            let what = aside.isServerVersion ? "the server's version of \(aside.change.recordID.recordName), not applied"
+                : "this device's change to \(aside.change.recordID.recordName), refused by the server"
+            lines.append("set aside: \(what): \(aside.reason)")
+        }
+        if snapshot.setAsideDropped > 0 { lines.append("(\(snapshot.setAsideDropped) older set-aside change(s) dropped)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Settles the note's set-aside change: try again, keep the server's version, or keep this
+    /// device's and send it again.
+    public func resolve(_ resolution: SetAsideResolution) async throws {
+        try await store.engine.resolveSetAside(RecordID(recordName: "note", zoneID: ZoneID(zoneName: "note-zone")), resolution)
+        try await store.syncNow()
     }
 
     /// Sends and fetches.

@@ -210,7 +210,8 @@ struct Shopping: AsyncParsableCommand {
     }
 
     struct Diagnostics: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The upload queue and the apply queue.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "What waits to be sent, what is set aside and why, and the apply queue.",
+                                                        aliases: ["diagnostics"])
         @OptionGroup var device: DeviceOption
         func run() async throws { print(try await device.open().diagnostics()) }
     }

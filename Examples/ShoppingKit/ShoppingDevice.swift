@@ -47,6 +47,9 @@ public actor ShoppingDevice {
         try await container.session().write(to: directory.appendingPathComponent("session.json"))
     }
 
+    /// This build's version: set-aside changes are retried once when it changes.
+    public static let appVersion = "1"
+
     /// Opens a device's directory: its database, and the synced tables' engines in it.
     public init(directory: URL, transport: any Transport = Container.defaultTransport,
                 now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) async throws {
@@ -61,7 +64,10 @@ public actor ShoppingDevice {
         database = try DatabaseQueue(path: directory.appendingPathComponent("shopping.sqlite").path)
         try Self.migrator.migrate(database)
         synced = try SyncedDatabase(writer: database, tables: Self.tables, database: container.privateCloudDatabase,
-                                    sharedDatabase: container.sharedCloudDatabase, configure: { $0.retry.maximumAttempts = 2 },
+                                    sharedDatabase: container.sharedCloudDatabase, configure: { configuration in
+                                        configuration.retry.maximumAttempts = 2
+                                        configuration.appVersion = Self.appVersion
+                                    },
                                     didApplyFetchedChanges: { changes, db in try Activity.record(changes, by: username, in: db) })
     }
 
@@ -249,7 +255,8 @@ public actor ShoppingDevice {
         try await database.write { db in try Setting.lastFetch.set(time, in: db) }
     }
 
-    /// The upload queue (the engines' outboxes) and the apply queue (held items), for a diagnostics screen.
+    /// The upload queue (the engines' outboxes, and what is set aside with its reason) and the
+    /// apply queue (held items), for a diagnostics screen (`shopping status`).
     public func diagnostics() async throws -> String {
         var lines: [String] = []
         for engine in [synced.engine] + (synced.sharedEngine.map { [$0] } ?? []) {
@@ -257,7 +264,10 @@ public actor ShoppingDevice {
             lines.append("\(engine.configuration.database.scope.rawValue) database: \(snapshot.status), \(snapshot.pendingRecordChanges.count) record change(s) to send, "
                          + "\(snapshot.pendingDatabaseChanges.count) zone change(s) to send, last sync \(snapshot.lastSuccessfulSync.map { "\($0)" } ?? "never")")
             for change in snapshot.pendingRecordChanges { lines.append("  upload: \(change)") }
-            for aside in snapshot.setAsideChanges { lines.append("  set aside: \(aside.change) — \(aside.reason)") }
+            for aside in snapshot.setAsideChanges {
+                lines.append("  set aside: \(aside.change)\(aside.isServerVersion ? " (the server's version, not applied)" : "") — \(aside.reason)")
+            }
+            if snapshot.setAsideDropped > 0 { lines.append("  (\(snapshot.setAsideDropped) older set-aside change(s) dropped)") }
         }
         let (held, shoppingMode) = try await database.read { db in
             (try JournalEntry.filter(JournalEntry.Columns.held == true).fetchAll(db), try Setting.shoppingMode.value(in: db) == 1)

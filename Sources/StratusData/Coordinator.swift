@@ -57,20 +57,55 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
 
     // MARK: The engine applies what the server has
 
-    func applyServerChanges(_ changes: ServerChanges, in db: GRDB.Database) throws {
+    func applyServerChanges(_ changes: ServerChanges, in db: GRDB.Database) throws -> [RecordID: String] {
         // The read-only guards let the server's version of a row in.
         try db.execute(sql: "UPDATE _stratus_state SET applying = 1")
         defer { try? db.execute(sql: "UPDATE _stratus_state SET applying = 0") }
         switch changes.origin {
         case .fetch:
             lock.withLock { census?.formUnion(changes.modifications.map(\.recordID.recordName)) }
-            try apply(changes.modifications, deletions: changes.deletions.map { ($0.recordID.recordName, $0.recordType) }, in: db)
+            let refused = try applyIsolating(changes.modifications, deletions: changes.deletions.map { ($0.recordID.recordName, $0.recordType) }, in: db)
             try removeZones(Array(changes.removedZones.keys), in: db)
             try didApplyFetchedChanges?(changes, db)
+            return refused
         case .send:
-            try takeIn(sent: changes.modifications, in: db)
+            let refused = try takeIn(sent: changes.modifications, in: db)
             try apply([], deletions: changes.deletions.map { ($0.recordID.recordName, $0.recordType) }, in: db)
+            return refused
         }
+    }
+
+    /// Applies `records` and `deletions`; when a record cannot be applied for a reason that will
+    /// not fix itself (``isPermanent(_:)``), applies each record alone instead and returns those
+    /// that failed, with the reason, so that one bad record does not hold the others back.
+    private func applyIsolating(_ records: [CloudRecord], deletions: [(String, String)], in db: GRDB.Database) throws -> [RecordID: String] {
+        do {
+            try db.inSavepoint {
+                try apply(records, deletions: deletions, in: db)
+                return .commit
+            }
+            return [:]
+        } catch let error as DatabaseError where Self.isPermanent(error) {
+            var refused: [RecordID: String] = [:]
+            for record in records {
+                do {
+                    try db.inSavepoint {
+                        try apply([record], deletions: [], in: db)
+                        return .commit
+                    }
+                } catch let error as DatabaseError where Self.isPermanent(error) {
+                    refused[record.recordID] = "the app's table refused the server's version: \(error.message ?? error.description)"
+                }
+            }
+            try apply([], deletions: deletions, in: db)
+            return refused
+        }
+    }
+
+    /// Whether applying a record failed for its content (a constraint, a value of the wrong
+    /// kind or size), which trying again will not change.
+    static func isPermanent(_ error: DatabaseError) -> Bool {
+        [.SQLITE_CONSTRAINT, .SQLITE_MISMATCH, .SQLITE_TOOBIG, .SQLITE_RANGE].contains(error.resultCode)
     }
 
     /// Deletes the rows of zones gone for good: those whose bookkeeping places them there, and in
@@ -278,7 +313,7 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
     /// those out): the zones they were saved in, where their table's rule does not give it, and —
     /// where a conflict resolved into something other than the row (the server's edit won) —
     /// their values.
-    private func takeIn(sent records: [CloudRecord], in db: GRDB.Database) throws {
+    private func takeIn(sent records: [CloudRecord], in db: GRDB.Database) throws -> [RecordID: String] {
         var resolved: [CloudRecord] = []
         for record in records {
             guard let conversion = byType[record.recordType] else { continue }
@@ -295,12 +330,13 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
                                          record.recordID.zoneID.ownerRecordName ?? ""])
             }
         }
-        try apply(resolved, deletions: [], in: db)
+        let refused = try applyIsolating(resolved, deletions: [], in: db)
         // The files asset columns were written to for the upload are no longer needed.
         let uploads = Set(conversions.values.map { $0.assetDirectory.standardizedFileURL.path })
         for file in records.flatMap(\.assetFiles.values) where uploads.contains(file.deletingLastPathComponent().standardizedFileURL.path) {
             try? FileManager.default.removeItem(at: file)
         }
+        return refused
     }
 
     // MARK: Census

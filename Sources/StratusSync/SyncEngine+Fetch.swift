@@ -8,6 +8,7 @@ extension SyncEngine {
     func fetchOnce() async throws {
         try await ensureAccount()
         try await ensureSubscription()
+        try await retrySetAsideAfterAppUpdate()
         phase = .fetching
         await emit(.willFetchChanges)
         var token = try state.databaseToken()
@@ -106,6 +107,7 @@ extension SyncEngine {
             }
             if !listed.modifications.isEmpty || !listed.deletions.isEmpty { CrashPoint.fetchedPageArrived.reach() }
             let (news, deletions) = try state.applyFetched(listed, storingToken: unseen == nil || !page.moreComing, handingTo: applier)
+            await reportSetAside()
             if !news.isEmpty || !deletions.isEmpty {
                 CrashPoint.fetchedPageCommitted.reach()
                 await emit(.fetchedRecordZoneChanges(modifications: news, deletions: deletions))

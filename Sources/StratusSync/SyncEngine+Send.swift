@@ -211,6 +211,7 @@ extension SyncEngine {
         }
         CrashPoint.sentBatchAnswered.reach()
         let requeued = try state.apply(outcome, handingTo: applier)
+        await reportSetAside()
         sent.savedRecords.removeAll { requeued.contains($0.recordID) }
         let deletedSinceCreated = outcome.deletedSinceCreated.map(\.deletion).filter { !requeued.contains($0.recordID) }
         if !deletedSinceCreated.isEmpty { await emit(.fetchedRecordZoneChanges(modifications: [], deletions: deletedSinceCreated)) }

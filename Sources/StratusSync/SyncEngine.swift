@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import Logging
 import StratusClient
@@ -26,6 +27,8 @@ public actor SyncEngine {
     var lastSuccessfulSync: Date? { didSet { publishStatus() } }
     private var statusVersion = 0
     var recentEvents: [String] = []
+    /// Server versions the delegate could not apply, until reported (``reportSetAside()``).
+    let refusals = Refusals()
     var accountChecked = false
     /// The batch size in use; halved while the server answers `limitExceeded`.
     var batchSize: Int
@@ -146,7 +149,8 @@ public actor SyncEngine {
         SyncEngineSnapshot(
             status: phase, pendingRecordChanges: try state.pendingRecordChanges(),
             pendingDatabaseChanges: try state.pendingDatabaseChanges(),
-            setAsideChanges: try state.setAsideChanges().map { .init(change: $0.0, reason: $0.1) },
+            setAsideChanges: try state.setAsideChanges().map { .init(change: $0.change, reason: $0.reason, isServerVersion: $0.notApplied) },
+            setAsideDropped: try state.setAsideDropped(),
             tokens: try state.allTokens(),
             lastSuccessfulSync: lastSuccessfulSync,
             recentEvents: recentEvents)
@@ -165,7 +169,12 @@ public actor SyncEngine {
     /// app's database.
     var applier: ServerChangesApplier? {
         guard case .database = configuration.state, let delegate = configuration.delegate else { return nil }
-        return { changes, db in try delegate.applyServerChanges(changes, in: db) }
+        let refusals = self.refusals
+        return { changes, db in
+            let refused = try delegate.applyServerChanges(changes, in: db)
+            refusals.add(refused)
+            return refused
+        }
     }
 
     /// The delegate, which must still be alive when the engine needs a record.
@@ -375,6 +384,7 @@ public actor SyncEngine {
         case .sentRecordZoneChanges(let sent):
             "sent records: \(sent.savedRecords.count) saved, \(sent.deletedRecordIDs.count) deleted, \(sent.failedRecordSaves.count + sent.failedRecordDeletes.count) failed"
         case .didSendChanges: "did send"
+        case .serverVersionsSetAside(let refused): "set aside, not applied: " + refused.map { "\($0.key.recordName) (\($0.value))" }.sorted().joined(separator: ", ")
         case .halted(let error): "halted: \(error)"
         }
     }
@@ -382,4 +392,22 @@ public actor SyncEngine {
 
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+/// Records the delegate refused while applying, gathered inside the state's transactions and
+/// reported by the engine afterwards.
+final class Refusals: Sendable {
+    private let refused = Mutex<[RecordID: String]>([:])
+
+    func add(_ more: [RecordID: String]) {
+        guard !more.isEmpty else { return }
+        refused.withLock { $0.merge(more) { $1 } }
+    }
+
+    func take() -> [RecordID: String] {
+        refused.withLock { refused in
+            defer { refused = [:] }
+            return refused
+        }
+    }
 }

@@ -33,6 +33,10 @@ extension SyncEngine {
         public var fetchPageSize = 200
         /// Waits between retries of transient failures.
         public var retry = RetryPolicy()
+        /// The app's version. When it is not the one the engine last ran with, every change set
+        /// aside is retried once at the next fetch: a new version of the app may take what the
+        /// old one refused. Nil: never retried for this reason.
+        public var appVersion: String?
         /// The clock the send delay, polling, backoff and `retryAfter` waits run on; a test or a
         /// simulation gives a simulated one (`StratusTesting.SimulatedClock`) so waits cost no time.
         public var clock: any Clock<Duration> = ContinuousClock()

@@ -23,11 +23,16 @@ public protocol SyncEngineDelegate: AnyObject, Sendable {
     /// the engine's state (a fetched page's change token, a send's outcome): both commit or
     /// neither does. Called only when the engine's state lives in the app's database
     /// (``SyncEngine/StateStorage/database(_:tablePrefix:)``); changes it makes to synced tables are not
-    /// queued to be sent. An error rolls the transaction back; the engine then fetches or sends
-    /// again later. The default does nothing.
-    func applyServerChanges(_ changes: ServerChanges, in db: GRDB.Database) throws
+    /// queued to be sent.
+    ///
+    /// Returns the records it could not apply for a reason that will not fix itself (a
+    /// constraint, a value the app cannot store), with the reason: the engine sets each aside
+    /// (``SyncEngineSnapshot/setAsideChanges``) and the rest of the changes commit. An error
+    /// rolls the whole transaction back; the engine then fetches or sends again later. The
+    /// default does nothing.
+    func applyServerChanges(_ changes: ServerChanges, in db: GRDB.Database) throws -> [RecordID: String]
 }
 
 extension SyncEngineDelegate {
-    public func applyServerChanges(_ changes: ServerChanges, in db: GRDB.Database) throws {}
+    public func applyServerChanges(_ changes: ServerChanges, in db: GRDB.Database) throws -> [RecordID: String] { [:] }
 }

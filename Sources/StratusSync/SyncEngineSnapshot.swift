@@ -17,12 +17,17 @@ public struct SyncEngineSnapshot: Sendable {
         case halted(CloudError)
     }
 
-    /// A change the server refused for its content, and why.
+    /// A change set aside, and why: one the server refused for its content, or a server
+    /// version of a record the app could not apply (``isServerVersion``).
     public struct SetAsideChange: Sendable {
-        /// The refused change.
+        /// The refused change; for a server version not applied, a save of the record.
         public var change: PendingRecordZoneChange
-        /// The server's reason.
+        /// The server's reason, or the app's.
         public var reason: String
+        /// Whether this is the server's version of the record, which this device could not
+        /// apply (a constraint of the app's table, a value it cannot store); the local row keeps
+        /// what it had.
+        public var isServerVersion: Bool
     }
 
     /// What the engine is doing now.
@@ -31,8 +36,11 @@ public struct SyncEngineSnapshot: Sendable {
     public var pendingRecordChanges: [PendingRecordZoneChange]
     /// Zone changes queued and not yet sent.
     public var pendingDatabaseChanges: [PendingDatabaseChange]
-    /// Changes the server refused, with its reasons.
+    /// Changes the server refused, and server versions not applied, with the reasons, oldest
+    /// first; at most 1,000 are kept.
     public var setAsideChanges: [SetAsideChange]
+    /// How many set-aside changes were dropped, oldest first, to keep the list bounded.
+    public var setAsideDropped: Int
     /// Change tokens by scope (`database`, `zone:<owner>:<zone name>`).
     public var tokens: [String: String]
     /// When a sync last completed without error.

@@ -34,6 +34,11 @@ public enum SyncEvent: Sendable {
     case sentRecordZoneChanges(SentRecordZoneChanges)
     /// A send ended.
     case didSendChanges
+    /// Server versions the delegate could not apply (``SyncEngineDelegate/applyServerChanges(_:in:)``),
+    /// with its reasons: set aside until resolved (``SyncEngine/resolveSetAside(_:_:)``) or
+    /// retried after an app update (``SyncEngine/Configuration/appVersion``). The other changes
+    /// were applied.
+    case serverVersionsSetAside([RecordID: String])
     /// The engine stopped on an error that needs the app (authentication, quota) until ``SyncEngine/resume()``.
     case halted(CloudError)
 }

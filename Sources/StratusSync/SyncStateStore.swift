@@ -310,15 +310,34 @@ final class SyncStateStore: Sendable {
                 try db.execute(sql: "INSERT OR REPLACE INTO \(tables.setAside) (zone_name, owner, record_name, change, error, at) VALUES (?, ?, ?, ?, ?, ?)",
                                arguments: Self.key(id) + [kind, error, Date().timeIntervalSince1970])
             }
+            if !outcome.setAside.isEmpty { try boundSetAside(db) }
             for id in outcome.saved.map(\.record.recordID) + outcome.deleted.map(\.id) where !requeued.contains(id) {
                 try clearSetAside.execute(arguments: Self.key(id))
             }
             if let apply {
                 let changes = ServerChanges(origin: .send, modifications: outcome.saved.map(\.record).filter { !requeued.contains($0.recordID) },
                                             deletions: outcome.deletedSinceCreated.map(\.deletion).filter { !requeued.contains($0.recordID) })
-                if !changes.isEmpty { try withoutCapturing(db) { try apply(changes, db) } }
+                if !changes.isEmpty { try hand(changes, to: apply, in: db) }
             }
             return requeued
+        }
+    }
+
+    /// Takes the server's current version of a record (nil: the server no longer has it) in
+    /// place of what is pending or set aside for it, and hands it to `apply` in the same
+    /// transaction.
+    func takeServerVersion(_ record: CloudRecord?, deleting deletions: [RecordZoneChanges.Deletion],
+                           handingTo apply: ServerChangesApplier?) throws {
+        try database.write { db in
+            try fold(db)
+            for id in [record?.recordID].compactMap({ $0 }) + deletions.map(\.recordID) {
+                try db.execute(sql: "DELETE FROM \(tables.pendingRecords) WHERE zone_name = ? AND owner = ? AND record_name = ?", arguments: Self.key(id))
+                try db.execute(sql: "DELETE FROM \(tables.setAside) WHERE zone_name = ? AND owner = ? AND record_name = ?", arguments: Self.key(id))
+            }
+            if let record { try remember(record, in: db) }
+            for deletion in deletions { try forget(deletion.recordID, in: db) }
+            let changes = ServerChanges(origin: .fetch, modifications: record.map { [$0] } ?? [], deletions: deletions)
+            if let apply, !changes.isEmpty { try hand(changes, to: apply, in: db) }
         }
     }
 
@@ -330,13 +349,14 @@ final class SyncStateStore: Sendable {
         }
     }
 
-    /// Changes set aside because the server refused them for their content, with the reason.
-    func setAsideChanges() throws -> [(PendingRecordZoneChange, String)] {
+    /// Changes set aside, with the reason: those the server refused for their content, and
+    /// server versions the app could not apply (kind `apply`, reported as saves of the record).
+    func setAsideChanges() throws -> [(change: PendingRecordZoneChange, reason: String, notApplied: Bool)] {
         try database.read { db in
             try Row.fetchAll(db, sql: "SELECT zone_name, owner, record_name, change, error FROM \(tables.setAside) ORDER BY at").map { row in
                 let id = RecordID(recordName: row[2], zoneID: Self.zoneID(row[0], row[1]))
                 let kind: String = row[3]
-                return (kind == "save" ? .saveRecord(id) : .deleteRecord(id), row[4])
+                return (kind == "delete" ? .deleteRecord(id) : .saveRecord(id), row[4], kind == "apply")
             }
         }
     }
@@ -413,7 +433,12 @@ final class SyncStateStore: Sendable {
             }
             if storingToken { try setToken(page.changeToken.rawValue, scope: Self.zoneScope(page.zoneID), in: db) }
             let changes = ServerChanges(origin: .fetch, modifications: news, deletions: deletions)
-            if let apply, !changes.isEmpty { try withoutCapturing(db) { try apply(changes, db) } }
+            if let apply, !changes.isEmpty {
+                // A record applied now needs setting aside no more.
+                for record in news { try db.execute(sql: "DELETE FROM \(tables.setAside) WHERE zone_name = ? AND owner = ? AND record_name = ? AND change = 'apply'",
+                                                    arguments: Self.key(record.recordID)) }
+                try hand(changes, to: apply, in: db)
+            }
             return (news, deletions)
         }
     }
@@ -425,17 +450,52 @@ final class SyncStateStore: Sendable {
         try database.write { db in
             try fold(db)
             for zoneID in zoneIDs { try forgetZone(zoneID, in: db, keepingPendingZone: false) }
-            if let apply, !removed.isEmpty { try withoutCapturing(db) { try apply(ServerChanges(origin: .fetch, removedZones: removed), db) } }
+            if let apply, !removed.isEmpty { try hand(ServerChanges(origin: .fetch, removedZones: removed), to: apply, in: db) }
         }
     }
 
     /// Runs `body` and removes from the outbox whatever it appended (local data taking in what
     /// the server has is no change to send): the transaction is this connection's alone, so
     /// every row past the outbox's end before `body` is its.
-    private func withoutCapturing(_ db: GRDB.Database, _ body: () throws -> Void) throws {
+    private func withoutCapturing<T>(_ db: GRDB.Database, _ body: () throws -> T) throws -> T {
         let end = try outboxEnd(db)
-        try body()
+        let result = try body()
         try db.execute(sql: "DELETE FROM \(tables.outbox) WHERE sequence > ?", arguments: [end])
+        return result
+    }
+
+    /// Hands `changes` to `apply` without capturing what it writes, and sets aside the records it
+    /// could not apply, with its reasons (as changes of kind `apply`: the server's version, not
+    /// applied here).
+    private func hand(_ changes: ServerChanges, to apply: ServerChangesApplier, in db: GRDB.Database) throws {
+        let refused = try withoutCapturing(db) { try apply(changes, db) }
+        let now = Date().timeIntervalSince1970
+        for (id, reason) in refused {
+            try db.execute(sql: "INSERT OR REPLACE INTO \(tables.setAside) (zone_name, owner, record_name, change, error, at) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: Self.key(id) + ["apply", reason, now])
+        }
+        if !refused.isEmpty { try boundSetAside(db) }
+    }
+
+    /// The most changes kept set aside; past it the oldest go, counted (``setAsideDropped()``).
+    static let maximumSetAside = 1000
+
+    /// Drops the oldest set-aside changes past ``maximumSetAside`` and counts them.
+    private func boundSetAside(_ db: GRDB.Database) throws {
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(tables.setAside)") ?? 0
+        guard count > Self.maximumSetAside else { return }
+        try db.execute(sql: """
+            DELETE FROM \(tables.setAside) WHERE (zone_name, owner, record_name) IN (
+                SELECT zone_name, owner, record_name FROM \(tables.setAside) ORDER BY at LIMIT ?)
+            """, arguments: [count - Self.maximumSetAside])
+        let dropped = try Int(String.fetchOne(db, sql: "SELECT value FROM \(tables.meta) WHERE key = 'setAsideDropped'") ?? "0") ?? 0
+        try db.execute(sql: "INSERT OR REPLACE INTO \(tables.meta) (key, value) VALUES ('setAsideDropped', ?)",
+                       arguments: [String(dropped + count - Self.maximumSetAside)])
+    }
+
+    /// How many set-aside changes were dropped, oldest first, to keep the list bounded.
+    func setAsideDropped() throws -> Int {
+        try Int(meta("setAsideDropped") ?? "0") ?? 0
     }
 
     func setDatabaseToken(_ token: ServerChangeToken) throws {
@@ -601,4 +661,4 @@ final class SyncStateStore: Sendable {
 
 /// Applies what the server has now to local data, inside the transaction that updates the
 /// engine's state.
-typealias ServerChangesApplier = (ServerChanges, GRDB.Database) throws -> Void
+typealias ServerChangesApplier = (ServerChanges, GRDB.Database) throws -> [RecordID: String]

@@ -48,17 +48,28 @@ struct SpecimenTag: Codable, FetchableRecord, PersistableRecord {
                     referenceLists: [.init(Specimen.Columns.tagIDs, to: SpecimenTag.self)]),
     ]
 
-    static func device(_ cloud: TestCloud, user: String, name: String) async throws -> (DatabaseQueue, SyncedDatabase, FaultInjectingTransport) {
+    /// A device of `user`; with `appVersion` "2", the app's update lets every column but the key be NULL.
+    static func device(_ cloud: TestCloud, user: String, name: String, appVersion: String = "1") async throws
+        -> (DatabaseQueue, SyncedDatabase, FaultInjectingTransport) {
         let directory = cloud.root.appendingPathComponent("specimen-devices/\(name)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let queue = try DatabaseQueue(path: directory.appendingPathComponent("app.sqlite").path)
         try await queue.write { db in
             try db.execute(sql: """
-                CREATE TABLE specimenOwner (id TEXT PRIMARY KEY NOT NULL);
-                CREATE TABLE specimenTag (id TEXT PRIMARY KEY NOT NULL);
-                CREATE TABLE specimen (id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL, count INTEGER NOT NULL, weight REAL NOT NULL,
+                CREATE TABLE IF NOT EXISTS specimenOwner (id TEXT PRIMARY KEY NOT NULL);
+                CREATE TABLE IF NOT EXISTS specimenTag (id TEXT PRIMARY KEY NOT NULL);
+                CREATE TABLE IF NOT EXISTS specimen (id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL, count INTEGER NOT NULL, weight REAL NOT NULL,
                     raw BLOB NOT NULL, takenAt INTEGER NOT NULL, photo BLOB NOT NULL, ownerID TEXT NOT NULL, tagIDs TEXT NOT NULL);
                 """)
+            if appVersion == "2" {
+                try db.execute(sql: """
+                    ALTER TABLE specimen RENAME TO specimen_v1;
+                    CREATE TABLE specimen (id TEXT PRIMARY KEY NOT NULL, title TEXT, count INTEGER, weight REAL,
+                        raw BLOB, takenAt INTEGER, photo BLOB, ownerID TEXT, tagIDs TEXT);
+                    INSERT INTO specimen SELECT * FROM specimen_v1;
+                    DROP TABLE specimen_v1;
+                    """)
+            }
         }
         let transport = FaultInjectingTransport()
         let container = await cloud.container(deviceID: name, transport: transport,
@@ -66,6 +77,7 @@ struct SpecimenTag: Codable, FetchableRecord, PersistableRecord {
         try await container.signIn(username: user, password: "password-\(user)")
         let store = try SyncedDatabase(writer: queue, tables: tables, database: container.privateCloudDatabase) { configuration in
             configuration.conflictResolver = .latestModified(field: "takenAt")
+            configuration.appVersion = appVersion
         }
         return (queue, store, transport)
     }
@@ -96,6 +108,72 @@ struct SpecimenTag: Codable, FetchableRecord, PersistableRecord {
                 #expect(try await queue.read { try Specimen.fetchOne($0, key: "s1") } == Specimen.edited("newer", at: 3_000))
             }
             #expect(try await laptop.hasUnsentChanges() == false)
+            #expect(try await phone.hasUnsentChanges() == false)
+        }
+    }
+
+    /// A server version the app's table refuses (a NOT NULL column its record leaves out) is set
+    /// aside with its reason; the rest of the page is applied, and the device's syncs go on
+    /// without failing.
+    @Test func aServerVersionTheTableRefusesIsSetAsideAndTheRestApply() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("specimens")
+            let (phoneDB, phone, _) = try await Self.device(cloud, user: user, name: "phone")
+            try await phoneDB.write { db in try Specimen.edited("good", at: 1_000).insert(db) }
+            try await phone.syncNow()
+            // Another client saves a record of the type without most of its fields.
+            let web = await cloud.container(deviceID: "web")
+            try await web.signIn(username: user, password: "password-\(user)")
+            let bad = RecordID(recordName: "s2", zoneID: ZoneID(zoneName: "StratusData"))
+            _ = try await web.privateCloudDatabase.save(CloudRecord(recordType: "Specimen", recordID: bad, fields: ["count": .int64(3)]))
+
+            let (laptopDB, laptop, _) = try await Self.device(cloud, user: user, name: "laptop")
+            try await laptop.syncNow()
+            try await laptop.syncNow()
+            #expect(try await laptopDB.read { try Specimen.fetchOne($0, key: "s1") } == Specimen.edited("good", at: 1_000))
+            #expect(try await laptopDB.read { try Specimen.fetchOne($0, key: "s2") } == nil)
+            let setAside = try await laptop.engine.snapshot().setAsideChanges
+            #expect(setAside.map(\.change.recordID) == [bad])
+            #expect(setAside.first?.isServerVersion == true)
+            #expect(setAside.first?.reason.contains("NOT NULL constraint failed: specimen.") == true)
+            #expect(try await laptop.hasUnsentChanges() == false)
+
+            // The app's update accepts such records: the set-aside version is retried, once, and applied.
+            await laptop.engine.stop()
+            let (updatedDB, updated, _) = try await Self.device(cloud, user: user, name: "laptop", appVersion: "2")
+            try await updated.syncNow()
+            #expect(try await updatedDB.read { try Int64.fetchOne($0, sql: "SELECT count FROM specimen WHERE id = 's2'") } == 3)
+            #expect(try await updated.engine.snapshot().setAsideChanges.isEmpty)
+            #expect(try await updatedDB.read { try Specimen.fetchOne($0, key: "s1") } == Specimen.edited("good", at: 1_000))
+        }
+    }
+
+    /// The resolutions of a set-aside server version: keeping the server's version applies what
+    /// the server has now (here a version the table takes), and the entry goes.
+    @Test func keepingTheServerVersionAppliesWhatTheServerHasNow() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("specimens")
+            let (phoneDB, phone, _) = try await Self.device(cloud, user: user, name: "phone")
+            try await phoneDB.write { db in try Specimen.edited("good", at: 1_000).insert(db) }
+            try await phone.syncNow()
+            let web = await cloud.container(deviceID: "web")
+            try await web.signIn(username: user, password: "password-\(user)")
+            let id = RecordID(recordName: "s1", zoneID: ZoneID(zoneName: "StratusData"))
+            // Another client empties the title of the record: the phone's table cannot take it.
+            var broken = try await web.privateCloudDatabase.record(for: id)
+            broken["title"] = nil
+            _ = try await web.privateCloudDatabase.save(broken)
+            try await phone.syncNow()
+            #expect(try await phone.engine.snapshot().setAsideChanges.map(\.isServerVersion) == [true])
+            #expect(try await phoneDB.read { try Specimen.fetchOne($0, key: "s1") } == Specimen.edited("good", at: 1_000))
+            // The other client puts a title back; the phone keeps the server's version.
+            var mended = try await web.privateCloudDatabase.record(for: id)
+            mended["title"] = .string("mended")
+            _ = try await web.privateCloudDatabase.save(mended)
+            try await phone.engine.resolveSetAside(id, .keepServerVersion)
+            #expect(try await phone.engine.snapshot().setAsideChanges.isEmpty)
+            #expect(try await phoneDB.read { try Specimen.fetchOne($0, key: "s1") }?.title == "mended")
+            try await phone.syncNow()
             #expect(try await phone.hasUnsentChanges() == false)
         }
     }
