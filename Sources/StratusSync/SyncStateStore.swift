@@ -434,9 +434,11 @@ final class SyncStateStore: Sendable {
             if storingToken { try setToken(page.changeToken.rawValue, scope: Self.zoneScope(page.zoneID), in: db) }
             let changes = ServerChanges(origin: .fetch, modifications: news, deletions: deletions)
             if let apply, !changes.isEmpty {
-                // A record applied now needs setting aside no more.
-                for record in news { try db.execute(sql: "DELETE FROM \(tables.setAside) WHERE zone_name = ? AND owner = ? AND record_name = ? AND change = 'apply'",
-                                                    arguments: Self.key(record.recordID)) }
+                // A record applied now needs setting aside no more (asked once a page: usually none is).
+                if try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(tables.setAside) WHERE change = 'apply')")) == true {
+                    let clear = try db.cachedStatement(sql: "DELETE FROM \(tables.setAside) WHERE zone_name = ? AND owner = ? AND record_name = ? AND change = 'apply'")
+                    for record in news { try clear.execute(arguments: Self.key(record.recordID)) }
+                }
                 try hand(changes, to: apply, in: db)
             }
             return (news, deletions)
