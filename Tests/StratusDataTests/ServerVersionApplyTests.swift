@@ -177,4 +177,29 @@ struct SpecimenTag: Codable, FetchableRecord, PersistableRecord {
             #expect(try await phone.hasUnsentChanges() == false)
         }
     }
+
+    /// Keeping this device's version sends the local row again over the server's version the
+    /// table refused: the server ends with the device's values, and nothing stays set aside.
+    @Test func keepingTheLocalVersionSendsItOverTheServers() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("specimens")
+            let (phoneDB, phone, _) = try await Self.device(cloud, user: user, name: "phone")
+            try await phoneDB.write { db in try Specimen.edited("good", at: 1_000).insert(db) }
+            try await phone.syncNow()
+            let web = await cloud.container(deviceID: "web")
+            try await web.signIn(username: user, password: "password-\(user)")
+            let id = RecordID(recordName: "s1", zoneID: ZoneID(zoneName: "StratusData"))
+            var broken = try await web.privateCloudDatabase.record(for: id)
+            broken["title"] = nil
+            _ = try await web.privateCloudDatabase.save(broken)
+            try await phone.syncNow()
+            #expect(try await phone.engine.snapshot().setAsideChanges.map(\.isServerVersion) == [true])
+
+            try await phone.engine.resolveSetAside(id, .keepLocalVersion)
+            try await phone.syncNow()
+            #expect(try await phone.engine.snapshot().setAsideChanges.isEmpty)
+            #expect(try await phone.hasUnsentChanges() == false)
+            #expect(try await web.privateCloudDatabase.record(for: id)["title"] == .string("title good"))
+        }
+    }
 }
