@@ -40,10 +40,9 @@ extension CloudDatabase {
     }
 
     /// The record with its asset fields downloaded into the container's asset cache (one file per
-    /// checksum, so a file already there is not fetched again); without a cache, into `fallback`,
-    /// or unchanged when that is nil too.
-    package func downloadingAssets(of record: CloudRecord, fallback: URL? = nil) async throws -> CloudRecord {
-        guard let cache = container.assetCacheDirectory ?? fallback, record.fields.values.contains(where: { !$0.assets.isEmpty }) else { return record }
+    /// checksum, so a file already there is not fetched again); unchanged without a cache.
+    package func downloadingAssets(of record: CloudRecord) async throws -> CloudRecord {
+        guard let cache = container.assetCacheDirectory, record.fields.values.contains(where: { !$0.assets.isEmpty }) else { return record }
         var record = record
         for (key, value) in record.fields {
             guard case .asset(let asset) = value, let checksum = asset.fileChecksum, asset.downloadURL != nil else { continue }

@@ -241,7 +241,8 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
             let update = others.isEmpty ? nil : try db.cachedStatement(sql: """
                 UPDATE "\(table.tableName)" SET \(others.map { "\"\($0)\" = ?" }.joined(separator: ", ")) WHERE "\(table.primaryKey)" = ?
                 """)
-            let exists = try db.cachedStatement(sql: "SELECT 1 FROM \"\(table.tableName)\" WHERE \"\(table.primaryKey)\" = ?")
+            // With nothing but the key to set, a row that exists is left as it is.
+            let exists = update != nil ? nil : try db.cachedStatement(sql: "SELECT 1 FROM \"\(table.tableName)\" WHERE \"\(table.primaryKey)\" = ?")
             let insert = try db.cachedStatement(sql: """
                 INSERT INTO "\(table.tableName)" (\(quoted)) VALUES (\(databaseQuestionMarks(count: columns.count)))
                 """)
@@ -251,7 +252,7 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
                 if let update {
                     try update.execute(arguments: StatementArguments(row.enumerated().filter { $0.offset != keyIndex }.map(\.element) + [key]))
                     if db.changesCount > 0 { continue }
-                } else if try Bool.fetchOne(exists, arguments: [key]) == true {
+                } else if let exists, try Bool.fetchOne(exists, arguments: [key]) == true {
                     continue
                 }
                 try insert.execute(arguments: StatementArguments(row))

@@ -1,4 +1,3 @@
-import Foundation
 import StratusClient
 
 extension SyncEngine {
@@ -153,10 +152,10 @@ extension SyncEngine {
                 case .failure(let error):
                     switch decide(error, in: .recordSave(create: record.changeTag == nil), about: id.recordName) {
                     case .resolveConflict:
-                        // The server's version with its files, so that whatever wins is applied whole.
+                        // The server's version with its files (as a fetch brings them), so that whatever wins is applied whole.
                         let server: CloudRecord
                         do {
-                            server = try await database.downloadingAssets(of: error.serverRecord!, fallback: Self.conflictFiles)
+                            server = try await database.downloadingAssets(of: error.serverRecord!)
                         } catch {
                             deferredError = (error as? CloudError) ?? CloudError(.networkFailure, "could not download the server's version of \(id.recordName): \(error)")
                             continue
@@ -221,9 +220,6 @@ extension SyncEngine {
                            && outcome.forgotten.isEmpty && outcome.deletedSinceCreated.isEmpty)
         return progressed ? .progressed : .stalled
     }
-
-    /// Where the files of a conflict's server version go when the container keeps no asset cache.
-    static let conflictFiles = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-conflict-assets")
 
     /// What to do about a batch the server refused as a whole.
     private func recover(from error: CloudError, batch: [SyncStateStore.QueuedRecordChange], zoneID: ZoneID,

@@ -148,24 +148,30 @@ struct SpecimenTag: Codable, FetchableRecord, PersistableRecord {
         }
     }
 
+    /// A phone holding `s1`, whose server version another client (`web`) then empties of its
+    /// title: the phone's table cannot take it, sets it aside, and keeps its row.
+    static func phoneWithARefusedServerVersion(_ cloud: TestCloud) async throws -> (DatabaseQueue, SyncedDatabase, Container, RecordID) {
+        let user = try await cloud.createUser("specimens")
+        let (phoneDB, phone, _) = try await device(cloud, user: user, name: "phone")
+        try await phoneDB.write { db in try Specimen.edited("good", at: 1_000).insert(db) }
+        try await phone.syncNow()
+        let web = await cloud.container(deviceID: "web")
+        try await web.signIn(username: user, password: "password-\(user)")
+        let id = RecordID(recordName: "s1", zoneID: ZoneID(zoneName: "StratusData"))
+        var broken = try await web.privateCloudDatabase.record(for: id)
+        broken["title"] = nil
+        _ = try await web.privateCloudDatabase.save(broken)
+        try await phone.syncNow()
+        #expect(try await phone.engine.snapshot().setAsideChanges.map(\.isServerVersion) == [true])
+        #expect(try await phoneDB.read { try Specimen.fetchOne($0, key: "s1") } == Specimen.edited("good", at: 1_000))
+        return (phoneDB, phone, web, id)
+    }
+
     /// The resolutions of a set-aside server version: keeping the server's version applies what
     /// the server has now (here a version the table takes), and the entry goes.
     @Test func keepingTheServerVersionAppliesWhatTheServerHasNow() async throws {
         try await TestCloud.with { cloud in
-            let user = try await cloud.createUser("specimens")
-            let (phoneDB, phone, _) = try await Self.device(cloud, user: user, name: "phone")
-            try await phoneDB.write { db in try Specimen.edited("good", at: 1_000).insert(db) }
-            try await phone.syncNow()
-            let web = await cloud.container(deviceID: "web")
-            try await web.signIn(username: user, password: "password-\(user)")
-            let id = RecordID(recordName: "s1", zoneID: ZoneID(zoneName: "StratusData"))
-            // Another client empties the title of the record: the phone's table cannot take it.
-            var broken = try await web.privateCloudDatabase.record(for: id)
-            broken["title"] = nil
-            _ = try await web.privateCloudDatabase.save(broken)
-            try await phone.syncNow()
-            #expect(try await phone.engine.snapshot().setAsideChanges.map(\.isServerVersion) == [true])
-            #expect(try await phoneDB.read { try Specimen.fetchOne($0, key: "s1") } == Specimen.edited("good", at: 1_000))
+            let (phoneDB, phone, web, id) = try await Self.phoneWithARefusedServerVersion(cloud)
             // The other client puts a title back; the phone keeps the server's version.
             var mended = try await web.privateCloudDatabase.record(for: id)
             mended["title"] = .string("mended")
@@ -182,19 +188,7 @@ struct SpecimenTag: Codable, FetchableRecord, PersistableRecord {
     /// table refused: the server ends with the device's values, and nothing stays set aside.
     @Test func keepingTheLocalVersionSendsItOverTheServers() async throws {
         try await TestCloud.with { cloud in
-            let user = try await cloud.createUser("specimens")
-            let (phoneDB, phone, _) = try await Self.device(cloud, user: user, name: "phone")
-            try await phoneDB.write { db in try Specimen.edited("good", at: 1_000).insert(db) }
-            try await phone.syncNow()
-            let web = await cloud.container(deviceID: "web")
-            try await web.signIn(username: user, password: "password-\(user)")
-            let id = RecordID(recordName: "s1", zoneID: ZoneID(zoneName: "StratusData"))
-            var broken = try await web.privateCloudDatabase.record(for: id)
-            broken["title"] = nil
-            _ = try await web.privateCloudDatabase.save(broken)
-            try await phone.syncNow()
-            #expect(try await phone.engine.snapshot().setAsideChanges.map(\.isServerVersion) == [true])
-
+            let (_, phone, web, id) = try await Self.phoneWithARefusedServerVersion(cloud)
             try await phone.engine.resolveSetAside(id, .keepLocalVersion)
             try await phone.syncNow()
             #expect(try await phone.engine.snapshot().setAsideChanges.isEmpty)
