@@ -166,6 +166,8 @@ let package = Package(
         .executableTarget(
             name: "StratusSim",
             dependencies: [
+                "NotesKit",
+                "ShoppingKit",
                 "StratusClient",
                 "StratusSync",
                 "StratusData",

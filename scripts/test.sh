@@ -46,6 +46,12 @@ step 300 .build/debug/stratus-sim crash-loop --kills 2 --seed 1 --self-test | ta
 # invariants must report.
 step 1500 .build/debug/stratus-sim simulate --seeds 45 --first-seed 1 | tail -8
 step 300 .build/debug/stratus-sim simulate --seeds 1 --first-seed 1 --self-test | grep self-test
+# The example apps as they ship in the simulation: 20 seeds each of Notes and Shopping (scripts/simulate.sh
+# --app notes|shopping runs 1,000), and the Notes wedge put back behind a test-only switch, which the
+# Notes slice must find (a device wedged).
+step 900 .build/debug/stratus-sim simulate --app notes --seeds 20 --first-seed 1 | tail -8
+step 900 .build/debug/stratus-sim simulate --app shopping --seeds 20 --first-seed 1 | tail -8
+step 600 .build/debug/stratus-sim simulate --app notes --seeds 20 --first-seed 1 --reverting-fix | tail -1
 # A slice of the soak: 30 seconds at 100 requests/s, which must all succeed (scripts/soak.sh runs 30 minutes).
 step 300 .build/debug/stratus-sim soak --minutes 0.5 --rate 100 --report-every 10 --warm-up 0 --seed 20261123 | grep -E "^requests|errors"
 # The published API description against a real server: schemathesis with 10 examples per operation

@@ -46,10 +46,12 @@ public struct NoteDevice: Sendable {
     /// The time of an edit, in milliseconds since 1970.
     private let now: @Sendable () -> Int64
 
-    /// Opens the device: its database and the store that syncs it. `transport` and `now` are
-    /// for tests (a network that fails, a clock they set).
+    /// Opens the device: its database and the store that syncs it. `transport`, `now` and
+    /// `clock` are for tests and simulations: a network that fails, the time edits are stamped
+    /// with, the clock the sync's retries wait on.
     public init(directory: URL, transport: any Transport = Container.defaultTransport,
-                now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) async throws {
+                now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
+                clock: any Clock<Duration> = ContinuousClock()) async throws {
         guard let session = try? ContainerSession(contentsOf: directory.appendingPathComponent("session.json")) else {
             throw NotesError("no device at \(directory.path); run `notes setup` first")
         }
@@ -65,6 +67,7 @@ public struct NoteDevice: Sendable {
         }
         store = try SyncedDatabase(writer: database, tables: [Self.table], database: container.privateCloudDatabase,
                                    assetDirectory: directory.appendingPathComponent("uploads")) { configuration in
+            configuration.clock = clock
             configuration.conflictResolver = .latestModified(field: "modified")
             configuration.retry.maximumAttempts = 2
             configuration.appVersion = String(Self.appVersion)

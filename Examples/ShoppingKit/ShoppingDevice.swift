@@ -51,8 +51,11 @@ public actor ShoppingDevice {
     public static let appVersion = "1"
 
     /// Opens a device's directory: its database, and the synced tables' engines in it.
+    /// `transport`, `now` and `clock` are for tests and simulations: a network that fails, the
+    /// time entries are stamped with, the clock the sync's retries wait on.
     public init(directory: URL, transport: any Transport = Container.defaultTransport,
-                now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) async throws {
+                now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
+                clock: any Clock<Duration> = ContinuousClock()) async throws {
         guard let session = try? ContainerSession(contentsOf: directory.appendingPathComponent("session.json")) else {
             throw ShoppingError("no device at \(directory.path); run `shopping setup` first")
         }
@@ -65,6 +68,7 @@ public actor ShoppingDevice {
         try Self.migrator.migrate(database)
         synced = try SyncedDatabase(writer: database, tables: Self.tables, database: container.privateCloudDatabase,
                                     sharedDatabase: container.sharedCloudDatabase, configure: { configuration in
+                                        configuration.clock = clock
                                         configuration.retry.maximumAttempts = 2
                                         configuration.appVersion = Self.appVersion
                                     },
@@ -259,8 +263,7 @@ public actor ShoppingDevice {
     /// apply queue (held items), for a diagnostics screen (`shopping status`).
     public func diagnostics() async throws -> String {
         var lines: [String] = []
-        for engine in [synced.engine] + (synced.sharedEngine.map { [$0] } ?? []) {
-            let snapshot = try await engine.snapshot()
+        for (engine, snapshot) in try await snapshots() {
             lines.append("\(engine.configuration.database.scope.rawValue) database: \(snapshot.status), \(snapshot.pendingRecordChanges.count) record change(s) to send, "
                          + "\(snapshot.pendingDatabaseChanges.count) zone change(s) to send, last sync \(snapshot.lastSuccessfulSync.map { "\($0)" } ?? "never")")
             for change in snapshot.pendingRecordChanges { lines.append("  upload: \(change)") }
@@ -275,6 +278,13 @@ public actor ShoppingDevice {
         lines.append("apply queue: \(held.count) held item(s)\(shoppingMode ? " (shopping mode)" : "")")
         for entry in held { lines.append("  held in \(entry.listID): \(entry.text ?? "")") }
         return lines.joined(separator: "\n")
+    }
+
+    /// Each engine (the private database's, then the shared one's) with its state now.
+    public func snapshots() async throws -> [(engine: SyncEngine, snapshot: SyncEngineSnapshot)] {
+        var snapshots: [(engine: SyncEngine, snapshot: SyncEngineSnapshot)] = []
+        for engine in [synced.engine] + (synced.sharedEngine.map { [$0] } ?? []) { snapshots.append((engine, try await engine.snapshot())) }
+        return snapshots
     }
 
     /// Compacts a list's journal on the server: entries older than 14 days whose items were

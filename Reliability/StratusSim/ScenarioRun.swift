@@ -19,6 +19,9 @@ struct Violation: CustomStringConvertible, Sendable {
         case divergence
         /// A device could not finish syncing once the faults were gone.
         case stuck
+        /// A device's sync failed twice in a row for a reason that is not transient, or it still
+        /// had changes to send or changes set aside (no scenario gives a reason to) once quiet.
+        case wedged
         /// A step failed in a way an app could not go on from.
         case broken
     }
@@ -42,6 +45,10 @@ struct ScenarioOutcome: Sendable {
     var participantItems = 0
     /// Participants' items the server rightly refused: their access had changed.
     var refusedItems = 0
+    /// App scenarios: operations the devices made (an operation on an item a device does not show
+    /// yet is left out), and journal entries compactions removed.
+    var performed = 0
+    var compacted = 0
 }
 
 /// Runs one scenario against a fresh server: signs up its users, opens their devices, plays the
@@ -124,7 +131,12 @@ struct ScenarioRun {
 
         var model = Model()
         var outcome = ScenarioOutcome()
+        var watch = WedgeWatch()
         var random = SeededGenerator(seed: scenario.seed ^ 0x5EED)
+        /// A change to a share or a zone is in the way of every device of the users it concerns.
+        func disturbs(_ users: Int...) {
+            for user in users { for device in 0..<Scenario.devicesPerUser { watch.faultMet(by: user * Scenario.devicesPerUser + device) } }
+        }
         for (index, step) in scenario.steps.enumerated() {
             switch step {
             case .editNote(let device, let note):
@@ -150,19 +162,23 @@ struct ScenarioRun {
                     model.deleted.insert("entry-\(entry)")
                 }
             case .setParticipant(let owner, let user, let canWrite):
+                disturbs(owner, user)
                 if !canWrite { model.disturbed.insert([owner, user]) }
                 do {
                     try await setParticipants(owner: owner) { $0[user] = canWrite ? .readWrite : .readOnly }
                 } catch { outcome.failedSyncs += 1 }
             case .accept(let user, let owner):
+                disturbs(owner, user)
                 if (try? await sessions[user * Scenario.devicesPerUser].sharedCloudDatabase.acceptShare(shareURLs[owner])) == nil {
                     outcome.failedSyncs += 1
                 }
             case .leave(let user, let owner):
+                disturbs(owner, user)
                 model.disturbed.insert([owner, user])
                 let share = RecordID(recordName: ShareKeys.zoneShareName, zoneID: ZoneID(zoneName: sharedZoneName, ownerRecordName: userRecordNames[owner]))
                 if (try? await sessions[user * Scenario.devicesPerUser].sharedCloudDatabase.deleteShare(share)) == nil { outcome.failedSyncs += 1 }
             case .removeParticipant(let owner, let user):
+                disturbs(owner, user)
                 model.disturbed.insert([owner, user])
                 do {
                     try await setParticipants(owner: owner) { $0[user] = nil }
@@ -183,19 +199,25 @@ struct ScenarioRun {
                 let name = "scratch-\(user)-\(item)"
                 try await (devices[device] as! EngineDevice).writeScratch(name, text: "u\(user):\(name):step-\(index)")
             case .deleteScratchZone(let device):
+                disturbs(device / Scenario.devicesPerUser)
                 // Through the device's network, faults and all; it may not get through.
                 if (try? await sessions[device].privateCloudDatabase.deleteRecordZone(withID: scratchZone)) == nil { outcome.failedSyncs += 1 }
             case .sync(let device):
+                var failure: (any Error)?
                 do {
                     try await devices[device].sync()
                 } catch {
+                    failure = error
                     outcome.failedSyncs += 1
                 }
+                if let violation = watch.synced(device, error: failure) { outcome.violations.append(violation) }
             case .goOffline(let device):
+                watch.faultMet(by: device)
                 devices[device].transport.setOffline(true)
             case .goOnline(let device):
                 devices[device].transport.setOffline(false)
             case .inject(let device, let fault):
+                watch.faultMet(by: device)
                 let transport = devices[device].transport
                 switch fault {
                 case .dropRequest: transport.inject(.dropRequest)
@@ -207,14 +229,17 @@ struct ScenarioRun {
                 default: break
                 }
             case .restartApp(let device):
+                watch.faultMet(by: device)
                 try await devices[device].restartApp()
             case .purgeTombstones:
+                watch.faultMet(byAll: Scenario.deviceCount)
                 try await server.purgeTombstones()
             case .killServer(let device):
                 let syncing = Task { [devices] in try await devices[device].sync() }
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...40, using: &random)))
                 try await server.killAndRestart()
                 if (try? await syncing.value) == nil { outcome.failedSyncs += 1 }
+                watch.faultMet(byAll: Scenario.deviceCount)
             }
         }
 
@@ -223,6 +248,7 @@ struct ScenarioRun {
             device.transport.clearFaults()
             device.transport.setOffline(false)
         }
+        let quiet = clock.now
         for round in 0..<3 {
             for (index, device) in devices.enumerated() {
                 do {
@@ -233,6 +259,14 @@ struct ScenarioRun {
             }
         }
         outcome.simulatedWait = clock.elapsed
+        if quiet.duration(to: clock.now) > WedgeWatch.drainBound {
+            outcome.violations.append(Violation(kind: .wedged, detail: "the devices took \(quiet.duration(to: clock.now)) of simulated time to drain (bound \(WedgeWatch.drainBound))"))
+        }
+        for (index, device) in devices.enumerated() {
+            let user = index / Scenario.devicesPerUser
+            let accessTaken = model.disturbed.contains { $0[1] == user }
+            outcome.violations += WedgeWatch.check(device: index, backlog: try await device.backlog(sharedSetAside: !accessTaken))
+        }
         if selfTest { try await (devices[1] as! TableDevice).forgetEverything() }
 
         // Each owner's shared zone and who, by the share, may see and change it now.

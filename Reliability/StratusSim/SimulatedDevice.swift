@@ -22,6 +22,10 @@ protocol SimulatedDevice: AnyObject, Sendable {
     func restartApp() async throws
     /// Every record the device holds: record name → text.
     func contents() async throws -> [String: String]
+    /// What the device's engines have not settled: changes to send, changes set aside. Changes
+    /// to zones others share are left out when `sharedSetAside` is false (the user's access was
+    /// taken away at some time, so the server may rightly have refused them).
+    func backlog(sharedSetAside: Bool) async throws -> [String]
 }
 
 /// The zone every simulated record lives in.
@@ -127,6 +131,12 @@ final class EngineDevice: SimulatedDevice {
         try await shared.restart()
     }
 
+    func backlog(sharedSetAside: Bool) async throws -> [String] {
+        var shared = try await shared.engine.snapshot()
+        if !sharedSetAside { shared.setAsideChanges = [] }
+        return try await device.engine.snapshot().backlog + shared.backlog
+    }
+
     func contents() async throws -> [String: String] {
         var contents: [String: String] = [:]
         for (id, record) in await device.records() where record.recordType != ShareKeys.recordType {
@@ -228,6 +238,8 @@ final class TableDevice: SimulatedDevice {
         let reopened = try Self.open(directory: directory, container: container, clock: clock)
         state.withLock { $0 = reopened }
     }
+
+    func backlog(sharedSetAside: Bool) async throws -> [String] { try await store.engine.snapshot().backlog }
 
     func contents() async throws -> [String: String] {
         try await queue.read { db in

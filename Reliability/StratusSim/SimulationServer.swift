@@ -12,6 +12,8 @@ protocol SimulationServer: Sendable {
     func killAndRestart() async throws
     /// Purges every tombstone, whatever its age, so change tokens from before expire.
     func purgeTombstones() async throws
+    /// Replaces the container's development schema with a schema file, as `stratus schema import` does.
+    func importSchema(_ file: URL) async throws
     func shutdown() async
 }
 
@@ -35,6 +37,10 @@ struct InProcessServer: SimulationServer {
     func purgeTombstones() async throws {
         let yearFromNow = Int64(Date().timeIntervalSince1970 * 1000) + 365 * 24 * 3600 * 1000
         _ = try await cloud.server?.services.changes.purgeTombstones(now: yearFromNow)
+    }
+
+    func importSchema(_ file: URL) async throws {
+        try await cloud.server?.importSchema(String(contentsOf: file, encoding: .utf8), container: containerID)
     }
 
     func shutdown() async { await cloud.shutdown() }
@@ -62,6 +68,13 @@ struct ProcessServer: SimulationServer {
 
     func purgeTombstones() async throws {
         throw SimulationError("tombstones are purged in in-process scenarios only")
+    }
+
+    func importSchema(_ file: URL) async throws {
+        let (status, output) = try await ChildProcess.run(process.executable.path, [
+            "schema", "import", file.path, "--data", process.dataDirectory.path, "--container", containerID,
+        ])
+        guard status == 0 else { throw SimulationError("stratus schema import failed (\(status)): \(output)") }
     }
 
     func shutdown() async {

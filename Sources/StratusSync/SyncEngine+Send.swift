@@ -155,7 +155,8 @@ extension SyncEngine {
                         // The server's version with its files (as a fetch brings them), so that whatever wins is applied whole.
                         let server: CloudRecord
                         do {
-                            server = try await database.downloadingAssets(of: error.serverRecord!)
+                            server = RevertedFix.conflictAppliesPartialRecord
+                                ? error.serverRecord! : try await database.downloadingAssets(of: error.serverRecord!)
                         } catch {
                             deferredError = (error as? CloudError) ?? CloudError(.networkFailure, "could not download the server's version of \(id.recordName): \(error)")
                             continue

@@ -1,0 +1,77 @@
+import Foundation
+import NotesKit
+import StratusClient
+import StratusTesting
+
+/// A Notes device as it ships (``NoteDevice``), on a network that fails on demand.
+struct SimulatedNoteDevice: AppDevice {
+    let app: NoteDevice
+    let transport: FaultInjectingTransport
+
+    func sync() async throws { try await app.sync() }
+    func backlog() async throws -> [String] { try await app.store.engine.snapshot().backlog }
+}
+
+/// The Notes app's users, each with three devices editing the one note, and the edit that must
+/// win: the one with the latest `modified`, which is the latest step's.
+final class NotesWorld: AppWorld {
+    private let scenario: AppScenario
+    private let clock: SimulatedClock
+    private let time: AppTime
+    private let root: URL
+    private(set) var devices: [any AppDevice] = []
+    /// The latest edit of each user's note.
+    private var latest: [Int: String] = [:]
+
+    init(scenario: AppScenario, server: any SimulationServer, clock: SimulatedClock, time: AppTime, root: URL) async throws {
+        self.scenario = scenario
+        self.clock = clock
+        self.time = time
+        self.root = root
+        let (baseURL, apiToken) = (await server.baseURL, await server.apiToken)
+        for user in 0..<scenario.users {
+            let username = "notes-\(scenario.seed)-\(user)-\(UUID().uuidString.prefix(6))"
+            for index in 0..<scenario.devicesPerUser {
+                try await NoteDevice.setup(directory: directory(of: user * scenario.devicesPerUser + index), server: baseURL,
+                                           container: server.containerID, apiToken: apiToken, username: username,
+                                           password: "password-\(username)", signUp: index == 0)
+            }
+        }
+        for device in 0..<scenario.deviceCount { devices.append(try await open(device, transport: FaultInjectingTransport(clock: clock))) }
+    }
+
+    private func directory(of device: Int) -> URL { root.appendingPathComponent("device-\(device)") }
+
+    /// Opens a device's app on its files; the network (and the faults queued on it) stays the device's.
+    private func open(_ device: Int, transport: FaultInjectingTransport) async throws -> SimulatedNoteDevice {
+        let app = try await NoteDevice(directory: directory(of: device), transport: transport, now: { [time] in time.now }, clock: clock)
+        return SimulatedNoteDevice(app: app, transport: transport)
+    }
+
+    func perform(_ step: AppStep, index: Int, compacted: inout Int) async throws -> Bool {
+        guard case .editNote(let device) = step else { return false }
+        let user = device / scenario.devicesPerUser
+        let text = "u\(user):device-\(device):step-\(index)"
+        try await (devices[device] as! SimulatedNoteDevice).app.edit(text)
+        latest[user] = text
+        return true
+    }
+
+    func restartApp(_ device: Int) async throws {
+        devices[device] = try await open(device, transport: devices[device].transport)
+    }
+
+    /// Every device of a user shows the latest edit of the user's note.
+    func check() async throws -> [Violation] {
+        var violations: [Violation] = []
+        for (index, device) in devices.enumerated() {
+            let user = index / scenario.devicesPerUser
+            let shown = try await (device as! SimulatedNoteDevice).app.note()?.text
+            if shown != latest[user] {
+                violations.append(Violation(kind: latest[user] == nil ? .duplicate : .divergence,
+                                            detail: "device \(index) shows '\(shown ?? "no note")', not the latest edit '\(latest[user] ?? "none")'"))
+            }
+        }
+        return violations
+    }
+}
