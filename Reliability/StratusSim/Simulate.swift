@@ -191,6 +191,7 @@ private struct SimulationReport {
             scenarios with a server SIGKILL: \(kills)
             fault kinds per scenario: \(kindsPerScenario.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))
             \(app == .generic ? "sharing: \(participants) participants in shares at the end, \(sharedItems) items in shared zones (\(participantItems) written by participants), \(refusedItems) participant writes refused after their access changed"
+                : app == .notes ? "edits made \(performed)"
                 : "operations made \(performed) (the rest met a device not showing the list or item yet), journal entries compacted \(compacted)")
             faults: \(faults.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", "))
             violations: \(Violation.Kind.allCases.map { "\($0.rawValue) \(violations[$0] ?? 0)" }.joined(separator: ", "))

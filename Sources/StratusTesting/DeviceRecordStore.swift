@@ -22,7 +22,8 @@ public actor DeviceRecordStore: SyncEngineDelegate {
     /// One of the device's records.
     public func record(_ id: RecordID) -> CloudRecord? { records[id] }
 
-    func put(_ record: CloudRecord) {
+    /// Keeps a record locally; nothing is queued (an edit the app makes without telling the engine).
+    package func put(_ record: CloudRecord) {
         records[record.recordID] = record
         persist()
     }

@@ -55,6 +55,40 @@ import StratusTesting
         }
     }
 
+    /// `retry` sends a refused change again: refused again while the record is unchanged (set
+    /// aside again, with the reason), sent once the app has made it acceptable.
+    @Test func retryingARefusedChangeSendsItAgain() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user)
+            let id = RecordID(recordName: "too-big", zoneID: Self.zone)
+            try await phone.save(Self.item("too-big", ["text": .string(String(repeating: "x", count: 1_100_000))]))
+            try await phone.sync()
+            #expect(try await phone.engine.snapshot().setAsideChanges.map(\.change.recordID) == [id])
+
+            try await phone.engine.resolveSetAside(id, .retry)
+            #expect(try await phone.engine.snapshot().pendingRecordChanges.map(\.recordID) == [id])
+            try await phone.sync()
+            let again = try await phone.engine.snapshot()
+            #expect(again.pendingRecordChanges.isEmpty)
+            #expect(again.setAsideChanges.map(\.change.recordID) == [id])
+            #expect(again.setAsideChanges.first?.reason.contains("limitExceeded") == true)
+
+            // The app shortens the text in place (no new change queued) and retries.
+            var shorter = try #require(await phone.record(id))
+            shorter["text"] = .string("short now")
+            await phone.store.put(shorter)
+            try await phone.engine.resolveSetAside(id, .retry)
+            try await phone.sync()
+            let settled = try await phone.engine.snapshot()
+            #expect(settled.setAsideChanges.isEmpty)
+            #expect(settled.pendingRecordChanges.isEmpty)
+            let laptop = try await cloud.device("laptop", of: user)
+            try await laptop.sync()
+            #expect(await laptop.record(id)?.string("text") == "short now")
+        }
+    }
+
     @Test func signingOutHaltsUntilResumed() async throws {
         try await TestCloud.with { cloud in
             let user = try await cloud.createUser("alice")
