@@ -3,6 +3,9 @@ import Foundation
 import NIOCore
 import StratusCore
 import _NIOFileSystem
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Asset files content-addressed under `blobs/` in the data directory: a file's name is the hex
 /// SHA-256 of its bytes (`blobs/<first two hex digits>/<hex>`).
@@ -42,6 +45,10 @@ package struct FileBlobStore: BlobStore {
     package func read(checksum: String, _ consume: (ByteBuffer) async throws -> Void) async throws -> Bool {
         guard let path = path(forChecksum: checksum), FileManager.default.fileExists(atPath: path) else { return false }
         try await FileSystem.shared.withFileHandle(forReadingAt: FilePath(path)) { handle in
+            #if canImport(Glibc)
+            // Read start to end: the kernel reads further ahead of a file it is told so of.
+            _ = try? await handle.withUnsafeDescriptor { posix_fadvise($0.rawValue, 0, 0, POSIX_FADV_SEQUENTIAL) }
+            #endif
             var offset: Int64 = 0
             var chunk = try await handle.readChunk(fromAbsoluteOffset: 0, length: Self.readSize)
             while chunk.readableBytes > 0 {
