@@ -109,7 +109,7 @@ struct AppScenario: Sendable {
     }
 
     /// The scenario of `seed` for `app` (notes or shopping): 30 to 55 operations and at least
-    /// four kinds of fault.
+    /// three kinds of fault (offline, an answer lost, an app kill; and a server kill in one in ten).
     init(app: SimulatedApp, seed: UInt64) {
         precondition(app != .generic, "generic scenarios are Scenario's")
         self.app = app

@@ -98,15 +98,8 @@ struct AppScenarioRun {
             case .goOnline(let device):
                 world.devices[device].transport.setOffline(false)
             case .inject(let device, let fault):
-                let transport = world.devices[device].transport
+                world.devices[device].transport.meet(fault)
                 watch.faultMet(by: device)
-                switch fault {
-                case .dropRequest: transport.inject(.dropRequest)
-                case .dropResponse: transport.inject(.dropResponse, on: "records/modify")
-                case .throttle: transport.inject(.fail(.throttled, retryAfter: 3))
-                case .limitExceeded: transport.inject(.fail(.limitExceeded), on: "records/modify", minimumOperations: 2)
-                default: break
-                }
             case .restartApp(let device):
                 try await world.restartApp(device)
                 watch.faultMet(by: device)

@@ -26,6 +26,22 @@ enum FaultKind: String, CaseIterable, Comparable, Sendable {
     static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
+extension FaultInjectingTransport {
+    /// Queues a fault of the network's kind for the device's next request (a lost answer and an
+    /// oversized batch on its next `records/modify`).
+    func meet(_ fault: FaultKind) {
+        switch fault {
+        case .dropRequest: inject(.dropRequest)
+        case .dropResponse: inject(.dropResponse, on: "records/modify")
+        case .throttle: inject(.fail(.throttled, retryAfter: 3))
+        // A batch of one cannot be split: the server would answer that only for a record too
+        // large to save, which no scenario makes.
+        case .limitExceeded: inject(.fail(.limitExceeded), on: "records/modify", minimumOperations: 2)
+        default: break
+        }
+    }
+}
+
 /// One step of a scenario. Devices are numbered across users: device `d` belongs to user `d / 2`;
 /// even devices sync through `SyncEngine`s (the private database, and the shared database for
 /// the zones other users share with them), odd ones through `StratusData` tables. Every user owns

@@ -218,16 +218,7 @@ struct ScenarioRun {
                 devices[device].transport.setOffline(false)
             case .inject(let device, let fault):
                 watch.faultMet(by: device)
-                let transport = devices[device].transport
-                switch fault {
-                case .dropRequest: transport.inject(.dropRequest)
-                case .dropResponse: transport.inject(.dropResponse, on: "records/modify")
-                case .throttle: transport.inject(.fail(.throttled, retryAfter: 3))
-                // A batch of one cannot be split: the server would answer that only for a record
-                // too large to save, which this scenario never makes.
-                case .limitExceeded: transport.inject(.fail(.limitExceeded), on: "records/modify", minimumOperations: 2)
-                default: break
-                }
+                devices[device].transport.meet(fault)
             case .restartApp(let device):
                 watch.faultMet(by: device)
                 try await devices[device].restartApp()
