@@ -90,13 +90,16 @@ final class ShoppingWorld: AppWorld {
         case .checkItem(let device, let list, let item), .uncheckItem(let device, let list, let item), .deleteItem(let device, let list, let item):
             guard let (app, listID, view) = try await shown(list, on: device), let id = items[item]?.id, view.items.contains(where: { $0.id == id }) else { return false }
             switch step {
-            case .checkItem: try await app.check(id, in: listID)
-            case .uncheckItem: try await app.uncheck(id, in: listID)
+            case .checkItem:
+                try await app.check(id, in: listID)
+                touched.insert(item)
+            case .uncheckItem:
+                try await app.uncheck(id, in: listID)
             default:
                 try await app.delete(id, in: listID)
+                touched.insert(item)
                 deleted.insert(item)
             }
-            if case .uncheckItem = step {} else { touched.insert(item) }
         case .renameList(let device, let list):
             guard let (app, listID, _) = try await shown(list, on: device) else { return false }
             try await app.rename(listID, to: "list \(list), named at step \(index)")
