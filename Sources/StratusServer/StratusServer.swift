@@ -191,6 +191,8 @@ public struct StratusServer: Sendable {
             },
             Periodic(description: "RevokedSessionSweeper", interval: configuration.expiredSessionSweepInterval) {
                 await hub.endRevokedSessions()
+                // Roles may have been changed by another process too (`stratus user role`).
+                await hub.forgetPublicReaders()
             })
         if let bus = services.storage.bus {
             application.addServices(InstanceListener(bus: bus, hub: hub))

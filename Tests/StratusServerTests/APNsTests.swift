@@ -10,9 +10,11 @@ import StratusCore
     static let productionToken = String(repeating: "ef", count: 32)
 
     /// A server whose APNs hosts are the endpoint: the sandbox as 127.0.0.1, production as localhost.
-    static func withServer(_ body: @Sendable @escaping (TestServer, APNsTestEndpoint) async throws -> Void) async throws {
+    static func withServer(configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
+                           _ body: @Sendable @escaping (TestServer, APNsTestEndpoint) async throws -> Void) async throws {
         try await APNsTestEndpoint.with { endpoint, port, certificate in
             try await TestServer.with(configure: { configuration in
+                configure(&configuration)
                 configuration.apns.sandboxURL = "https://127.0.0.1:\(port)"
                 configuration.apns.productionURL = "https://localhost:\(port)"
                 configuration.apns.additionalTrustRoots = certificate

@@ -24,18 +24,43 @@ import StratusCore
         return (alice, bob)
     }
 
-    @Test func aParticipantsDeleteNeverCascadesOutsideTheShare() async throws {
+    /// CloudKit's rule: a `DELETE_SELF` source goes with its target whoever may write it, so a
+    /// participant's deletion reaches the owner's record outside the share; the participant hears
+    /// only of what they may read.
+    @Test func aParticipantsDeleteCascadesAsCloudKitsAndReportsOnlyWhatTheyMayRead() async throws {
         try await TestServer.with { server in
             // Alice's unshared record deletes itself with "item" (DELETE_SELF).
             let (alice, bob) = try await Self.sharedWithBob(server, outside: [Self.item("outside", ["of": Self.reference("item", .deleteSelf)])])
+            let zone = ZoneID(zoneName: "Lists", ownerRecordName: alice.userRecordName)
+            let before = try await bob.post(bob.path(.shared, "changes/zone"), ZoneChangesRequest(zones: [.init(zoneID: zone)]))
+                .decode(ZoneChangesResponse.self).zones.first?.changes?.syncToken
             let deleted = try await bob.modify([RecordOperation(.forceDelete, Record(recordName: "item"))], zone: "Lists", owner: alice.userRecordName)
             #expect(deleted.first?.error == nil)
-            #expect(try await alice.lookup(["outside"], zone: "Lists", owner: nil).first?.record != nil,
-                    "Bob's deletion must not reach Alice's record outside the share")
-            // Alice's own deletion still cascades, as CloudKit's.
-            _ = try await alice.save([Self.item("inner", ["of": Self.reference("target", .deleteSelf)]), Self.item("target")], zone: "Lists")
-            _ = try await alice.modify([RecordOperation(.forceDelete, Record(recordName: "target"))], zone: "Lists", owner: nil)
-            #expect(try await alice.lookup(["inner"], zone: "Lists", owner: nil).first?.error?.serverErrorCode == .notFound)
+            #expect(try await alice.lookup(["outside"], zone: "Lists", owner: nil).first?.error?.serverErrorCode == .notFound,
+                    "the referencing record goes with its target, as in CloudKit")
+            let after = try await bob.post(bob.path(.shared, "changes/zone"), ZoneChangesRequest(zones: [.init(zoneID: zone, syncToken: before)]))
+            #expect(after.text.contains("\"item\"") && !after.text.contains("outside"), "Bob's feed: \(after.text)")
+        }
+    }
+
+    /// A record is the target of at most 750 `DELETE_SELF` references (CloudKit's limit): the next
+    /// save that would add one gets `LIMIT_EXCEEDED`; saving one of the 750 again is fine.
+    @Test func aRecordIsTheTargetOfAtMost750DeleteSelfReferences() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            try await alice.createZone("Lists")
+            _ = try await alice.save([Self.item("target")], zone: "Lists")
+            for start in stride(from: 0, to: 750, by: 250) {
+                _ = try await alice.save((start..<start + 250).map { Self.item("r\($0)", ["of": Self.reference("target", .deleteSelf)]) }, zone: "Lists")
+            }
+            let refused = try await alice.modify([Self.item("r750", ["of": Self.reference("target", .deleteSelf)])], zone: "Lists", owner: nil)
+            #expect(refused.first?.error?.serverErrorCode == .limitExceeded, "\(String(describing: refused.first?.error))")
+            let again = try await alice.modify([RecordOperation(.forceUpdate, Record(recordName: "r0", recordType: "Item",
+                                                                                    fields: ["of": Self.reference("target", .deleteSelf), "n": .int64(1)]))],
+                                               zone: "Lists", owner: nil)
+            #expect(again.first?.error == nil, "\(String(describing: again.first?.error))")
+            #expect(try await alice.modify([Self.item("plain", ["of": Self.reference("target", .none)])], zone: "Lists", owner: nil).first?.error == nil,
+                    "a reference without an action does not count")
         }
     }
 
@@ -53,7 +78,7 @@ import StratusCore
         }
     }
 
-    @Test func anotherUsersValidateReferenceCannotPinAPublicRecord() async throws {
+    @Test func anotherUsersValidateReferenceCannotPinAPublicRecordButTheirDeleteSelfOneFollowsIt() async throws {
         try await TestServer.with { server in
             let alice = try await server.signUp("alice")
             let mallory = try await server.signUp("mallory")
@@ -63,8 +88,8 @@ import StratusCore
             let deleted = try await alice.modify([RecordOperation(.forceDelete, Record(recordName: "mine"))], database: .public)
             #expect(deleted.first?.error == nil, "\(String(describing: deleted.first?.error))")
             #expect(try await alice.lookup(["mine"], database: .public).first?.error?.serverErrorCode == .notFound)
-            #expect(try await mallory.lookup(["doomed"], database: .public).first?.record != nil,
-                    "Alice's deletion must not delete Mallory's record")
+            #expect(try await mallory.lookup(["doomed"], database: .public).first?.error?.serverErrorCode == .notFound,
+                    "Mallory's DELETE_SELF record goes with Alice's, as in CloudKit")
         }
     }
 

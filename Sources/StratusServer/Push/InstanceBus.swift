@@ -9,6 +9,8 @@ package enum InstanceMessage: Codable, Sendable {
     case subscriptionsChanged(databaseID: Int64)
     /// Sessions ended (signed out, revoked, deleted): each instance closes their push connections.
     case sessionsEnded([String])
+    /// Grants or roles changed: each instance re-checks public subscriptions against them.
+    case permissionsChanged
 }
 
 /// The channel between instances of one deployment. A single instance (SQLite) has none; the

@@ -36,6 +36,9 @@ package actor NotificationHub {
     private let apns: APNsProvider
     private let bus: (any InstanceBus)?
     private var subscriptions: [Int64: [StoredSubscription]] = [:]
+    /// Whether a user may read every record of a public record type, as their query subscriptions'
+    /// notifications need, by user and type; forgotten when grants or roles change.
+    private var publicReaders: [PublicReader: Bool] = [:]
     private var mailboxes: [Listener: [ObjectIdentifier: Mailbox]] = [:]
 
     init(storage: any StratusStorage, mailboxCapacity: Int, maxConnectionsPerUser: Int, apns: APNsProvider, activity: ActivityFeed,
@@ -117,6 +120,19 @@ package actor NotificationHub {
         await bus?.broadcast(.subscriptionsChanged(databaseID: databaseID))
     }
 
+    /// Forgets who may read what in public databases after grants or roles changed, on every
+    /// instance: public query subscriptions are checked against the new ones at their next delivery.
+    package func permissionsChanged() async {
+        forgetPublicReaders()
+        await bus?.broadcast(.permissionsChanged)
+    }
+
+    /// Forgets who may read what in public databases, here only: after a change of grants or roles
+    /// made elsewhere (another instance, or a `stratus user role` command in another process).
+    package func forgetPublicReaders() {
+        publicReaders = [:]
+    }
+
     /// Matches a commit against its database's subscriptions and delivers the notifications:
     /// here, through APNs, and through every other instance to theirs.
     package func publish(_ changes: CommittedChanges) async {
@@ -134,6 +150,8 @@ package actor NotificationHub {
         case .sessionsEnded(let hashes):
             let ended = Set(hashes)
             disconnectAll { ended.contains($0.sessionHash) }
+        case .permissionsChanged:
+            forgetPublicReaders()
         }
     }
 
@@ -178,6 +196,10 @@ package actor NotificationHub {
                 let notifications = Self.notifications(for: stored.subscription, changes)
                 guard !notifications.isEmpty else { continue }
                 let listener = Listener(containerID: changes.database.containerID, environment: changes.database.environment, user: stored.owner)
+                if changes.database.scope == .public, let recordType = stored.subscription.query?.recordType,
+                   try await !readsEveryRecord(of: recordType, listener) {
+                    continue
+                }
                 var delivered = false
                 if let devices = mailboxes[listener]?.values, !devices.isEmpty {
                     for notification in notifications {
@@ -196,6 +218,26 @@ package actor NotificationHub {
         } catch {
             logger.error("notifications for a commit failed: \(error)")
         }
+    }
+
+    /// A user and a record type of a public database.
+    private struct PublicReader: Hashable {
+        var listener: Listener
+        var recordType: String
+    }
+
+    /// Whether the user may read every record of the public record type: a query subscription's
+    /// notifications carry the record's name and fields, so they go only to a subscriber who still
+    /// may (checked when it was saved, and here at delivery, since a grant may have been revoked).
+    private func readsEveryRecord(of recordType: String, _ listener: Listener) async throws -> Bool {
+        let key = PublicReader(listener: listener, recordType: recordType)
+        if let known = publicReaders[key] { return known }
+        let reads = try await storage.read { transaction in
+            var roles = PublicPermissions(containerID: listener.containerID, environment: listener.environment, user: listener.user, in: transaction)
+            return try await roles.permissions(on: recordType, createdBy: nil).contains(.read)
+        }
+        publicReaders[key] = reads
+        return reads
     }
 
     private func subscriptionsOf(_ databaseID: Int64) async throws -> [StoredSubscription] {

@@ -4,12 +4,20 @@ import StratusCore
 /// checksum and size (and any client-side encryption keys), never a receipt or a download URL.
 ///
 /// A new file must come with the receipt its upload returned, uploaded by the same user into the
-/// same database. A file a record of the zone already holds may be sent back as it was fetched
-/// (`fileChecksum` without a receipt), as clients do when they save a fetched record again.
+/// same database. A file may be sent back as it was fetched (`fileChecksum` without a receipt), as
+/// clients do when they save a fetched record again, if the record being saved already holds it or
+/// another record of the zone that the caller may read does: a checksum alone never attaches a file
+/// the caller could not download.
 struct AssetAttachment {
     let transaction: any StorageTransaction
     let zone: StoredZone
     let user: String
+    /// The record being saved.
+    let recordName: String
+    /// Whether the caller may read the named record of the zone.
+    let mayRead: (String) async throws -> Bool
+    /// How many of the records holding a file are tried for one the caller may read.
+    static let referencesTried = 100
 
     /// The fields as stored, and the checksums of every file they refer to.
     func resolve(_ fields: [String: FieldValue?]) async throws -> (fields: [String: FieldValue?], checksums: Set<String>) {
@@ -37,7 +45,7 @@ struct AssetAttachment {
                 throw CloudKitError.badRequest("field '\(field)': the asset receipt is unknown, expired or not yours; upload the file again")
             }
             (checksum, size) = (upload.checksum, upload.size)
-        } else if let claimed = asset.fileChecksum, let known = try await transaction.referencedAssetSize(zoneRowID: zone.rowID, checksum: claimed) {
+        } else if let claimed = asset.fileChecksum, let known = try await readableReference(to: claimed) {
             (checksum, size) = (claimed, known)
         } else {
             throw CloudKitError.badRequest("field '\(field)': a new asset needs the receipt its upload returned (see assets/upload)")
@@ -49,5 +57,20 @@ struct AssetAttachment {
             throw CloudKitError.badRequest("field '\(field)': size \(claimed) does not match the uploaded file's \(size) bytes")
         }
         return Asset(fileChecksum: checksum, size: size, referenceChecksum: asset.referenceChecksum, wrappingKey: asset.wrappingKey)
+    }
+
+    /// The size of the file with this checksum if the record being saved or a record of the zone
+    /// the caller may read holds it.
+    private func readableReference(to checksum: String) async throws -> Int64? {
+        guard let references = try await transaction.assetReferences(zoneRowID: zone.rowID, checksum: checksum, limit: Self.referencesTried) else {
+            return nil
+        }
+        if references.recordNames.contains(recordName) { return references.size }
+        for name in references.recordNames where try await mayRead(name) { return references.size }
+        if references.recordNames.count == Self.referencesTried,
+           try await transaction.recordReferencesAsset(zoneRowID: zone.rowID, recordName: recordName, checksum: checksum) {
+            return references.size
+        }
+        return nil
     }
 }

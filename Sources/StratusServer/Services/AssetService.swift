@@ -82,7 +82,8 @@ package struct AssetService: Sendable {
     }
 
     /// `assets/rereference`: the asset of each named record field with a fresh receipt, so the same
-    /// file can go into another record without being uploaded again.
+    /// file can go into another record without being uploaded again. Only a caller who may read
+    /// the record gets one (in the public database, by its security roles).
     package func rereference(_ request: AssetRereferenceRequest, _ access: DatabaseAccess) async throws -> AssetRereferenceResponse {
         let user = try access.requireUser()
         guard access.scope != .shared else { throw CloudKitError.zoneNotFound((request.zoneID ?? .default).zoneName) }
@@ -93,10 +94,12 @@ package struct AssetService: Sendable {
         let now = AuthService.now()
         return try await storage.write { transaction in
             let zone = try await DatabaseDirectory.zone(request.zoneID, databaseID: databaseID, access: access, in: transaction)
+            var roles = access.scope == .public ? PublicPermissions(access, in: transaction) : nil
             return AssetRereferenceResponse(assets: try await request.assets.asyncMap { item in
                 guard let stored = try await transaction.record(zoneRowID: zone.rowID, recordName: item.recordName), !stored.deleted else {
                     throw CloudKitError.notFound("record '\(item.recordName)' does not exist")
                 }
+                try await roles?.require(.read, on: stored.recordType, createdBy: stored.created.userRecordName, recordName: item.recordName)
                 guard case .asset(let asset)? = try RecordMapper.decodeFields(stored.fieldsJSON)[item.fieldName],
                       let checksum = asset.fileChecksum, let size = asset.size else {
                     throw CloudKitError.badRequest("field '\(item.fieldName)' of record '\(item.recordName)' is not an ASSET")

@@ -23,10 +23,15 @@ struct PublicPermissions {
     private var grants: [String: [String: RecordPermissions]] = [:]
 
     init(_ access: DatabaseAccess, in transaction: any StorageTransaction) {
+        self.init(containerID: access.containerID, environment: access.environment, user: access.userRecordName, in: transaction)
+    }
+
+    /// The permissions of `user` (nil: no one signed in) in an environment's public database.
+    init(containerID: String, environment: ContainerEnvironment, user: String?, in transaction: any StorageTransaction) {
         self.transaction = transaction
-        containerID = access.containerID
-        environment = access.environment
-        user = access.userRecordName
+        self.containerID = containerID
+        self.environment = environment
+        self.user = user
     }
 
     /// The caller's permissions on a record of `recordType` created by `creator` (nil for a
@@ -46,13 +51,14 @@ struct PublicPermissions {
     }
 
     /// Throws unless the caller holds `needed` on the record: `AUTHENTICATION_REQUIRED` when no one
-    /// is signed in, `ACCESS_DENIED` otherwise.
+    /// is signed in, `ACCESS_DENIED` otherwise. The reason names only the record the caller named,
+    /// never its type (which a caller without READ may not learn).
     mutating func require(_ needed: RecordPermissions, on recordType: String, createdBy creator: String?,
                           recordName: String) async throws {
         if try await permissions(on: recordType, createdBy: creator).isSuperset(of: needed) { return }
         guard user != nil else { throw AuthService.authenticationRequired }
         let verb = needed.contains(.create) ? "create" : needed.contains(.write) ? "change or delete" : "read"
-        throw CloudKitError.accessDenied("the security roles of '\(recordType)' do not let you \(verb) record '\(recordName)'")
+        throw CloudKitError.accessDenied("your security roles do not let you \(verb) record '\(recordName)'")
     }
 
     /// Which records of the type a query returns to the caller, or the error it gets instead.

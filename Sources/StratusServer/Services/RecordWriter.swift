@@ -182,18 +182,19 @@ final class RecordWriter {
             }
         }
         if type == .create {
-            throw try Self.exists(existing)
+            throw try await exists(existing)
         }
+        // Permission before the change tag: a conflict answer carries the record.
+        try await roles?.require(.write, on: existing.recordType, createdBy: existing.created.userRecordName, recordName: name)
         if type.requiresChangeTag && operation.record.recordChangeTag != existing.changeTag {
             throw Failure(error: CloudKitError(.conflict, "record '\(name)' was changed on the server; merge into serverRecord and retry with its recordChangeTag"),
-                          serverRecord: try RecordMapper.record(from: existing, desiredKeys: nil))
+                          serverRecord: try await readable(existing))
         }
-        try await roles?.require(.write, on: existing.recordType, createdBy: existing.created.userRecordName, recordName: name)
         if type.isDelete {
             return try await delete(existing)
         }
         if let recordType = operation.record.recordType, recordType != existing.recordType {
-            throw CloudKitError.badRequest("record '\(name)' is a '\(existing.recordType)', not a '\(recordType)'")
+            throw CloudKitError.badRequest("record '\(name)' is not a '\(recordType)'")
         }
         var fields = operation.record.fields
         if type == .update || type == .forceUpdate {
@@ -221,11 +222,15 @@ final class RecordWriter {
         return recordType
     }
 
-    /// `EXISTS` for a create of a live record, with the server's record so a client can tell a
-    /// resent create (same content) from a real clash.
-    private static func exists(_ record: StoredRecord) throws -> Failure {
-        Failure(error: CloudKitError(.exists, "record '\(record.recordName)' already exists"),
-                serverRecord: try RecordMapper.record(from: record, desiredKeys: nil))
+    /// `EXISTS` for a create of a live record, with the server's record (if the caller may read
+    /// it) so a client can tell a resent create (same content) from a real clash.
+    private func exists(_ record: StoredRecord) async throws -> Failure {
+        Failure(error: CloudKitError(.exists, "record '\(record.recordName)' already exists"), serverRecord: try await readable(record))
+    }
+
+    /// The record as a conflict or `EXISTS` answer carries it: only to a caller who may read it.
+    private func readable(_ record: StoredRecord) async throws -> Record? {
+        try await mayRead(record) ? RecordMapper.record(from: record, desiredKeys: nil) : nil
     }
 
     /// Writes the record. Fields set to nil are left out. With `insertOnly`, the row must not be
@@ -236,7 +241,8 @@ final class RecordWriter {
         var fields = try await schema.check(recordType: recordType, fields: fields)
         var assetChecksums = Set<String>()
         if fields.values.contains(where: { !($0?.assets.isEmpty ?? true) }) {
-            (fields, assetChecksums) = try await AssetAttachment(transaction: transaction, zone: zone, user: context.user).resolve(fields)
+            (fields, assetChecksums) = try await AssetAttachment(transaction: transaction, zone: zone, user: context.user, recordName: name,
+                                                                 mayRead: { try await self.mayRead(recordNamed: $0) }).resolve(fields)
         }
         let fieldsJSON = RecordMapper.encodeFields(fields)
         if fieldsJSON.count > maxRecordBytes {
@@ -245,6 +251,9 @@ final class RecordWriter {
         var edges: [StoredReference] = []
         for (fieldName, value) in fields {
             for reference in value?.references ?? [] where reference.action == .deleteSelf || reference.action == .validate {
+                if reference.action == .deleteSelf, reference.recordName != name {
+                    try await refuseMoreDeleteSelfReferences(to: reference.recordName, from: name)
+                }
                 if reference.action == .validate, reference.recordName != name {
                     let target = try await liveRecord(reference.recordName)
                     guard let target, try await mayRead(target) else {
@@ -263,7 +272,7 @@ final class RecordWriter {
         let inserted = insertOnly ? try await transaction.insertRecord(stored, references: edges) : false
         if !inserted {
             if insertOnly {
-                if let live = try await liveRecord(name) { throw try Self.exists(live) }
+                if let live = try await liveRecord(name) { throw try await exists(live) }
                 try refuseReplay(of: name, createKey: createKey)
             }
             try await store(stored, references: edges, replacingReferences: existing != nil)
@@ -281,12 +290,27 @@ final class RecordWriter {
         return stored
     }
 
+    /// CloudKit's limit on the `DELETE_SELF` references one record may be the target of.
+    static let maxDeleteSelfReferences = 750
+
+    /// `LIMIT_EXCEEDED` when `target` is already the target of ``maxDeleteSelfReferences``
+    /// `DELETE_SELF` references from records other than `source`.
+    private func refuseMoreDeleteSelfReferences(to target: String, from source: String) async throws {
+        let existing = try await transaction.references(zoneRowID: zone.rowID, targetName: target)
+            .count { $0.action == .deleteSelf && $0.sourceName != source }
+        if existing >= Self.maxDeleteSelfReferences {
+            throw CloudKitError.limitExceeded("record '\(target)' is already the target of \(Self.maxDeleteSelfReferences) DELETE_SELF references, CloudKit's limit")
+        }
+    }
+
     /// Turns the record into a tombstone, then its `DELETE_SELF` sources, transitively. A live
     /// `VALIDATE` reference to any of them fails the whole deletion. Returns the record's tombstone.
     ///
-    /// A share participant's deletion never cascades into the owner's records outside the share
-    /// (those still protect their `VALIDATE` targets, unnamed); in the public database another
-    /// user's records neither block a creator's deletion nor are deleted with it.
+    /// As in CloudKit, a `DELETE_SELF` source is deleted with its target whoever may write it: a
+    /// participant's deletion reaches the owner's records outside the share, and a public record
+    /// another user pointed at takes theirs with it (readers hear of each deletion only as far as
+    /// they may read the record). The owner's records outside a share still protect their
+    /// `VALIDATE` targets, unnamed; in the public database only the caller's own records do.
     private func delete(_ record: StoredRecord) async throws -> StoredRecord {
         var pending = [record]
         var first: StoredRecord?
@@ -296,10 +320,11 @@ final class RecordWriter {
             var incoming: [(edge: StoredReference, source: StoredRecord)] = []
             for edge in try await transaction.references(zoneRowID: zone.rowID, targetName: target.recordName) where !deleted.contains(edge.sourceName) {
                 guard let source = try await liveRecord(edge.sourceName) else { continue }
-                // A VALIDATE reference protects the owner's data whoever deletes; in the public
-                // database only the caller's own records protect theirs.
-                let counts = try await edge.action == .validate && context.access.scope != .public ? true : mayChange(source)
-                if counts { incoming.append((edge, source)) }
+                // A DELETE_SELF source goes with its target whoever may write it, as in CloudKit. A
+                // VALIDATE reference protects the owner's data whoever deletes; in the public
+                // database only the caller's own records protect theirs (no one pins another's).
+                if edge.action == .validate, context.access.scope == .public, source.created.userRecordName != context.user { continue }
+                incoming.append((edge, source))
             }
             if let blocking = incoming.first(where: { $0.edge.action == .validate }) {
                 let name = try await mayRead(blocking.source) ? "from '\(blocking.source.recordName)'" : "from another record"
@@ -328,16 +353,18 @@ final class RecordWriter {
         return first ?? record
     }
 
-    /// Whether the caller may change a record: the owner any of theirs, a participant what their
-    /// shares let them write, a user of the public database what they created.
-    private func mayChange(_ record: StoredRecord) async throws -> Bool {
-        if context.access.scope == .public { return record.created.userRecordName == context.user }
-        return try await grant.permission(forRecord: record.recordName, in: transaction).canWrite
+    /// Whether the caller may read a record (be told its name, or given its fields): in the
+    /// public database by the security roles, elsewhere by ownership and shares.
+    private func mayRead(_ record: StoredRecord) async throws -> Bool {
+        if roles != nil {
+            return try await roles!.permissions(on: record.recordType, createdBy: record.created.userRecordName).contains(.read)
+        }
+        return try await grant.permission(forRecord: record.recordName, in: transaction).canRead
     }
 
-    /// Whether the caller may see a record (to be told its name).
-    private func mayRead(_ record: StoredRecord) async throws -> Bool {
-        if context.access.scope == .public { return true }
-        return try await grant.permission(forRecord: record.recordName, in: transaction).canRead
+    /// Whether the caller may read the named record of the zone.
+    private func mayRead(recordNamed name: String) async throws -> Bool {
+        guard let record = try await liveRecord(name) else { return false }
+        return try await mayRead(record)
     }
 }

@@ -4,6 +4,15 @@ import StratusCore
 /// deploy development to production, where changes must be additive.
 package struct SchemaService: Sendable {
     let storage: any StratusStorage
+    /// Told after every change of grants or roles: it checks public subscriptions against them.
+    let hub: NotificationHub
+
+    /// A write that may change who may read what: the hub forgets what it knew once it committed.
+    private func writeChangingPermissions<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
+        let result = try await storage.write(body)
+        await hub.permissionsChanged()
+        return result
+    }
 
     /// The environment's schema in CloudKit's text schema language.
     package func export(containerID: String, environment: ContainerEnvironment) async throws -> String {
@@ -15,7 +24,7 @@ package struct SchemaService: Sendable {
     package func importIntoDevelopment(_ text: String, containerID: String) async throws -> Schema {
         let schema = try SchemaText.parse(text)
         try validate(schema)
-        return try await storage.write { transaction in
+        return try await writeChangingPermissions { transaction in
             let previous = try await transaction.schema(containerID: containerID, environment: .development)
             try await transaction.replaceSchema(schema, containerID: containerID, environment: .development)
             try await Self.rebuildIndexes(from: previous, to: schema, containerID: containerID, environment: .development, in: transaction)
@@ -38,7 +47,7 @@ package struct SchemaService: Sendable {
     /// records (and leaves participants' shared databases; default zones are replaced by empty
     /// ones), and so are development's subscriptions. Returns how many zones went.
     package func resetDevelopment(containerID: String) async throws -> Int {
-        try await storage.write { transaction in
+        try await writeChangingPermissions { transaction in
             let previous = try await transaction.schema(containerID: containerID, environment: .development)
             let production = try await transaction.schema(containerID: containerID, environment: .production)
             try await transaction.replaceSchema(production, containerID: containerID, environment: .development)
@@ -67,7 +76,7 @@ package struct SchemaService: Sendable {
     /// production has and development lacks, or a field whose type differs, refuses the deploy.
     /// Returns the changes applied.
     package func deploy(containerID: String) async throws -> [SchemaChange] {
-        try await storage.write { transaction in
+        try await writeChangingPermissions { transaction in
             let development = try await transaction.schema(containerID: containerID, environment: .development)
             let production = try await transaction.schema(containerID: containerID, environment: .production)
             let changes = try production.additiveChanges(to: development).get()
@@ -99,7 +108,7 @@ package struct SchemaService: Sendable {
         guard !SecurityRole.builtIn.contains(role) else {
             throw CloudKitError.badRequest("role '\(role)' is built in: it follows from who the caller is and is never given")
         }
-        return try await storage.write { transaction in
+        return try await writeChangingPermissions { transaction in
             guard let user = try await transaction.user(containerID: containerID, username: username) else {
                 throw CloudKitError.badRequest("container '\(containerID)' has no user '\(username)'")
             }

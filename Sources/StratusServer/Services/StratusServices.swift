@@ -52,7 +52,7 @@ package struct StratusServices: Sendable {
                                 maxRecordBytes: configuration.maxRecordBytes, maxRequestBytes: configuration.maxRequestBytes,
                                 maxResponseBytes: configuration.maxResponseBytes,
                                 signer: signer, hub: hub)
-        schema = SchemaService(storage: storage)
+        schema = SchemaService(storage: storage, hub: hub)
         query = QueryService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit,
                              limits: .init(maxFilters: configuration.maxQueryFilters, maxSortKeys: configuration.maxQuerySortKeys,
                                            maxListValues: configuration.maxFilterListValues,

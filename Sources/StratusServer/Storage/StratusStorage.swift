@@ -192,8 +192,9 @@ package protocol StorageTransaction {
     /// Records an uploaded file: its blob (once per checksum) and the upload awaiting a record.
     func insertAssetUpload(_ upload: StoredAssetUpload) async throws
     func assetUpload(receiptHash: String) async throws -> StoredAssetUpload?
-    /// The size of the file with this checksum if a record of the zone refers to it, else nil.
-    func referencedAssetSize(zoneRowID: Int64, checksum: String) async throws -> Int64?
+    /// The size of the file with this checksum and up to `limit` of the zone's records that refer
+    /// to it, or nil if none does.
+    func assetReferences(zoneRowID: Int64, checksum: String, limit: Int) async throws -> (size: Int64, recordNames: [String])?
     /// Whether the record refers to the file with this checksum.
     func recordReferencesAsset(zoneRowID: Int64, recordName: String, checksum: String) async throws -> Bool
     /// Replaces the set of files a record refers to.

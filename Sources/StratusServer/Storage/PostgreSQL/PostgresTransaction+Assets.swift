@@ -27,11 +27,13 @@ extension PostgresTransaction {
         }
     }
 
-    func referencedAssetSize(zoneRowID: Int64, checksum: String) async throws -> Int64? {
-        try await value("""
-            SELECT b.size FROM asset_references r JOIN asset_blobs b ON b.checksum = r.checksum
-            WHERE r.checksum = \(checksum) AND r.zone_id = \(zoneRowID) LIMIT 1
-            """, as: Int64.self)
+    func assetReferences(zoneRowID: Int64, checksum: String, limit: Int) async throws -> (size: Int64, recordNames: [String])? {
+        let rows = try await rows("""
+            SELECT b.size, r.record_name FROM asset_references r JOIN asset_blobs b ON b.checksum = r.checksum
+            WHERE r.checksum = \(checksum) AND r.zone_id = \(zoneRowID) LIMIT \(limit)
+            """)
+        guard let first = rows.first else { return nil }
+        return (try first[0].decode(Int64.self), try rows.map { try $0[1].decode(String.self) })
     }
 
     func recordReferencesAsset(zoneRowID: Int64, recordName: String, checksum: String) async throws -> Bool {

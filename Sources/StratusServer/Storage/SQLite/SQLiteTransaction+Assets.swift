@@ -21,11 +21,13 @@ extension SQLiteTransaction {
         }
     }
 
-    func referencedAssetSize(zoneRowID: Int64, checksum: String) throws -> Int64? {
-        try Int64.fetchOne(db.cachedStatement(sql: """
-            SELECT b.size FROM asset_references r JOIN asset_blobs b ON b.checksum = r.checksum
-            WHERE r.checksum = ? AND r.zone_id = ? LIMIT 1
-            """), arguments: [checksum, zoneRowID])
+    func assetReferences(zoneRowID: Int64, checksum: String, limit: Int) throws -> (size: Int64, recordNames: [String])? {
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT b.size, r.record_name FROM asset_references r JOIN asset_blobs b ON b.checksum = r.checksum
+            WHERE r.checksum = ? AND r.zone_id = ? LIMIT ?
+            """), arguments: [checksum, zoneRowID, limit])
+        guard let first = rows.first else { return nil }
+        return (first[0], rows.map { $0[1] })
     }
 
     func recordReferencesAsset(zoneRowID: Int64, recordName: String, checksum: String) throws -> Bool {
