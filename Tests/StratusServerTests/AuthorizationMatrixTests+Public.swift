@@ -168,25 +168,13 @@ extension AuthorizationMatrixTests {
                          "fields":{"file":{"value":{"fileChecksum":"\#(record.checksum)","size":\#(record.file.count)}}}}}]}
                         """#, shows: false, "attaching by checksum")
                     if canRead && kind.creates { #expect(attached.text.contains("downloadURL"), "\(kind) attaching \(type)'s file: \(attached.text)") }
-                    let container = TestServer.containerID
-                    for path in ["data?database=public", "record?database=public&zone=_defaultZone&recordName=\(Self.recordName(type))",
-                                 "query?database=public&zone=_defaultZone&recordType=\(type)"] {
-                        Self.check(try await principal.send(.GET, "/console/containers/\(container)/\(path)"), record, canRead: false, shows: false,
-                                   "\(kind) console \(path)")
-                    }
-                    Self.check(try await principal.send(.POST, "/console/containers/\(container)/record", json: "database=public&recordName=\(Self.recordName(type))"),
-                               record, canRead: false, shows: false, "\(kind) console save")
+                    try await Self.checkConsole(principal, record, database: "database=public&zone=_defaultZone", recordName: Self.recordName(type),
+                                                recordType: type)
                 }
             }
-            // Every download URL a caller was given serves only files it may read.
             for kind in PublicCaller.allCases {
-                let readable = Self.publicTypes.filter { kind.canRead($0.reader) }.map { final[$0.type]!.file }
-                let urls = await seen.urls[kind.rawValue] ?? []
-                for url in urls {
-                    let file = try await principals[kind]!.caller.download(url)
-                    #expect(file.status != 200 || readable.contains([UInt8](file.body)), "\(kind) downloaded a file it may not read")
-                }
-                #expect(urls.isEmpty == readable.isEmpty, "\(kind) was given \(urls.count) download URLs and may read \(readable.count) files")
+                try await Self.checkDownloads(await seen.urls[kind.rawValue] ?? [], by: principals[kind]!.caller, kind.rawValue,
+                                              readable: Self.publicTypes.filter { kind.canRead($0.reader) }.map { final[$0.type]!.file })
             }
         }
     }

@@ -126,24 +126,13 @@ extension AuthorizationMatrixTests {
                                             in: .public, shows: canRead && name == "list", accept ? "records/accept" : "records/resolve")
                     }
                     Self.check(try await principal.send(.GET, "/share/\(guid)"), record, canRead: false, shows: false, "\(kind) share page")
-                    let container = TestServer.containerID
-                    for path in ["data?database=private&owner=\(owner)", "record?database=private&owner=\(owner)&zone=Lists&recordName=\(name)",
-                                 "query?database=private&owner=\(owner)&zone=Lists&recordType=Item"] {
-                        Self.check(try await principal.send(.GET, "/console/containers/\(container)/\(path)"), record, canRead: false, shows: false,
-                                   "\(kind) console \(path)")
-                    }
-                    Self.check(try await principal.send(.POST, "/console/containers/\(container)/record", json: "database=private&zone=Lists&recordName=\(name)"),
-                               record, canRead: false, shows: false, "\(kind) console save")
+                    try await Self.checkConsole(principal, record, database: "database=private&owner=\(owner)&zone=Lists", recordName: name,
+                                                recordType: "Item")
                 }
             }
             for kind in SharedCaller.allCases {
-                let readable = Self.sharedRecords.filter(kind.canRead).map { final[$0]!.file }
-                let urls = await seen.urls[kind.rawValue] ?? []
-                for url in urls {
-                    let file = try await callers[kind]!.download(url)
-                    #expect(file.status != 200 || readable.contains([UInt8](file.body)), "\(kind) downloaded a file it may not read")
-                }
-                #expect(urls.isEmpty == readable.isEmpty, "\(kind) was given \(urls.count) download URLs and may read \(readable.count) files")
+                try await Self.checkDownloads(await seen.urls[kind.rawValue] ?? [], by: callers[kind]!, kind.rawValue,
+                                              readable: Self.sharedRecords.filter(kind.canRead).map { final[$0]!.file })
             }
         }
     }

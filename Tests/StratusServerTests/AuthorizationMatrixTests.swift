@@ -174,6 +174,27 @@ import StratusCore
         return found
     }
 
+    /// The console's data pages, which only a console administrator's session opens: a caller of
+    /// the database API gets nothing of the record from them, whatever it may read.
+    static func checkConsole(_ principal: Principal, _ record: Secrets, database: String, recordName: String, recordType: String) async throws {
+        let pages = "/console/containers/\(TestServer.containerID)/"
+        for path in ["data?\(database)", "record?\(database)&recordName=\(recordName)", "query?\(database)&recordType=\(recordType)"] {
+            check(try await principal.send(.GET, pages + path), record, canRead: false, shows: false, "\(principal.name) console \(path)")
+        }
+        check(try await principal.send(.POST, pages + "record", json: "\(database)&recordName=\(recordName)"), record, canRead: false, shows: false,
+              "\(principal.name) console save")
+    }
+
+    /// Every download URL a caller was given serves only files it may read; a caller that may read
+    /// a file was given one.
+    static func checkDownloads(_ urls: Set<String>, by caller: Caller, _ name: String, readable: [[UInt8]]) async throws {
+        for url in urls {
+            let file = try await caller.download(url)
+            #expect(file.status != 200 || readable.contains([UInt8](file.body)), "\(name) downloaded a file it may not read")
+        }
+        #expect(urls.isEmpty == readable.isEmpty, "\(name) was given \(urls.count) download URLs and may read \(readable.count) files")
+    }
+
     /// Every `downloadURL` in a response.
     static func downloadURLs(in result: HTTPResult) -> [String] {
         assets(in: result).compactMap(\.downloadURL)
