@@ -140,8 +140,10 @@ public struct StratusServer: Sendable {
             router.add(middleware: CrossOriginPolicy(allowedOrigins: configuration.corsOrigins))
         }
         router.add(middleware: CloudKitErrorMiddleware())
-        router.add(middleware: LoadSheddingMiddleware(maxInFlight: configuration.maxRequestsInFlight))
-        AuthRoutes(auth: services.auth, admin: services.admin, hub: services.hub, email: services.email, maxRequestBytes: configuration.maxRequestBytes)
+        router.add(middleware: LoadSheddingMiddleware(maxInFlight: configuration.maxRequestsInFlight,
+                                                      maxPerAddress: configuration.maxRequestsPerAddress))
+        router.add(middleware: RequestBodyDeadline(deadline: configuration.requestBodyDeadline, maxBytes: configuration.maxRequestBytes))
+        AuthRoutes(auth: services.auth, admin: services.admin, hub: services.hub, email: services.email)
             .register(on: router)
         DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes, origin: configuration.origin,
                        permits: WorkPermits(permits: configuration.maxLargeRequests, maxWaiting: configuration.maxRequestsInFlight))

@@ -31,6 +31,14 @@ struct Serve: AsyncParsableCommand {
     var signInFailures = 10
     @Option(help: "Seconds a courier long-poll (tokens/create's webcourierURL) waits for a notification before answering empty; keep it under any proxy's read timeout.")
     var courierWaitSeconds = 30
+    @Option(help: "Push connections (WebSockets and couriers) one user may hold at once; past it THROTTLED.")
+    var pushConnectionsPerUser = 32
+    @Option(help: "Push connections all users may hold at once; past it THROTTLED (default: what the file-descriptor limit leaves).")
+    var maxPushConnections: Int?
+    @Option(help: "Seconds a request's body may take to arrive (asset uploads excepted); past it BAD_REQUEST.")
+    var bodyDeadlineSeconds = 10
+    @Option(help: "Requests one client address may have in flight at once (long-polls excepted); past it THROTTLED.")
+    var requestsPerAddress = 64
     @Flag(help: "Make private-database download URLs work only with the ckWebAuthToken of the user they were issued to.")
     var bindDownloadUrls = false
     @Option(help: "The SMTP server that mails email verification codes (plain SMTP, no auth: a local relay). Without it, email addresses stay unverified.")
@@ -69,8 +77,8 @@ struct Serve: AsyncParsableCommand {
             }
         }
         guard sessionDays > 0, tombstoneDays > 0, assetLimitMb > 0, maxResponseMb > 0, signInFailures > 0, userRequestsPerSecond >= 0, courierWaitSeconds > 0,
-              (maxDatabaseMb ?? 1) > 0 else {
-            throw ValidationError("--session-days, --tombstone-days, --asset-limit-mb, --max-response-mb, --max-database-mb, --sign-in-failures and --courier-wait-seconds must be positive")
+              (maxDatabaseMb ?? 1) > 0, pushConnectionsPerUser > 0, (maxPushConnections ?? 1) > 0, bodyDeadlineSeconds > 0, requestsPerAddress > 0 else {
+            throw ValidationError("--session-days, --tombstone-days, --asset-limit-mb, --max-response-mb, --max-database-mb, --sign-in-failures, --courier-wait-seconds, --push-connections-per-user, --max-push-connections, --body-deadline-seconds and --requests-per-address must be positive")
         }
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), host: host, port: port)
         configuration.databaseURL = database
@@ -85,6 +93,10 @@ struct Serve: AsyncParsableCommand {
         configuration.signInFailuresPerAccount.burst = Double(signInFailures)
         configuration.bindDownloadURLsToUser = bindDownloadUrls
         configuration.courierWait = .seconds(courierWaitSeconds)
+        configuration.maxPushConnectionsPerUser = pushConnectionsPerUser
+        configuration.maxPushConnections = maxPushConnections
+        configuration.requestBodyDeadline = .seconds(bodyDeadlineSeconds)
+        configuration.maxRequestsPerAddress = requestsPerAddress
         configuration.smtp = smtpHost.map { SMTPMailer(host: $0, port: smtpPort, from: smtpFrom) }
         configuration.shareAppURL = shareAppUrl
         configuration.appleAppIDs = appleAppId

@@ -135,22 +135,31 @@ import StratusServer
         }
     }
 
-    @Test func pushConnectionsPerUserAreBounded() async throws {
-        try await TestServer.with(configure: { $0.maxPushConnectionsPerUser = 2 }) { server in
+    /// Push connections are bounded per user and server-wide: past either, the upgrade is refused
+    /// with `THROTTLED` and a `retryAfter`.
+    @Test func pushConnectionsPerUserAndInAllAreBounded() async throws {
+        try await TestServer.with(configure: { $0.maxPushConnectionsPerUser = 2; $0.maxPushConnections = 3 }) { server in
             let alice = try await server.signUp()
+            let bob = try await server.signUp("bob")
+            let carol = try await server.signUp("carol")
             let url = Self.webSocketURL(alice)
             // Two connections held open (each waits in its first message's handler) while a third tries.
             _ = try await Self.connect(url, messages: 1) {
                 _ = try await Self.connect(url, messages: 1) {
                     let refused = try await Self.connect(url)
                     let error = try JSONDecoder().decode(ErrorDictionary.self, from: Data(try #require(refused.messages.first).utf8))
-                    #expect(error.serverErrorCode == .limitExceeded)
-                    #expect(refused.closeCode == .unknown(4413))
+                    #expect(error.serverErrorCode == .throttled && error.retryAfter != nil, "\(error)")
+                    #expect(refused.closeCode == .unknown(4429))
+                    // Bob's first is the server's third: Carol's is one too many.
+                    _ = try await Self.connect(Self.webSocketURL(bob), messages: 1) {
+                        let full = try await Self.connect(Self.webSocketURL(carol))
+                        let error = try JSONDecoder().decode(ErrorDictionary.self, from: Data(try #require(full.messages.first).utf8))
+                        #expect(error.serverErrorCode == .throttled && error.retryAfter != nil, "\(error)")
+                    }
                 }
             }
-            let bob = try await server.signUp("bob")
-            let other = try await Self.connect(Self.webSocketURL(bob), messages: 1)
-            #expect(other.messages.count == 1, "another user is not affected")
+            let other = try await Self.connect(Self.webSocketURL(carol), messages: 1)
+            #expect(other.messages.count == 1, "connections closed make room again")
         }
     }
 

@@ -79,8 +79,23 @@ public struct ServerConfiguration: Sendable {
     public var maxSubscriptionsPerUser = 256
     /// Long-poll couriers (`tokens/create`) one user may hold at once.
     public var maxCouriersPerUser = 16
-    /// Push connections (WebSockets and couriers) one user may hold at once.
-    public var maxPushConnectionsPerUser = 16_384
+    /// Push connections (WebSockets and couriers) one user may hold at once; past it a new one is
+    /// refused with `THROTTLED` and a `retryAfter`.
+    public var maxPushConnectionsPerUser = 32
+    /// Push connections all users may hold at once; nil: what the file-descriptor limit leaves
+    /// (``pushConnectionLimit``). Past it a new one is refused with `THROTTLED` and a `retryAfter`.
+    public var maxPushConnections: Int?
+    /// A subscription as sent, in bytes, and a user's subscriptions in one database together; past
+    /// either, `LIMIT_EXCEEDED`.
+    public var maxSubscriptionBytes = 16 * 1024
+    public var maxSubscriptionBytesPerUser = 1024 * 1024
+    /// How long a request's whole body may take to arrive (asset uploads, which may be large, not
+    /// counted); a body still arriving then fails the request with `BAD_REQUEST`. No request waits
+    /// for a work permit before its body is in.
+    public var requestBodyDeadline: Duration = .seconds(10)
+    /// Requests one client address may have in flight at once (long-polls and push connections not
+    /// counted); past it new ones are refused with `THROTTLED` and a `retryAfter`.
+    public var maxRequestsPerAddress = 64
     /// An HTTP connection with no request for this long is closed.
     public var httpIdleTimeout: Duration = .seconds(60)
     /// How often a push WebSocket is pinged; one that leaves a ping unanswered until the next is closed.

@@ -1,25 +1,45 @@
 import NIOConcurrencyHelpers
 import StratusCore
 
-/// A count of things in progress with a ceiling: work beyond it is shed at once with
-/// `THROTTLED` and `retryAfter` 1 instead of waiting without bound.
+/// A bound on how many run at once: past `limit` in all, or `limitPerKey` for one key (a client
+/// address), a newcomer is turned away with `THROTTLED` rather than queued.
 struct Occupancy: Sendable {
     let limit: Int
-    private let count = NIOLockedValueBox(0)
-
-    init(limit: Int) {
-        self.limit = limit
+    let limitPerKey: Int
+    private struct Counts {
+        var total = 0
+        /// Only keys running now: an entry goes when its count is back to zero.
+        var byKey: [String: Int] = [:]
     }
 
-    /// Runs `body` as one of at most `limit`; throws `THROTTLED` (saying `busy`) when full.
-    func run<T>(shedding busy: @autoclosure () -> String, _ body: () async throws -> T) async throws -> T {
-        let admitted = count.withLockedValue { count in
-            guard count < limit else { return false }
-            count += 1
-            return true
+    private let counts = NIOLockedValueBox(Counts())
+
+    init(limit: Int, limitPerKey: Int = .max) {
+        self.limit = limit
+        self.limitPerKey = limitPerKey
+    }
+
+    /// Runs `body` as one of at most `limit`, and of at most `limitPerKey` for `key`; throws
+    /// `THROTTLED` (saying `busy`, or `busyKey` for the key) when full.
+    func run<T>(key: String = "", shedding busy: @autoclosure () -> String, sheddingKey busyKey: @autoclosure () -> String = "",
+                _ body: () async throws -> T) async throws -> T {
+        let refused = counts.withLockedValue { counts -> Bool? in
+            guard counts.total < limit else { return false }
+            guard counts.byKey[key, default: 0] < limitPerKey else { return true }
+            counts.total += 1
+            counts.byKey[key, default: 0] += 1
+            return nil
         }
-        guard admitted else { throw CloudKitError(.throttled, "\(busy()); retry after the delay", retryAfter: 1) }
-        defer { count.withLockedValue { $0 -= 1 } }
+        if let byKey = refused {
+            throw CloudKitError(.throttled, "\(byKey ? busyKey() : busy()); retry after the delay", retryAfter: 1)
+        }
+        defer {
+            counts.withLockedValue { counts in
+                counts.total -= 1
+                counts.byKey[key, default: 1] -= 1
+                if counts.byKey[key] == 0 { counts.byKey[key] = nil }
+            }
+        }
         return try await body()
     }
 }

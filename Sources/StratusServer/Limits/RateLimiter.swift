@@ -6,8 +6,9 @@ import StratusCore
 ///
 /// A bucket holds up to ``RateRule/burst`` tokens and refills at ``RateRule/perSecond``. Taking a token
 /// from an empty bucket is refused with CloudKit's `THROTTLED` and a `retryAfter` of the seconds
-/// until a token is back, which the sync engine honours. Memory is bounded: past
-/// ``maxKeys`` buckets, those that have refilled (and so carry no information) are dropped first.
+/// until a token is back, which the sync engine honours. Memory is bounded whatever keys arrive:
+/// a key longer than ``maxKeyBytes`` is kept as its SHA-256, and past ``maxKeys`` buckets the ones
+/// closest to full (the least recently used, which carry the least information) are dropped.
 ///
 /// With other instances on the store, the buckets that guard accounts and addresses are shared
 /// (``acquireAcrossInstances(_:_:what:)``, kept in ``FleetCounters``), so N instances do not let
@@ -35,6 +36,7 @@ package final class RateLimiter: Sendable {
     /// Takes one token for `key` from the bucket every instance of the store shares (from this
     /// process's when there are no others), or throws `THROTTLED` when it is empty.
     package func acquireAcrossInstances(_ key: String, _ rule: RateRule, what: @autoclosure () -> String) async throws(CloudKitError) {
+        let key = Self.bounded(key)
         guard let fleet else { return try acquire(key, rule, what: what()) }
         let wait: Double?
         do {
@@ -47,6 +49,7 @@ package final class RateLimiter: Sendable {
 
     /// Gives back a token taken with ``acquireAcrossInstances(_:_:what:)``.
     package func refundAcrossInstances(_ key: String, _ rule: RateRule) async {
+        let key = Self.bounded(key)
         guard let fleet else { return refund(key, rule) }
         try? await fleet.refund(key, rule)
     }
@@ -59,6 +62,7 @@ package final class RateLimiter: Sendable {
     /// Gives back a token taken with ``acquire(_:_:what:)`` (the attempt it paid for succeeded).
     package func refund(_ key: String, _ rule: RateRule) {
         guard rule.burst.isFinite else { return }
+        let key = Self.bounded(key)
         buckets.withLockedValue { buckets in
             if var bucket = buckets[key] {
                 bucket.tokens = min(rule.burst, bucket.tokens + 1)
@@ -70,6 +74,7 @@ package final class RateLimiter: Sendable {
     /// Seconds to wait when the bucket is empty, else nil (and a token taken).
     private func take(_ key: String, _ rule: RateRule) -> Double? {
         guard rule.burst.isFinite else { return nil }
+        let key = Self.bounded(key)
         let time = now()
         return buckets.withLockedValue { buckets in
             var bucket = buckets[key] ?? Bucket(tokens: rule.burst, updated: time)
@@ -94,8 +99,16 @@ package final class RateLimiter: Sendable {
         }
     }
 
-    /// Keys with a bucket now (for tests of the memory bound).
+    /// The longest key kept as it is; longer ones are kept as their SHA-256 (64 bytes).
+    static let maxKeyBytes = 128
+
+    private static func bounded(_ key: String) -> String {
+        key.utf8.count <= maxKeyBytes ? key : "sha256:" + SecretGenerator.digest(key)
+    }
+
+    /// Keys with a bucket now, and their bytes (for tests of the memory bound).
     package var keyCount: Int { buckets.withLockedValue { $0.count } }
+    package var keyBytes: Int { buckets.withLockedValue { $0.keys.reduce(0) { $0 + $1.utf8.count } } }
 
     private static func throttled(_ what: String, wait: Double) -> CloudKitError {
         CloudKitError(.throttled, "too many \(what); retry after the delay", retryAfter: max(1, Int(wait.rounded(.up))))

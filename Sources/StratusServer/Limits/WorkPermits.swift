@@ -2,14 +2,16 @@ import NIOConcurrencyHelpers
 import StratusCore
 
 /// A bound on the requests that may hold large amounts of memory at once: reads whose answers
-/// can fill a response budget, and writes with large bodies. Each holds a permit while its body
-/// is read, its work done and its answer encoded; others wait (their bodies stay unread in the
-/// socket, held back by TCP), and past `maxWaiting` waiters a request is shed with `THROTTLED`.
+/// can fill a response budget, and writes with large bodies. A request takes a permit once its
+/// body is in (``RequestBodyDeadline``: a slow sender never holds one) and holds it while its
+/// work is done and its answer encoded; others wait, and past `maxWaiting` waiters a request is
+/// shed with `THROTTLED`.
 ///
 /// A permit is held until the answer has been written to the socket (see ``Lease``), so the
-/// answers waiting to be sent count too. With `permits` × (request body + its parse + response
-/// budget × 3) this is what bounds the server's memory under a flood of large requests; small
-/// requests never wait here.
+/// answers waiting to be sent count too. With `permits` × (its parse + response budget × 3), and
+/// the bodies of the requests in flight (at most `maxRequestsInFlight` × `maxRequestBytes`, each
+/// client address at most `maxRequestsPerAddress` of them), this is what bounds the server's
+/// memory under a flood of large requests; small requests never wait here.
 final class WorkPermits: Sendable {
     private struct State {
         var available: Int

@@ -5,7 +5,8 @@ import Synchronization
 /// a notification replaces a waiting one about the same thing, and past `capacity` the waiting
 /// ones are replaced by a single "you may have missed some: fetch" notification.
 ///
-/// A long-poll courier takes notifications with ``next()`` and ``poll()``. A WebSocket hands the
+/// A long-poll courier takes notifications with ``next(as:)`` and ``poll()``; at most one poll waits
+/// at a time. A WebSocket hands the
 /// mailbox a ``Delivery`` instead (``deliver(_:)``): a task that sends runs only while
 /// notifications are waiting, so an idle connection holds no task of its own.
 package final class Mailbox: Sendable {
@@ -23,7 +24,12 @@ package final class Mailbox: Sendable {
 
     private struct State {
         var queue: [(key: String, notification: String)] = []
-        var waiter: CheckedContinuation<String?, Never>?
+        /// The waiting long-poll: its number (``makeWaiter()``) and continuation.
+        var waiter: (id: UInt64, continuation: CheckedContinuation<String?, Never>)?
+        /// The last number ``makeWaiter()`` handed out.
+        var lastWaiter: UInt64 = 0
+        /// Long-polls at or below this number get nil at once: woken before they began to wait.
+        var wokenUpTo: UInt64 = 0
         var closed = false
         var delivery: Delivery?
         /// Whether a task is sending the queue through `delivery`.
@@ -52,7 +58,7 @@ package final class Mailbox: Sendable {
             guard !state.closed else { return (nil, nil) }
             if let waiter = state.waiter {
                 state.waiter = nil
-                return (waiter, nil)
+                return (waiter.continuation, nil)
             }
             if let index = state.queue.firstIndex(where: { $0.key == key }) {
                 state.queue[index].notification = notification
@@ -110,15 +116,27 @@ package final class Mailbox: Sendable {
         }
     }
 
-    /// The next notification, waiting for one; nil once the mailbox is closed.
-    func next() async -> String? {
+    /// A number for a long-poll, to wait with ``next(as:)`` and end with ``wake(_:)``.
+    func makeWaiter() -> UInt64 {
+        state.withLock { state in
+            state.lastWaiter += 1
+            return state.lastWaiter
+        }
+    }
+
+    /// The next notification, waiting for one; nil once the mailbox is closed, once `waiter` was
+    /// woken, or when a newer long-poll takes its place: one poll waits at a time, and each gets an
+    /// answer.
+    func next(as waiter: UInt64) async -> String? {
         await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> String?? in
-                if !state.queue.isEmpty { return .some(state.queue.removeFirst().notification) }
-                if state.closed { return .some(nil) }
-                state.waiter = continuation
-                return nil
+            let (ready, displaced) = state.withLock { state -> (String??, CheckedContinuation<String?, Never>?) in
+                if !state.queue.isEmpty { return (.some(state.queue.removeFirst().notification), nil) }
+                if state.closed || waiter <= state.wokenUpTo || (state.waiter?.id ?? 0) > waiter { return (.some(nil), nil) }
+                let displaced = state.waiter?.continuation
+                state.waiter = (waiter, continuation)
+                return (nil, displaced)
             }
+            displaced?.resume(returning: nil)
             if let ready { continuation.resume(returning: ready) }
         }
     }
@@ -128,13 +146,16 @@ package final class Mailbox: Sendable {
         state.withLock { $0.queue.isEmpty ? nil : $0.queue.removeFirst().notification }
     }
 
-    /// Makes a waiting `next()` return nil without closing the mailbox (a long-poll timed out).
-    func wake() {
-        let waiter = state.withLock { state -> CheckedContinuation<String?, Never>? in
-            defer { state.waiter = nil }
-            return state.waiter
+    /// Makes `waiter`'s ``next(as:)`` return nil without closing the mailbox (its long-poll timed
+    /// out), whether it waits already or is about to.
+    func wake(_ waiter: UInt64) {
+        let continuation = state.withLock { state -> CheckedContinuation<String?, Never>? in
+            state.wokenUpTo = max(state.wokenUpTo, waiter)
+            guard let waiting = state.waiter, waiting.id <= waiter else { return nil }
+            state.waiter = nil
+            return waiting.continuation
         }
-        waiter?.resume(returning: nil)
+        continuation?.resume(returning: nil)
     }
 
     /// Whether the mailbox was closed (its connection ended, or its session).
@@ -146,7 +167,7 @@ package final class Mailbox: Sendable {
             guard !state.closed else { return (nil, nil) }
             state.closed = true
             defer { state.waiter = nil }
-            return (state.waiter, state.delivery)
+            return (state.waiter?.continuation, state.delivery)
         }
         waiter?.resume(returning: nil)
         if let delivery { Task { await delivery.end() } }

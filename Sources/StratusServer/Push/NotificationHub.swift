@@ -30,25 +30,35 @@ package actor NotificationHub {
     private let mailboxCapacity: Int
     /// Every commit, for the console's activity page.
     private let activity: ActivityFeed
-    /// Push connections (WebSockets and couriers) one user may hold at once.
+    /// Push connections (WebSockets and couriers) one user may hold at once, and all users together.
     private let maxConnectionsPerUser: Int
+    private let maxConnections: Int
+    /// Push connections held now.
+    package private(set) var connectionCount = 0
     private let logger: Logger
     private let apns: APNsProvider
     private let bus: (any InstanceBus)?
-    private var subscriptions: [Int64: [StoredSubscription]] = [:]
+    /// Each database's subscriptions and their size as sent, while they fit ``maxCachedSubscriptionBytes``
+    /// in all.
+    private var subscriptions: [Int64: (list: [StoredSubscription], bytes: Int)] = [:]
+    private var cachedSubscriptionBytes = 0
+    /// The subscriptions the hub keeps in memory, in bytes as sent: past it, it forgets the cache and
+    /// starts again; a database's larger than it are read at each commit.
+    static let maxCachedSubscriptionBytes = 64 * 1024 * 1024
     /// Whether a user may read every record of a public record type, as their query subscriptions'
     /// notifications need, by user and type; forgotten when grants or roles change.
     private var publicReaders: [PublicReader: Bool] = [:]
     private var mailboxes: [Listener: [ObjectIdentifier: Mailbox]] = [:]
 
-    init(storage: any StratusStorage, mailboxCapacity: Int, maxConnectionsPerUser: Int, apns: APNsProvider, activity: ActivityFeed,
-         logger: Logger) {
+    init(storage: any StratusStorage, mailboxCapacity: Int, maxConnectionsPerUser: Int, maxConnections: Int, apns: APNsProvider,
+         activity: ActivityFeed, logger: Logger) {
         self.storage = storage
         self.bus = storage.bus
         self.activity = activity
         self.apns = apns
         self.mailboxCapacity = mailboxCapacity
         self.maxConnectionsPerUser = maxConnectionsPerUser
+        self.maxConnections = maxConnections
         self.logger = logger
     }
 
@@ -58,15 +68,22 @@ package actor NotificationHub {
     }
 
     /// A device connected with a session: its mailbox, which starts with a notification telling
-    /// it to fetch (it may have missed some while it was away). A user already holding
-    /// `maxConnectionsPerUser` connections gets `LIMIT_EXCEEDED`.
+    /// it to fetch (it may have missed some while it was away). Past `maxConnectionsPerUser`
+    /// connections of the user, or `maxConnections` in all, the connection is refused with
+    /// `THROTTLED` and a `retryAfter`.
     package func connect(_ listener: Listener, session: StoredSession) throws(CloudKitError) -> Mailbox {
+        guard connectionCount < maxConnections else {
+            throw CloudKitError(.throttled, "the server holds as many push connections as it may (\(maxConnections)); retry later",
+                                retryAfter: Self.connectionRetryAfter)
+        }
         guard (mailboxes[listener]?.count ?? 0) < maxConnectionsPerUser else {
-            throw .limitExceeded("a user may hold at most \(maxConnectionsPerUser) push connections; close some first")
+            throw CloudKitError(.throttled, "a user may hold at most \(maxConnectionsPerUser) push connections; close some first",
+                                retryAfter: Self.connectionRetryAfter)
         }
         let catchUp = Self.encoded(Self.catchUp(containerID: listener.containerID))
         let mailbox = Mailbox(capacity: mailboxCapacity, overflow: catchUp, session: session)
         mailboxes[listener, default: [:]][ObjectIdentifier(mailbox)] = mailbox
+        connectionCount += 1
         ServerMetrics.pushConnections(connectionCount)
         mailbox.post(catchUp, key: "overflow")
         return mailbox
@@ -74,10 +91,14 @@ package actor NotificationHub {
 
     package func disconnect(_ listener: Listener, _ mailbox: Mailbox) {
         mailbox.close()
-        mailboxes[listener]?[ObjectIdentifier(mailbox)] = nil
+        guard mailboxes[listener]?.removeValue(forKey: ObjectIdentifier(mailbox)) != nil else { return }
         if mailboxes[listener]?.isEmpty == true { mailboxes[listener] = nil }
+        connectionCount -= 1
         ServerMetrics.pushConnections(connectionCount)
     }
+
+    /// The seconds a refused push connection is told to wait.
+    static let connectionRetryAfter = 30
 
     /// Closes every push connection opened with these sessions (signed out, or revoked), on
     /// every instance.
@@ -111,12 +132,10 @@ package actor NotificationHub {
         }
     }
 
-    /// How many devices are connected.
-    package var connectionCount: Int { mailboxes.values.reduce(0) { $0 + $1.count } }
 
     /// Forgets a database's cached subscriptions after they changed, on every instance.
     package func subscriptionsChanged(databaseID: Int64) async {
-        subscriptions[databaseID] = nil
+        forgetSubscriptions(of: databaseID)
         await bus?.broadcast(.subscriptionsChanged(databaseID: databaseID))
     }
 
@@ -146,7 +165,7 @@ package actor NotificationHub {
         case .committed(let changes):
             await deliver(changes, throughAPNs: false)
         case .subscriptionsChanged(let databaseID):
-            subscriptions[databaseID] = nil
+            forgetSubscriptions(of: databaseID)
         case .sessionsEnded(let hashes):
             let ended = Set(hashes)
             disconnectAll { ended.contains($0.sessionHash) }
@@ -241,14 +260,26 @@ package actor NotificationHub {
     }
 
     private func subscriptionsOf(_ databaseID: Int64) async throws -> [StoredSubscription] {
-        if let cached = subscriptions[databaseID] { return cached }
+        if let cached = subscriptions[databaseID] { return cached.list }
         let loaded = try await storage.read { try await $0.subscriptions(databaseID: databaseID, owner: nil) }
-        subscriptions[databaseID] = loaded
+        let bytes = loaded.reduce(0) { $0 + $1.subscription.sentSize }
+        if bytes <= Self.maxCachedSubscriptionBytes {
+            if cachedSubscriptionBytes + bytes > Self.maxCachedSubscriptionBytes {
+                subscriptions = [:]
+                cachedSubscriptionBytes = 0
+            }
+            subscriptions[databaseID] = (loaded, bytes)
+            cachedSubscriptionBytes += bytes
+        }
         return loaded
     }
 
+    private func forgetSubscriptions(of databaseID: Int64) {
+        cachedSubscriptionBytes -= subscriptions.removeValue(forKey: databaseID)?.bytes ?? 0
+    }
+
     private func removeFired(_ fired: [StoredSubscription], databaseID: Int64) async throws {
-        subscriptions[databaseID]?.removeAll { stored in fired.contains { $0.owner == stored.owner && $0.subscription.subscriptionID == stored.subscription.subscriptionID } }
+        forgetSubscriptions(of: databaseID)
         try await storage.write { transaction in
             for stored in fired {
                 _ = try await transaction.deleteSubscription(databaseID: databaseID, owner: stored.owner, subscriptionID: stored.subscription.subscriptionID)

@@ -61,19 +61,21 @@ package struct PushService: Sendable {
                                    webcourierURL: access.origin + PushRoutes.courierPath + token)
     }
 
-    /// One long-poll: the next notification's JSON, or nil when none came within the wait.
+    /// One long-poll: the next notification's JSON, or nil when none came within the wait, or when
+    /// a newer poll of the same courier came (it answers this one at once and waits instead).
     package func poll(courierToken: String) async throws -> String? {
         let mailbox = try await courier(token: courierToken)
         if let ready = mailbox.poll() { return ready }
+        let waiter = mailbox.makeWaiter()
         return await withTaskGroup(of: String?.self) { group in
-            group.addTask { await mailbox.next() }
+            group.addTask { await mailbox.next(as: waiter) }
             group.addTask {
                 try? await Task.sleep(for: courierWait)
                 return nil
             }
             var result = await group.next() ?? nil
             group.cancelAll()
-            mailbox.wake()
+            mailbox.wake(waiter)
             // A notification that arrived as the wait ended is not lost.
             for await other in group where result == nil { result = other }
             return result

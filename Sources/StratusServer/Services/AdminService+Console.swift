@@ -31,6 +31,7 @@ extension AdminService {
     /// Checks an administrator's name and password (throttled like app sign-ins: per address, and
     /// per account after repeated failures) and opens a console session; returns its token.
     package func signInToConsole(username: String, password: String, client: String) async throws -> String {
+        try AuthService.validateUsername(username)
         let administrator = try await storage.read { try await $0.administrator(username: username) }
         guard try await auth.checkAdministratorPassword(password, of: administrator, username: username, client: client),
               let administrator else {

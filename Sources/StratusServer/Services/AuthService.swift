@@ -68,6 +68,7 @@ package struct AuthService: Sendable {
     /// address, if any, is not verified yet).
     package func signUp(_ credentials: Credentials, containerID: String, environment: ContainerEnvironment,
                         client: String) async throws -> (SignInResponse, StoredUser) {
+        try Self.validateUsername(credentials.username)
         try await limiter.acquireAcrossInstances("signup|\(client)", signUpsPerAddress, what: "sign-ups from this address")
         let user = try await newUser(credentials, containerID: containerID)
         let token = SecretGenerator.webAuthToken()
@@ -127,6 +128,8 @@ package struct AuthService: Sendable {
     /// refused with `THROTTLED` before its password is even checked, whoever asks.
     package func signIn(_ credentials: Credentials, containerID: String, environment: ContainerEnvironment,
                         client: String) async throws -> SignInResponse {
+        // Before anything else: a username is also a rate limiter's key.
+        try Self.validateUsername(credentials.username)
         try await limiter.acquireAcrossInstances("signin|\(client)", signInsPerAddress, what: "sign-ins from this address")
         let user = try await storage.read { try await $0.user(containerID: containerID, username: credentials.username) }
         guard try await checkPassword(credentials.password, against: user?.passwordHash, containerID: containerID,
@@ -155,11 +158,17 @@ package struct AuthService: Sendable {
                       environment: environment, expiresAt: Self.now() + sessionLifetime.milliseconds)
     }
 
-    private static func validate(_ credentials: Credentials) throws(CloudKitError) {
-        let username = credentials.username
-        guard (1...64).contains(username.count), username.unicodeScalars.allSatisfy({ !CharacterSet.whitespacesAndNewlines.contains($0) && !CharacterSet.controlCharacters.contains($0) }) else {
+    /// The username rule, checked first on every route that takes one: 1 to 64 characters, no
+    /// spaces or control characters.
+    static func validateUsername(_ username: String) throws(CloudKitError) {
+        guard username.utf8.count <= 256, (1...64).contains(username.count),
+              username.unicodeScalars.allSatisfy({ !CharacterSet.whitespacesAndNewlines.contains($0) && !CharacterSet.controlCharacters.contains($0) }) else {
             throw .badRequest("username must be 1 to 64 characters without spaces")
         }
+    }
+
+    private static func validate(_ credentials: Credentials) throws(CloudKitError) {
+        try validateUsername(credentials.username)
         if let email = credentials.email {
             let parts = email.split(separator: "@", omittingEmptySubsequences: false)
             guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), email.utf8.count <= 255, !email.contains(" ") else {

@@ -33,7 +33,8 @@ package struct StratusServices: Sendable {
         let activity = ActivityFeed()
         self.activity = activity
         let hub = NotificationHub(storage: storage, mailboxCapacity: configuration.pushMailboxCapacity,
-                                  maxConnectionsPerUser: configuration.maxPushConnectionsPerUser, apns: apns, activity: activity,
+                                  maxConnectionsPerUser: configuration.maxPushConnectionsPerUser, maxConnections: configuration.pushConnectionLimit,
+                                  apns: apns, activity: activity,
                                   logger: logger)
         self.storage = storage
         self.hub = hub
@@ -65,7 +66,8 @@ package struct StratusServices: Sendable {
                               maxAssetBytes: configuration.maxAssetBytes, maxTokens: configuration.maxResultsLimit,
                               uploadGracePeriod: configuration.assetUploadGracePeriod)
         subscriptions = SubscriptionService(storage: storage, directory: directory, hub: hub, maxOperations: configuration.maxOperationsPerRequest,
-                                            maxPerUser: configuration.maxSubscriptionsPerUser)
+                                            maxPerUser: configuration.maxSubscriptionsPerUser, maxBytes: configuration.maxSubscriptionBytes,
+                                            maxBytesPerUser: configuration.maxSubscriptionBytesPerUser)
         push = PushService(auth: auth, storage: storage, hub: hub, courierWait: configuration.courierWait,
                            couriers: CourierRegistry(maxPerUser: configuration.maxCouriersPerUser),
                            courierKey: signer.derivedKey(for: "stratus courier v1"))

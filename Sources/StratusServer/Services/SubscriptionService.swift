@@ -10,6 +10,9 @@ package struct SubscriptionService: Sendable {
     let maxOperations: Int
     /// Subscriptions one user may have in one database.
     let maxPerUser: Int
+    /// A subscription's size as sent, and a user's subscriptions' in one database together.
+    let maxBytes: Int
+    let maxBytesPerUser: Int
 
     package func list(_ access: DatabaseAccess) async throws -> SubscriptionsResponse {
         let user = try access.requireUser()
@@ -38,13 +41,13 @@ package struct SubscriptionService: Sendable {
             throw CloudKitError.limitExceeded("at most \(maxOperations) subscription operations per request")
         }
         let databaseID = try await directory.databaseID(for: access)
-        let maxPerUser = self.maxPerUser
+        let bounds = self
         let response = try await storage.write { transaction in
             SubscriptionsResponse(subscriptions: try await request.operations.asyncMap { operation in
                 let subscription = operation.subscription
                 do {
                     try await transaction.withSavepoint {
-                        try await Self.apply(operation, owner: user, databaseID: databaseID, access: access, maxPerUser: maxPerUser, in: transaction)
+                        try await bounds.apply(operation, owner: user, databaseID: databaseID, access: access, in: transaction)
                     }
                     return .success(subscription)
                 } catch let error as CloudKitError {
@@ -56,8 +59,8 @@ package struct SubscriptionService: Sendable {
         return response
     }
 
-    private static func apply(_ operation: SubscriptionsModifyRequest.Operation, owner: String, databaseID: Int64,
-                              access: DatabaseAccess, maxPerUser: Int, in transaction: any StorageTransaction) async throws {
+    private func apply(_ operation: SubscriptionsModifyRequest.Operation, owner: String, databaseID: Int64,
+                       access: DatabaseAccess, in transaction: any StorageTransaction) async throws {
         let subscription = operation.subscription
         let id = subscription.subscriptionID
         guard !id.isEmpty, id.utf8.count <= 255 else { throw CloudKitError.badRequest("subscriptionID must have 1 to 255 characters") }
@@ -77,7 +80,15 @@ package struct SubscriptionService: Sendable {
         case .update where !exists:
             throw CloudKitError.notFound("subscription '\(id)' does not exist")
         case .create, .update:
-            try await validate(subscription, databaseID: databaseID, access: access, in: transaction)
+            let size = subscription.sentSize
+            guard size <= maxBytes else {
+                throw CloudKitError.limitExceeded("a subscription may be at most \(maxBytes) bytes; this one is \(size)")
+            }
+            let others = existing.filter { $0.subscription.subscriptionID != id }.reduce(0) { $0 + $1.subscription.sentSize }
+            guard others + size <= maxBytesPerUser else {
+                throw CloudKitError.limitExceeded("a user's subscriptions in a database may be at most \(maxBytesPerUser) bytes together; delete some first")
+            }
+            try await Self.validate(subscription, databaseID: databaseID, access: access, in: transaction)
             if access.scope == .public, let recordType = subscription.query?.recordType {
                 // Notifications name the records they are about: only a caller who may read every
                 // record of the type may hear of them.
@@ -120,4 +131,9 @@ package struct SubscriptionService: Sendable {
             break
         }
     }
+}
+
+extension Subscription {
+    /// Its size in bytes as a client sends it (its JSON), which bounds what is stored and cached.
+    var sentSize: Int { (try? JSONEncoder().encode(self).count) ?? Int.max }
 }

@@ -10,13 +10,15 @@ struct AuthRoutes {
     let admin: AdminService
     let hub: NotificationHub
     let email: EmailVerification
-    let maxRequestBytes: Int
+    /// A sign-up or sign-in body: a username (at most 64 characters), a password (1,024 bytes), an
+    /// email address (255) and a flag, as JSON.
+    static let maxCredentialsBytes = 4096
 
     func register(on router: Router<StratusRequestContext>) {
         let group = router.group("auth/1/:container/:environment")
         group.post("signup") { request, context in
             let (containerID, environment) = try await authorize(request, context)
-            let credentials = try await JSONBody.decode(Credentials.self, from: request, limit: maxRequestBytes)
+            let credentials = try await JSONBody.decode(Credentials.self, from: request, limit: Self.maxCredentialsBytes)
             let (response, user) = try await auth.signUp(credentials, containerID: containerID, environment: environment,
                                                          client: context.clientAddress)
             await email.sendFirstCode(to: user)
@@ -34,7 +36,7 @@ struct AuthRoutes {
         }
         group.post("signin") { request, context in
             let (containerID, environment) = try await authorize(request, context)
-            let credentials = try await JSONBody.decode(Credentials.self, from: request, limit: maxRequestBytes)
+            let credentials = try await JSONBody.decode(Credentials.self, from: request, limit: Self.maxCredentialsBytes)
             return try JSONBody.response(try await auth.signIn(credentials, containerID: containerID, environment: environment,
                                                                       client: context.clientAddress))
         }

@@ -85,11 +85,12 @@ struct DatabaseRoutes {
         group.post(RouterPath(path)) { request, context in
             let access = try context.requireAccess()
             let declared = request.headers[.contentLength].flatMap { Int($0) } ?? Int.max
-            guard largeAnswer || declared > Self.largeBody else {
-                return try await respond(try await JSONBody.decode(Body.self, from: request, limit: limit), access)
-            }
+            // The body is in (``RequestBodyDeadline``) before a permit is taken: a client that
+            // sends slowly never holds one.
+            let decoded = try await JSONBody.decode(Body.self, from: request, limit: limit)
+            guard largeAnswer || declared > Self.largeBody else { return try await respond(decoded, access) }
             let lease = try await permits.lease()
-            var response = try await respond(try await JSONBody.decode(Body.self, from: request, limit: limit), access)
+            var response = try await respond(decoded, access)
             // The permit covers the answer until it is written to the socket.
             let body = response.body
             response.body = ResponseBody(contentLength: body.contentLength) { writer in

@@ -1,0 +1,156 @@
+import AsyncHTTPClient
+import Foundation
+import Testing
+import StratusCore
+@testable import StratusServer
+
+/// One client cannot stall or exhaust the server: slow bodies, oversized usernames and
+/// subscriptions, concurrent polls of one courier (push sockets: ``PushBoundsTests``).
+@Suite struct StallTests {
+    /// A client that sends a request's head and the first bytes of its body, then nothing more.
+    final class SlowSender: @unchecked Sendable {
+        private let socket: Int32
+        private var answer = Data()
+
+        init(_ server: TestServer, path: String, body: String, declaredLength: Int) throws {
+            let port = Int(server.endpoint.baseURL.split(separator: ":").last!)!
+            socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else { throw TestFailure("could not connect") }
+            let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(declaredLength)\r\n\r\n"
+            let bytes = Array((head + body).utf8)
+            guard send(socket, bytes, bytes.count, 0) == bytes.count else { throw TestFailure("could not send") }
+            _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
+        }
+
+        deinit { close(socket) }
+
+        /// What the server answered so far.
+        func received() -> String {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = recv(socket, &buffer, buffer.count, 0)
+                guard count > 0 else { break }
+                answer.append(contentsOf: buffer[0..<count])
+            }
+            return String(decoding: answer, as: UTF8.self)
+        }
+
+        /// Waits (at most a minute) for an answer.
+        func answered() async throws -> String {
+            for _ in 0..<600 {
+                let text = received()
+                if text.contains("\r\n\r\n") { return text }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            throw TestFailure("no answer to a slow body")
+        }
+    }
+
+    /// Clients that send a query's body a byte at a time hold no work permit: another client's
+    /// query is answered while theirs still arrive, and theirs fail with `BAD_REQUEST` at the
+    /// body deadline.
+    @Test(.timeLimit(.minutes(2)))
+    func slowBodiesHoldNoWorkPermit() async throws {
+        try await TestServer.with(configure: { $0.maxLargeRequests = 1; $0.requestBodyDeadline = .seconds(4) }) { server in
+            let path = "/database/1/\(TestServer.containerID)/development/public/records/query?ckAPIToken=\(server.apiToken)"
+            let slow = try (0..<3).map { _ in try SlowSender(server, path: path, body: "{", declaredLength: 200) }
+            // Once the server has them, a well-behaved query.
+            try await Task.sleep(for: .milliseconds(500))
+            let query = try await server.anonymous.post(server.anonymous.path(.public, "records/query"), RecordsQueryRequest(query: Query(recordType: "Note")))
+            #expect(query.status == 200, "\(query.text)")
+            #expect(slow.allSatisfy { $0.received().isEmpty }, "the slow requests are still arriving when the other is answered")
+            for sender in slow {
+                let answer = try await sender.answered()
+                #expect(answer.hasPrefix("HTTP/1.1 400") && answer.contains("BAD_REQUEST") && answer.contains("did not arrive"), "\(answer)")
+            }
+        }
+    }
+
+    /// The username rule comes first on sign-in (it is a rate limiter's key), and a sign-in body
+    /// is small.
+    @Test func signInChecksTheUsernameBeforeAnything() async throws {
+        try await TestServer.with { server in
+            let path = "/auth/1/\(TestServer.containerID)/development/signin"
+            let long = try await server.anonymous.post(path, Credentials(username: String(repeating: "u", count: 65), password: "password"))
+            #expect(long.errorCode == .badRequest, "\(long.text)")
+            let huge = try await server.anonymous.post(path, Credentials(username: String(repeating: "u", count: 64 * 1024), password: "password"))
+            #expect(huge.errorCode == .limitExceeded, "\(huge.text)")
+            let console = try await server.anonymous.send(.POST, "/console/signin", body: Data("username=\(String(repeating: "u", count: 65))&password=p".utf8))
+            #expect(console.text.contains("username must be"), "the console's sign-in too")
+        }
+    }
+
+    /// Whatever keys arrive, the limiter keeps each in at most 71 bytes.
+    @Test func theLimiterBoundsTheMemoryOfItsKeys() throws {
+        let limiter = RateLimiter(maxKeys: 1000)
+        for index in 0..<2000 {
+            try? limiter.acquire(String(repeating: "k", count: 64 * 1024) + "\(index)", RateRule(burst: 1, perSecond: 1), what: "test")
+        }
+        #expect(limiter.keyCount <= 1000)
+        #expect(limiter.keyBytes <= limiter.keyCount * 71, "\(limiter.keyBytes) bytes of keys")
+    }
+
+    /// A subscription is at most 16 KB, and a user's subscriptions in a database 1 MB together.
+    @Test func subscriptionsAreBoundedInSize() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            func subscribe(_ id: String, bytes: Int) async throws -> ServerErrorCode? {
+                let subscription = Subscription(subscriptionID: id, subscriptionType: .database,
+                                                notificationInfo: NotificationInfo(alertBody: String(repeating: "x", count: bytes)))
+                let response = try await alice.post(alice.path(.private, "subscriptions/modify"),
+                                                    SubscriptionsModifyRequest(operations: [.init(.create, subscription)]))
+                return try response.decode(SubscriptionsResponse.self).subscriptions.first?.error?.serverErrorCode
+            }
+            #expect(try await subscribe("too-big", bytes: 17 * 1024) == .limitExceeded)
+            var saved = 0
+            while try await subscribe("s\(saved)", bytes: 15 * 1024) == nil { saved += 1 }
+            #expect((60...70).contains(saved), "\(saved) subscriptions of 15 KB fit in 1 MB")
+            let listed = try await alice.get(alice.path(.private, "subscriptions/list"))
+            #expect(listed.body.count <= 1024 * 1024 + 16 * 1024)
+        }
+    }
+
+    /// Two polls of one courier at once: the newer answers the older at once (empty) and waits in
+    /// its place; a notification then goes to the newer.
+    @Test(.timeLimit(.minutes(2)))
+    func aNewerPollAnswersTheOlder() async throws {
+        try await TestServer.with(configure: { $0.courierWait = .seconds(20) }) { server in
+            let alice = try await server.signUp("alice")
+            try await alice.createZone("Notes")
+            _ = try await alice.post(alice.path(.private, "subscriptions/modify"), SubscriptionsModifyRequest(operations: [
+                .init(.create, Subscription(subscriptionID: "notes", subscriptionType: .zone, zoneID: ZoneID(zoneName: "Notes"))),
+            ]))
+            let url = try await alice.post("/database/1/\(TestServer.containerID)/development/tokens/create", TokenCreateRequest())
+                .decode(TokenCreateResponse.self).webcourierURL
+            _ = try await AuthorizationMatrixTests.drain(url, until: "\"met\"")
+            let newerDone = Flag()
+            async let older = Self.poll(url)
+            try await Task.sleep(for: .milliseconds(300))
+            async let newer = { let answer = try await Self.poll(url); await newerDone.set(); return answer }()
+            let olderAnswer = try await older
+            #expect(olderAnswer.status == 204, "the older poll is answered, empty")
+            #expect(await !newerDone.value, "by the newer one, which still waits")
+            _ = try await alice.save([.create("n1")], zone: "Notes")
+            let newerAnswer = try await newer
+            #expect(newerAnswer.status == 200 && newerAnswer.text.contains("\"fet\""), "\(newerAnswer.text)")
+        }
+    }
+
+    static func poll(_ url: String) async throws -> HTTPResult {
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(40))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return HTTPResult(status: Int(response.status.code), body: Data(buffer: body), headers: response.headers)
+    }
+
+    actor Flag {
+        var value = false
+        func set() { value = true }
+    }
+}
