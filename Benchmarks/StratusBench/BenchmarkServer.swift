@@ -45,9 +45,10 @@ struct BenchmarkServer {
 
     /// Runs a server in a child process (this executable's `child-server` command) over
     /// `directory`, or over `database` (PostgreSQL) when given.
-    static func inChildProcess<T: Sendable>(directory: URL, database: String? = nil, username: String = "bench",
+    static func inChildProcess<T: Sendable>(directory: URL, database: String? = nil, username: String = "bench", pushConnectionsPerUser: Int? = nil,
                                             _ body: @Sendable (BenchmarkServer) async throws -> T) async throws -> T {
-        let child = try ChildProcess("/proc/self/exe", ["child-server", "--data", directory.path] + (database.map { ["--database", $0] } ?? []))
+        let child = try ChildProcess("/proc/self/exe", ["child-server", "--data", directory.path] + (database.map { ["--database", $0] } ?? [])
+                                         + (pushConnectionsPerUser.map { ["--push-connections-per-user", String($0)] } ?? []))
         defer { child.end(with: SIGTERM) }
         let banner = try await child.read { $0.hasSuffix("\n") }
         let words = banner.split(whereSeparator: \.isWhitespace)

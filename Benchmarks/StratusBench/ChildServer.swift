@@ -10,11 +10,14 @@ struct ChildServer: AsyncParsableCommand {
 
     @Option var data: String
     @Option var database: String?
+    /// The push benchmark connects a thousand devices of one user.
+    @Option var pushConnectionsPerUser: Int?
 
     func run() async throws {
         let logger = BenchmarkServer.quietLogger
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), port: 0)
         configuration.databaseURL = database
+        if let pushConnectionsPerUser { configuration.maxPushConnectionsPerUser = pushConnectionsPerUser }
         let server = try await StratusServer(configuration: configuration, logger: logger)
         let apiToken = try await server.ensureContainer(BenchmarkServer.containerID)
         let application = try server.makeApplication { port in

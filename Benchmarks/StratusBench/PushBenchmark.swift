@@ -15,6 +15,9 @@ struct PushBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "push", abstract: "Push latency and the cost of idle connections.")
 
     @Option(help: "Changes per device count.") var changes = 500
+    /// The devices and idle connections here are one user's (up to 10,000), far above the default
+    /// of 32 push connections per user.
+    static let pushConnectionsPerUser = 16_384
     @Option(help: "Device counts to measure, comma separated.") var devices = "1,100,1000"
     @Option(help: "Idle connections to open for the memory figure.") var idle = 10_000
     @Option(help: "The store: sqlite, or postgres (with --database).") var backend = "sqlite"
@@ -33,7 +36,8 @@ struct PushBenchmark: AsyncParsableCommand {
         default: throw ValidationError("--backend is sqlite or postgres")
         }
         let (changes, idle) = (self.changes, self.idle)
-        let figures = try await BenchmarkServer.inChildProcess(directory: directory.appendingPathComponent("server")) { server in
+        let figures = try await BenchmarkServer.inChildProcess(directory: directory.appendingPathComponent("server"),
+                                                               pushConnectionsPerUser: Self.pushConnectionsPerUser) { server in
             let zone = try await Self.subscribedZone(server)
             let rtt = try await LoopbackRoundTrip.medianMilliseconds(server.baseURL + "/ping")
             let healthz = try await LoopbackRoundTrip.medianMilliseconds(server.baseURL + "/healthz")
@@ -66,8 +70,10 @@ struct PushBenchmark: AsyncParsableCommand {
     private func instances(on server: String, devices: Int, in directory: URL) async throws {
         let database = try await PostgresBenchmark.newDatabase(on: server)
         let changes = self.changes
-        let (single, across) = try await BenchmarkServer.inChildProcess(directory: directory.appendingPathComponent("a"), database: database) { a in
-            try await BenchmarkServer.inChildProcess(directory: directory.appendingPathComponent("b"), database: database, username: "bench-b") { b in
+        let (single, across) = try await BenchmarkServer.inChildProcess(directory: directory.appendingPathComponent("a"), database: database,
+                                                                        pushConnectionsPerUser: Self.pushConnectionsPerUser) { a in
+            try await BenchmarkServer.inChildProcess(directory: directory.appendingPathComponent("b"), database: database, username: "bench-b",
+                                                     pushConnectionsPerUser: Self.pushConnectionsPerUser) { b in
                 let zone = try await Self.subscribedZone(a)
                 var onB = b
                 onB.webAuthToken = a.webAuthToken

@@ -38,7 +38,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a request's body may take to arrive (asset uploads excepted); past it BAD_REQUEST.")
     var bodyDeadlineSeconds = 10
     @Option(help: "Requests one client address may have in flight at once (long-polls excepted); past it THROTTLED.")
-    var requestsPerAddress = 64
+    var requestsPerAddress = 128
     @Flag(help: "Make private-database download URLs work only with the ckWebAuthToken of the user they were issued to.")
     var bindDownloadUrls = false
     @Option(help: "The SMTP server that mails email verification codes (plain SMTP, no auth: a local relay). Without it, email addresses stay unverified.")

@@ -128,14 +128,15 @@ import StratusCore
     }
 
     @Test func urlsExpire() async throws {
-        try await TestServer.with(configure: { $0.assetURLLifetime = .seconds(2) }) { server in
+        // Five seconds: long enough for the fresh URL's fetch and download on a loaded machine.
+        try await TestServer.with(configure: { $0.assetURLLifetime = .seconds(5) }) { server in
             let alice = try await server.signUp("alice")
             let token = try await alice.uploadURL(record: "r")
             let uploaded = try await Caller.post(TestFile.bytes(count: 100), to: token.url).decode(AssetUploadReceipt.self).singleFile
             _ = try await alice.save([.create("r", ["file": .asset(uploaded)])])
             let url = try #require(try Self.asset(try await alice.lookup(["r"]).first?.record).downloadURL)
             let unused = try await alice.uploadURL(record: "s")
-            try await Task.sleep(for: .milliseconds(2300))
+            try await Task.sleep(for: .milliseconds(5300))
 
             #expect(try await alice.download(url).errorCode == .accessDenied)
             let late = try await Caller.post(TestFile.bytes(count: 100, seed: 9), to: unused.url)

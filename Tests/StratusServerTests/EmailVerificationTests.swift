@@ -41,16 +41,10 @@ import StratusTesting
         /// Waits until it is listening.
         func ready() async throws {
             for _ in 0..<100 {
-                let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-                var address = sockaddr_in()
-                address.sin_family = sa_family_t(AF_INET)
-                address.sin_port = in_port_t(UInt16(port).bigEndian)
-                address.sin_addr.s_addr = inet_addr("127.0.0.1")
-                let connected = withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                if let socket = LoopbackSocket.connect(port: port) {
+                    close(socket)
+                    return
                 }
-                close(socket)
-                if connected == 0 { return }
                 try await Task.sleep(for: .milliseconds(100))
             }
             throw TestFailure("aiosmtpd did not start")

@@ -14,15 +14,8 @@ import StratusCore
 
         init(_ server: TestServer, path: String, body: String, declaredLength: Int) throws {
             let port = Int(server.endpoint.baseURL.split(separator: ":").last!)!
-            socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else { throw TestFailure("could not connect") }
+            guard let socket = LoopbackSocket.connect(port: port) else { throw TestFailure("could not connect") }
+            self.socket = socket
             let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(declaredLength)\r\n\r\n"
             let bytes = Array((head + body).utf8)
             guard send(socket, bytes, bytes.count, 0) == bytes.count else { throw TestFailure("could not send") }

@@ -95,7 +95,7 @@ public struct ServerConfiguration: Sendable {
     public var requestBodyDeadline: Duration = .seconds(10)
     /// Requests one client address may have in flight at once (long-polls and push connections not
     /// counted); past it new ones are refused with `THROTTLED` and a `retryAfter`.
-    public var maxRequestsPerAddress = 64
+    public var maxRequestsPerAddress = 128
     /// An HTTP connection with no request for this long is closed.
     public var httpIdleTimeout: Duration = .seconds(60)
     /// How often a push WebSocket is pinged; one that leaves a ping unanswered until the next is closed.

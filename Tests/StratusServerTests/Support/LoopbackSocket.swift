@@ -1,0 +1,21 @@
+import Foundation
+
+/// A plain TCP socket to a port on 127.0.0.1, for tests that speak below HTTP clients.
+enum LoopbackSocket {
+    /// A connected socket, or nil when nothing listens on `port` (close it when done).
+    static func connect(port: Int) -> Int32? {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Foundation.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(socket)
+            return nil
+        }
+        return socket
+    }
+}
