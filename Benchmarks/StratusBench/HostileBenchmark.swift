@@ -5,8 +5,10 @@ import StratusCore
 /// `stratus-bench hostile`: a client holding the app's API token tries what a hostile user
 /// would — repeated names and zones, huge lists, forged markers, floods of sign-ins,
 /// subscriptions, couriers, sockets and concurrent large reads — against a server in a child
-/// process. Reports the server's peak RSS (`VmHWM`, target ≤ 300 MiB) and how many answers
-/// were 5xx (target 0). Every loop is bounded in count.
+/// process, then the fixed combined attack (``combinedAttack(_:tally:)``) while a well-behaved client
+/// reads. Reports the server's peak RSS (`VmHWM`, target ≤ 300 MiB), how many answers were 5xx
+/// (target 0), and the well-behaved client's p99 (target < 100 ms) and failed requests (target 0).
+/// Every loop is bounded in count.
 struct HostileBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "hostile", abstract: "Abuse the server; report its peak memory and 5xx answers.")
 
@@ -18,10 +20,11 @@ struct HostileBenchmark: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let (sockets, readers) = (self.sockets, self.readers)
-        let (peak, tally) = try await BenchmarkServer.inChildProcess(directory: directory.appendingPathComponent("server")) { server in
+        let (peak, tally, good) = try await BenchmarkServer.inChildProcess(directory: directory.appendingPathComponent("server")) { server in
             let tally = Tally()
             try await Self.attack(server, tally: tally, sockets: sockets, readers: readers)
-            return (Double(PeakMemory.status("VmHWM", of: "\(server.processID ?? 0)")) / 1_048_576, tally)
+            let good = try await Self.combinedAttack(server, tally: tally)
+            return (Double(PeakMemory.status("VmHWM", of: "\(server.processID ?? 0)")) / 1_048_576, tally, good)
         }
         for (step, codes) in await tally.byStep.sorted(by: { $0.key < $1.key }) {
             print("  \(step): " + codes.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " "))
@@ -29,6 +32,10 @@ struct HostileBenchmark: AsyncParsableCommand {
         print(String(format: "server peak RSS %.0f MiB (target ≤ 300), 5xx answers %d (target 0)", peak, await tally.serverErrors))
         Report.figure("hostile_peak_rss_mib", peak, decimals: 0)
         Report.figure("hostile_5xx", Double(await tally.serverErrors), decimals: 0)
+        print(String(format: "well-behaved client under the combined attack: %d requests, p99 %.1f ms (target < 100), %d failed (target 0)",
+                     good.latencies.count, good.p99, good.failures))
+        Report.figure("hostile_good_p99_ms", good.p99, decimals: 1)
+        Report.figure("hostile_good_failures", Double(good.failures), decimals: 0)
     }
 
     actor Tally {
