@@ -167,8 +167,10 @@ public struct StratusServer: Sendable {
                                 onMetricsRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some ApplicationProtocol {
         let push = PushRoutes(push: services.push, apns: services.apns, origin: configuration.origin,
                               allowedOrigins: configuration.corsOrigins)
+        let writeDeadline = configuration.responseWriteDeadline
         var server = HTTPServerBuilder.http1WebSocketUpgrade(
-            configuration: .init(http1: .init(idleTimeout: Self.timeAmount(configuration.httpIdleTimeout)),
+            configuration: .init(http1: .init(additionalChannelHandlers: [ResponseWriteDeadline(deadline: Self.timeAmount(writeDeadline))],
+                                              idleTimeout: Self.timeAmount(configuration.httpIdleTimeout)),
                                  ws: .init(autoPing: .enabled(timePeriod: configuration.pushPingInterval), closeTimeout: .seconds(5))),
             shouldUpgrade: { request, _, _ in try await push.shouldUpgrade(request) })
         if let tls = configuration.tls {

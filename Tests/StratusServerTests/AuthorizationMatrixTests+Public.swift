@@ -107,17 +107,20 @@ extension AuthorizationMatrixTests {
             // a notification about an earlier change would have come before it.
             let former = principals[.formerRoleHolder]!.caller
             let updates = Dictionary(uniqueKeysWithValues: Self.publicTypes.map { ($0.type, "\($0.type)B\(UUID().uuidString.prefix(8))") })
-            let overWebSocket = try await Self.webSocketMessages(PushBoundsTests.webSocketURL(former), until: "sentinel") {
+            // The catch-up notification, one for each type it still reads and subscribed to, the sentinel's.
+            let expected = 2 + Self.publicTypes.filter { PublicCaller.formerRoleHolder.canRead($0.reader) && $0.reader != SecurityRole.creator }.count
+            let overWebSocket = try await PushBoundsTests.connect(PushBoundsTests.webSocketURL(former), messages: expected) {
                 for (type, _) in Self.publicTypes {
                     _ = try await creator.save([RecordOperation(.forceUpdate, Record(recordName: Self.recordName(type), recordType: type,
                                                                                    fields: ["text": .string(updates[type]!)]))], database: .public)
                 }
                 _ = try await creator.save([.create("sentinel", type: "Sentinel")], database: .public)
             }
+            #expect(overWebSocket.messages.last?.contains("sentinel") == true, "the WebSocket heard \(overWebSocket.messages)")
             for (type, text) in updates { secrets[type]!.texts.append(text) }
             let final = secrets
             for (type, reader) in Self.publicTypes {
-                Self.check(HTTPResult(status: 200, body: Data(overWebSocket.joined(separator: "\n").utf8), headers: [:]), final[type]!,
+                Self.check(HTTPResult(status: 200, body: Data(overWebSocket.messages.joined(separator: "\n").utf8), headers: [:]), final[type]!,
                            canRead: PublicCaller.formerRoleHolder.canRead(reader), shows: false, "WebSocket notifications to formerRoleHolder of \(type)")
             }
             let pushes = try await Self.apnsPushes(apns, tokens: PublicCaller.allCases.filter(\.listens).map(Self.apnsToken), until: "sentinel", after: pushedWhileHeld)

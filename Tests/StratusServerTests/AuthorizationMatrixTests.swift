@@ -1,7 +1,5 @@
 import AsyncHTTPClient
 import Foundation
-import HummingbirdWSClient
-import Logging
 import NIOCore
 import NIOHTTP1
 import Testing
@@ -215,41 +213,6 @@ extension AuthorizationMatrixTests {
             }
         }
         throw TestFailure("the courier never answered with \(marker); it answered \(messages)")
-    }
-
-    /// The text frames a push WebSocket receives until one contains `marker`; `after` runs once the
-    /// first (the catch-up notification) arrived.
-    static func webSocketMessages(_ url: String, until marker: String,
-                                  after: @escaping @Sendable () async throws -> Void) async throws -> [String] {
-        let collected = PushBoundsTests.Collected()
-        var logger = Logger(label: "matrix")
-        logger.logLevel = .critical
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { [logger] in
-                _ = try await WebSocketClient.connect(url: url, logger: logger) { inbound, outbound, _ in
-                    var first = true
-                    for try await message in inbound.messages(maxSize: 1 << 20) {
-                        guard case .text(let text) = message else { continue }
-                        await collected.append(text)
-                        if first {
-                            first = false
-                            try await after()
-                        }
-                        if text.contains(marker) {
-                            try await outbound.close(.normalClosure, reason: nil)
-                            return
-                        }
-                    }
-                }
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(60))
-                throw TestFailure("the WebSocket never received \(marker)")
-            }
-            try await group.next()
-            group.cancelAll()
-        }
-        return await collected.messages
     }
 
     /// The pushes the APNs endpoint received (after the first `skipped`), by device token, once each

@@ -12,9 +12,9 @@ import StratusCore
         private let socket: Int32
         private var answer = Data()
 
-        init(_ server: TestServer, path: String, body: String, declaredLength: Int) throws {
+        init(_ server: TestServer, path: String, body: String, declaredLength: Int, receiveBuffer: Int32? = nil) throws {
             let port = Int(server.endpoint.baseURL.split(separator: ":").last!)!
-            guard let socket = LoopbackSocket.connect(port: port) else { throw TestFailure("could not connect") }
+            guard let socket = LoopbackSocket.connect(port: port, receiveBuffer: receiveBuffer) else { throw TestFailure("could not connect") }
             self.socket = socket
             let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(declaredLength)\r\n\r\n"
             let bytes = Array((head + body).utf8)
@@ -24,11 +24,15 @@ import StratusCore
 
         deinit { close(socket) }
 
+        /// Whether the server closed the connection (seen by ``received()``).
+        private(set) var closed = false
+
         /// What the server answered so far.
         func received() -> String {
-            var buffer = [UInt8](repeating: 0, count: 4096)
+            var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
                 let count = recv(socket, &buffer, buffer.count, 0)
+                if count == 0 { closed = true }
                 guard count > 0 else { break }
                 answer.append(contentsOf: buffer[0..<count])
             }
@@ -63,6 +67,34 @@ import StratusCore
                 let answer = try await sender.answered()
                 #expect(answer.hasPrefix("HTTP/1.1 400") && answer.contains("BAD_REQUEST") && answer.contains("did not arrive"), "\(answer)")
             }
+        }
+    }
+
+    /// A client that does not read its answer keeps it in the server only until the write
+    /// deadline: then the connection is closed, the answer unsent.
+    @Test(.timeLimit(.minutes(2)))
+    func anUnreadAnswerIsDroppedAtTheWriteDeadline() async throws {
+        try await TestServer.with(configure: {
+            $0.responseWriteDeadline = .seconds(2)
+            $0.maxResponseBytes = 16 * 1024 * 1024
+            $0.httpIdleTimeout = .seconds(120)
+        }) { server in
+            let alice = try await server.signUp("alice")
+            let big = String(repeating: "x", count: 900_000)
+            for index in 0..<14 { _ = try await alice.save([.create("big\(index)", ["text": .string(big)])]) }
+            let lookup = String(decoding: try JSONEncoder().encode(RecordsLookupRequest(records: (0..<14).map { .init(recordName: "big\($0)") })),
+                                as: UTF8.self)
+            let path = alice.path(.private, "records/lookup") + "?ckAPIToken=\(server.apiToken)&ckWebAuthToken=\(Caller.percentEncode(alice.webAuthToken!))"
+            // About 12.6 MB, more than the sockets' buffers hold, which the client leaves unread.
+            let reader = try SlowSender(server, path: path, body: lookup, declaredLength: lookup.utf8.count, receiveBuffer: 4096)
+            try await Task.sleep(for: .seconds(4))
+            var read = 0
+            for _ in 0..<100 where !reader.closed {
+                read = reader.received().utf8.count
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(reader.closed, "the server closed the connection")
+            #expect(read < 12_000_000, "the unread answer was dropped: \(read) bytes arrived")
         }
     }
 

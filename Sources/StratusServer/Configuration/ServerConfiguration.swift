@@ -93,6 +93,10 @@ public struct ServerConfiguration: Sendable {
     /// counted); a body still arriving then fails the request with `BAD_REQUEST`. No request waits
     /// for a work permit before its body is in.
     public var requestBodyDeadline: Duration = .seconds(10)
+    /// How long an answer may wait unsent because its client does not read it (the connection's
+    /// buffers full); past it the connection is closed. Thirty seconds let a 4 MB answer through a
+    /// link of about 1 Mbit/s.
+    public var responseWriteDeadline: Duration = .seconds(30)
     /// Requests one client address may have in flight at once (long-polls and push connections not
     /// counted); past it new ones are refused with `THROTTLED` and a `retryAfter`.
     public var maxRequestsPerAddress = 128

@@ -12,7 +12,12 @@ struct RequestBodyDeadline: RouterMiddleware {
     let maxBytes: Int
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if request.uri.path.hasPrefix(AssetRoutes.uploadPath) { return try await next(request, context) }
+        // Nothing to wait for: no body (most GETs), or an asset upload, which streams to disk.
+        let declared = request.headers[.contentLength]
+        if declared == "0" || (declared == nil && request.headers[.transferEncoding] == nil)
+            || request.uri.path.hasPrefix(AssetRoutes.uploadPath) {
+            return try await next(request, context)
+        }
         let body = request.body
         let (deadline, limit) = (self.deadline, maxBytes)
         let collected: ByteBuffer? = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
