@@ -164,6 +164,16 @@ final class AttackState: Sendable {
 /// A request whose body arrives a byte a second from 127.0.0.2 (another client address than the
 /// well-behaved client's): it holds its connection until the server's body deadline answers it.
 enum SlowBody {
+    /// A write to a closed connection fails instead of raising SIGPIPE (Linux's flag; Apple
+    /// platforms would set `SO_NOSIGPIPE` on the socket).
+    #if canImport(Glibc)
+    private static let noSignal = Int32(MSG_NOSIGNAL)
+    private static let stream = Int32(SOCK_STREAM.rawValue)
+    #else
+    private static let noSignal: Int32 = 0
+    private static let stream = SOCK_STREAM
+    #endif
+
     static func send(_ server: BenchmarkServer, while attack: AttackState) async throws {
         guard let port = Int(server.baseURL.split(separator: ":").last ?? ""), let socket = connect(port: port) else {
             try await Task.sleep(for: .seconds(1))
@@ -172,10 +182,10 @@ enum SlowBody {
         defer { close(socket) }
         let path = "/database/1/\(BenchmarkServer.containerID)/development/public/records/query?ckAPIToken=\(server.apiToken)"
         let head = Array("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n".utf8)
-        guard Foundation.send(socket, head, head.count, Int32(MSG_NOSIGNAL)) == head.count else { return }
+        guard Foundation.send(socket, head, head.count, noSignal) == head.count else { return }
         var answer = [UInt8](repeating: 0, count: 1024)
         while attack.isRunning {
-            guard Foundation.send(socket, "{", 1, Int32(MSG_NOSIGNAL)) == 1 else { return }
+            guard Foundation.send(socket, "{", 1, noSignal) == 1 else { return }
             try await Task.sleep(for: .seconds(1))
             if recv(socket, &answer, answer.count, Int32(MSG_DONTWAIT)) != -1 { return }
         }
@@ -183,7 +193,11 @@ enum SlowBody {
 
     /// A socket from 127.0.0.2 to the server's port.
     private static func connect(port: Int) -> Int32? {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let socket = Foundation.socket(AF_INET, stream, 0)
+        #if canImport(Darwin)
+        var one: Int32 = 1
+        _ = setsockopt(socket, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         var local = sockaddr_in()
         local.sin_family = sa_family_t(AF_INET)
         local.sin_addr.s_addr = inet_addr("127.0.0.2")

@@ -5,7 +5,11 @@ enum LoopbackSocket {
     /// A connected socket, or nil when nothing listens on `port` (close it when done); with
     /// `receiveBuffer`, its receive buffer is that small.
     static func connect(port: Int, receiveBuffer: Int32? = nil) -> Int32? {
+        #if canImport(Glibc)
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let socket = Foundation.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
         if var receiveBuffer {
             _ = setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, socklen_t(MemoryLayout<Int32>.size))
         }
