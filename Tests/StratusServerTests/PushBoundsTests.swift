@@ -24,7 +24,8 @@ import StratusServer
             + "&ckWebAuthToken=\(Caller.percentEncode(token ?? caller.webAuthToken ?? ""))"
     }
 
-    /// Connects and reads until the server closes the socket, or `after` runs and the client stops.
+    /// Connects and reads until the server closes the socket, or the client stops after `limit`
+    /// messages or one containing `marker`; `after` runs once the first message arrived.
     ///
     /// swift-websocket's client loses everything that arrives in the same read as the `101`
     /// response when the server's FIN is part of it: the frames and the end of input both vanish,
@@ -33,28 +34,28 @@ import StratusServer
     /// makes that happen to a refusal despite the server's ``PushRoutes/refusalDelay``. The
     /// server always sends a first frame at once (a catch-up notification or a refusal), so a
     /// connection that received nothing within ten seconds is abandoned (cancelling the client
-    /// closes its socket) and tried again.
-    static func connect(_ url: String, messages limit: Int = .max, headers: HTTPFields = [:],
+    /// closes its socket) and tried again, and one still open two minutes later fails the test;
+    /// neither is waited for once abandoned, so a client that ignores cancellation cannot hang the run.
+    static func connect(_ url: String, messages limit: Int = .max, until marker: String? = nil, headers: HTTPFields = [:],
                         after: @escaping @Sendable () async throws -> Void = {}) async throws -> Outcome {
         for attempt in 1...3 {
             let collected = Collected()
-            let outcome = try await withThrowingTaskGroup(of: Outcome?.self) { group in
-                group.addTask { try await connectOnce(url, messages: limit, headers: headers, collected: collected, after: after) }
-                group.addTask {
-                    try await Task.sleep(for: .seconds(10))
-                    if await collected.messages.isEmpty && attempt < 3 { return nil }
-                    try await Task.sleep(for: .seconds(24 * 3600))
-                    return nil
-                }
-                defer { group.cancelAll() }
-                return try await group.next() ?? nil
+            let connection = Task { try await connectOnce(url, messages: limit, until: marker, headers: headers, collected: collected, after: after) }
+            if let outcome = try await connection.value(within: .seconds(10)) { return outcome }
+            if await collected.messages.isEmpty && attempt < 3 {
+                connection.cancel()
+                continue
             }
-            if let outcome { return outcome }
+            guard let outcome = try await connection.value(within: .seconds(120)) else {
+                connection.cancel()
+                throw TestFailure("the push WebSocket was still open after two minutes; it received \(await collected.messages)")
+            }
+            return outcome
         }
         throw TestFailure("the push WebSocket received nothing in three attempts")
     }
 
-    private static func connectOnce(_ url: String, messages limit: Int, headers: HTTPFields, collected: Collected,
+    private static func connectOnce(_ url: String, messages limit: Int, until marker: String?, headers: HTTPFields, collected: Collected,
                                     after: @escaping @Sendable () async throws -> Void) async throws -> Outcome {
         var logger = Logger(label: "push-test")
         logger.logLevel = .critical
@@ -62,8 +63,10 @@ import StratusServer
                                                            logger: logger) { inbound, outbound, _ in
             var count = 0
             for try await message in inbound.messages(maxSize: 1 << 20) {
+                var heardMarker = false
                 if case .text(let text) = message {
                     await collected.append(text)
+                    heardMarker = marker.map(text.contains) ?? false
                     // A refusal: close from this side too, as a client does once it knows why.
                     if (try? JSONDecoder().decode(ErrorDictionary.self, from: Data(text.utf8))) != nil {
                         try await outbound.close(.normalClosure, reason: nil)
@@ -71,7 +74,7 @@ import StratusServer
                 }
                 count += 1
                 if count == 1 { try await after() }
-                if count >= limit { try await outbound.close(.normalClosure, reason: nil) }
+                if count >= limit || heardMarker { try await outbound.close(.normalClosure, reason: nil) }
             }
         }
         return Outcome(messages: await collected.messages, closeCode: closeFrame?.closeCode)
