@@ -77,6 +77,28 @@ import StratusTesting
 
     static let auth = "/auth/1/\(TestServer.containerID)/development"
 
+    /// A line break in an address would end the mail's `To:` header (or the SMTP command) and
+    /// start the sender's own: refused at the API, and by the mailer should one get past it.
+    @Test func anEmailAddressWithAControlCharacterIsRefused() async throws {
+        try await TestServer.with { server in
+            let signup = "/auth/1/\(TestServer.containerID)/development/signup"
+            for (index, email) in ["a@b.example\r\nBcc: c@d.example", "a@b.example\nRCPT TO:<c@d.example>", "a\t@b.example",
+                                   "a\u{0}@b.example", "a@b.example\u{85}", "<a@b.example>"].enumerated() {
+                let answer = try await server.anonymous.post(signup, Credentials(username: "mail\(index)", password: "password-1", email: email))
+                #expect(answer.errorCode == .badRequest, "\(email.debugDescription): \(answer.text)")
+            }
+            let users = try await server.server.services.storage.read { try await $0.users(containerID: TestServer.containerID, matching: nil, limit: 100) }
+            #expect(!users.contains { $0.username.hasPrefix("mail") })
+        }
+        let mailer = SMTPMailer(host: "127.0.0.1", port: 9, from: "stratus@localhost")
+        do {
+            try await mailer.send(to: "a@b.example\r\nBcc: c@d.example", subject: "code", body: "1")
+            Issue.record("the mailer sent to an address with CR LF")
+        } catch let error as CloudKitError {
+            #expect(error.code == .badRequest, "refused before connecting: \(error)")
+        }
+    }
+
     @Test(.enabled(if: aiosmtpdAvailable, "needs the aiosmtpd package (scripts/test.sh installs it)"))
     func anUnverifiedAddressReachesNobody() async throws {
         let sink = try MailSink()

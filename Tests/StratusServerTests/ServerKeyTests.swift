@@ -37,6 +37,23 @@ import StratusCore
         return backend
     }
 
+    /// The signature's twin: (r, n - s), valid for the same message.
+    static func malleated(_ base64: String) throws -> String {
+        let signature = try P256.Signing.ECDSASignature(derRepresentation: try #require(Data(base64Encoded: base64)))
+        let raw = Array(signature.rawRepresentation)
+        // The order n of P-256's group.
+        let order: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                               0xBC, 0xE6, 0xFA, 0xAD, 0xA7, 0x17, 0x9E, 0x84, 0xF3, 0xB9, 0xCA, 0xC2, 0xFC, 0x63, 0x25, 0x51]
+        var flipped = [UInt8](repeating: 0, count: 32)
+        var borrow = 0
+        for index in (0..<32).reversed() {
+            let difference = Int(order[index]) - Int(raw[32 + index]) - borrow
+            flipped[index] = UInt8((difference + 256) % 256)
+            borrow = difference < 0 ? 1 : 0
+        }
+        return try P256.Signing.ECDSASignature(rawRepresentation: raw.prefix(32) + flipped).derRepresentation.base64EncodedString()
+    }
+
     static func create(_ name: String) throws -> Data {
         try JSONEncoder().encode(RecordsModifyRequest(operations: [.create(name, ["title": .string("from the backend")])]))
     }
@@ -94,12 +111,26 @@ import StratusCore
             unknown.keyID = String(repeating: "0", count: 64)
             #expect(refused(try await unknown.send(caller, .POST, path, body: try Self.create("a"))))
 
-            // The same signed request, sent twice: the second is a replay. So is the same request
-            // signed again (ECDSA signatures differ each time) within the window.
+            // The same signature, sent twice: the second is a replay, and so is its malleated twin
+            // (s flipped to n - s, as valid a signature of the same message).
             let body = try Self.create("once")
             let headers = try backend.headers(path, body: body)
             #expect(try await caller.send(.POST, path, body: body, apiToken: .some(nil), headers: headers).status == 200)
-            #expect(refused(try await caller.send(.POST, path, body: body, apiToken: .some(nil), headers: headers)))
+            let again = try await caller.send(.POST, path, body: body, apiToken: .some(nil), headers: headers)
+            #expect(refused(again) && again.text.contains("replay"), "\(again.text)")
+            var twin = headers
+            twin[2].1 = try Self.malleated(twin[2].1)
+            let malleated = try await caller.send(.POST, path, body: body, apiToken: .some(nil), headers: twin)
+            #expect(refused(malleated) && malleated.text.contains("replay"), "\(malleated.text)")
+            // The same content signed anew within the same second (Apple's date has no fractions,
+            // and a client may well repeat a lookup): each ECDSA signature differs; both are honest.
+            let lookup = path.replacingOccurrences(of: "modify", with: "lookup")
+            let query = try JSONEncoder().encode(RecordsLookupRequest(records: [.init(recordName: "once")]))
+            let sameSecond = Date()
+            for _ in 0..<2 {
+                let answer = try await backend.send(caller, .POST, lookup, body: query, date: sameSecond)
+                #expect(answer.status == 200, "\(answer.text)")
+            }
 
             // A revoked key signs nothing.
             #expect(try await server.server.revokeServerKey(backend.keyID, container: TestServer.containerID))

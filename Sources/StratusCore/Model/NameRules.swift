@@ -16,6 +16,20 @@ package enum NameRules {
         try validate(name, kind: "zone name")
     }
 
+    /// Checks a container identifier: `iCloud.` and a reverse-DNS name, as in
+    /// `iCloud.com.example.app`: labels of ASCII letters, digits, `-` and `_` joined by single
+    /// dots (no empty label, so no `..`), at most 255 characters. Paths are built from it
+    /// (archives, `--export-on-exit`), so nothing else may pass.
+    package static func validateContainerID(_ id: String) throws(CloudKitError) {
+        let labels = id.split(separator: ".", omittingEmptySubsequences: false)
+        guard id.utf8.count <= maximumLength, labels.count >= 2, labels[0] == "iCloud",
+              labels.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { byte in
+                  (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
+              } }) else {
+            throw .badRequest("container identifiers are 'iCloud.' and a reverse-DNS name of letters, digits, '-' and '_', as in iCloud.com.example.app")
+        }
+    }
+
     /// Checks a field name or record type: non-empty ASCII, at most 255 characters.
     package static func validateFieldName(_ name: String, kind: String = "field name") throws(CloudKitError) {
         try validate(name, kind: kind)

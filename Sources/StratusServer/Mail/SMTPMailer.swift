@@ -1,5 +1,6 @@
 import Foundation
 import NIOPosix
+import StratusCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,6 +31,10 @@ public struct SMTPMailer: Sendable {
 
     /// Sends a plain-text message to one recipient.
     package func send(to recipient: String, subject: String, body: String) async throws {
+        // Checked at the API too; a header value with a line break would add headers or commands.
+        guard [recipient, subject, from].allSatisfy({ !$0.unicodeScalars.contains(where: CharacterSet.controlCharacters.contains) }) else {
+            throw CloudKitError.badRequest("a mail header value holds a control character")
+        }
         let message = Self.message(from: from, to: recipient, subject: subject, body: body)
         let (host, port, from, timeout) = (self.host, self.port, self.from, self.timeout)
         try await NIOThreadPool.singleton.runIfActive {

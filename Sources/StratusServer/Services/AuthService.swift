@@ -169,11 +169,18 @@ package struct AuthService: Sendable {
 
     private static func validate(_ credentials: Credentials) throws(CloudKitError) {
         try validateUsername(credentials.username)
-        if let email = credentials.email {
-            let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), email.utf8.count <= 255, !email.contains(" ") else {
-                throw .badRequest("'\(email)' is not an email address")
-            }
+        if let email = credentials.email { try validateEmail(email) }
+    }
+
+    /// The email address rule: one `@` with a local part and a dotted domain, at most 255 bytes,
+    /// and nothing that could end a mail header or an SMTP command (spaces, control characters
+    /// such as CR and LF, angle brackets).
+    static func validateEmail(_ email: String) throws(CloudKitError) {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), email.utf8.count <= 255,
+              email.unicodeScalars.allSatisfy({ !CharacterSet.whitespacesAndNewlines.contains($0) && !CharacterSet.controlCharacters.contains($0)
+                                                   && $0 != "<" && $0 != ">" }) else {
+            throw .badRequest("the email address is not valid: one @, no spaces, control characters or angle brackets")
         }
     }
 

@@ -6,10 +6,7 @@ package struct ContainerService: Sendable {
 
     /// Returns the container, creating it with a fresh API token if it does not exist yet.
     package func ensureContainer(id: String) async throws -> StoredContainer {
-        guard id.hasPrefix("iCloud."), id.count > 7 else {
-            throw CloudKitError.badRequest("container identifiers start with 'iCloud.', as in iCloud.com.example.app")
-        }
-        try NameRules.validateFieldName(id, kind: "container identifier")
+        try NameRules.validateContainerID(id)
         return try await storage.write { transaction in
             if let existing = try await transaction.container(id: id) { return existing }
             let container = StoredContainer(id: id, apiToken: SecretGenerator.apiToken(), createdAt: AuthService.now())

@@ -25,7 +25,7 @@ package final class ServerKeyService: Sendable {
     /// throttled until the oldest leave the window.
     static let maxRemembered = 100_000
 
-    /// Signed messages accepted (key ID and message) and when they leave the skew window (ms).
+    /// Signatures accepted (``replayKey(keyID:_:)``) and when they leave the skew window (ms).
     private let seen = Mutex<[String: Int64]>([:])
 
     init(storage: any StratusStorage) {
@@ -96,13 +96,24 @@ package final class ServerKeyService: Sendable {
         let bodyHash = body.withUnsafeReadableBytes { Data(SHA256.hash(data: $0)).base64EncodedString() }
         // Bodiless requests: some clients sign `date::subpath`, with no hash at all.
         let messages = (body.readableBytes == 0 ? [bodyHash, ""] : [bodyHash]).map { "\(signed.date):\($0):\(subpath)" }
-        guard let message = messages.first(where: { publicKey.isValidSignature(signature, for: Data($0.utf8)) }) else {
+        guard messages.contains(where: { publicKey.isValidSignature(signature, for: Data($0.utf8)) }) else {
             throw Self.failed("the signature does not match the request")
         }
-        try await acceptOnce(signed.keyID + " " + message, until: signedAt + Self.maxClockSkew, now: now)
+        try await acceptOnce(Self.replayKey(keyID: signed.keyID, signature), until: signedAt + Self.maxClockSkew, now: now)
     }
 
-    /// Accepts a signed message once within the window, on every instance of the store (in
+    /// What identifies a signature when looking for replays: the key and the signature's `r`.
+    ///
+    /// A replay is the same signature seen again, not the same content: an honest client may send
+    /// one request twice within a second (Apple's date header has no fractions), and each ECDSA
+    /// signature of it differs. `r` alone is kept because a signature's other half can be flipped
+    /// (`s` to `n - s`) into a second valid signature of the same message, and its DER encoding
+    /// varies too; `r` comes from the signer's random nonce and survives both.
+    static func replayKey(keyID: String, _ signature: P256.Signing.ECDSASignature) -> String {
+        keyID + " " + Data(signature.rawRepresentation.prefix(32)).base64EncodedString()
+    }
+
+    /// Accepts a signature once within the window, on every instance of the store (in
     /// this process when it has no others).
     private func acceptOnce(_ message: String, until expiry: Int64, now: Int64) async throws {
         guard let fleet = storage.fleetCounters else { return try remember(message, until: expiry, now: now) }
@@ -115,7 +126,7 @@ package final class ServerKeyService: Sendable {
         guard first else { throw Self.replayed }
     }
 
-    private static let replayed = failed("this request was sent already; sign each request with its own date (a replay)")
+    private static let replayed = failed("this signature was used already; sign each request anew (a replay)")
 
     /// Accepts a signed message once within the window, in this process.
     private func remember(_ message: String, until expiry: Int64, now: Int64) throws {

@@ -20,7 +20,7 @@ import StratusCore
 /// change tokens devices hold stay valid; a new store also takes the archive's epoch. Otherwise
 /// rows get new ids and sequences past every token of the archive's store, whose devices then
 /// fetch again from the start.
-enum ContainerArchive {
+package enum ContainerArchive {
     static let linesFile = "container.jsonl"
     static let assetsDirectory = "assets"
 
@@ -58,11 +58,32 @@ enum ContainerArchive {
         }
     }
 
+    /// The directory for a container's archive inside `parent`, once its identifier is checked
+    /// and the path is seen to stay inside `parent`.
+    package static func directory(for containerID: String, in parent: URL) throws -> URL {
+        do {
+            try NameRules.validateContainerID(containerID)
+        } catch {
+            throw TransferError("container '\(containerID)' cannot name a directory: \(error.reason)")
+        }
+        let base = parent.standardizedFileURL.path
+        let directory = parent.appendingPathComponent(containerID).standardizedFileURL
+        guard directory.path.hasPrefix(base.hasSuffix("/") ? base : base + "/") else {
+            throw TransferError("container '\(containerID)' would be written outside \(base)")
+        }
+        return directory
+    }
+
     /// Loads an archive into the store, whose epoch changes when it was empty: a server open on
     /// it must be opened again to serve the archive's tokens.
     static func load(from archive: URL, into storage: any StratusStorage, blobs: any BlobStore, incoming incomingFiles: IncomingFiles,
                      progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> ArchiveManifest {
         let manifest = try ArchiveManifest.read(from: archive)
+        do {
+            try NameRules.validateContainerID(manifest.containerID)
+        } catch {
+            throw TransferError("the archive's container identifier is not valid: \(error.reason)")
+        }
         let assets = archive.appendingPathComponent(assetsDirectory)
         let files = try BackupFiles.checkAssetFiles(in: assets, count: manifest.assetFiles, of: "the archive") {
             progress(TransferProgress(step: "asset files checked", done: $0, total: manifest.assetFiles))

@@ -32,7 +32,7 @@ package enum StoreCopy {
 
         var copied: [ArchiveManifest] = []
         for container in try await source.listContainers() {
-            let archive = work.appendingPathComponent(container.id)
+            let archive = try ContainerArchive.directory(for: container.id, in: work)
             let exported = try await source.exportContainer(id: container.id, to: archive, includingSecrets: true, progress: progress)
             _ = try await target.importContainer(from: archive, progress: progress)
             try FileManager.default.removeItem(at: archive)
