@@ -17,7 +17,11 @@ nginx=$(command -v nginx || echo /usr/sbin/nginx)
 source scripts/lib/walkthrough.sh
 need_products stratus
 proxy_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-start_server "$work/stratus-data" --public-url "http://127.0.0.1:$proxy_port"
+# The README's serve command for this setup, on this run's ports and data directory.
+serve_args=$(readme_block proxy-serve | sed -n 's#^stratus serve --host 127.0.0.1 --port 8080 ##p' | sed "s#https://sync.example.com#http://127.0.0.1:$proxy_port#")
+[ -n "$serve_args" ] || { echo "the README's proxy-serve block is not 'stratus serve --host 127.0.0.1 --port 8080 …'"; exit 1; }
+# shellcheck disable=SC2086
+start_server "$work/stratus-data" $serve_args
 
 mkdir -p "$work/nginx/logs"
 readme_block nginx \
@@ -72,4 +76,16 @@ pushed=$(timeout 30 python3 scripts/lib/websocket_push.py \
   "ws://127.0.0.1:$proxy_port/push/1/iCloud.dev.stratus/development/websocket?ckAPIToken=$api&ckWebAuthToken=$encoded_auth" 1 "$trigger")
 expect '"sid":"notes"' "$pushed"
 expect '"zid":"Notes"' "$pushed"
-echo "nginx: quickstart, asset round trip and WebSocket push through the proxy: ok"
+# Two clients behind the proxy (nginx sees them as 127.0.0.2 and 127.0.0.3 and forwards that): the
+# first one's wrong passwords throttle it alone; the second signs in.
+auth_url="http://127.0.0.1:$proxy_port/auth/1/iCloud.dev.stratus/development"
+curl -s -X POST "$auth_url/signup?ckAPIToken=$api" -d '{"username":"owner","password":"right password"}' | grep -q ckWebAuthToken \
+  || { echo "sign-up through the proxy failed"; exit 1; }
+for guess in $(seq 1 11); do
+  last=$(curl -s --interface 127.0.0.2 -X POST "$auth_url/signin?ckAPIToken=$api" -d "{\"username\":\"owner\",\"password\":\"guess $guess\"}")
+done
+expect '"serverErrorCode":"THROTTLED"' "$last"
+other=$(curl -s --interface 127.0.0.3 -X POST "$auth_url/signin?ckAPIToken=$api" -d '{"username":"owner","password":"right password"}')
+expect '"ckWebAuthToken"' "$other"
+grep -q '^127.0.0.2 ' "$work/nginx/logs/access.log" || { echo "the guesses did not come from 127.0.0.2"; exit 1; }
+echo "nginx: quickstart, asset round trip, WebSocket push and per-client throttling through the proxy: ok"

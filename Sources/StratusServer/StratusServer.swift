@@ -135,6 +135,7 @@ public struct StratusServer: Sendable {
     package func makeRouter() -> Router<StratusRequestContext> {
         let router = Router(context: StratusRequestContext.self)
         if configuration.metricsPort != nil { router.add(middleware: MetricsMiddleware()) }
+        if !configuration.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(trustedProxies: configuration.trustedProxies)) }
         router.add(middleware: AccessLog(recent: services.recentRequests))
         if !configuration.corsOrigins.isEmpty {
             router.add(middleware: CrossOriginPolicy(allowedOrigins: configuration.corsOrigins))

@@ -27,8 +27,10 @@ struct Serve: AsyncParsableCommand {
     var maxDatabaseMb: Int?
     @Option(help: "Requests per second one signed-in user may make, sustained (bursts of four times as many are allowed; 0: no limit).")
     var userRequestsPerSecond = 500
-    @Option(help: "Wrong passwords one account may be tried with before sign-ins for it are throttled (then one more a minute).")
+    @Option(help: "Wrong passwords one account may be tried with from one client address before that address is throttled for it (then one more a minute).")
     var signInFailures = 10
+    @Option(help: "Wrong passwords one account may be tried with per hour from all addresses together; past it, only addresses that did not fail for it may try.")
+    var accountSignInFailuresPerHour = 100
     @Option(help: "Seconds a courier long-poll (tokens/create's webcourierURL) waits for a notification before answering empty; keep it under any proxy's read timeout.")
     var courierWaitSeconds = 30
     @Option(help: "Push connections (WebSockets and couriers) one user may hold at once; past it THROTTLED.")
@@ -54,6 +56,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The private key (PEM) of --tls-cert.") var tlsKey: String?
     @Option(help: "A web origin (https://app.example.com, or *) whose pages may call the server (CORS) and open the push WebSocket; repeatable.")
     var corsOrigin: [String] = []
+    @Option(help: "A reverse proxy in front of the server (CIDR, as 10.0.0.0/8, or an address): requests from it are throttled and logged by the client address it forwards in X-Forwarded-For or Forwarded; repeatable.")
+    var trustedProxy: [String] = []
     @Option(help: "Serve Prometheus metrics at /metrics on this port, on --host (0 picks a free one); never on the API's port. Default: no metrics.")
     var metricsPort: Int?
     @Option(name: .customLong("import"),
@@ -76,9 +80,9 @@ struct Serve: AsyncParsableCommand {
                 throw ValidationError("--cors-origin takes an origin such as https://app.example.com (no path), or *")
             }
         }
-        guard sessionDays > 0, tombstoneDays > 0, assetLimitMb > 0, maxResponseMb > 0, signInFailures > 0, userRequestsPerSecond >= 0, courierWaitSeconds > 0,
+        guard sessionDays > 0, tombstoneDays > 0, assetLimitMb > 0, maxResponseMb > 0, signInFailures > 0, accountSignInFailuresPerHour > 0, userRequestsPerSecond >= 0, courierWaitSeconds > 0,
               (maxDatabaseMb ?? 1) > 0, pushConnectionsPerUser > 0, (maxPushConnections ?? 1) > 0, bodyDeadlineSeconds > 0, requestsPerAddress > 0 else {
-            throw ValidationError("--session-days, --tombstone-days, --asset-limit-mb, --max-response-mb, --max-database-mb, --sign-in-failures, --courier-wait-seconds, --push-connections-per-user, --max-push-connections, --body-deadline-seconds and --requests-per-address must be positive")
+            throw ValidationError("--session-days, --tombstone-days, --asset-limit-mb, --max-response-mb, --max-database-mb, --sign-in-failures, --account-sign-in-failures-per-hour, --courier-wait-seconds, --push-connections-per-user, --max-push-connections, --body-deadline-seconds and --requests-per-address must be positive")
         }
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), host: host, port: port)
         configuration.databaseURL = database
@@ -90,7 +94,8 @@ struct Serve: AsyncParsableCommand {
         configuration.maxDatabaseBytes = maxDatabaseMb.map { Int64($0) * 1024 * 1024 }
         configuration.requestsPerUser = userRequestsPerSecond == 0
             ? .unlimited : RateRule(burst: Double(userRequestsPerSecond * 4), perSecond: Double(userRequestsPerSecond))
-        configuration.signInFailuresPerAccount.burst = Double(signInFailures)
+        configuration.signInFailuresPerAccountAndAddress.burst = Double(signInFailures)
+        configuration.signInFailuresPerAccount = RateRule(burst: Double(accountSignInFailuresPerHour), perSecond: Double(accountSignInFailuresPerHour) / 3600)
         configuration.bindDownloadURLsToUser = bindDownloadUrls
         configuration.courierWait = .seconds(courierWaitSeconds)
         configuration.maxPushConnectionsPerUser = pushConnectionsPerUser
@@ -101,6 +106,10 @@ struct Serve: AsyncParsableCommand {
         configuration.shareAppURL = shareAppUrl
         configuration.appleAppIDs = appleAppId
         configuration.corsOrigins = Set(corsOrigin)
+        configuration.trustedProxies = try trustedProxy.map { text in
+            guard let block = IPAddressBlock(text) else { throw ValidationError("--trusted-proxy takes an address or a CIDR block (10.0.0.0/8, ::1/128), not '\(text)'") }
+            return block
+        }
         configuration.metricsPort = metricsPort
         switch (tlsCert, tlsKey) {
         case (let cert?, let key?):

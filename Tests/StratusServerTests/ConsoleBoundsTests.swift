@@ -38,7 +38,7 @@ import StratusCore
         let recent = RecentRequests()
         let now = Date()
         for index in 0..<(RecentRequests.capacity + 10) {
-            recent.note(.init(time: now, method: "GET", uri: "/r\(index)", status: index % 10 == 0 ? 500 : (index % 10 == 1 ? 404 : 200),
+            recent.note(.init(time: now, client: "192.0.2.1", method: "GET", uri: "/r\(index)", status: index % 10 == 0 ? 500 : (index % 10 == 1 ? 404 : 200),
                               milliseconds: Double(index % 100)))
         }
         let newest = recent.newest(3).map(\.uri)

@@ -32,7 +32,7 @@ import StratusCore
 
     @Test func onlyAdministratorsSignInWithAHashedPasswordACookieOnlyTheConsoleSeesAndCSRFTokens() async throws {
         let directory = TestServer.temporaryDirectory()
-        try await TestServer.with(dataDirectory: directory, configure: { $0.signInFailuresPerAccount.burst = 3 }) { server in
+        try await TestServer.with(dataDirectory: directory, configure: { $0.signInFailuresPerAccountAndAddress.burst = 3 }) { server in
             let created = try await ServerProcess.run(["admin", "create", "root", "--data", directory.path,
                                                  "--password-file", AdministrationTests.passwordFile("console password")])
             #expect(created.status == 0, "\(created.output)")
@@ -70,7 +70,7 @@ import StratusCore
             let containers = try await server.server.services.admin.listContainers().map(\.id)
             #expect(containers.contains("iCloud.test.made") && !containers.contains("iCloud.test.forged"))
 
-            // Repeated failures throttle the account (3 here), whoever asks, the right password too.
+            // Repeated failures (3 here) throttle this address for the account, the right password too.
             for _ in 0..<3 { _ = try await Self.signIn(server, password: "wrong password") }
             #expect(try await Self.signIn(server, password: "console password").status == 429)
 

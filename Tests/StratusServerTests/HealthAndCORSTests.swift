@@ -202,6 +202,7 @@ import StratusTesting
         #expect(modify["method"] as? String == "POST" && modify["status"] as? Int == 200 && modify["ms"] is Double)
         #expect((modify["path"] as? String)?.hasSuffix("?ckAPIToken=REDACTED&ckWebAuthToken=REDACTED") == true)
         #expect(modify["uuid"] is String)
+        #expect(modify["client"] as? String == "127.0.0.1", "the client's address")
         #expect(entries.contains { $0["path"] as? String == "/push/1/courier/REDACTED?wait=REDACTED" })
         for secret in [endpoint.apiToken, try #require(alice.webAuthToken), String(courier.split(separator: "/").last ?? "")] {
             #expect(!output.contains(secret), "a secret in the log")
@@ -212,5 +213,8 @@ import StratusTesting
         #expect(AccessLog.redacted("/assets/1/download/abc?x=1") == "/assets/1/download/REDACTED?x=REDACTED")
         #expect(AccessLog.redacted("/share/GUID") == "/share/REDACTED")
         #expect(AccessLog.redacted("/healthz") == "/healthz")
+        // CloudKit JS sends the session as ckSession.
+        #expect(AccessLog.redacted("/database/1/c/development/public/records/query?ckAPIToken=a&ckSession=b&ckWebAuthToken=c")
+                == "/database/1/c/development/public/records/query?ckAPIToken=REDACTED&ckSession=REDACTED&ckWebAuthToken=REDACTED")
     }
 }

@@ -110,6 +110,9 @@ public struct ServerConfiguration: Sendable {
     /// open the push WebSocket. Empty: no CORS headers; browser pages of other origins are refused
     /// the WebSocket.
     public var corsOrigins: Set<String> = []
+    /// The reverse proxies in front of the server: a request from one of them is counted against
+    /// the client it forwards for (``ClientAddressMiddleware``). Empty: every peer is the client.
+    public var trustedProxies: [IPAddressBlock] = []
     /// The port of a second listener, on ``host``, that serves Prometheus metrics at `/metrics`
     /// (0 picks a free one); nil serves no metrics. Never on the API listener: the API token ships
     /// inside apps, and metrics tell how the server is used.
@@ -119,8 +122,12 @@ public struct ServerConfiguration: Sendable {
 
     // MARK: Throttling and load shedding
 
-    /// Wrong passwords one account may be tried with (then one more a minute).
-    public var signInFailuresPerAccount = RateRule(burst: 10, perSecond: 1.0 / 60)
+    /// Wrong passwords one account may be tried with from one client address (then one more a
+    /// minute); other addresses are not affected.
+    public var signInFailuresPerAccountAndAddress = RateRule(burst: 10, perSecond: 1.0 / 60)
+    /// Wrong passwords one account may be tried with from all addresses together (100 an hour);
+    /// past it, only addresses that did not fail for the account lately may try.
+    public var signInFailuresPerAccount = RateRule(burst: 100, perSecond: 100.0 / 3600)
     /// Sign-ins from one client address.
     public var signInsPerAddress = RateRule(burst: 300, perSecond: 10)
     /// Accounts one client address may create.

@@ -26,7 +26,7 @@ struct ConsoleActivityRoutes {
                             "p99": String(format: "%.1f", summary.p99Milliseconds)]
                 }
                 let requests = services.recentRequests.newest(50).map { request -> [String: Any] in
-                    ["time": request.time.formatted(.iso8601), "method": request.method, "path": AccessLog.redacted(request.uri),
+                    ["time": request.time.formatted(.iso8601), "client": request.client, "method": request.method, "path": AccessLog.redacted(request.uri),
                      "status": request.status, "ms": String(format: "%.1f", request.milliseconds)]
                 }
                 return ConsoleRoutes.page("console-activity", ["pageTitle": "Activity", "changes": services.activity.recent.map(Self.values),

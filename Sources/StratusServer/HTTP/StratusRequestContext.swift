@@ -7,8 +7,9 @@ public struct StratusRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The authenticated caller and addressed database; set on `/database/1/…` routes.
     package var access: DatabaseAccess?
-    /// The client's IP address, the key of per-address throttling.
-    package let clientAddress: String
+    /// The client's IP address, the key of per-address throttling: the peer's, or the one a
+    /// trusted proxy forwarded for (``ClientAddressMiddleware``).
+    package internal(set) var clientAddress: String
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -47,7 +47,18 @@ package final class RateLimiter: Sendable {
         if let wait { throw Self.throttled(what(), wait: wait) }
     }
 
-    /// Gives back a token taken with ``acquireAcrossInstances(_:_:what:)``.
+    /// Takes one token for `key` from the shared bucket as ``acquireAcrossInstances(_:_:what:)``
+    /// does; false, instead of throwing, when the bucket is empty.
+    package func takeAcrossInstances(_ key: String, _ rule: RateRule) async throws(CloudKitError) -> Bool {
+        do {
+            try await acquireAcrossInstances(key, rule, what: "")
+            return true
+        } catch where error.code == .throttled {
+            return false
+        }
+    }
+
+    /// Gives back a token taken with ``acquireAcrossInstances(_:_:what:)`` or ``takeAcrossInstances(_:_:)``.
     package func refundAcrossInstances(_ key: String, _ rule: RateRule) async {
         let key = Self.bounded(key)
         guard let fleet else { return refund(key, rule) }

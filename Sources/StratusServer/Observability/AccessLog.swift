@@ -4,10 +4,11 @@ import Logging
 import NIOConcurrencyHelpers
 
 /// One JSON line on standard output per request, when the server's log level is `info` or finer
-/// (`serve`'s default): time, method, path, status, duration and request UUID.
+/// (`serve`'s default): time, client address (``ClientAddressMiddleware``), method, path, status,
+/// duration and request UUID.
 ///
-/// Secrets never reach it: the `ckAPIToken` and `ckWebAuthToken` query parameters and every other
-/// query value are replaced by `REDACTED`, and so are the path segments that are capabilities —
+/// Secrets never reach it: every query value is replaced by `REDACTED` (`ckAPIToken`,
+/// `ckWebAuthToken` and `ckSession`, which CloudKit JS sends, among them), and so are the path segments that are capabilities —
 /// courier tokens, asset upload and download tokens, share short GUIDs. Every request is also
 /// noted in ``RecentRequests`` for the console's activity page.
 struct AccessLog: RouterMiddleware {
@@ -24,18 +25,18 @@ struct AccessLog: RouterMiddleware {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         let milliseconds = (ContinuousClock.now - start) / .milliseconds(1)
-        recent.note(RecentRequests.Request(time: Date(), method: request.method.rawValue, uri: request.uri.description,
+        recent.note(RecentRequests.Request(time: Date(), client: context.clientAddress, method: request.method.rawValue, uri: request.uri.description,
                                            status: response.status.code, milliseconds: milliseconds))
         guard context.logger.logLevel <= .info else { return response }
-        let line = Self.line(method: request.method.rawValue, uri: request.uri.description, status: response.status.code,
+        let line = Self.line(client: context.clientAddress, method: request.method.rawValue, uri: request.uri.description, status: response.status.code,
                              milliseconds: milliseconds, uuid: response.headers[CloudKitErrorMiddleware.requestUUID])
         Self.output.withLockedValue { $0.write(Data((line + "\n").utf8)) }
         return response
     }
 
     /// The JSON line for one request.
-    static func line(method: String, uri: String, status: Int, milliseconds: Double, uuid: String?) -> String {
-        var entry: [String: Any] = ["time": Date().formatted(.iso8601), "method": method,
+    static func line(client: String, method: String, uri: String, status: Int, milliseconds: Double, uuid: String?) -> String {
+        var entry: [String: Any] = ["time": Date().formatted(.iso8601), "client": client, "method": method,
                                     "path": redacted(uri), "status": status, "ms": (milliseconds * 100).rounded() / 100]
         if let uuid { entry["uuid"] = uuid }
         let data = (try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()

@@ -2,12 +2,14 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// The requests this server answered lately, for the console's activity page: the newest
-/// ``capacity`` with their redacted path, status and duration, and the rates, errors and
+/// ``capacity`` with their client address, redacted path, status and duration, and the rates, errors and
 /// latencies they add up to. ``AccessLog`` notes every request here, whatever the log level
 /// (a lock and a ring buffer: nothing is formatted until a page asks).
 package final class RecentRequests: Sendable {
     package struct Request: Sendable {
         package var time: Date
+        /// The client's address (``StratusRequestContext/clientAddress``).
+        package var client: String
         package var method: String
         /// The URI as the access log writes it (``AccessLog/redacted(_:)``), made when shown.
         package var uri: String

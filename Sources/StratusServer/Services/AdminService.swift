@@ -122,8 +122,8 @@ package struct AdminService: Sendable {
 
     /// Changes the signed-in user's password after checking the current one (failures count as
     /// failed sign-ins); every other session of theirs ends.
-    package func changePassword(_ session: StoredSession, current: String, new password: String) async throws {
-        let user = try await confirmedUser(session, password: current)
+    package func changePassword(_ session: StoredSession, current: String, new password: String, client: String) async throws {
+        let user = try await confirmedUser(session, password: current, client: client)
         let hash = try await auth.hashPassword(password)
         let revoked = try await storage.write { transaction in
             try await transaction.setPasswordHash(user: user.userRecordName, passwordHash: hash)
@@ -195,16 +195,17 @@ package struct AdminService: Sendable {
     }
 
     /// The signed-in user deletes their own account, confirming it with their password.
-    package func deleteOwnAccount(_ session: StoredSession, password: String) async throws {
-        try await deleteAccount(user: try await confirmedUser(session, password: password).userRecordName, containerID: session.containerID)
+    package func deleteOwnAccount(_ session: StoredSession, password: String, client: String) async throws {
+        try await deleteAccount(user: try await confirmedUser(session, password: password, client: client).userRecordName,
+                                containerID: session.containerID)
     }
 
     /// The signed-in user, once they gave their password again (`AUTHENTICATION_FAILED` if wrong).
-    private func confirmedUser(_ session: StoredSession, password: String) async throws -> StoredUser {
+    private func confirmedUser(_ session: StoredSession, password: String, client: String) async throws -> StoredUser {
         guard let user = try await storage.read({ try await $0.user(recordName: session.userRecordName) }) else {
             throw CloudKitError(.authenticationFailed, "the account no longer exists")
         }
-        guard try await auth.verifyPassword(password, of: user) else {
+        guard try await auth.verifyPassword(password, of: user, client: client) else {
             throw CloudKitError(.authenticationFailed, "the password is wrong")
         }
         return user

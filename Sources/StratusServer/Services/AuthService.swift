@@ -5,13 +5,16 @@ import StratusCore
 /// Users, sessions and the checks every request goes through: the container's API token, then
 /// the user's web auth token where one is given or needed.
 ///
-/// Sign-in and sign-up are throttled through the server's ``RateLimiter``: wrong passwords per
-/// account, sign-ins and sign-ups per client address.
+/// Sign-in and sign-up are throttled through the server's ``RateLimiter``, by who fails rather
+/// than whom they target (``checkPassword(_:against:account:client:)``): wrong passwords per
+/// account and client address, and per account across addresses; sign-ins and sign-ups per
+/// client address.
 package struct AuthService: Sendable {
     let storage: any StratusStorage
     let hasher: PasswordHasher
     let sessionLifetime: Duration
     let limiter: RateLimiter
+    let signInFailuresPerAccountAndAddress: RateRule
     let signInFailuresPerAccount: RateRule
     let signInsPerAddress: RateRule
     let signUpsPerAddress: RateRule
@@ -96,44 +99,66 @@ package struct AuthService: Sendable {
         return try await hasher.hash(password)
     }
 
-    /// Whether `password` is the user's, charged to the account's failed-sign-in limit like a
-    /// sign-in (so no endpoint that checks a password lets guesses through faster).
-    func verifyPassword(_ password: String, of user: StoredUser) async throws -> Bool {
-        try await checkPassword(password, against: user.passwordHash, containerID: user.containerID, username: user.username)
+    /// Whether `password` is the user's, charged to the failed-sign-in limits like a sign-in from
+    /// `client` (so no endpoint that checks a password lets guesses through faster).
+    func verifyPassword(_ password: String, of user: StoredUser, client: String) async throws -> Bool {
+        try await checkPassword(password, against: user.passwordHash, account: "\(user.containerID)|\(user.username)", client: client)
     }
 
     /// Whether `password` is the administrator's (false without one), throttled as sign-ins are:
-    /// per address, and per administrator name after repeated failures.
+    /// per address, and by failures per administrator name and address.
     func checkAdministratorPassword(_ password: String, of administrator: StoredAdministrator?, username: String,
                                     client: String) async throws -> Bool {
         try await limiter.acquireAcrossInstances("console-signin|\(client)", signInsPerAddress, what: "console sign-ins from this address")
-        return try await checkPassword(password, against: administrator?.passwordHash, containerID: "(console)", username: username)
+        return try await checkPassword(password, against: administrator?.passwordHash, account: "(console)|\(username)", client: client)
     }
 
-    /// Whether `password` matches `hash` (false without one), charged to the account's
-    /// failed-sign-in limit: every attempt takes a token before the password is checked, so
-    /// concurrent guesses cannot slip past the limit, and a right password gives it back.
-    private func checkPassword(_ password: String, against hash: String?, containerID: String, username: String) async throws -> Bool {
-        let account = "signin-failures|\(containerID)|\(username)"
-        try await limiter.acquireAcrossInstances(account, signInFailuresPerAccount, what: "failed sign-ins for this account")
+    /// Whether `password` matches `hash` (false without one), throttled by who fails:
+    ///
+    /// - each (account, client address) pair allows ``ServerConfiguration/signInFailuresPerAccountAndAddress``
+    ///   wrong passwords, so one address's guesses never lock the owner out of their account;
+    /// - across addresses the account allows ``ServerConfiguration/signInFailuresPerAccount``;
+    ///   past it, an address that failed for the account within the hour is refused, while an
+    ///   address with no failure for it may still try (once: a wrong password marks it too).
+    ///
+    /// Every attempt pays before the password is checked, so concurrent guesses cannot slip past
+    /// a limit, and a right password gives back what it paid.
+    private func checkPassword(_ password: String, against hash: String?, account: String, client: String) async throws -> Bool {
+        let pair = "signin-failures|\(account)|\(client)"
+        let accountKey = "signin-failures|\(account)"
+        let failedHere = "signin-failed|\(account)|\(client)"
+        try await limiter.acquireAcrossInstances(pair, signInFailuresPerAccountAndAddress, what: "failed sign-ins for this account from this address")
+        let withinAccountLimit = try await limiter.takeAcrossInstances(accountKey, signInFailuresPerAccount)
+        // One token an hour: present while this address has not failed for the account lately.
+        let cleanAddress = try await limiter.takeAcrossInstances(failedHere, Self.oneFailurePerHour)
+        guard withinAccountLimit || cleanAddress else {
+            await limiter.refundAcrossInstances(pair, signInFailuresPerAccountAndAddress)
+            throw CloudKitError(.throttled, "too many failed sign-ins for this account from this address; retry after the delay",
+                                retryAfter: 3600)
+        }
         // An unknown username costs a hash too, so timing does not tell which usernames exist.
         guard try await hasher.verify(password, against: hash ?? unknownUserHash), hash != nil else { return false }
-        await limiter.refundAcrossInstances(account, signInFailuresPerAccount)
+        await limiter.refundAcrossInstances(pair, signInFailuresPerAccountAndAddress)
+        if withinAccountLimit { await limiter.refundAcrossInstances(accountKey, signInFailuresPerAccount) }
+        if cleanAddress { await limiter.refundAcrossInstances(failedHere, Self.oneFailurePerHour) }
         return true
     }
 
+    /// The bucket that remembers an address failed for an account: one token, back after an hour.
+    static let oneFailurePerHour = RateRule(burst: 1, perSecond: 1.0 / 3600)
+
     /// Checks a username and password and opens a new session.
     ///
-    /// An account that had ``ServerConfiguration/signInFailuresPerAccount`` wrong passwords is
-    /// refused with `THROTTLED` before its password is even checked, whoever asks.
+    /// An address that failed too often for the account is refused with `THROTTLED` before the
+    /// password is even checked (``checkPassword(_:against:account:client:)``).
     package func signIn(_ credentials: Credentials, containerID: String, environment: ContainerEnvironment,
                         client: String) async throws -> SignInResponse {
         // Before anything else: a username is also a rate limiter's key.
         try Self.validateUsername(credentials.username)
         try await limiter.acquireAcrossInstances("signin|\(client)", signInsPerAddress, what: "sign-ins from this address")
         let user = try await storage.read { try await $0.user(containerID: containerID, username: credentials.username) }
-        guard try await checkPassword(credentials.password, against: user?.passwordHash, containerID: containerID,
-                                      username: credentials.username), let user else {
+        guard try await checkPassword(credentials.password, against: user?.passwordHash, account: "\(containerID)|\(credentials.username)",
+                                      client: client), let user else {
             throw CloudKitError(.authenticationFailed, "unknown username or wrong password")
         }
         guard user.disabledAt == nil else {

@@ -44,6 +44,7 @@ package struct StratusServices: Sendable {
                            hasher: PasswordHasher(log2Cost: configuration.passwordHashLog2Cost,
                                                   maxQueued: configuration.maxQueuedPasswordHashes),
                            sessionLifetime: configuration.sessionLifetime, limiter: limiter,
+                           signInFailuresPerAccountAndAddress: configuration.signInFailuresPerAccountAndAddress,
                            signInFailuresPerAccount: configuration.signInFailuresPerAccount,
                            signInsPerAddress: configuration.signInsPerAddress, signUpsPerAddress: configuration.signUpsPerAddress,
                            requestsPerUser: configuration.requestsPerUser)

@@ -314,8 +314,8 @@ extension PageTemplates {
             </table></div>
             <h2>Recent requests (the access log, secrets redacted)</h2>
             <div class="scroll"><table>
-            <thead><tr><th scope="col">Time</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col">ms</th></tr></thead>
-            <tbody>{{#requests}}<tr><td>{{time}}</td><td>{{method}}</td><td>{{path}}</td><td>{{status}}</td><td>{{ms}}</td></tr>{{/requests}}</tbody>
+            <thead><tr><th scope="col">Time</th><th scope="col">Client</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col">ms</th></tr></thead>
+            <tbody>{{#requests}}<tr><td>{{time}}</td><td>{{client}}</td><td>{{method}}</td><td>{{path}}</td><td>{{status}}</td><td>{{ms}}</td></tr>{{/requests}}</tbody>
             </table></div>
             </section>
             <script src="/console/activity.js"></script>

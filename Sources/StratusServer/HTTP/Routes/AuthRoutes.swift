@@ -54,13 +54,13 @@ struct AuthRoutes {
         group.post("password") { request, context in
             let session = try await signedIn(request, context)
             let change = try await JSONBody.decode(PasswordChange.self, from: request, limit: 4096)
-            try await admin.changePassword(session, current: change.password, new: change.newPassword)
+            try await admin.changePassword(session, current: change.password, new: change.newPassword, client: context.clientAddress)
             return try JSONBody.response([String: String]())
         }
         group.post("account/delete") { request, context in
             let session = try await signedIn(request, context)
             let confirmation = try await JSONBody.decode(PasswordConfirmation.self, from: request, limit: 4096)
-            try await admin.deleteOwnAccount(session, password: confirmation.password)
+            try await admin.deleteOwnAccount(session, password: confirmation.password, client: context.clientAddress)
             return try JSONBody.response([String: String]())
         }
     }
