@@ -111,7 +111,7 @@ import StratusCore
                 try await Task.sleep(for: .milliseconds(10))
             }
             let tokens = try await server.server.services.storage.read {
-                try await $0.apnsTokens(containerID: TestServer.containerID, environment: .development, user: alice.userRecordName!)
+                try await $0.apnsTokens(containerID: TestServer.containerID, environment: .development, user: alice.userRecordName!, liveAt: nil)
             }
             #expect(Set(tokens.map(\.token)) == [Self.liveToken, Self.productionToken])
         }
@@ -131,7 +131,7 @@ import StratusCore
                 try await Task.sleep(for: .milliseconds(2))
             }
             let tokens = try await server.server.services.storage.read {
-                try await $0.apnsTokens(containerID: TestServer.containerID, environment: .development, user: alice.userRecordName!)
+                try await $0.apnsTokens(containerID: TestServer.containerID, environment: .development, user: alice.userRecordName!, liveAt: nil)
             }
             #expect(tokens.map(\.token) == (2..<5).map { String(repeating: "0\($0)", count: 16) })
             // tokens/create is served at Apple's documented path as well.

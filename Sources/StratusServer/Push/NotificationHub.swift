@@ -101,10 +101,12 @@ package actor NotificationHub {
     static let connectionRetryAfter = 30
 
     /// Closes every push connection opened with these sessions (signed out, or revoked), on
-    /// every instance.
+    /// every instance, and drops the cached APNs device lists (the store forgot the tokens the
+    /// sessions registered).
     package func endSessions(_ sessionHashes: Set<String>) async {
         guard !sessionHashes.isEmpty else { return }
         disconnectAll { sessionHashes.contains($0.sessionHash) }
+        await apns.forgetDevices()
         await bus?.broadcast(.sessionsEnded(sessionHashes.sorted()))
     }
 
@@ -169,6 +171,7 @@ package actor NotificationHub {
         case .sessionsEnded(let hashes):
             let ended = Set(hashes)
             disconnectAll { ended.contains($0.sessionHash) }
+            await apns.forgetDevices()
         case .permissionsChanged:
             forgetPublicReaders()
         }

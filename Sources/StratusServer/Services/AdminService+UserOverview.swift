@@ -33,7 +33,7 @@ extension AdminService {
                 user: user,
                 zones: try await zones.asyncMap { UserOverview.OwnedZone(name: $0.zoneName, shares: try await transaction.shares(zoneRowID: $0.rowID)) },
                 sharedWithThem: [], subscriptions: try await databaseID.asyncMap { try await transaction.subscriptions(databaseID: $0, owner: nil) } ?? [],
-                apnsTokens: try await transaction.apnsTokens(containerID: containerID, environment: environment, user: user.userRecordName),
+                apnsTokens: try await transaction.apnsTokens(containerID: containerID, environment: environment, user: user.userRecordName, liveAt: nil),
                 pushConnections: 0, usernames: [user.userRecordName: user.username])
             for zoneRowID in try await transaction.zonesSharedWith(user: user.userRecordName) {
                 guard let zone = try await transaction.zone(rowID: zoneRowID), !zone.deleted,

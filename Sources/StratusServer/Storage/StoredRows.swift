@@ -41,6 +41,9 @@ package struct StoredAPNsToken: Codable, Sendable, Equatable, Hashable {
     /// APNs' sandbox (`development`) or production host.
     package var apnsEnvironment: ContainerEnvironment
     package var registeredAt: Int64
+    /// The hash of the session that registered it: the token goes when that session ends (nil
+    /// for tokens registered before this was kept, which go with the user's other sessions).
+    package var sessionHash: String?
 }
 
 /// A user account of one container.

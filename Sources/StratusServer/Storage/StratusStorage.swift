@@ -53,7 +53,9 @@ package protocol StorageTransaction {
     func markEmailVerified(user: String) async throws
     func session(tokenHash: String) async throws -> StoredSession?
     func insertSession(_ session: StoredSession) async throws
+    /// Revokes a session, and forgets the APNs device tokens it registered.
     func deleteSession(tokenHash: String) async throws
+    /// Forgets the sessions expired before `time` (ms) and the APNs device tokens they registered.
     func deleteExpiredSessions(before time: Int64) async throws
 
     // MARK: Administration
@@ -64,7 +66,8 @@ package protocol StorageTransaction {
     /// Disables the account at `time` (ms), or enables it again with nil.
     func setUserDisabled(user: String, at time: Int64?) async throws
     func setPasswordHash(user: String, passwordHash: String) async throws
-    /// Revokes the user's sessions but `kept`; returns the token hashes revoked.
+    /// Revokes the user's sessions but `kept`, and forgets the APNs device tokens registered by
+    /// any but `kept`; returns the token hashes revoked.
     func deleteSessions(user: String, except kept: String?) async throws -> [String]
     /// The row ids of an environment's databases (public, and each user's private and shared).
     func databaseIDs(containerID: String, environment: ContainerEnvironment) async throws -> [Int64]
@@ -252,8 +255,9 @@ package protocol StorageTransaction {
     /// Registers a device token for its user, replacing its earlier registration (a device passed
     /// to another user is theirs now); past `maxPerUser`, the user's oldest tokens go.
     func registerAPNsToken(_ token: StoredAPNsToken, maxPerUser: Int) async throws
-    /// A user's device tokens in an environment, oldest first.
-    func apnsTokens(containerID: String, environment: ContainerEnvironment, user: String) async throws -> [StoredAPNsToken]
+    /// A user's device tokens in an environment, oldest first; with `liveAt` (ms), only those
+    /// whose registering session is still valid then.
+    func apnsTokens(containerID: String, environment: ContainerEnvironment, user: String, liveAt: Int64?) async throws -> [StoredAPNsToken]
     /// Forgets a device token (APNs reported it unregistered); false if it was not registered.
     func removeAPNsToken(_ token: String, containerID: String) async throws -> Bool
 

@@ -18,6 +18,11 @@ import StratusCore
 /// (410, or 400 `BadDeviceToken`) is forgotten. Failures are logged and not retried: notifications
 /// are hints, and the device fetches by change token when it next syncs.
 ///
+/// A device token lives as long as the session that registered it: signing out (one session or
+/// all), a password change or reset, disabling and deleting the account remove it
+/// (``NotificationHub/endSessions(_:)`` drops the cached lists), and a token whose session expired
+/// is not pushed to (the cached lists last ``deviceListLifetime``).
+///
 /// Runs as a service so that its HTTP client closes with the server.
 package actor APNsProvider: Service {
     /// What became of the pushes sent so far.
@@ -37,7 +42,8 @@ package actor APNsProvider: Service {
     private var client: HTTPClient?
     private var credentials: [String: APNsCredentials?] = [:]
     private var providerTokens: [String: APNsProviderToken] = [:]
-    private var tokens: [NotificationHub.Listener: [StoredAPNsToken]] = [:]
+    /// Each user's device tokens, as read at a time (monotonic seconds).
+    private var tokens: [NotificationHub.Listener: (read: Double, devices: [StoredAPNsToken])] = [:]
     private var inFlight = 0
     private var shutDown = false
     package private(set) var statistics = Statistics()
@@ -75,7 +81,7 @@ package actor APNsProvider: Service {
             throw CloudKitError.badRequest("apnsToken must be the device token in hex (or base64), 8 to 100 bytes")
         }
         let stored = StoredAPNsToken(containerID: access.containerID, environment: access.environment, user: user, token: token,
-                                     apnsEnvironment: apnsEnvironment, registeredAt: AuthService.now())
+                                     apnsEnvironment: apnsEnvironment, registeredAt: AuthService.now(), sessionHash: access.session?.tokenHash)
         let maxPerUser = configuration.maxTokensPerUser
         try await storage.write { try await $0.registerAPNsToken(stored, maxPerUser: maxPerUser) }
         // The token may have been another user's: forget every cached list.
@@ -127,13 +133,23 @@ package actor APNsProvider: Service {
         }
     }
 
+    /// How long a user's device list is used before it is read again (so that a token whose
+    /// session expired stops receiving within this time).
+    static let deviceListLifetime = 60.0
+
+    /// Forgets every cached device list: sessions ended, and their tokens with them.
+    package func forgetDevices() {
+        tokens = [:]
+    }
+
     private func devices(of listener: NotificationHub.Listener) async throws -> [StoredAPNsToken] {
-        if let known = tokens[listener] { return known }
+        let now = RateLimiter.monotonicSeconds()
+        if let known = tokens[listener], now - known.read < Self.deviceListLifetime { return known.devices }
         let loaded = try await storage.read {
-            try await $0.apnsTokens(containerID: listener.containerID, environment: listener.environment, user: listener.user)
+            try await $0.apnsTokens(containerID: listener.containerID, environment: listener.environment, user: listener.user, liveAt: AuthService.now())
         }
         if tokens.count >= 10_000 { tokens = [:] }
-        tokens[listener] = loaded
+        tokens[listener] = (now, loaded)
         return loaded
     }
 

@@ -314,5 +314,10 @@ enum PostgresSchema {
                 expires_at BIGINT NOT NULL
             );
             """),
+        Migration(identifier: "v6-apns-token-sessions", sql: """
+            -- The session that registered each device token: the token goes when it ends.
+            ALTER TABLE apns_tokens ADD COLUMN session_hash TEXT COLLATE "C";
+            CREATE INDEX apns_tokens_session ON apns_tokens(session_hash);
+            """),
     ]
 }

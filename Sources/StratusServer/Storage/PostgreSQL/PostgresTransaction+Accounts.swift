@@ -30,7 +30,8 @@ extension PostgresTransaction {
     }
 
     func deleteSessions(user: String, except kept: String?) async throws -> [String] {
-        try await values("""
+        try await execute("DELETE FROM apns_tokens WHERE user_record_name = \(user) AND session_hash IS DISTINCT FROM \(kept)")
+        return try await values("""
             DELETE FROM sessions WHERE user_record_name = \(user) AND token_hash IS DISTINCT FROM \(kept) RETURNING token_hash
             """, as: String.self)
     }
@@ -152,11 +153,11 @@ extension PostgresTransaction {
 
     func registerAPNsToken(_ token: StoredAPNsToken, maxPerUser: Int) async throws {
         try await execute("""
-            INSERT INTO apns_tokens (container_id, apns_token, environment, user_record_name, apns_environment, registered_at)
+            INSERT INTO apns_tokens (container_id, apns_token, environment, user_record_name, apns_environment, registered_at, session_hash)
             VALUES (\(token.containerID), \(token.token), \(token.environment.rawValue), \(token.user), \(token.apnsEnvironment.rawValue),
-                    \(token.registeredAt))
+                    \(token.registeredAt), \(token.sessionHash))
             ON CONFLICT (container_id, apns_token) DO UPDATE SET environment = EXCLUDED.environment, user_record_name = EXCLUDED.user_record_name,
-                apns_environment = EXCLUDED.apns_environment, registered_at = EXCLUDED.registered_at
+                apns_environment = EXCLUDED.apns_environment, registered_at = EXCLUDED.registered_at, session_hash = EXCLUDED.session_hash
             """)
         try await execute("""
             DELETE FROM apns_tokens WHERE container_id = \(token.containerID) AND environment = \(token.environment.rawValue)
@@ -166,15 +167,18 @@ extension PostgresTransaction {
             """)
     }
 
-    func apnsTokens(containerID: String, environment: ContainerEnvironment, user: String) async throws -> [StoredAPNsToken] {
+    func apnsTokens(containerID: String, environment: ContainerEnvironment, user: String, liveAt: Int64?) async throws -> [StoredAPNsToken] {
         try await rows("""
-            SELECT apns_token, apns_environment, registered_at FROM apns_tokens
+            SELECT apns_token, apns_environment, registered_at, session_hash FROM apns_tokens
             WHERE container_id = \(containerID) AND environment = \(environment.rawValue) AND user_record_name = \(user)
+              AND (\(liveAt)::BIGINT IS NULL OR session_hash IS NULL
+                   OR EXISTS (SELECT 1 FROM sessions WHERE token_hash = apns_tokens.session_hash AND expires_at > \(liveAt)))
             ORDER BY registered_at, apns_token
             """).compactMap { row in
             guard let apnsEnvironment = ContainerEnvironment(rawValue: try row[1].decode(String.self)) else { return nil }
             return StoredAPNsToken(containerID: containerID, environment: environment, user: user, token: try row[0].decode(String.self),
-                                   apnsEnvironment: apnsEnvironment, registeredAt: try row[2].decode(Int64.self))
+                                   apnsEnvironment: apnsEnvironment, registeredAt: try row[2].decode(Int64.self),
+                                   sessionHash: try row[3].decode(String?.self))
         }
     }
 

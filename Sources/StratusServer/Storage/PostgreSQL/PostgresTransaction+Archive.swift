@@ -64,12 +64,13 @@ extension PostgresTransaction {
             }
             if let credentials = try await apnsCredentials(containerID: containerID) { try emit(.apnsCredentials(credentials)) }
             for row in try await rows("""
-                SELECT apns_token, environment, user_record_name, apns_environment, registered_at FROM apns_tokens
+                SELECT apns_token, environment, user_record_name, apns_environment, registered_at, session_hash FROM apns_tokens
                 WHERE container_id = \(containerID) ORDER BY apns_token
                 """) {
                 try emit(.apnsToken(StoredAPNsToken(containerID: containerID, environment: try Self.environment(row[1]),
                                                     user: try row[2].decode(String.self), token: try row[0].decode(String.self),
-                                                    apnsEnvironment: try Self.environment(row[3]), registeredAt: try row[4].decode(Int64.self))))
+                                                    apnsEnvironment: try Self.environment(row[3]), registeredAt: try row[4].decode(Int64.self),
+                                                    sessionHash: try row[5].decode(String?.self))))
             }
         }
         let databases = try await rows("""

@@ -196,10 +196,12 @@ final class PostgresTransaction: StorageTransaction {
     }
 
     func deleteSession(tokenHash: String) async throws {
+        try await execute("DELETE FROM apns_tokens WHERE session_hash = \(tokenHash)")
         try await execute("DELETE FROM sessions WHERE token_hash = \(tokenHash)")
     }
 
     func deleteExpiredSessions(before time: Int64) async throws {
+        try await execute("DELETE FROM apns_tokens WHERE session_hash IN (SELECT token_hash FROM sessions WHERE expires_at < \(time))")
         try await execute("DELETE FROM sessions WHERE expires_at < \(time)")
     }
 

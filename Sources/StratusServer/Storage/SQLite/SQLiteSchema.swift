@@ -301,6 +301,12 @@ enum SQLiteSchema {
                 CREATE INDEX console_sessions_user ON console_sessions(username);
                 """)
         }
+        migrator.registerMigration("v16-apns-token-sessions") { db in
+            try db.execute(sql: """
+                ALTER TABLE apns_tokens ADD COLUMN session_hash TEXT;
+                CREATE INDEX apns_tokens_session ON apns_tokens(session_hash);
+                """)
+        }
         return migrator
     }
 }

@@ -20,10 +20,11 @@ extension SQLiteTransaction {
 
     func registerAPNsToken(_ token: StoredAPNsToken, maxPerUser: Int) throws {
         try db.execute(sql: """
-            INSERT OR REPLACE INTO apns_tokens (container_id, apns_token, environment, user_record_name, apns_environment, registered_at)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO apns_tokens (container_id, apns_token, environment, user_record_name, apns_environment, registered_at,
+                                                session_hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             """, arguments: [token.containerID, token.token, token.environment.rawValue, token.user, token.apnsEnvironment.rawValue,
-                             token.registeredAt])
+                             token.registeredAt, token.sessionHash])
         try db.execute(sql: """
             DELETE FROM apns_tokens WHERE container_id = ? AND environment = ? AND user_record_name = ? AND apns_token NOT IN (
                 SELECT apns_token FROM apns_tokens WHERE container_id = ? AND environment = ? AND user_record_name = ?
@@ -32,14 +33,17 @@ extension SQLiteTransaction {
                              token.containerID, token.environment.rawValue, token.user, maxPerUser])
     }
 
-    func apnsTokens(containerID: String, environment: ContainerEnvironment, user: String) throws -> [StoredAPNsToken] {
+    func apnsTokens(containerID: String, environment: ContainerEnvironment, user: String, liveAt: Int64?) throws -> [StoredAPNsToken] {
         try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT apns_token, apns_environment, registered_at FROM apns_tokens
-            WHERE container_id = ? AND environment = ? AND user_record_name = ? ORDER BY registered_at, apns_token
-            """), arguments: [containerID, environment.rawValue, user]).compactMap { row in
+            SELECT apns_token, apns_environment, registered_at, session_hash FROM apns_tokens
+            WHERE container_id = ? AND environment = ? AND user_record_name = ?
+              AND (?4 IS NULL OR session_hash IS NULL
+                   OR EXISTS (SELECT 1 FROM sessions WHERE token_hash = apns_tokens.session_hash AND expires_at > ?4))
+            ORDER BY registered_at, apns_token
+            """), arguments: [containerID, environment.rawValue, user, liveAt]).compactMap { row in
             guard let apnsEnvironment = ContainerEnvironment(rawValue: row[1]) else { return nil }
             return StoredAPNsToken(containerID: containerID, environment: environment, user: user, token: row[0],
-                                   apnsEnvironment: apnsEnvironment, registeredAt: row[2])
+                                   apnsEnvironment: apnsEnvironment, registeredAt: row[2], sessionHash: row[3])
         }
     }
 

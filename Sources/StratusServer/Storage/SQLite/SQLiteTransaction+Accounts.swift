@@ -34,6 +34,7 @@ extension SQLiteTransaction {
         let hashes = try String.fetchAll(db, sql: "SELECT token_hash FROM sessions WHERE user_record_name = ? AND token_hash IS NOT ?",
                                          arguments: [user, kept])
         try db.execute(sql: "DELETE FROM sessions WHERE user_record_name = ? AND token_hash IS NOT ?", arguments: [user, kept])
+        try db.execute(sql: "DELETE FROM apns_tokens WHERE user_record_name = ? AND session_hash IS NOT ?", arguments: [user, kept])
         return hashes
     }
 

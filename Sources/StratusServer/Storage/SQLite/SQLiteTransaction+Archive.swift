@@ -59,11 +59,12 @@ extension SQLiteTransaction {
             }
             if let credentials = try apnsCredentials(containerID: containerID) { try emit(.apnsCredentials(credentials)) }
             for row in try Row.fetchAll(db, sql: """
-                SELECT apns_token, environment, user_record_name, apns_environment, registered_at FROM apns_tokens
+                SELECT apns_token, environment, user_record_name, apns_environment, registered_at, session_hash FROM apns_tokens
                 WHERE container_id = ? ORDER BY apns_token
                 """, arguments: arguments) {
                 try emit(.apnsToken(StoredAPNsToken(containerID: containerID, environment: try Self.environment(row[1]), user: row[2],
-                                                    token: row[0], apnsEnvironment: try Self.environment(row[3]), registeredAt: row[4])))
+                                                    token: row[0], apnsEnvironment: try Self.environment(row[3]), registeredAt: row[4],
+                                                    sessionHash: row[5])))
             }
         }
         let databases = try Row.fetchAll(db, sql: """

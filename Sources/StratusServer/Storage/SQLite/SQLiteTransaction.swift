@@ -97,10 +97,13 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func deleteSession(tokenHash: String) throws {
+        try db.execute(sql: "DELETE FROM apns_tokens WHERE session_hash = ?", arguments: [tokenHash])
         try db.execute(sql: "DELETE FROM sessions WHERE token_hash = ?", arguments: [tokenHash])
     }
 
     func deleteExpiredSessions(before time: Int64) throws {
+        try db.execute(sql: "DELETE FROM apns_tokens WHERE session_hash IN (SELECT token_hash FROM sessions WHERE expires_at < ?)",
+                       arguments: [time])
         try db.execute(sql: "DELETE FROM sessions WHERE expires_at < ?", arguments: [time])
     }
 
