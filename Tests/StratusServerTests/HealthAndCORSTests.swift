@@ -85,17 +85,24 @@ import StratusTesting
         }
     }
 
-    @Test func thePushWebSocketAdmitsOnlyConfiguredOriginsAndTheServersOwn() async throws {
-        try await TestServer.with(configure: { $0.corsOrigins = [Self.app] }) { server in
+    /// Origins are compared by scheme, host and port against the configured ones and the public
+    /// URL; the request's `Host` (which a page's own DNS name can make anything) never admits.
+    @Test func thePushWebSocketAdmitsOnlyConfiguredOriginsAndThePublicURL() async throws {
+        try await TestServer.with(configure: {
+            $0.corsOrigins = [Self.app]
+            $0.publicURL = "https://sync.example.com/"
+        }) { server in
             let alice = try await server.signUp()
             let url = PushBoundsTests.webSocketURL(alice)
-            let foreign = try await PushBoundsTests.connect(url, headers: [.origin: "https://evil.example"])
-            #expect(foreign.closeCode == .unknown(4403))
-            let allowed = try await PushBoundsTests.connect(url, messages: 1, headers: [.origin: Self.app])
-            #expect(allowed.messages.count == 1 && allowed.closeCode != .unknown(4403), "the catch-up notification arrives")
-            let own = server.endpoint.baseURL
-            let same = try await PushBoundsTests.connect(url, messages: 1, headers: [.origin: own])
-            #expect(same.messages.count == 1)
+            for refused in ["https://evil.example", "http://sync.example.com", "https://sync.example.com:8443", server.endpoint.baseURL,
+                            Self.app.replacingOccurrences(of: "https://", with: "http://"), "null"] {
+                let outcome = try await PushBoundsTests.connect(url, headers: [.origin: refused])
+                #expect(outcome.closeCode == .unknown(4403), "\(refused) was admitted")
+            }
+            for admitted in [Self.app, "https://sync.example.com", "https://SYNC.example.com:443"] {
+                let outcome = try await PushBoundsTests.connect(url, messages: 1, headers: [.origin: admitted])
+                #expect(outcome.messages.count == 1 && outcome.closeCode != .unknown(4403), "\(admitted): the catch-up notification arrives")
+            }
             let app = try await PushBoundsTests.connect(url, messages: 1)
             #expect(app.messages.count == 1, "an app sends no Origin")
         }

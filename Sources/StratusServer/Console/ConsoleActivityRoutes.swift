@@ -11,9 +11,12 @@ struct ConsoleActivityRoutes {
     private var services: StratusServices { routes.services }
 
     /// How often a watching page hears a comment (which also tells a page that left); how long
-    /// one stream lasts before the browser, as event streams do, connects again.
+    /// one stream lasts before the browser, as event streams do, connects again; how often the
+    /// stream checks that its session still holds (signed out, expired or the administrator
+    /// removed: the stream ends).
     static let heartbeat: Duration = .seconds(15)
     static let streamLifetime: Duration = .seconds(3600)
+    static let sessionCheck: Duration = .seconds(3)
 
     func register(on console: RouterGroup<StratusRequestContext>) {
         console.get("activity") { request, _ in
@@ -38,27 +41,35 @@ struct ConsoleActivityRoutes {
                      body: .init(byteBuffer: ByteBuffer(string: Self.script)))
         }
         console.get("activity/stream") { request, _ in
-            guard await routes.visit(request) != nil else { throw HTTPError(.unauthorized) }
+            guard let visit = await routes.visit(request) else { throw HTTPError(.unauthorized) }
             guard let entries = services.activity.watch() else {
                 throw HTTPError(.serviceUnavailable, message: "\(ActivityFeed.maxWatchers) pages watch the activity already")
             }
+            let (admin, token) = (services.admin, visit.token)
+            let signedIn: @Sendable () async -> Bool = { (try? await admin.consoleAdministrator(token: token)) != nil }
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
-                            body: ResponseBody { writer in try await Self.stream(entries, to: &writer) })
+                            body: ResponseBody { writer in try await Self.stream(entries, while: signedIn, to: &writer) })
         }
     }
 
     /// Writes each entry as an event, and a comment every ``heartbeat``, until the page goes (a
-    /// write fails) or ``streamLifetime`` passes.
-    private static func stream(_ entries: AsyncStream<ActivityFeed.Entry>, to writer: inout any ResponseBodyWriter) async throws {
+    /// write fails), its session ends (checked every ``sessionCheck``) or ``streamLifetime`` passes.
+    private static func stream(_ entries: AsyncStream<ActivityFeed.Entry>, while signedIn: @escaping @Sendable () async -> Bool,
+                               to writer: inout any ResponseBodyWriter) async throws {
         let (events, sink) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(ActivityFeed.capacity))
         let forwarding = Task {
             for await entry in entries { sink.yield("data: " + json(values(entry)) + "\n\n") }
         }
         let beating = Task {
             let end = ContinuousClock.now + streamLifetime
+            var lastBeat = ContinuousClock.now
             while ContinuousClock.now < end {
-                try await Task.sleep(for: heartbeat)
-                sink.yield(": still here\n\n")
+                try await Task.sleep(for: sessionCheck)
+                guard await signedIn() else { break }
+                if ContinuousClock.now - lastBeat >= heartbeat {
+                    sink.yield(": still here\n\n")
+                    lastBeat = ContinuousClock.now
+                }
             }
             sink.finish()
         }

@@ -17,13 +17,13 @@ struct ConsoleContainerRoutes {
             }
         }
         console.post("containers") { request, context in
-            try await routes.change(request, context) { _, form in
+            try await routes.change(request, context) { visit, form in
                 let id = form["id"] ?? ""
                 do {
                     _ = try await services.admin.createContainer(id: id)
                     return ConsoleRoutes.redirect("/console/containers/\(ConsoleRoutes.pathComponent(id))")
                 } catch let error as CloudKitError {
-                    return ConsoleRoutes.redirect("/console/containers", message: error.reason)
+                    return visit.redirect("/console/containers", notice: error.reason)
                 }
             }
         }
@@ -43,33 +43,33 @@ struct ConsoleContainerRoutes {
             }
         }
         console.post("containers/:container/settings/:action") { request, context in
-            try await routes.change(request, context) { _, form in
+            try await routes.change(request, context) { visit, form in
                 let id = try context.parameters.require("container")
                 let back = "/console/containers/\(ConsoleRoutes.pathComponent(id))"
                 do {
                     switch try context.parameters.require("action") {
                     case "rotate-token":
                         _ = try await services.admin.rotateAPIToken(containerID: id)
-                        return ConsoleRoutes.redirect(back, message: "The API token was replaced; apps with the old one are refused.")
+                        return visit.redirect(back, notice: "The API token was replaced; apps with the old one are refused.")
                     case "add-key":
                         let key = try await services.serverKeys.add(containerID: id, publicKeyPEM: form["publicKey"] ?? "")
-                        return ConsoleRoutes.redirect(back, message: "Server-to-server key \(key.keyID) added.")
+                        return visit.redirect(back, notice: "Server-to-server key \(key.keyID) added.")
                     case "revoke-key":
                         let revoked = try await services.serverKeys.revoke(keyID: form["keyID"] ?? "", containerID: id)
-                        return ConsoleRoutes.redirect(back, message: revoked ? "The key is revoked." : "There is no such live key.")
+                        return visit.redirect(back, notice: revoked ? "The key is revoked." : "There is no such live key.")
                     case "set-apns":
                         let credentials = APNsCredentials(keyID: form["keyID"] ?? "", teamID: form["teamID"] ?? "", topic: form["topic"] ?? "",
                                                           privateKeyPEM: form["privateKey"] ?? "")
                         try await services.apns.setCredentials(credentials, containerID: id)
-                        return ConsoleRoutes.redirect(back, message: "APNs credentials set.")
+                        return visit.redirect(back, notice: "APNs credentials set.")
                     case "remove-apns":
                         try await services.apns.setCredentials(nil, containerID: id)
-                        return ConsoleRoutes.redirect(back, message: "APNs credentials removed.")
+                        return visit.redirect(back, notice: "APNs credentials removed.")
                     default:
                         throw HTTPError(.notFound)
                     }
                 } catch let error as CloudKitError {
-                    return ConsoleRoutes.redirect(back, message: error.reason)
+                    return visit.redirect(back, notice: error.reason)
                 }
             }
         }

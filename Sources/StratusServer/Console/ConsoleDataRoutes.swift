@@ -146,14 +146,14 @@ struct ConsoleDataRoutes {
             operation = RecordOperation(.delete, Record(recordName: name, recordChangeTag: form["changeTag"]))
         case "create":
             let (fields, problems) = Self.fields(from: form, onto: [:])
-            guard problems.isEmpty else { return ConsoleRoutes.redirect(place.link("data", zone: place.zone), message: problems) }
+            guard problems.isEmpty else { return visit.redirect(place.link("data", zone: place.zone), notice: problems) }
             operation = RecordOperation(.create, Record(recordName: name.isEmpty ? nil : name, recordType: form["recordType"], fields: fields))
         default:
             let current = try Self.decode(try await services.records.lookup(
                 RecordsLookupRequest(records: [.init(recordName: name)], zoneID: zoneID), access), as: RecordsResponse.self).records.first?.record
             let (fields, problems) = Self.fields(from: form, onto: current?.fields ?? [:])
             guard problems.isEmpty else {
-                return ConsoleRoutes.redirect(place.link("record", zone: place.zone, extra: ["name": name]), message: problems)
+                return visit.redirect(place.link("record", zone: place.zone, extra: ["name": name]), notice: problems)
             }
             operation = RecordOperation(.update, Record(recordName: name, recordType: current?.recordType, recordChangeTag: form["changeTag"],
                                                         fields: fields))
@@ -161,8 +161,8 @@ struct ConsoleDataRoutes {
         let results = try Self.decode(try await services.records.modify(RecordsModifyRequest(operations: [operation], zoneID: zoneID), access),
                                       as: RecordsResponse.self)
         if let record = results.records.first?.record {
-            if form["op"] == "delete" { return ConsoleRoutes.redirect(place.link("data", zone: place.zone), message: "\(name) was deleted.") }
-            return ConsoleRoutes.redirect(place.link("record", zone: place.zone, extra: ["name": record.recordName ?? name]), message: "Saved.")
+            if form["op"] == "delete" { return visit.redirect(place.link("data", zone: place.zone), notice: "\(name) was deleted.") }
+            return visit.redirect(place.link("record", zone: place.zone, extra: ["name": record.recordName ?? name]), notice: "Saved.")
         }
         let error = results.records.first?.error
         var page = values

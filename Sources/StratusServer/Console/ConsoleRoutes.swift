@@ -16,6 +16,8 @@ struct ConsoleRoutes {
     let origin: ServerOrigin
     /// Whether browsers reach the server over HTTPS, its own or a proxy's (the cookie is then `Secure`).
     let secureCookies: Bool
+    /// Notes left by changes for the next page of their session.
+    let notices = ConsoleNotices()
 
     /// The largest form the console reads.
     static let maxFormBytes = 256 * 1024
@@ -65,13 +67,14 @@ struct ConsoleRoutes {
     func visit(_ request: Request) async -> ConsoleVisit? {
         guard let token = ConsoleVisit.token(of: request),
               let administrator = try? await services.admin.consoleAdministrator(token: token) else { return nil }
-        let message = request.uri.queryParameters["message"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
-        return ConsoleVisit(administrator: administrator, token: token, message: message)
+        return ConsoleVisit(administrator: administrator, token: token, notices: notices)
     }
 
-    /// A page for a signed-in administrator; others are sent to sign in.
+    /// A page for a signed-in administrator, with the note a change left for it; others are sent
+    /// to sign in.
     func show(_ request: Request, _ body: (ConsoleVisit) async throws -> Response) async throws -> Response {
-        guard let visit = await visit(request) else { return Self.redirect("/console/signin") }
+        guard var visit = await visit(request) else { return Self.redirect("/console/signin") }
+        visit.message = notices.take(for: visit.token)
         return try await body(visit)
     }
 
@@ -101,10 +104,8 @@ struct ConsoleRoutes {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: PageTemplates.render(name, values))))
     }
 
-    static func redirect(_ location: String, message: String? = nil) -> Response {
-        var target = location
-        if let message { target += (location.contains("?") ? "&" : "?") + "message=" + queryComponent(message) }
-        return Response(status: .seeOther, headers: [.location: target])
+    static func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location])
     }
 
     static func date(_ milliseconds: Int64) -> String {

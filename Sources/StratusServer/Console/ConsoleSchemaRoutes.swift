@@ -41,27 +41,27 @@ struct ConsoleSchemaRoutes {
             }
         }
         console.post("containers/:container/schema/:action") { request, context in
-            try await routes.change(request, context) { _, form in
+            try await routes.change(request, context) { visit, form in
                 let id = try context.parameters.require("container")
                 let back = "/console/containers/\(ConsoleRoutes.pathComponent(id))/schema"
                 do {
                     switch try context.parameters.require("action") {
                     case "deploy":
                         let changes = try await services.schema.deploy(containerID: id)
-                        return ConsoleRoutes.redirect(back, message: changes.isEmpty ? "Production was up to date."
+                        return visit.redirect(back, notice: changes.isEmpty ? "Production was up to date."
                                                       : "Deployed to production: " + changes.map(\.description).joined(separator: "; "))
                     case "import":
                         _ = try await services.schema.importIntoDevelopment(form["text"] ?? "", containerID: id)
-                        return ConsoleRoutes.redirect(back, message: "Development has the imported schema.")
+                        return visit.redirect(back, notice: "Development has the imported schema.")
                     default:
                         throw HTTPError(.notFound)
                     }
                 } catch let conflict as SchemaConflict {
-                    return ConsoleRoutes.redirect(back, message: "Deploy refused, production would lose data: " + conflict.problems.joined(separator: "; "))
+                    return visit.redirect(back, notice: "Deploy refused, production would lose data: " + conflict.problems.joined(separator: "; "))
                 } catch let error as SchemaTextError {
-                    return ConsoleRoutes.redirect(back, message: "The schema does not read: \(error)")
+                    return visit.redirect(back, notice: "The schema does not read: \(error)")
                 } catch let error as CloudKitError {
-                    return ConsoleRoutes.redirect(back, message: error.reason)
+                    return visit.redirect(back, notice: error.reason)
                 }
             }
         }

@@ -58,7 +58,7 @@ struct ConsoleUserRoutes {
             }
         }
         console.post("containers/:container/users/:username/:action") { request, context in
-            try await routes.change(request, context) { _, form in
+            try await routes.change(request, context) { visit, form in
                 let id = try context.parameters.require("container")
                 let username = try context.parameters.require("username")
                 let back = "/console/containers/\(ConsoleRoutes.pathComponent(id))/users"
@@ -66,24 +66,24 @@ struct ConsoleUserRoutes {
                     switch try context.parameters.require("action") {
                     case "disable":
                         _ = try await services.admin.setDisabled(true, username: username, containerID: id)
-                        return ConsoleRoutes.redirect(back, message: "\(username) is disabled: signed out everywhere, and sign-in is refused.")
+                        return visit.redirect(back, notice: "\(username) is disabled: signed out everywhere, and sign-in is refused.")
                     case "enable":
                         _ = try await services.admin.setDisabled(false, username: username, containerID: id)
-                        return ConsoleRoutes.redirect(back, message: "\(username) is enabled.")
+                        return visit.redirect(back, notice: "\(username) is enabled.")
                     case "reset-password":
                         try await services.admin.resetPassword(username: username, containerID: id, to: form["password"] ?? "")
-                        return ConsoleRoutes.redirect(back, message: "\(username) has a new password; their sessions ended.")
+                        return visit.redirect(back, notice: "\(username) has a new password; their sessions ended.")
                     case "delete":
                         guard form["confirm"] == username else {
-                            return ConsoleRoutes.redirect(back, message: "Type the username to confirm deleting \(username).")
+                            return visit.redirect(back, notice: "Type the username to confirm deleting \(username).")
                         }
                         try await services.admin.deleteUser(username: username, containerID: id)
-                        return ConsoleRoutes.redirect(back, message: "\(username) and their private data are deleted.")
+                        return visit.redirect(back, notice: "\(username) and their private data are deleted.")
                     default:
                         throw HTTPError(.notFound)
                     }
                 } catch let error as CloudKitError {
-                    return ConsoleRoutes.redirect(back, message: error.reason)
+                    return visit.redirect(back, notice: error.reason)
                 }
             }
         }

@@ -12,11 +12,19 @@ struct ConsoleVisit: Sendable {
 
     let administrator: String
     let token: String
-    /// The note the redirect after a change carried (`?message=`), shown at the top of the page.
-    let message: String?
+    /// Where the notes for this session's next page are left (``redirect(_:notice:)``).
+    let notices: ConsoleNotices
+    /// The note a change left for this page (``ConsoleNotices``), shown at the top of it.
+    var message: String?
 
     /// The value every form that changes something must post as `csrf`.
     var csrf: String { SecretGenerator.digest("csrf|" + token) }
+
+    /// A redirect to `location` after a change, leaving `notice` for the page it opens.
+    func redirect(_ location: String, notice: String) -> Response {
+        notices.leave(notice, for: token)
+        return ConsoleRoutes.redirect(location)
+    }
 
     /// The session token a request's cookie carries, if any.
     static func token(of request: Request) -> String? {

@@ -20,16 +20,30 @@ struct CrossOriginPolicy: RouterMiddleware {
         allowed.contains("*") || allowed.contains(origin)
     }
 
-    /// Whether a WebSocket upgrade's `Origin` header (absent for apps, which are not browsers) is
-    /// allowed: each origin it names must be one of `allowed`, or the host the request reached
-    /// (`Host`; ports are not compared, as WebSocket clients name the host alone).
-    static func admitsUpgrade(origin header: String?, authority: String?, allowed: Set<String>) -> Bool {
+    /// Whether a WebSocket upgrade's `Origin` header is allowed. Apps are not browsers: they send
+    /// none, or (as swift-websocket's client does) the `ws:`/`wss:` URL they connect to, which no
+    /// browser page has as its origin. A page's origin must be one of `allowed` or the server's
+    /// public URL (`--public-url`), compared by scheme, host and port (a scheme's default port
+    /// spelled or not). The request's `Host` is never trusted: any page can reach the server under
+    /// a name of its choosing.
+    static func admitsUpgrade(origin header: String?, allowed: Set<String>, publicURL: String?) -> Bool {
         guard let header else { return true }
-        let ownHost = authority.map { $0.split(separator: ":").first.map(String.init) ?? $0 }
+        if allowed.contains("*") { return true }
+        let admitted = Set(allowed.compactMap(normalized) + [publicURL.flatMap(normalized)].compactMap { $0 })
         return header.split(separator: ",").allSatisfy { part in
-            let origin = part.trimmingCharacters(in: .whitespaces)
-            return allows(origin, in: allowed) || (ownHost != nil && URLComponents(string: origin)?.host == ownHost)
+            guard let origin = normalized(part.trimmingCharacters(in: .whitespaces)) else { return false }
+            return origin.hasPrefix("ws://") || origin.hasPrefix("wss://") || admitted.contains(origin)
         }
+    }
+
+    /// `scheme://host[:port]` in lowercase, without a default port; nil for anything that names
+    /// no host (`null`, a path).
+    static func normalized(_ origin: String) -> String? {
+        guard let url = URLComponents(string: origin), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(),
+              !host.isEmpty else { return nil }
+        let defaultPort = ["http": 80, "ws": 80, "https": 443, "wss": 443][scheme]
+        let port = url.port.flatMap { $0 == defaultPort ? nil : $0 }
+        return "\(scheme)://\(host)" + (port.map { ":\($0)" } ?? "")
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

@@ -17,7 +17,7 @@ struct PushRoutes {
     let apns: APNsProvider
     let origin: ServerOrigin
     /// The web origins whose pages may open the WebSocket (``CrossOriginPolicy``); a request
-    /// without `Origin` (an app, not a browser) or from the server's own origin is always let in.
+    /// without `Origin` (an app, not a browser) or from the server's public URL is always let in.
     let allowedOrigins: Set<String>
 
     func register(on router: Router<StratusRequestContext>) {
@@ -63,9 +63,8 @@ struct PushRoutes {
         let push = self.push
         let connection: PushService.Connection
         do {
-            guard CrossOriginPolicy.admitsUpgrade(origin: request.headerFields[.origin], authority: request.authority,
-                                                  allowed: allowedOrigins) else {
-                throw CloudKitError.accessDenied("pages of \(request.headerFields[.origin] ?? "") may not open the push WebSocket (serve --cors-origin)")
+            guard CrossOriginPolicy.admitsUpgrade(origin: request.headerFields[.origin], allowed: allowedOrigins, publicURL: origin.publicURL) else {
+                throw CloudKitError.accessDenied("pages of this origin may not open the push WebSocket (serve --cors-origin, --public-url)")
             }
             guard let environment = ContainerEnvironment(rawValue: segments[3]) else {
                 throw CloudKitError.badRequest("unknown environment '\(segments[3])'; use development or production")

@@ -1,0 +1,63 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import Testing
+import StratusCore
+@testable import StratusServer
+
+/// Nothing the console shows outlives its session or comes from a link: the activity stream ends
+/// with the session that opened it, and notes after a change are kept with the session, not in
+/// the URL.
+@Suite struct ConsoleSessionTests {
+    /// Opens the activity stream and answers how long it stayed open after `end` ran, once the
+    /// stream's first comment arrived.
+    static func streamOutlives(_ server: TestServer, cookie: String, end: @Sendable () async throws -> Void) async throws -> Duration {
+        var request = HTTPClientRequest(url: server.endpoint.baseURL + "/console/activity/stream")
+        request.headers.add(name: "Cookie", value: "\(ConsoleVisit.cookieName)=\(cookie)")
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        #expect(response.status == .ok)
+        var body = response.body.makeAsyncIterator()
+        _ = try await body.next()
+        try await end()
+        let ended = ContinuousClock.now
+        while try await body.next() != nil {}
+        return ContinuousClock.now - ended
+    }
+
+    static func signedIn(_ server: TestServer, _ name: String) async throws -> String {
+        try await server.server.services.admin.createAdministrator(username: name, password: "console password")
+        return try await server.server.services.admin.signInToConsole(username: name, password: "console password", client: "127.0.0.1")
+    }
+
+    @Test func theActivityStreamEndsWithItsSession() async throws {
+        try await TestServer.with { server in
+            let admin = server.server.services.admin
+            let token = try await Self.signedIn(server, "root")
+            let afterSignOut = try await Self.streamOutlives(server, cookie: token) { try await admin.signOutOfConsole(token: token) }
+            #expect(afterSignOut < .seconds(20), "the stream lasted \(afterSignOut) after sign-out")
+            let other = try await Self.signedIn(server, "other")
+            let afterRemoval = try await Self.streamOutlives(server, cookie: other) { try await admin.removeAdministrator(username: "other") }
+            #expect(afterRemoval < .seconds(20), "the stream lasted \(afterRemoval) after the administrator was removed")
+        }
+    }
+
+    @Test func noticesComeFromTheSessionNotTheURL() async throws {
+        try await TestServer.with { server in
+            let token = try await Self.signedIn(server, "root")
+            let forged = try await ConsoleTests.request(server, .GET, "/console/containers?message=Call+0800+now", cookie: token)
+            #expect(forged.status == 200 && !forged.text.contains("Call 0800 now"), "a link cannot make the console show its text")
+
+            let page = try await ConsoleTests.request(server, .GET, "/console/containers", cookie: token)
+            let csrf = try #require(page.text.components(separatedBy: "name=\"csrf\" value=\"").dropFirst().first?.prefix(64))
+            let container = "/console/containers/\(TestServer.containerID)"
+            let refused = try await ConsoleTests.request(server, .POST, "\(container)/settings/add-key", form: "csrf=\(csrf)&publicKey=not+a+key",
+                                                         cookie: token)
+            let location = try #require(refused.headers["Location"].first)
+            #expect(refused.status == 303 && !location.contains("message"), "\(location)")
+            let shown = try await ConsoleTests.request(server, .GET, location, cookie: token)
+            #expect(shown.text.contains("<p class=\"message\" role=\"status\">"), "the refusal is shown")
+            let again = try await ConsoleTests.request(server, .GET, location, cookie: token)
+            #expect(!again.text.contains("<p class=\"message\" role=\"status\">"), "once")
+        }
+    }
+}
