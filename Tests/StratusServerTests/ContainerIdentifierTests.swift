@@ -27,6 +27,19 @@ import StratusCore
         }
     }
 
+    /// A container in a request's path is checked before it reaches the store (PostgreSQL refuses
+    /// a NUL in text with an error of its own).
+    @Test func aRequestForAnInvalidContainerIsABadRequest() async throws {
+        try await TestServer.with { server in
+            for container in ["iCloud.a%00b", "iCloud..x", "nope"] {
+                for path in ["/database/1/\(container)/development/public/records/query", "/auth/1/\(container)/development/signin"] {
+                    let answer = try await server.anonymous.post(path, json: #"{"query":{"recordType":"T"}}"#)
+                    #expect(answer.status == 400 && answer.errorCode == .badRequest, "\(path): \(answer.status) \(answer.text)")
+                }
+            }
+        }
+    }
+
     @Test func noArchiveDirectoryLeavesItsParent() throws {
         let parent = TestServer.temporaryDirectory()
         for id in Self.hostile { #expect(throws: TransferError.self) { try ContainerArchive.directory(for: id, in: parent) } }

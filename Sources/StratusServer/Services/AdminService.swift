@@ -22,6 +22,7 @@ package struct AdminService: Sendable {
 
     /// Creates a container with a fresh API token; `EXISTS` if there is one with that identifier.
     package func createContainer(id: String) async throws -> StoredContainer {
+        try NameRules.validateContainerID(id)
         if try await containers.container(id: id) != nil { throw CloudKitError(.exists, "container '\(id)' exists") }
         return try await containers.ensureContainer(id: id)
     }

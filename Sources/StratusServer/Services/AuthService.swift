@@ -37,6 +37,8 @@ package struct AuthService: Sendable {
         guard let apiToken, !apiToken.isEmpty else {
             throw CloudKitError(.authenticationFailed, "ckAPIToken is missing")
         }
+        // Checked before it reaches the store (PostgreSQL refuses a NUL in text outright).
+        try NameRules.validateContainerID(containerID)
         let hash = webAuthToken.map(SecretGenerator.digest)
         let (container, session) = try await storage.read { transaction in
             (try await transaction.container(id: containerID), try await hash.asyncFlatMap { try await transaction.session(tokenHash: $0) })
