@@ -39,6 +39,16 @@ import StratusCore
             return String(decoding: answer, as: UTF8.self)
         }
 
+        /// Waits (at most a minute) until the answer's first bytes are here, without reading them.
+        func answerStarted() async throws {
+            var byte: UInt8 = 0
+            for _ in 0..<600 {
+                if recv(socket, &byte, 1, Int32(MSG_PEEK)) == 1 { return }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            throw TestFailure("no answer began")
+        }
+
         /// Waits (at most a minute) for an answer.
         func answered() async throws -> String {
             for _ in 0..<600 {
@@ -87,6 +97,9 @@ import StratusCore
             let path = alice.path(.private, "records/lookup") + "?ckAPIToken=\(server.apiToken)&ckWebAuthToken=\(Caller.percentEncode(alice.webAuthToken!))"
             // About 12.6 MB, more than the sockets' buffers hold, which the client leaves unread.
             let reader = try SlowSender(server, path: path, body: lookup, declaredLength: lookup.utf8.count, receiveBuffer: 4096)
+            // Once the answer is being written (building it takes a while on a loaded machine),
+            // twice the deadline without reading.
+            try await reader.answerStarted()
             try await Task.sleep(for: .seconds(4))
             var read = 0
             for _ in 0..<100 where !reader.closed {
