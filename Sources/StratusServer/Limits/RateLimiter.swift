@@ -36,25 +36,18 @@ package final class RateLimiter: Sendable {
     /// Takes one token for `key` from the bucket every instance of the store shares (from this
     /// process's when there are no others), or throws `THROTTLED` when it is empty.
     package func acquireAcrossInstances(_ key: String, _ rule: RateRule, what: @autoclosure () -> String) async throws(CloudKitError) {
-        let key = Self.bounded(key)
-        guard let fleet else { return try acquire(key, rule, what: what()) }
-        let wait: Double?
-        do {
-            wait = try await fleet.take(key, rule, now: AuthService.now())
-        } catch {
-            throw CloudKitError(.tryAgainLater, "the server could not count this request; try again", retryAfter: 1)
-        }
-        if let wait { throw Self.throttled(what(), wait: wait) }
+        if let wait = try await takeAcrossInstances(key, rule) { throw Self.throttled(what(), wait: wait) }
     }
 
     /// Takes one token for `key` from the shared bucket as ``acquireAcrossInstances(_:_:what:)``
-    /// does; false, instead of throwing, when the bucket is empty.
-    package func takeAcrossInstances(_ key: String, _ rule: RateRule) async throws(CloudKitError) -> Bool {
+    /// does: nil once taken, else the seconds until one is back (nothing taken).
+    package func takeAcrossInstances(_ key: String, _ rule: RateRule) async throws(CloudKitError) -> Double? {
+        let key = Self.bounded(key)
+        guard let fleet else { return take(key, rule) }
         do {
-            try await acquireAcrossInstances(key, rule, what: "")
-            return true
-        } catch where error.code == .throttled {
-            return false
+            return try await fleet.take(key, rule, now: AuthService.now())
+        } catch {
+            throw CloudKitError(.tryAgainLater, "the server could not count this request; try again", retryAfter: 1)
         }
     }
 
@@ -121,7 +114,8 @@ package final class RateLimiter: Sendable {
     package var keyCount: Int { buckets.withLockedValue { $0.count } }
     package var keyBytes: Int { buckets.withLockedValue { $0.keys.reduce(0) { $0 + $1.utf8.count } } }
 
-    private static func throttled(_ what: String, wait: Double) -> CloudKitError {
+    /// `THROTTLED` for too many `what`, with the seconds to wait as `retryAfter`.
+    package static func throttled(_ what: String, wait: Double) -> CloudKitError {
         CloudKitError(.throttled, "too many \(what); retry after the delay", retryAfter: max(1, Int(wait.rounded(.up))))
     }
 

@@ -130,13 +130,13 @@ package struct AuthService: Sendable {
         let accountKey = "signin-failures|\(account)"
         let failedHere = "signin-failed|\(account)|\(client)"
         try await limiter.acquireAcrossInstances(pair, signInFailuresPerAccountAndAddress, what: "failed sign-ins for this account from this address")
-        let withinAccountLimit = try await limiter.takeAcrossInstances(accountKey, signInFailuresPerAccount)
+        let withinAccountLimit = try await limiter.takeAcrossInstances(accountKey, signInFailuresPerAccount) == nil
         // One token an hour: present while this address has not failed for the account lately.
-        let cleanAddress = try await limiter.takeAcrossInstances(failedHere, Self.oneFailurePerHour)
-        guard withinAccountLimit || cleanAddress else {
+        let addressWait = try await limiter.takeAcrossInstances(failedHere, Self.oneFailurePerHour)
+        let cleanAddress = addressWait == nil
+        if !withinAccountLimit, let addressWait {
             await limiter.refundAcrossInstances(pair, signInFailuresPerAccountAndAddress)
-            throw CloudKitError(.throttled, "too many failed sign-ins for this account from this address; retry after the delay",
-                                retryAfter: 3600)
+            throw RateLimiter.throttled("failed sign-ins for this account from this address", wait: addressWait)
         }
         // An unknown username costs a hash too, so timing does not tell which usernames exist.
         guard try await hasher.verify(password, against: hash ?? unknownUserHash), hash != nil else { return false }
