@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ServiceLifecycle
 import StratusCore
 
 /// The console's activity and health page: changes as they commit, pushed to the page over
@@ -53,7 +54,8 @@ struct ConsoleActivityRoutes {
     }
 
     /// Writes each entry as an event, and a comment every ``heartbeat``, until the page goes (a
-    /// write fails), its session ends (checked every ``sessionCheck``) or ``streamLifetime`` passes.
+    /// write fails), its session ends (checked every ``sessionCheck``), ``streamLifetime`` passes or
+    /// the server stops.
     private static func stream(_ entries: AsyncStream<ActivityFeed.Entry>, while signedIn: @escaping @Sendable () async -> Bool,
                                to writer: inout any ResponseBodyWriter) async throws {
         let (events, sink) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(ActivityFeed.capacity))
@@ -78,8 +80,13 @@ struct ConsoleActivityRoutes {
             beating.cancel()
         }
         try await writer.write(ByteBuffer(string: ": watching\n\n"))
-        for await event in events {
-            try await writer.write(ByteBuffer(string: event))
+        // The server stopping ends the stream too: an open answer holds its shutdown.
+        try await withGracefulShutdownHandler {
+            for await event in events {
+                try await writer.write(ByteBuffer(string: event))
+            }
+        } onGracefulShutdown: {
+            sink.finish()
         }
         try await writer.finish(nil)
     }

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import ServiceLifecycle
 import StratusCore
 
 /// Push delivery. CloudKit's `tokens/create` and its long-poll courier, and `tokens/register` for
@@ -78,7 +79,12 @@ struct PushRoutes {
             do {
                 try await push.serve(connection, send: { try await outbound.write(.text($0)) },
                                      end: { try? await outbound.close(.normalClosure, reason: "session ended") }, untilClosed: {
-                    do { for try await _ in inbound {} } catch {}
+                    // Until the client closes, or the server stops: then the handler returns, and
+                    // the close handshake waits for the client at most the close timeout (a
+                    // client that never answers would otherwise hold the shutdown for ever).
+                    try? await cancelWhenGracefulShutdown {
+                        do { for try await _ in inbound {} } catch {}
+                    }
                 })
             } catch let error as CloudKitError {
                 try await Self.refuse(error, inbound, outbound)
