@@ -23,27 +23,14 @@ public struct StratusServer: Sendable {
         try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
         self.configuration = configuration
         self.logger = logger
-        let storage = try await Self.openStorage(configuration, logger: logger)
-        // Asset bytes live with the data: in the database when it is PostgreSQL (every instance
-        // reaches them), else in the data directory.
-        let blobs: any BlobStore = (storage as? PostgresStorage).map(PostgresBlobStore.init) ?? FileBlobStore(directory: configuration.blobDirectory)
+        let storage = try await StorageOpening.open(configuration, logger: logger)
         services = StratusServices(
             storage: storage,
-            blobs: blobs,
+            blobs: storage.blobStore(directory: configuration.blobDirectory),
             incoming: try IncomingFiles(directory: configuration.blobDirectory.appendingPathComponent("incoming")),
             signer: AssetURLSigner(secret: try await storage.serverSecret(), urlLifetime: configuration.assetURLLifetime,
                                    bindsDownloadsToUser: configuration.bindDownloadURLsToUser),
             configuration: configuration, logger: logger)
-    }
-
-    /// The configured storage: the PostgreSQL database when ``ServerConfiguration/databaseURL``
-    /// names one, else the data directory's SQLite file.
-    private static func openStorage(_ configuration: ServerConfiguration, logger: Logger) async throws -> any StratusStorage {
-        if let url = configuration.databaseURL {
-            return try await PostgresStorage(url: url, maxConnections: configuration.databaseConnections, logger: logger)
-        }
-        return try SQLiteStorage(path: configuration.databasePath, maxQueuedWrites: configuration.maxQueuedWrites,
-                                 maxDatabaseBytes: configuration.maxDatabaseBytes, groupCommit: configuration.groupCommit)
     }
 
     /// Takes a consistent backup of the data directory into `directory` (which must not exist or

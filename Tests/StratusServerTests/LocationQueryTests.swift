@@ -19,9 +19,9 @@ import StratusCore
     static let london = FieldValue.location(Location(latitude: 51.5074, longitude: -0.1278))
 
     @Test func greatCircleDistance() {
-        let meters = SQLiteTransaction.greatCircleMeters(51.5074, -0.1278, 48.8566, 2.3522)
+        let meters = QueryIndexing.greatCircleMeters(51.5074, -0.1278, 48.8566, 2.3522)
         #expect(abs(meters - 343_500) < 2_000)
-        #expect(SQLiteTransaction.greatCircleMeters(10, 20, 10, 20) == 0)
+        #expect(QueryIndexing.greatCircleMeters(10, 20, 10, 20) == 0)
     }
 
     @Test(arguments: [(1_000.0, ["london"]), (100_000.0, ["london", "oxford"]), (400_000.0, ["london", "oxford", "paris"]),

@@ -44,7 +44,7 @@ enum SubscriptionMatcher {
             return filter.comparator == .containsAllTokens ? asked.allSatisfy(words.contains) : asked.contains(where: words.contains)
         case .near:
             guard case .location(let here)? = value, case .location(let center)? = wanted, let distance = filter.distance else { return false }
-            return SQLiteTransaction.greatCircleMeters(here.latitude, here.longitude, center.latitude, center.longitude) <= distance
+            return QueryIndexing.greatCircleMeters(here.latitude, here.longitude, center.latitude, center.longitude) <= distance
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import StratusCore
 
 /// Which values of a record go into index rows: every value of the fields its schema marks
@@ -62,5 +63,16 @@ enum QueryIndexing {
             try await transaction.replaceIndexEntries(zoneRowID: record.zoneRowID, recordType: recordType, recordName: record.recordName,
                                                 entries: entries(fields, indexed: indexed))
         }
+    }
+
+    /// The great-circle distance in meters between two points (haversine, on a sphere of
+    /// Earth's mean radius).
+    static func greatCircleMeters(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
+        let radians = Double.pi / 180
+        let dLatitude = (latitude2 - latitude1) * radians
+        let dLongitude = (longitude2 - longitude1) * radians
+        let a = sin(dLatitude / 2) * sin(dLatitude / 2)
+            + cos(latitude1 * radians) * cos(latitude2 * radians) * sin(dLongitude / 2) * sin(dLongitude / 2)
+        return 6_371_000 * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
     }
 }

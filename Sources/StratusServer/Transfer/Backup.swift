@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Online backups of a data directory, and restores into a new one.
 ///
@@ -61,7 +62,7 @@ enum Backup {
         for file in files {
             try BackupFiles.copy(blobs.appendingPathComponent(file), to: configuration.blobDirectory.appendingPathComponent(file))
         }
-        let storage = try SQLiteStorage(path: configuration.databasePath)
+        let storage = try await StorageOpening.open(configuration, logger: Logger(label: "stratus-restore"))
         let epoch = newEpoch(other: storage.epoch)
         try await storage.write { try await $0.setStoreEpoch(epoch) }
         progress("restored into \(dataDirectory.path); change tokens issued before now will expire")

@@ -15,6 +15,12 @@ enum TestDatabase {
         return "\(base)/\(name)"
     }
 
+    /// Runs an SQL file (a `pg_dump`) in the database of `directory`, stopping at its first error.
+    static func load(_ file: URL, for directory: URL, base: String) async throws {
+        let (status, output) = try await ChildProcess.run("psql", ["\(base)/\(name(for: directory))", "-q", "-v", "ON_ERROR_STOP=1", "-f", file.path])
+        guard status == 0 else { throw TestFailure("psql could not load \(file.lastPathComponent): \(output)") }
+    }
+
     /// Runs a statement in the database of `directory`.
     static func execute(_ sql: String, for directory: URL, base: String) async throws {
         let (status, output) = try await ChildProcess.run("psql", ["\(base)/\(name(for: directory))", "-q", "-c", sql])

@@ -98,6 +98,11 @@ package final class PostgresStorage: StratusStorage {
     /// waiting the same way.
     @TaskLocal static var holdsConnection = false
 
+    /// Rows of the database, so that every instance on it serves every file.
+    package func blobStore(directory: URL) -> any BlobStore {
+        PostgresBlobStore(storage: self)
+    }
+
     package func isReady() async -> Bool {
         (try? await client.withConnection { connection in
             try await PostgresMigrator.isCurrent(connection, logger: self.logger)

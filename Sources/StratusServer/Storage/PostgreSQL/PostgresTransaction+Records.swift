@@ -109,15 +109,6 @@ extension PostgresTransaction {
             """)
     }
 
-    func references(zoneRowID: Int64, targetName: String) async throws -> [StoredReference] {
-        try await rows("""
-            SELECT source_name, target_name, action FROM record_references WHERE zone_id = \(zoneRowID) AND target_name = \(targetName)
-            """).compactMap { row in
-            guard let action = Reference.Action(rawValue: try row[2].decode(String.self)) else { return nil }
-            return StoredReference(sourceName: try row[0].decode(String.self), targetName: try row[1].decode(String.self), action: action)
-        }
-    }
-
     func recordChanges(zoneRowID: Int64, after sequence: Int64, skippingDeletionsThrough horizon: Int64, limit: Int,
                        maxBytes: Int, recordTypes: [String]?) async throws -> [StoredRecord] {
         let types = recordTypes ?? []

@@ -148,16 +148,7 @@ extension SQLiteTransaction {
     static let distanceFunction = DatabaseFunction("stratus_distance", argumentCount: 4, pure: true) { values in
         let numbers = values.compactMap { Double.fromDatabaseValue($0) }
         guard numbers.count == 4 else { return nil }
-        return greatCircleMeters(numbers[0], numbers[1], numbers[2], numbers[3])
-    }
-
-    static func greatCircleMeters(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
-        let radians = Double.pi / 180
-        let dLatitude = (latitude2 - latitude1) * radians
-        let dLongitude = (longitude2 - longitude1) * radians
-        let a = sin(dLatitude / 2) * sin(dLatitude / 2)
-            + cos(latitude1 * radians) * cos(latitude2 * radians) * sin(dLongitude / 2) * sin(dLongitude / 2)
-        return 6_371_000 * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
+        return QueryIndexing.greatCircleMeters(numbers[0], numbers[1], numbers[2], numbers[3])
     }
 
     /// A test as SQL on `column`, with its arguments.

@@ -92,6 +92,11 @@ package final class SQLiteStorage: StratusStorage {
         return fresh
     }
 
+    /// Files in the data directory.
+    package func blobStore(directory: URL) -> any BlobStore {
+        FileBlobStore(directory: directory)
+    }
+
     /// One process: no other instance to talk to.
     package var bus: (any InstanceBus)? { nil }
     package var fleetCounters: (any FleetCounters)? { nil }

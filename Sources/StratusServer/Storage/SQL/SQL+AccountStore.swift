@@ -1,0 +1,127 @@
+import StratusCore
+
+/// ``AccountStore`` in the SQL both drivers speak.
+extension AccountStore where Self: SQLDatabase {
+    package func container(id: String) async throws -> StoredContainer? {
+        try await fetchOne("SELECT id, api_token, created_at FROM containers WHERE id = \(id)").map(AccountRows.container)
+    }
+
+    package func containers() async throws -> [StoredContainer] {
+        try await fetch("SELECT id, api_token, created_at FROM containers ORDER BY id").map(AccountRows.container)
+    }
+
+    package func insertContainer(_ container: StoredContainer) async throws {
+        try await run("INSERT INTO containers (id, api_token, created_at) VALUES (\(container.id), \(container.apiToken), \(container.createdAt))")
+    }
+
+    package func setAPIToken(containerID: String, apiToken: String) async throws {
+        try await run("UPDATE containers SET api_token = \(apiToken) WHERE id = \(containerID)")
+    }
+
+    package func user(containerID: String, username: String) async throws -> StoredUser? {
+        try await fetchOne("SELECT \(unescaped: SQLColumns.user) FROM users WHERE container_id = \(containerID) AND username = \(username)")
+            .map(AccountRows.user)
+    }
+
+    package func user(containerID: String, email: String) async throws -> StoredUser? {
+        try await fetchOne("""
+            SELECT \(unescaped: SQLColumns.user) FROM users
+            WHERE container_id = \(containerID) AND email = \(email.lowercased()) AND email_verified = \(literal: true)
+            """).map(AccountRows.user)
+    }
+
+    package func user(recordName: String) async throws -> StoredUser? {
+        try await fetchOne("SELECT \(unescaped: SQLColumns.user) FROM users WHERE user_record_name = \(recordName)").map(AccountRows.user)
+    }
+
+    package func users(containerID: String, matching text: String?, limit: Int) async throws -> [StoredUser] {
+        let pattern = text.map(SQLColumns.containing)
+        return try await fetch("""
+            SELECT \(unescaped: SQLColumns.user) FROM users
+            WHERE container_id = \(containerID)
+              AND (CAST(\(pattern) AS TEXT) IS NULL OR username LIKE \(pattern) ESCAPE '\\' OR email LIKE \(pattern) ESCAPE '\\')
+            ORDER BY username LIMIT \(limit)
+            """).map(AccountRows.user)
+    }
+
+    package func insertUser(_ user: StoredUser) async throws {
+        let inserted = try await changedRowCount("""
+            INSERT INTO users (\(unescaped: SQLColumns.user)) VALUES (\(user.userRecordName), \(user.containerID), \(user.username),
+                \(user.passwordHash), \(user.createdAt), \(user.email?.lowercased()), \(user.discoverable), \(user.emailVerified), \(user.disabledAt))
+            ON CONFLICT (container_id, username) DO NOTHING RETURNING 1
+            """)
+        if inserted == 0 { throw CloudKitError(.exists, "username '\(user.username)' is taken") }
+    }
+
+    package func setUserDisabled(user: String, at time: Int64?) async throws {
+        try await run("UPDATE users SET disabled_at = \(time) WHERE user_record_name = \(user)")
+    }
+
+    package func setPasswordHash(user: String, passwordHash: String) async throws {
+        try await run("UPDATE users SET password_hash = \(passwordHash) WHERE user_record_name = \(user)")
+    }
+
+    package func deleteUser(recordName user: String) async throws {
+        for table in ["email_codes", "user_roles", "apns_tokens", "users"] {
+            try await run("DELETE FROM \(unescaped: table) WHERE user_record_name = \(user)")
+        }
+    }
+
+    package func saveEmailCode(_ code: StoredEmailCode) async throws {
+        try await run("""
+            INSERT INTO email_codes (user_record_name, code_hash, expires_at, attempts)
+            VALUES (\(code.userRecordName), \(code.codeHash), \(code.expiresAt), \(code.attempts))
+            ON CONFLICT (user_record_name) DO UPDATE SET code_hash = EXCLUDED.code_hash, expires_at = EXCLUDED.expires_at, attempts = EXCLUDED.attempts
+            """)
+    }
+
+    package func emailCode(user: String) async throws -> StoredEmailCode? {
+        try await fetchOne("SELECT user_record_name, code_hash, expires_at, attempts FROM email_codes WHERE user_record_name = \(user)").map {
+            StoredEmailCode(userRecordName: try $0.string(0), codeHash: try $0.string(1), expiresAt: try $0.int64(2), attempts: try $0.int(3))
+        }
+    }
+
+    package func markEmailVerified(user: String) async throws {
+        // A unique partial index refuses a second verified claim; checked first, so that a
+        // PostgreSQL transaction is not aborted by the violation.
+        let taken = try await fetchOne("""
+            SELECT 1 FROM users mine JOIN users other ON other.container_id = mine.container_id AND other.email = mine.email
+            WHERE mine.user_record_name = \(user) AND other.user_record_name <> mine.user_record_name AND other.email_verified = \(literal: true)
+            """)
+        if taken != nil { throw CloudKitError(.exists, "another account has verified this email address") }
+        try await run("UPDATE users SET email_verified = \(true) WHERE user_record_name = \(user)")
+        try await run("DELETE FROM email_codes WHERE user_record_name = \(user)")
+    }
+}
+
+/// Column lists and patterns the shared statements use.
+enum SQLColumns {
+    static let user = "user_record_name, container_id, username, password_hash, created_at, email, discoverable, email_verified, disabled_at"
+
+    /// A `LIKE … ESCAPE '\'` pattern matching text that contains `text`, its wildcards escaped.
+    static func containing(_ text: String) -> String {
+        "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "%"
+    }
+}
+
+extension SQLDatabase {
+    /// Every user of a container, by record name (an archive's order).
+    func containerUsers(_ containerID: String) async throws -> [StoredUser] {
+        try await fetch("SELECT \(unescaped: SQLColumns.user) FROM users WHERE container_id = \(containerID) ORDER BY user_record_name")
+            .map(AccountRows.user)
+    }
+}
+
+/// How account rows read.
+enum AccountRows {
+    static func container(_ row: SQLRow) throws -> StoredContainer {
+        StoredContainer(id: try row.string(0), apiToken: try row.string(1), createdAt: try row.int64(2))
+    }
+
+    static func user(_ row: SQLRow) throws -> StoredUser {
+        StoredUser(userRecordName: try row.string(0), containerID: try row.string(1), username: try row.string(2),
+                   passwordHash: try row.string(3), createdAt: try row.int64(4), email: try row.optionalString(5),
+                   discoverable: try row.bool(6), emailVerified: try row.bool(7), disabledAt: try row.optionalInt64(8))
+    }
+}

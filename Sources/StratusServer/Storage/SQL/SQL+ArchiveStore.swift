@@ -1,0 +1,120 @@
+import StratusCore
+
+/// ``ArchiveStore``'s export in the SQL both drivers speak: the policy of what an archive holds
+/// (secrets only when asked, email codes and pending uploads never) is written here once. A
+/// driver streams a zone's records (``ArchiveStore/archiveRecords(zoneRowID:_:)``) and inserts
+/// the rows whose ids a load keeps.
+extension ArchiveStore where Self: SQLDatabase & AccountStore & ServerKeyStore & APNsStore & SchemaStore & ShareStore & SubscriptionStore {
+    package func archiveItemCount(containerID: String, includingSecrets: Bool) async throws -> Int {
+        // The container line, then a schema line per environment, then one line per row.
+        let inContainer: SQLStatement = "SELECT z.id FROM zones z JOIN databases d ON d.id = z.database_id WHERE d.container_id = \(containerID)"
+        let secrets: SQLStatement = includingSecrets ? """
+              + (SELECT COUNT(*) FROM sessions WHERE container_id = \(containerID))
+              + (SELECT COUNT(*) FROM apns_credentials WHERE container_id = \(containerID))
+              + (SELECT COUNT(*) FROM apns_tokens WHERE container_id = \(containerID))
+            """ : ""
+        return try await fetchOne("""
+            SELECT \(unescaped: String(1 + ContainerEnvironment.allCases.count))
+              + (SELECT COUNT(*) FROM users WHERE container_id = \(containerID))
+              + (SELECT COUNT(*) FROM user_roles WHERE container_id = \(containerID))
+              + (SELECT COUNT(*) FROM server_keys WHERE container_id = \(containerID))
+              + (SELECT COUNT(*) FROM databases WHERE container_id = \(containerID))
+              + (SELECT COUNT(*) FROM zones WHERE id IN (\(inContainer)))
+              + (SELECT COUNT(DISTINCT checksum) FROM asset_references WHERE zone_id IN (\(inContainer)))
+              + (SELECT COUNT(*) FROM records WHERE zone_id IN (\(inContainer)))
+              + (SELECT COUNT(*) FROM shares WHERE zone_id IN (\(inContainer)))
+              + (SELECT COUNT(*) FROM shared_zones WHERE zone_id IN (\(inContainer)))
+              + (SELECT COUNT(*) FROM subscriptions WHERE database_id IN (SELECT id FROM databases WHERE container_id = \(containerID)))
+            \(secrets)
+            """)?.int(0) ?? 0
+    }
+
+    package func archiveItems(containerID: String, includingSecrets: Bool, _ emit: (ArchiveItem) throws -> Void) async throws {
+        guard let container = try await container(id: containerID) else { throw TransferError("there is no container '\(containerID)'") }
+        try emit(.container(container))
+        for environment in ContainerEnvironment.allCases {
+            try emit(.schema(environment, try await schema(containerID: containerID, environment: environment)))
+        }
+        for user in try await containerUsers(containerID) {
+            try emit(.user(ArchivedUser(userRecordName: user.userRecordName, username: user.username,
+                                        passwordHash: includingSecrets ? user.passwordHash : nil, createdAt: user.createdAt,
+                                        email: user.email, discoverable: user.discoverable, emailVerified: user.emailVerified,
+                                        disabledAt: user.disabledAt)))
+        }
+        for row in try await fetch("""
+            SELECT environment, user_record_name, role FROM user_roles WHERE container_id = \(containerID) ORDER BY environment, user_record_name, role
+            """) {
+            try emit(.userRole(ArchivedUserRole(environment: try Self.environment(row, 0), user: try row.string(1), role: try row.string(2))))
+        }
+        for key in try await serverKeys(containerID: containerID) { try emit(.serverKey(key)) }
+        if includingSecrets {
+            for row in try await fetch("""
+                SELECT token_hash, user_record_name, environment, expires_at FROM sessions WHERE container_id = \(containerID) ORDER BY token_hash
+                """) {
+                try emit(.session(StoredSession(tokenHash: try row.string(0), userRecordName: try row.string(1), containerID: containerID,
+                                                environment: try Self.environment(row, 2), expiresAt: try row.int64(3))))
+            }
+            if let credentials = try await apnsCredentials(containerID: containerID) { try emit(.apnsCredentials(credentials)) }
+            for row in try await fetch("""
+                SELECT apns_token, environment, user_record_name, apns_environment, registered_at, session_hash FROM apns_tokens
+                WHERE container_id = \(containerID) ORDER BY apns_token
+                """) {
+                try emit(.apnsToken(StoredAPNsToken(containerID: containerID, environment: try Self.environment(row, 1), user: try row.string(2),
+                                                    token: try row.string(0), apnsEnvironment: try Self.environment(row, 3),
+                                                    registeredAt: try row.int64(4), sessionHash: try row.optionalString(5))))
+            }
+        }
+        let databases = try await fetch("""
+            SELECT id, environment, scope, owner_record_name, purged_sequence FROM databases WHERE container_id = \(containerID) ORDER BY id
+            """)
+        for row in databases {
+            guard let scope = DatabaseScope(rawValue: try row.string(2)) else {
+                throw TransferError("database \(try row.int64(0)) has the scope \(try row.string(2))")
+            }
+            try emit(.database(ArchivedDatabase(id: try row.int64(0), environment: try Self.environment(row, 1), scope: scope,
+                                                owner: try row.string(3), purgedSequence: try row.int64(4))))
+        }
+        let zones = try await fetch("""
+            SELECT z.id, z.database_id, z.zone_name, z.change_sequence, z.purged_sequence, z.deleted, z.deleted_at
+            FROM zones z JOIN databases d ON d.id = z.database_id WHERE d.container_id = \(containerID) ORDER BY z.id
+            """).map {
+            ArchivedZone(id: try $0.int64(0), database: try $0.int64(1), name: try $0.string(2), changeSequence: try $0.int64(3),
+                         purgedSequence: try $0.int64(4), deleted: try $0.bool(5), deletedAt: try $0.optionalInt64(6))
+        }
+        for zone in zones { try emit(.zone(zone)) }
+        for row in try await fetch("""
+            SELECT checksum, size, created_at FROM asset_blobs WHERE checksum IN (
+                SELECT r.checksum FROM asset_references r JOIN zones z ON z.id = r.zone_id JOIN databases d ON d.id = z.database_id
+                WHERE d.container_id = \(containerID))
+            ORDER BY checksum
+            """) {
+            try emit(.asset(ArchivedAsset(checksum: try row.string(0), size: try row.int64(1), createdAt: try row.int64(2))))
+        }
+        for zone in zones { try await archiveRecords(zoneRowID: zone.id, emit) }
+        for zone in zones {
+            for share in try await shares(zoneRowID: zone.id) { try emit(.share(share)) }
+        }
+        for zone in zones {
+            for row in try await fetch("""
+                SELECT user_record_name, active, sequence FROM shared_zones WHERE zone_id = \(zone.id) ORDER BY user_record_name
+                """) {
+                try emit(.sharedZone(ArchivedSharedZone(user: try row.string(0), zone: zone.id, active: try row.bool(1), sequence: try row.int64(2))))
+            }
+        }
+        for row in databases {
+            for subscription in try await subscriptions(databaseID: try row.int64(0), owner: nil) { try emit(.subscription(subscription)) }
+        }
+    }
+
+    package func insertAssetBlob(_ asset: ArchivedAsset) async throws {
+        try await run("""
+            INSERT INTO asset_blobs (checksum, size, created_at) VALUES (\(asset.checksum), \(asset.size), \(asset.createdAt)) ON CONFLICT DO NOTHING
+            """)
+    }
+
+    private static func environment(_ row: SQLRow, _ column: Int) throws -> ContainerEnvironment {
+        let text = try row.string(column)
+        guard let environment = ContainerEnvironment(rawValue: text) else { throw TransferError("a row names the environment '\(text)'") }
+        return environment
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import GRDB
+
+/// The statements written once (``SQLDatabase``), run on this transaction's connection.
+extension SQLiteTransaction: SQLDatabase {
+    func fetch(_ statement: SQLStatement) throws -> [SQLRow] {
+        let (sql, binds) = statement.rendered(.sqlite)
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(binds.map(\.databaseValue))).map { row in
+            SQLRow(row.databaseValues.map(SQLValue.init))
+        }
+    }
+
+    func run(_ statement: SQLStatement) throws {
+        let (sql, binds) = statement.rendered(.sqlite)
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(binds.map(\.databaseValue)))
+    }
+}
+
+extension SQLValue {
+    init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null: self = .null
+        case .int64(let integer): self = .integer(integer)
+        case .double(let real): self = .real(real)
+        case .string(let text): self = .text(text)
+        case .blob(let data): self = .blob([UInt8](data))
+        }
+    }
+
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .integer(let integer): integer.databaseValue
+        case .real(let real): real.databaseValue
+        case .text(let text): text.databaseValue
+        case .blob(let bytes): Data(bytes).databaseValue
+        case .boolean(let bool): bool.databaseValue
+        }
+    }
+}

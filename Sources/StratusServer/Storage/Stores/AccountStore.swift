@@ -1,0 +1,29 @@
+import StratusCore
+
+/// Containers and the users of each: accounts, email verification, administration.
+package protocol AccountStore {
+    func container(id: String) async throws -> StoredContainer?
+    func containers() async throws -> [StoredContainer]
+    func insertContainer(_ container: StoredContainer) async throws
+    func setAPIToken(containerID: String, apiToken: String) async throws
+    func user(containerID: String, username: String) async throws -> StoredUser?
+    /// The user who verified this email address in the container (unverified claims never match).
+    func user(containerID: String, email: String) async throws -> StoredUser?
+    /// The user with this record name, if any.
+    func user(recordName: String) async throws -> StoredUser?
+    /// A container's users by username, those whose username or email contains `text` when given.
+    func users(containerID: String, matching text: String?, limit: Int) async throws -> [StoredUser]
+    /// Inserts a user; throws `EXISTS` when the username is taken in that container.
+    func insertUser(_ user: StoredUser) async throws
+    /// Disables the account at `time` (ms), or enables it again with nil.
+    func setUserDisabled(user: String, at time: Int64?) async throws
+    func setPasswordHash(user: String, passwordHash: String) async throws
+    /// Deletes the user's row and what only it needs: email codes, security roles, APNs tokens.
+    func deleteUser(recordName user: String) async throws
+    /// Creates or replaces the email verification code of a user.
+    func saveEmailCode(_ code: StoredEmailCode) async throws
+    func emailCode(user: String) async throws -> StoredEmailCode?
+    /// Marks the user's email address verified and forgets their code; `EXISTS` when another
+    /// account of the container verified the same address first.
+    func markEmailVerified(user: String) async throws
+}

@@ -1,0 +1,22 @@
+/// Asset files (one blob row per checksum), uploads awaiting a record, and which records refer
+/// to which files.
+package protocol AssetStore {
+    /// Records an uploaded file: its blob (once per checksum) and the upload awaiting a record.
+    func insertAssetUpload(_ upload: StoredAssetUpload) async throws
+    func assetUpload(receiptHash: String) async throws -> StoredAssetUpload?
+    /// The size of the file with this checksum and up to `limit` of the zone's records that refer
+    /// to it, or nil if none does.
+    func assetReferences(zoneRowID: Int64, checksum: String, limit: Int) async throws -> (size: Int64, recordNames: [String])?
+    /// Whether the record refers to the file with this checksum.
+    func recordReferencesAsset(zoneRowID: Int64, recordName: String, checksum: String) async throws -> Bool
+    /// Replaces the set of files a record refers to.
+    func replaceAssetReferences(zoneRowID: Int64, recordName: String, checksums: Set<String>) async throws
+    /// Removes uploads made before `time` (ms); returns how many went.
+    func deleteAssetUploads(before time: Int64) async throws -> Int
+    /// Removes the blobs no record and no upload refers to; returns their checksums.
+    func deleteUnreferencedAssetBlobs() async throws -> [String]
+    /// Whether a blob row with this checksum exists.
+    func assetBlobExists(checksum: String) async throws -> Bool
+    /// The checksum of every stored asset file.
+    func assetBlobChecksums() async throws -> [String]
+}

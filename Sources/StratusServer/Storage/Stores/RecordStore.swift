@@ -1,0 +1,29 @@
+import StratusCore
+
+/// Records, their tombstones and their reference edges.
+package protocol RecordStore {
+    /// The record or its tombstone.
+    func record(zoneRowID: Int64, recordName: String) async throws -> StoredRecord?
+    /// The records (or tombstones) of the zone with these names; missing names are left out.
+    func records(zoneRowID: Int64, recordNames: [String]) async throws -> [StoredRecord]
+    /// Whether ``saveRecord(_:references:replacingReferences:)`` may be held back and sent with
+    /// the saves around it (PostgreSQL, where every statement is a network round trip). A writer
+    /// then reads every name of a batch up front, creates included, so that it can save them all
+    /// rather than ``insertRecord(_:references:)`` each (whose answer cannot wait).
+    var holdsRecordWrites: Bool { get }
+    /// Inserts or overwrites the record (or tombstone) and its outgoing reference edges; with
+    /// `replacingReferences`, the edges it had before are removed first (a new record has none).
+    func saveRecord(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) async throws
+    /// Inserts a record whose name has no row in the zone yet, with its reference edges. Returns
+    /// false, writing nothing, when a row (record or tombstone) of that name exists.
+    func insertRecord(_ record: StoredRecord, references: [StoredReference]) async throws -> Bool
+    /// Edges pointing at `targetName` from live records of the zone.
+    func references(zoneRowID: Int64, targetName: String) async throws -> [StoredReference]
+    /// Records and tombstones changed after `sequence`, oldest first, leaving out tombstones at
+    /// or before `horizon`: at most `limit`, and no more once their fields add up to over
+    /// `maxBytes` with at least two read.
+    func recordChanges(zoneRowID: Int64, after sequence: Int64, skippingDeletionsThrough horizon: Int64, limit: Int,
+                       maxBytes: Int, recordTypes: [String]?) async throws -> [StoredRecord]
+    /// Every live record of a type in the container environment's zones, for rebuilding indexes.
+    func liveRecords(containerID: String, environment: ContainerEnvironment, recordType: String) async throws -> [StoredRecord]
+}
