@@ -153,11 +153,18 @@ import StratusCore
                 #expect(try await t.liveZone(databaseID: database, zoneName: "Notes") == notes)
                 #expect(try await t.liveZones(databaseID: database).map(\.zoneName) == ["Lists", "Notes"])
                 try await t.setZoneChangeSequence(rowID: notes.rowID, sequence: 7)
-                try await t.deleteZone(rowID: lists.rowID, sequence: 8)
+                try await t.deleteZone(rowID: lists.rowID, sequence: 8, at: 1_000)
                 #expect(try await t.zone(rowID: lists.rowID)?.deleted == true)
                 #expect(try await t.liveZone(databaseID: database, zoneName: "Lists") == nil)
                 #expect(try await t.zonesChanged(databaseID: database, after: 0, skippingDeletionsThrough: 0, limit: 10).map(\.zoneName) == ["Notes", "Lists"])
                 #expect(try await t.zonesChanged(databaseID: database, after: 0, skippingDeletionsThrough: 8, limit: 10).map(\.zoneName) == ["Notes"])
+                // The purge counts a deleted zone's age from the time it was given: a newer zone is
+                // made so that this one is not the highest id (which stays, see the purge).
+                _ = try await t.insertZone(databaseID: database, zoneName: "Later", sequence: 9)
+                #expect(try await t.purgeTombstones(before: 1_000) == 0)
+                #expect(try await t.purgeTombstones(before: 1_001) == 1)
+                #expect(try await t.zone(rowID: lists.rowID) == nil)
+                #expect(try await t.databasePurgedSequence(databaseID: database) == 8)
 
                 let share = StoredShare(zoneRowID: notes.rowID, recordName: "cloudkit.zoneshare", rootRecordName: nil, shortGUID: "guid-\(UUID().uuidString)",
                                         publicPermission: .none, participants: [

@@ -115,7 +115,7 @@ package struct ZoneService: Sendable {
         }
         zone.changeSequence = try await transaction.nextChangeSequence()
         zone.deleted = true
-        try await transaction.deleteZone(rowID: zone.rowID, sequence: zone.changeSequence)
+        try await transaction.deleteZone(rowID: zone.rowID, sequence: zone.changeSequence, at: AuthService.now())
         return zone
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import StratusCore
 
 /// ``ZoneStore``'s databases and zones in the SQL both drivers speak; the change sequence a
@@ -59,12 +58,11 @@ extension ZoneStore where Self: SQLDatabase {
         return StoredZone(rowID: rowID, databaseID: databaseID, zoneName: zoneName, changeSequence: sequence, purgedSequence: 0, deleted: false)
     }
 
-    package func deleteZone(rowID: Int64, sequence: Int64) async throws {
+    package func deleteZone(rowID: Int64, sequence: Int64, at time: Int64) async throws {
         for table in ["records", "record_references", "record_index", "asset_references"] {
             try await run("DELETE FROM \(unescaped: table) WHERE zone_id = \(rowID)")
         }
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
-        try await run("UPDATE zones SET deleted = \(literal: true), change_sequence = \(sequence), deleted_at = \(now) WHERE id = \(rowID)")
+        try await run("UPDATE zones SET deleted = \(literal: true), change_sequence = \(sequence), deleted_at = \(time) WHERE id = \(rowID)")
     }
 
     package func setZoneChangeSequence(rowID: Int64, sequence: Int64) async throws {

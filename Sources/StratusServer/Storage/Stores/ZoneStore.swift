@@ -18,8 +18,9 @@ package protocol ZoneStore {
     func zone(rowID: Int64) async throws -> StoredZone?
     func liveZones(databaseID: Int64) async throws -> [StoredZone]
     func insertZone(databaseID: Int64, zoneName: String, sequence: Int64) async throws -> StoredZone
-    /// Turns the zone into a tombstone at `sequence` and removes its records.
-    func deleteZone(rowID: Int64, sequence: Int64) async throws
+    /// Turns the zone into a tombstone at `sequence`, deleted at `time` (ms; the purge counts its
+    /// age from it), and removes its records.
+    func deleteZone(rowID: Int64, sequence: Int64, at time: Int64) async throws
     func setZoneChangeSequence(rowID: Int64, sequence: Int64) async throws
     /// Zones (live or deleted) whose change sequence is after `sequence`, oldest first; zones
     /// deleted at or before `horizon` are left out.
