@@ -68,6 +68,11 @@ import StratusCore
         (QueryFilter(.listContains, fieldName: "nums", .int64(3)), ["cherry", "dates"]),
         (QueryFilter(.listContainsAll, fieldName: "nums", .list(.int64, [.int64(1), .int64(2)])), ["apple"]),
         (QueryFilter(.equals, systemFieldName: "recordName", .string("dates")), ["dates"]),
+        // An empty list: nothing is in it, and everything is not (once PostgreSQL matched nothing
+        // for NOT_IN over a system field).
+        (QueryFilter(.in, systemFieldName: "recordName", .list(.string, [])), []),
+        (QueryFilter(.notIn, systemFieldName: "recordName", .list(.string, [])), ["apple", "apricot", "bread", "cherry", "dates"]),
+        (QueryFilter(.notIn, fieldName: "name", .list(.string, [])), ["apple", "apricot", "bread", "cherry", "dates"]),
         (QueryFilter(.beginsWith, fieldName: "___recordID", .string("c")), ["cherry"]),
         (QueryFilter(.containsAnyTokens, fieldName: "note", .string("red orange")), ["apple", "apricot", "bread", "cherry"]),
         (QueryFilter(.containsAllTokens, fieldName: "note", .string("Red, APPLE")), ["apple"]),

@@ -38,9 +38,7 @@ package struct RecordService: Sendable {
             try await sharing.prepare(&prepared)
             let writer = RecordWriter(transaction: transaction, grant: grant, context: context, maxRecordBytes: maxRecordBytes,
                                       maxBatchBytes: maxBatchBytes)
-            try await writer.prefetch(prepared.filter {
-                $0.invalid == nil && ($0.operation.operationType != .create || transaction.holdsRecordWrites)
-            }.map(\.recordName))
+            try await writer.prefetch(prepared.filter { $0.invalid == nil }.map(\.recordName))
             let atomic = (request.atomic ?? true) && !zone.isDefaultZone
             let outcomes: [Result<StoredRecord, RecordWriter.Failure>]
             do {

@@ -43,9 +43,12 @@ final class RecordWriter {
         if context.access.scope == .public { roles = PublicPermissions(context.access, in: transaction) }
     }
 
-    /// Reads the rows of the named records, a few queries in all. (Creates need no prefetch: their
-    /// insert finds out whether the name is taken.) Past `maxBatchBytes` of fields it stops: the
-    /// rest are read one at a time as the operations reach them.
+    /// Reads the rows of the named records, a few queries in all, creates included: a name known
+    /// to be free is saved with ``RecordStore/saveRecord(_:references:replacingReferences:)``,
+    /// whose answer the store may hold back and send with the saves around it. Past
+    /// `maxBatchBytes` of fields it stops: the rest are read one at a time as the operations reach
+    /// them, and a create among them inserts (``RecordStore/insertRecord(_:references:)``) to find
+    /// out whether its name is taken.
     func prefetch(_ names: [String]) async throws {
         known.reserveCapacity(names.count)
         var bytes = 0

@@ -107,7 +107,7 @@ struct HeldRecordWrites {
     }
 
     private static let upsertSQL = """
-        INSERT INTO records (\(PostgresTransaction.recordColumns))
+        INSERT INTO records (\(RecordColumns.names))
         SELECT zone, name, type, tag, fields, created_at, created_by, created_device, modified_at, modified_by, modified_device,
                CASE WHEN no_parent THEN NULL ELSE parent END, CASE WHEN no_share THEN NULL ELSE share END, sequence, deleted,
                CASE WHEN no_create_key THEN NULL ELSE create_key END

@@ -1,37 +1,7 @@
-import NIOCore
 import PostgresNIO
-import StratusCore
 
-/// A container's rows as archive items, and the rows of an archive whose ids a load keeps.
+/// The archived rows whose ids a load keeps, inserted past PostgreSQL's id sequences.
 extension PostgresTransaction {
-    /// A zone's records and tombstones, each with its reference edges and asset files, read as
-    /// they stream (a zone's records are never all in memory).
-    func archiveRecords(zoneRowID: Int64, _ emit: (ArchiveItem) throws -> Void) async throws {
-        for try await row in try await query("""
-            SELECT \(unescaped: Self.recordColumns),
-                ARRAY(SELECT target_name FROM record_references e WHERE e.zone_id = r.zone_id AND e.source_name = r.record_name
-                      ORDER BY target_name, action),
-                ARRAY(SELECT action FROM record_references e WHERE e.zone_id = r.zone_id AND e.source_name = r.record_name
-                      ORDER BY target_name, action),
-                ARRAY(SELECT checksum FROM asset_references a WHERE a.zone_id = r.zone_id AND a.record_name = r.record_name ORDER BY checksum)
-            FROM records r WHERE zone_id = \(zoneRowID) ORDER BY record_name
-            """) {
-            let cells = row.makeRandomAccess()
-            let record = try Self.record(cells)
-            let targets = try cells[16].decode([String].self)
-            let actions = try cells[17].decode([String].self)
-            let edges = try zip(targets, actions).map { target, action in
-                guard let action = Reference.Action(rawValue: action) else { throw TransferError("a reference of \(record.recordName) has the action \(action)") }
-                return ArchivedReference(target: target, action: action)
-            }
-            try emit(.record(ArchivedRecord(
-                zone: zoneRowID, recordName: record.recordName, recordType: record.recordType, changeTag: record.changeTag,
-                fields: record.fieldsJSON, created: record.created, modified: record.modified, parent: record.parent, share: record.share,
-                sequence: record.sequence, deleted: record.deleted, createKey: record.createKey, references: edges,
-                assets: try cells[18].decode([String].self))))
-        }
-    }
-
     func insertArchivedDatabase(_ database: ArchivedDatabase, containerID: String, _ load: ArchiveLoad) async throws -> Int64 {
         let id = try await value("""
             INSERT INTO databases (id, container_id, environment, scope, owner_record_name, purged_sequence)

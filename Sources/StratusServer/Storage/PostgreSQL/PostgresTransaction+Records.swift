@@ -2,13 +2,8 @@ import NIOCore
 import PostgresNIO
 import StratusCore
 
-/// Records, their reference edges and change feeds.
+/// Record rows as PostgreSQL decodes and saves them (the reads are written once: `SQL+RecordStore`).
 extension PostgresTransaction {
-    static let recordColumns = """
-        zone_id, record_name, record_type, change_tag, fields, created_at, created_by, created_device,
-        modified_at, modified_by, modified_device, parent, share, sequence, deleted, create_key
-        """
-
     static func record(_ row: PostgresRandomAccessRow) throws -> StoredRecord {
         let fields = try row[4].decode(ByteBuffer.self)
         return StoredRecord(
@@ -22,34 +17,6 @@ extension PostgresTransaction {
             deleted: try row[14].decode(Bool.self), createKey: try row[15].decode(String?.self))
     }
 
-    /// The records a query selects (``recordColumns`` first); with `maxBytes`, reading stops once
-    /// their fields add up to more than that and two rows are read (the one past the limit tells
-    /// that more come).
-    func fetchRecords(_ query: PostgresQuery, maxBytes: Int = .max) async throws -> [StoredRecord] {
-        var records: [StoredRecord] = []
-        var bytes = 0
-        for try await row in try await self.query(query) {
-            let record = try Self.record(row.makeRandomAccess())
-            records.append(record)
-            bytes += record.fieldsJSON.count
-            // The rest of the result is read and dropped by the row sequence's end.
-            if bytes > maxBytes && records.count >= 2 { break }
-        }
-        return records
-    }
-
-    func record(zoneRowID: Int64, recordName: String) async throws -> StoredRecord? {
-        try await fetchRecords("""
-            SELECT \(unescaped: Self.recordColumns) FROM records WHERE zone_id = \(zoneRowID) AND record_name = \(recordName)
-            """).first
-    }
-
-    func records(zoneRowID: Int64, recordNames: [String]) async throws -> [StoredRecord] {
-        try await fetchRecords("""
-            SELECT \(unescaped: Self.recordColumns) FROM records WHERE zone_id = \(zoneRowID) AND record_name = ANY(\(recordNames))
-            """)
-    }
-
     /// Held back (``HeldRecordWrites``) and sent with the saves around it.
     func saveRecord(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) async throws {
         if held.holds(record) { try await sendHeldWrites() }
@@ -58,7 +25,7 @@ extension PostgresTransaction {
 
     func insertRecord(_ record: StoredRecord, references: [StoredReference]) async throws -> Bool {
         var binds = PostgresBindings(capacity: 16)
-        Self.bind(record, to: &binds)
+        for value in record.columnValues { binds.append(value) }
         let inserted = try await changedRows(PostgresQuery(unsafeSQL: Self.insertRecordSQL + "ON CONFLICT (zone_id, record_name) DO NOTHING RETURNING 1",
                                                            binds: binds))
         guard inserted > 0 else { return false }
@@ -76,28 +43,8 @@ extension PostgresTransaction {
             create_key = EXCLUDED.create_key
         """
 
-    /// Appends the record's ``recordColumns`` to `binds`, in order.
-    static func bind(_ record: StoredRecord, to binds: inout PostgresBindings) {
-        binds.append(record.zoneRowID)
-        binds.append(record.recordName)
-        binds.append(record.recordType)
-        binds.append(record.changeTag)
-        binds.append(ByteBuffer(bytes: record.fieldsJSON))
-        binds.append(record.created.timestamp)
-        binds.append(record.created.userRecordName)
-        binds.append(record.created.deviceID)
-        binds.append(record.modified.timestamp)
-        binds.append(record.modified.userRecordName)
-        binds.append(record.modified.deviceID)
-        binds.append(record.parent)
-        binds.append(record.share)
-        binds.append(record.sequence)
-        binds.append(record.deleted)
-        binds.append(record.createKey)
-    }
-
     private static let insertRecordSQL = """
-        INSERT INTO records (\(recordColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)\n
+        INSERT INTO records (\(RecordColumns.names)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)\n
         """
 
     private func insert(_ references: [StoredReference], zoneRowID: Int64) async throws {
@@ -107,21 +54,5 @@ extension PostgresTransaction {
             SELECT \(zoneRowID), * FROM unnest(\(references.map(\.targetName)), \(references.map(\.sourceName)), \(references.map(\.action.rawValue)))
             ON CONFLICT DO NOTHING
             """)
-    }
-
-    func recordChanges(zoneRowID: Int64, after sequence: Int64, skippingDeletionsThrough horizon: Int64, limit: Int,
-                       maxBytes: Int, recordTypes: [String]?) async throws -> [StoredRecord] {
-        let types = recordTypes ?? []
-        // Walk `records_changes` in order and stop at the limit. Right after a burst of writes,
-        // before autovacuum analyzes the table, the planner believes a zone holds a few dozen
-        // rows and picks a bitmap scan that reads and sorts every row after the token instead
-        // (measured: 9.6 ms a page at 40,000 records, against 0.5 ms), so a feed read in pages
-        // grew with the square of its length.
-        try await execute("SET LOCAL enable_bitmapscan = off")
-        return try await fetchRecords("""
-            SELECT \(unescaped: Self.recordColumns) FROM records WHERE zone_id = \(zoneRowID) AND sequence > \(sequence)
-              AND NOT (deleted AND sequence <= \(horizon)) AND (\(types.isEmpty) OR record_type = ANY(\(types)))
-            ORDER BY sequence LIMIT \(Int64(limit))
-            """, maxBytes: maxBytes)
     }
 }

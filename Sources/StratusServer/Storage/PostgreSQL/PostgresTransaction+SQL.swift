@@ -4,6 +4,8 @@ import PostgresNIO
 /// The statements written once (``SQLDatabase``), sent on this transaction's connection after
 /// the held writes.
 extension PostgresTransaction: SQLDatabase {
+    var dialect: SQLDialect { .postgres }
+
     func fetch(_ statement: SQLStatement) async throws -> [SQLRow] {
         try await rows(Self.query(statement)).map { row in SQLRow(try row.map(SQLValue.init)) }
     }
@@ -12,20 +14,34 @@ extension PostgresTransaction: SQLDatabase {
         try await execute(Self.query(statement))
     }
 
+    /// Decodes the record columns straight from the row, the rest as ``SQLValue``s; rows after
+    /// a stop are read and dropped by the row sequence's end.
+    func forEachRecord(_ statement: SQLStatement, extraColumns: Int, _ body: (StoredRecord, [SQLValue]) throws -> Bool) async throws {
+        for try await row in try await query(Self.query(statement)) {
+            let cells = row.makeRandomAccess()
+            let extra = try (0..<extraColumns).map { try SQLValue(cells[RecordColumns.count + $0]) }
+            guard try body(Self.record(cells), extra) else { return }
+        }
+    }
+
     private static func query(_ statement: SQLStatement) throws -> PostgresQuery {
         let (sql, binds) = statement.rendered(.postgres)
         var bindings = PostgresBindings(capacity: binds.count)
-        for value in binds {
-            switch value {
-            case .null: bindings.appendNull()
-            case .integer(let integer): bindings.append(integer)
-            case .real(let real): bindings.append(real)
-            case .text(let text): bindings.append(text)
-            case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
-            case .boolean(let bool): bindings.append(bool)
-            }
-        }
+        for value in binds { bindings.append(value) }
         return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
+}
+
+extension PostgresBindings {
+    mutating func append(_ value: SQLValue) {
+        switch value {
+        case .null: appendNull()
+        case .integer(let integer): append(integer)
+        case .real(let real): append(real)
+        case .text(let text): append(text)
+        case .blob(let bytes): append(ByteBuffer(bytes: bytes))
+        case .boolean(let bool): append(bool)
+        }
     }
 }
 

@@ -38,8 +38,6 @@ final class PostgresTransaction: StorageTransaction {
         self.sequence = changeSequence.map { ($0, $0) }
     }
 
-    var holdsRecordWrites: Bool { true }
-
     // MARK: Running statements
 
     /// Runs a statement, after the held writes (and the savepoints among them) reach the server.

@@ -2,8 +2,7 @@ import StratusCore
 
 /// ``ArchiveStore``'s export in the SQL both drivers speak: the policy of what an archive holds
 /// (secrets only when asked, email codes and pending uploads never) is written here once. A
-/// driver streams a zone's records (``ArchiveStore/archiveRecords(zoneRowID:_:)``) and inserts
-/// the rows whose ids a load keeps.
+/// driver inserts the rows whose ids a load keeps.
 extension ArchiveStore where Self: SQLDatabase & AccountStore & ServerKeyStore & APNsStore & SchemaStore & ShareStore & SubscriptionStore {
     package func archiveItemCount(containerID: String, includingSecrets: Bool) async throws -> Int {
         // The container line, then a schema line per environment, then one line per row.
@@ -103,6 +102,43 @@ extension ArchiveStore where Self: SQLDatabase & AccountStore & ServerKeyStore &
         }
         for row in databases {
             for subscription in try await subscriptions(databaseID: try row.int64(0), owner: nil) { try emit(.subscription(subscription)) }
+        }
+    }
+
+    /// Reads the zone's records by name a page at a time, each page's edges and files in two
+    /// statements more.
+    package func archiveRecords(zoneRowID: Int64, _ emit: (ArchiveItem) throws -> Void) async throws {
+        var after: SQLStatement = ""
+        while true {
+            let page = try await fetchRecords("""
+                SELECT \(unescaped: RecordColumns.names) FROM records WHERE zone_id = \(zoneRowID) \(after) ORDER BY record_name LIMIT 200
+                """).records
+            guard let last = page.last else { return }
+            let names = SQLStatement(joining: page.map { "\($0.recordName)" }, separator: ", ")
+            var edges: [String: [ArchivedReference]] = [:]
+            for row in try await fetch("""
+                SELECT source_name, target_name, action FROM record_references WHERE zone_id = \(zoneRowID) AND source_name IN (\(names))
+                ORDER BY source_name, target_name, action
+                """) {
+                let source = try row.string(0), action = try row.string(2)
+                guard let action = Reference.Action(rawValue: action) else { throw TransferError("a reference of \(source) has the action \(action)") }
+                edges[source, default: []].append(ArchivedReference(target: try row.string(1), action: action))
+            }
+            var assets: [String: [String]] = [:]
+            for row in try await fetch("""
+                SELECT record_name, checksum FROM asset_references WHERE zone_id = \(zoneRowID) AND record_name IN (\(names))
+                ORDER BY record_name, checksum
+                """) {
+                assets[try row.string(0), default: []].append(try row.string(1))
+            }
+            for record in page {
+                try emit(.record(ArchivedRecord(
+                    zone: zoneRowID, recordName: record.recordName, recordType: record.recordType, changeTag: record.changeTag,
+                    fields: record.fieldsJSON, created: record.created, modified: record.modified, parent: record.parent, share: record.share,
+                    sequence: record.sequence, deleted: record.deleted, createKey: record.createKey,
+                    references: edges[record.recordName] ?? [], assets: assets[record.recordName] ?? [])))
+            }
+            after = "AND record_name > \(last.recordName)"
         }
     }
 

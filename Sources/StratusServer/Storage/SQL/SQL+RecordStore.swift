@@ -1,8 +1,26 @@
 import StratusCore
 
-/// The parts of ``RecordStore`` both drivers run alike; record rows themselves are each driver's
-/// fast path.
+/// The reads of ``RecordStore``, written once; saving a record stays each driver's fast path
+/// (SQLite's kept statements, PostgreSQL's held writes).
 extension RecordStore where Self: SQLDatabase {
+    package func record(zoneRowID: Int64, recordName: String) async throws -> StoredRecord? {
+        try await fetchRecords("""
+            SELECT \(unescaped: RecordColumns.names) FROM records WHERE zone_id = \(zoneRowID) AND record_name = \(recordName)
+            """).records.first
+    }
+
+    package func records(zoneRowID: Int64, recordNames: [String]) async throws -> [StoredRecord] {
+        var records: [StoredRecord] = []
+        for start in stride(from: 0, to: recordNames.count, by: 500) {
+            let names = recordNames[start..<min(start + 500, recordNames.count)].map { name -> SQLStatement in "\(name)" }
+            records += try await fetchRecords("""
+                SELECT \(unescaped: RecordColumns.names) FROM records
+                WHERE zone_id = \(zoneRowID) AND record_name IN (\(SQLStatement(joining: names, separator: ", ")))
+                """).records
+        }
+        return records
+    }
+
     package func references(zoneRowID: Int64, targetName: String) async throws -> [StoredReference] {
         try await fetch("""
             SELECT source_name, target_name, action FROM record_references WHERE zone_id = \(zoneRowID) AND target_name = \(targetName)
@@ -10,5 +28,29 @@ extension RecordStore where Self: SQLDatabase {
             guard let action = Reference.Action(rawValue: try row.string(2)) else { return nil }
             return StoredReference(sourceName: try row.string(0), targetName: try row.string(1), action: action)
         }
+    }
+
+    package func recordChanges(zoneRowID: Int64, after sequence: Int64, skippingDeletionsThrough horizon: Int64, limit: Int,
+                               maxBytes: Int, recordTypes: [String]?) async throws -> [StoredRecord] {
+        if let setting = dialect.changeFeedSetting { try await run("\(unescaped: setting)") }
+        var filters: [SQLStatement] = []
+        if horizon > sequence { filters.append("NOT (deleted = \(literal: true) AND sequence <= \(horizon))") }
+        if let types = recordTypes, !types.isEmpty {
+            filters.append("record_type IN (\(SQLStatement(joining: types.map { "\($0)" }, separator: ", ")))")
+        }
+        // The statement walks `records_changes` in order and stops at the limit.
+        return try await fetchRecords("""
+            SELECT \(unescaped: RecordColumns.names) FROM records WHERE zone_id = \(zoneRowID) AND sequence > \(sequence)
+            \(SQLStatement(joining: filters.map { "AND \($0)" }, separator: " ")) ORDER BY sequence LIMIT \(limit)
+            """, maxBytes: maxBytes).records
+    }
+
+    package func liveRecords(containerID: String, environment: ContainerEnvironment, recordType: String) async throws -> [StoredRecord] {
+        try await fetchRecords("""
+            SELECT \(unescaped: RecordColumns.names) FROM records WHERE record_type = \(recordType) AND deleted = \(literal: false) AND zone_id IN (
+                SELECT zones.id FROM zones JOIN databases ON databases.id = zones.database_id
+                WHERE databases.container_id = \(containerID) AND databases.environment = \(environment.rawValue)
+                AND zones.deleted = \(literal: false))
+            """).records
     }
 }

@@ -28,6 +28,15 @@ package struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
         parts = stringInterpolation.parts
     }
 
+    /// The statements in order, `separator` between each two (a list of conditions or values).
+    package init(joining statements: [SQLStatement], separator: String) {
+        parts = []
+        for (index, statement) in statements.enumerated() {
+            if index > 0 { parts.append(.sql(separator)) }
+            parts.append(contentsOf: statement.parts)
+        }
+    }
+
     /// The SQL text with `dialect`'s placeholders, and the values they stand for in order.
     package func rendered(_ dialect: SQLDialect) -> (sql: String, binds: [SQLValue]) {
         var sql = ""

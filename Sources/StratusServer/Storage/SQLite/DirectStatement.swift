@@ -57,6 +57,19 @@ struct DirectStatement {
         }
     }
 
+    mutating func bind(_ value: SQLValue) {
+        switch value {
+        case .null: bind(nil as String?)
+        case .integer(let integer): bind(integer)
+        case .real(let real):
+            position += 1
+            sqlite3_bind_double(handle, position, real)
+        case .text(let text): bind(text)
+        case .blob(let bytes): bind(bytes)
+        case .boolean(let bool): bind(bool)
+        }
+    }
+
     /// Runs the statement to completion and resets it for GRDB's next use.
     func execute(in db: Database) throws {
         let code = sqlite3_step(handle)
@@ -98,13 +111,13 @@ struct DirectStatement {
         sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : text(column)
     }
 
-    /// A column as an index value; a blob (or null) reads as `.missing`.
-    func indexValue(_ column: Int32) -> IndexValue {
+    func value(_ column: Int32) -> SQLValue {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER: .integer(int64(column))
         case SQLITE_FLOAT: .real(sqlite3_column_double(handle, column))
         case SQLITE_TEXT: .text(text(column))
-        default: .missing
+        case SQLITE_BLOB: .blob(bytes(column))
+        default: .null
         }
     }
 

@@ -42,12 +42,20 @@ package final class SQLiteStorage: StratusStorage {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
-            db.add(function: SQLiteTransaction.distanceFunction)
+            db.add(function: distanceFunction)
         }
         let pool = try DatabasePool(path: path, configuration: configuration)
         // GRDB sets NORMAL while enabling WAL, after `prepareDatabase`; raise it on the writer.
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         return pool
+    }
+
+    /// `stratus_distance(lat1, lon1, lat2, lon2)`: great-circle meters between two points, for
+    /// the query plan's distance conditions and sort keys (`SQL+QueryIndexStore`).
+    private static let distanceFunction = DatabaseFunction("stratus_distance", argumentCount: 4, pure: true) { values in
+        let numbers = values.compactMap { Double.fromDatabaseValue($0) }
+        guard numbers.count == 4 else { return nil }
+        return QueryIndexing.greatCircleMeters(numbers[0], numbers[1], numbers[2], numbers[3])
     }
 
     package func read<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction) async throws -> T) async throws -> T {

@@ -3,6 +3,8 @@ import GRDB
 
 /// The statements written once (``SQLDatabase``), run on this transaction's connection.
 extension SQLiteTransaction: SQLDatabase {
+    var dialect: SQLDialect { .sqlite }
+
     func fetch(_ statement: SQLStatement) throws -> [SQLRow] {
         let (sql, binds) = statement.rendered(.sqlite)
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(binds.map(\.databaseValue))).map { row in
@@ -13,6 +15,20 @@ extension SQLiteTransaction: SQLDatabase {
     func run(_ statement: SQLStatement) throws {
         let (sql, binds) = statement.rendered(.sqlite)
         try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(binds.map(\.databaseValue)))
+    }
+
+    /// Binds and reads through SQLite's C API (``DirectStatement``), without GRDB's boxing.
+    func forEachRecord(_ statement: SQLStatement, extraColumns: Int, _ body: (StoredRecord, [SQLValue]) throws -> Bool) throws {
+        let (sql, binds) = statement.rendered(.sqlite)
+        var rows = DirectStatement(try db.cachedStatement(sql: sql))
+        for value in binds { rows.bind(value) }
+        while try rows.next(in: db) {
+            let extra = (0..<extraColumns).map { rows.value(Int32(RecordColumns.count + $0)) }
+            guard try body(Self.record(rows), extra) else {
+                rows.reset()
+                return
+            }
+        }
     }
 }
 

@@ -1,4 +1,3 @@
-import Foundation
 import GRDB
 import StratusCore
 
@@ -17,9 +16,6 @@ final class SQLiteTransaction: StorageTransaction {
         self.db = db
         self.storeEpoch = epoch
     }
-
-    /// SQLite runs in the process: a statement costs no round trip, and saves are written at once.
-    var holdsRecordWrites: Bool { false }
 
     // MARK: Change sequence
 
@@ -49,13 +45,6 @@ final class SQLiteTransaction: StorageTransaction {
 
     // MARK: Records
 
-    static let recordColumns = """
-        zone_id, record_name, record_type, change_tag, fields, created_at, created_by, created_device,
-        modified_at, modified_by, modified_device, parent, share, sequence, deleted, create_key
-        """
-    /// How many columns ``recordColumns`` names: what a query selects after them starts there.
-    static let recordColumnCount = 16
-
     static func record(_ row: DirectStatement) -> StoredRecord {
         StoredRecord(
             zoneRowID: row.int64(0), recordName: row.text(1), recordType: row.text(2), changeTag: row.text(3), fieldsJSON: row.bytes(4),
@@ -63,48 +52,6 @@ final class SQLiteTransaction: StorageTransaction {
             modified: RecordStamp(timestamp: row.int64(8), userRecordName: row.text(9), deviceID: row.text(10)),
             parent: row.optionalText(11), share: row.optionalText(12), sequence: row.int64(13), deleted: row.bool(14),
             createKey: row.optionalText(15))
-    }
-
-    /// The rows of a record query whose arguments `bind` sets; with `maxBytes`, it stops once their fields add up to more
-    /// than that and two rows are read (the one past the limit tells that more come), so a page
-    /// never loads far past what it can answer.
-    func fetchRecords(_ sql: String, capacity: Int = 0, maxBytes: Int = .max, bind: (inout DirectStatement) -> Void) throws -> [StoredRecord] {
-        var statement = DirectStatement(try db.cachedStatement(sql: sql))
-        bind(&statement)
-        var rows: [StoredRecord] = []
-        rows.reserveCapacity(capacity)
-        var bytes = 0
-        while try statement.next(in: db) {
-            let row = Self.record(statement)
-            rows.append(row)
-            bytes += row.fieldsJSON.count
-            if bytes > maxBytes && rows.count >= 2 {
-                statement.reset()
-                break
-            }
-        }
-        return rows
-    }
-
-    func record(zoneRowID: Int64, recordName: String) throws -> StoredRecord? {
-        try fetchRecords("SELECT \(Self.recordColumns) FROM records WHERE zone_id = ? AND record_name = ?") {
-            $0.bind(zoneRowID)
-            $0.bind(recordName)
-        }.first
-    }
-
-    func records(zoneRowID: Int64, recordNames: [String]) throws -> [StoredRecord] {
-        var rows: [StoredRecord] = []
-        for start in stride(from: 0, to: recordNames.count, by: 500) {
-            let names = recordNames[start..<min(start + 500, recordNames.count)]
-            rows += try fetchRecords("""
-                SELECT \(Self.recordColumns) FROM records WHERE zone_id = ? AND record_name IN (\(databaseQuestionMarks(count: names.count)))
-                """, capacity: names.count) { statement in
-                statement.bind(zoneRowID)
-                for name in names { statement.bind(name) }
-            }
-        }
-        return rows
     }
 
     func saveRecord(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) throws {
@@ -126,8 +73,8 @@ final class SQLiteTransaction: StorageTransaction {
         return true
     }
 
-    private static let insertRecordSQL = "INSERT INTO records (\(recordColumns)) VALUES (\(databaseQuestionMarks(count: recordColumnCount)))"
-    private static let replaceRecordSQL = "INSERT OR REPLACE INTO records (\(recordColumns)) VALUES (\(databaseQuestionMarks(count: recordColumnCount)))"
+    private static let insertRecordSQL = "INSERT INTO records (\(RecordColumns.names)) VALUES (\(databaseQuestionMarks(count: RecordColumns.count)))"
+    private static let replaceRecordSQL = "INSERT OR REPLACE INTO records (\(RecordColumns.names)) VALUES (\(databaseQuestionMarks(count: RecordColumns.count)))"
 
     private func write(_ record: StoredRecord, replacing: Bool) throws {
         // The two statements are kept for the transaction: GRDB's cache is keyed by the SQL
@@ -141,22 +88,7 @@ final class SQLiteTransaction: StorageTransaction {
             insertRecordStatement = statement
         }
         var row = DirectStatement(statement)
-        row.bind(record.zoneRowID)
-        row.bind(record.recordName)
-        row.bind(record.recordType)
-        row.bind(record.changeTag)
-        row.bind(record.fieldsJSON)
-        row.bind(record.created.timestamp)
-        row.bind(record.created.userRecordName)
-        row.bind(record.created.deviceID)
-        row.bind(record.modified.timestamp)
-        row.bind(record.modified.userRecordName)
-        row.bind(record.modified.deviceID)
-        row.bind(record.parent)
-        row.bind(record.share)
-        row.bind(record.sequence)
-        row.bind(record.deleted)
-        row.bind(record.createKey)
+        for value in record.columnValues { row.bind(value) }
         try row.execute(in: db)
     }
 
@@ -167,23 +99,6 @@ final class SQLiteTransaction: StorageTransaction {
             """)
         for reference in references {
             try insert.execute(arguments: [zoneRowID, reference.targetName, reference.sourceName, reference.action.rawValue])
-        }
-    }
-
-    func recordChanges(zoneRowID: Int64, after sequence: Int64, skippingDeletionsThrough horizon: Int64, limit: Int,
-                       maxBytes: Int, recordTypes: [String]?) throws -> [StoredRecord] {
-        let types = recordTypes ?? []
-        let typeFilter = types.isEmpty ? "" : " AND record_type IN (\(databaseQuestionMarks(count: types.count)))"
-        let horizonFilter = horizon > sequence ? " AND NOT (deleted = 1 AND sequence <= ?)" : ""
-        return try fetchRecords("""
-            SELECT \(Self.recordColumns) FROM records WHERE zone_id = ? AND sequence > ?\(horizonFilter)\(typeFilter)
-            ORDER BY sequence LIMIT ?
-            """, capacity: min(limit, 256), maxBytes: maxBytes) { statement in
-            statement.bind(zoneRowID)
-            statement.bind(sequence)
-            if horizon > sequence { statement.bind(horizon) }
-            for type in types { statement.bind(type) }
-            statement.bind(Int64(limit))
         }
     }
 

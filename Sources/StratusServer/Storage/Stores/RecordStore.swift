@@ -6,11 +6,6 @@ package protocol RecordStore {
     func record(zoneRowID: Int64, recordName: String) async throws -> StoredRecord?
     /// The records (or tombstones) of the zone with these names; missing names are left out.
     func records(zoneRowID: Int64, recordNames: [String]) async throws -> [StoredRecord]
-    /// Whether ``saveRecord(_:references:replacingReferences:)`` may be held back and sent with
-    /// the saves around it (PostgreSQL, where every statement is a network round trip). A writer
-    /// then reads every name of a batch up front, creates included, so that it can save them all
-    /// rather than ``insertRecord(_:references:)`` each (whose answer cannot wait).
-    var holdsRecordWrites: Bool { get }
     /// Inserts or overwrites the record (or tombstone) and its outgoing reference edges; with
     /// `replacingReferences`, the edges it had before are removed first (a new record has none).
     func saveRecord(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) async throws
