@@ -72,7 +72,7 @@ package struct StratusServices: Sendable {
         push = PushService(auth: auth, storage: storage, hub: hub, courierWait: configuration.courierWait,
                            couriers: CourierRegistry(maxPerUser: configuration.maxCouriersPerUser),
                            courierKey: signer.derivedKey(for: "stratus courier v1"))
-        sharing = ShareService(storage: storage)
+        sharing = ShareService(storage: storage, hub: hub)
         users = UserDirectory(storage: storage)
         email = EmailVerification(storage: storage, mailer: configuration.smtp, limiter: limiter, logger: logger)
         serverKeys = ServerKeyService(storage: storage)

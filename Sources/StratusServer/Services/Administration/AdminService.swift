@@ -152,11 +152,10 @@ package struct AdminService: Sendable {
     /// Records the user created in the public database stay: they belong to the app's public
     /// data, and their `created.userRecordName` names a user who no longer exists.
     package func deleteAccount(user: String, containerID: String) async throws {
-        let (deletedZones, revoked) = try await storage.write { transaction in
+        let revoked = try await storage.write(publishingTo: hub) { transaction, changes in
             guard let stored = try await transaction.user(recordName: user), stored.containerID == containerID else {
                 throw CloudKitError.notFound("no such user in container '\(containerID)'")
             }
-            var deletedZones: [CommittedChanges] = []
             for environment in ContainerEnvironment.allCases {
                 for scope in [DatabaseScope.public, .private, .shared] {
                     let key = DatabaseKey(containerID: containerID, environment: environment, scope: scope,
@@ -169,8 +168,7 @@ package struct AdminService: Sendable {
                     guard scope == .private else { continue }
                     for zone in try await transaction.liveZones(databaseID: databaseID) {
                         _ = try await ZoneService.delete(zone, in: transaction)
-                        deletedZones.append(CommittedChanges(database: key, databaseID: databaseID, zoneRowID: zone.rowID,
-                                                             zoneName: zone.zoneName, zoneDeleted: true))
+                        changes.zoneDeleted(zoneRowID: zone.rowID, zoneName: zone.zoneName, database: key, databaseID: databaseID)
                     }
                 }
             }
@@ -180,14 +178,13 @@ package struct AdminService: Sendable {
                 let access = DatabaseAccess(containerID: containerID, environment: owner.environment, scope: .shared,
                                             userRecordName: user, deviceID: "", origin: "", session: nil)
                 try await ShareOperations(transaction: transaction, grant: ZoneGrant(zone: zone, owner: owner.ownerRecordName, sharing: nil),
-                                    access: access).removeParticipant(user)
+                                    access: access, changes: changes).removeParticipant(user)
             }
             let revoked = try await transaction.deleteSessions(user: user, except: nil)
             try await transaction.deleteUser(recordName: user)
-            return (deletedZones, revoked)
+            return revoked
         }
         await end(revoked)
-        for changes in deletedZones { await hub.publish(changes) }
     }
 
     /// Deletes the account of the user with that username (see ``deleteAccount(user:containerID:)``).

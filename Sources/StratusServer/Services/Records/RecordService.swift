@@ -29,11 +29,11 @@ package struct RecordService: Sendable {
         let prepared = try prepare(request)
         let key = try access.databaseKey()
         let context = WriteContext(access: access, user: user, now: AuthService.now())
-        let (results, changes) = try await storage.write { transaction in
+        return try await storage.write(publishingTo: hub) { transaction, changes in
             let databaseID = try await DatabaseDirectory.databaseID(key, in: transaction)
             let grant = try await DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let zone = grant.zone
-            let sharing = ShareOperations(transaction: transaction, grant: grant, access: access)
+            let sharing = ShareOperations(transaction: transaction, grant: grant, access: access, changes: changes)
             var prepared = prepared
             try await sharing.prepare(&prepared)
             let writer = RecordWriter(transaction: transaction, grant: grant, context: context, maxRecordBytes: maxRecordBytes,
@@ -46,6 +46,9 @@ package struct RecordService: Sendable {
             } catch let tooLarge as RecordWriter.BatchTooLarge {
                 throw tooLarge.error
             }
+            let ownerKey = DatabaseKey(containerID: key.containerID, environment: key.environment,
+                                       scope: access.scope == .shared ? .private : key.scope, ownerRecordName: grant.owner)
+            changes.recordsChanged(writer.changeLog, zone: zone, database: ownerKey)
             let succeeded = Set(zip(prepared, outcomes).compactMap { operation, outcome in
                 if case .success = outcome { operation.recordName } else { nil }
             })
@@ -74,22 +77,8 @@ package struct RecordService: Sendable {
                     if case .success(let stored) = outcome, ShareKeys.isShareType(stored.recordType) { stored } else { nil }
                 },
                 zoneRowID: zone.rowID, owner: grant.owner, caller: user, origin: access.origin, in: transaction)
-            let ownerKey = DatabaseKey(containerID: key.containerID, environment: key.environment,
-                                       scope: access.scope == .shared ? .private : key.scope, ownerRecordName: grant.owner)
-            var changes = CommittedChanges(database: ownerKey, databaseID: zone.databaseID, zoneRowID: zone.rowID,
-                                           zoneName: zone.zoneName, records: writer.changeLog)
-            if ownerKey.scope == .private && !changes.records.isEmpty {
-                // A participant hears of a commit only if it changed a record their shares cover.
-                let changed = changes.records.map(\.recordName)
-                changes.participants = try await NotificationHub.participants(of: zone.rowID, owner: ownerKey, in: transaction).asyncFilter { participant in
-                    let access = ShareAccess(user: participant.user, shares: try await transaction.acceptedShares(zoneRowID: zone.rowID, user: participant.user))
-                    return try await changed.asyncContains { try await access.permission(forRecord: $0, zoneRowID: zone.rowID, in: transaction).canRead }
-                }
-            }
-            return (results, changes)
+            return results
         }
-        if !changes.records.isEmpty { await hub.publish(changes) }
-        return results
     }
 
     /// Fetches records by name; a missing or deleted one gets `NOT_FOUND` in its place.

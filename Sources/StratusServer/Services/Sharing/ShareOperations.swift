@@ -7,11 +7,13 @@ import StratusCore
 /// turns a participant's deletion of the share into leaving it), and turns an owner's share
 /// records into plans: the participants resolved to users, the root found, the rules checked.
 /// After the writes it stores the shares, points roots at them, and moves zones in and out of
-/// participants' shared databases.
+/// participants' shared databases. Each of those changes is reported to the transaction's
+/// ``ChangeSet``, so the owner's and the participants' devices hear of it.
 final class ShareOperations {
     let transaction: any StorageTransaction
     let grant: ZoneGrant
     let access: DatabaseAccess
+    let changes: ChangeSet
     private var plans: [String: Plan] = [:]
     /// Roots pointed at (or away from) their share after the writes, as stored.
     private var repointed: [String: StoredRecord] = [:]
@@ -22,10 +24,11 @@ final class ShareOperations {
         var previous: StoredShare?
     }
 
-    init(transaction: any StorageTransaction, grant: ZoneGrant, access: DatabaseAccess) {
+    init(transaction: any StorageTransaction, grant: ZoneGrant, access: DatabaseAccess, changes: ChangeSet) {
         self.transaction = transaction
         self.grant = grant
         self.access = access
+        self.changes = changes
     }
 
     var zone: StoredZone { grant.zone }
@@ -292,12 +295,16 @@ final class ShareOperations {
     @discardableResult
     private func rewrite(_ name: String, _ change: (inout StoredRecord) -> Void) async throws -> StoredRecord? {
         guard var record = try await transaction.record(zoneRowID: zone.rowID, recordName: name), !record.deleted else { return nil }
+        let fields = record.fieldsJSON
         change(&record)
         let sequence = try await transaction.nextChangeSequence()
         record.sequence = sequence
         record.changeTag = RecordMapper.changeTag(for: sequence)
         try await transaction.saveRecord(record, references: [], replacingReferences: record.deleted)
         try await transaction.setZoneChangeSequence(rowID: zone.rowID, sequence: sequence)
+        changes.recordsChanged([RecordChange(recordName: name, recordType: record.recordType, trigger: record.deleted ? .delete : .update,
+                                             fieldsJSON: record.deleted ? fields : record.fieldsJSON)],
+                               zone: zone, database: ownerDatabase)
         return record
     }
 
@@ -314,7 +321,21 @@ final class ShareOperations {
             let accepted = try await transaction.isAcceptedParticipant(zoneRowID: zone.rowID, user: user)
             guard accepted != active.contains(user) else { continue }
             try await transaction.setSharedZone(user: user, zoneRowID: zone.rowID, active: accepted, sequence: try transaction.nextChangeSequence())
+            try await reportSharedZoneChanged(participant: user)
         }
+    }
+
+    /// The owner's private database, where the zone is.
+    private var ownerDatabase: DatabaseKey {
+        DatabaseKey(containerID: access.containerID, environment: access.environment, scope: .private, ownerRecordName: grant.owner)
+    }
+
+    /// Reports that the zone came into or left `participant`'s shared database (if they have one:
+    /// without it, nothing of theirs listens).
+    private func reportSharedZoneChanged(participant: String) async throws {
+        let shared = DatabaseKey(containerID: access.containerID, environment: access.environment, scope: .shared, ownerRecordName: participant)
+        guard let databaseID = try await transaction.databaseID(shared, create: false) else { return }
+        changes.sharedZoneChanged(zone, owner: grant.owner, database: shared, databaseID: databaseID)
     }
 
     private func attempt<T>(_ body: () async throws -> T) async throws(CloudKitError) -> T {

@@ -6,6 +6,7 @@ import StratusCore
 /// owner's zone in their shared database.
 package struct ShareService: Sendable {
     let storage: any StratusStorage
+    let hub: NotificationHub
 
     package func resolve(_ request: ShortGUIDsRequest, _ access: DatabaseAccess) async throws -> ShareMetadataResponse {
         let user = try access.requireUser()
@@ -18,11 +19,11 @@ package struct ShareService: Sendable {
 
     package func accept(_ request: ShortGUIDsRequest, _ access: DatabaseAccess) async throws -> ShareMetadataResponse {
         let user = try access.requireUser()
-        return try await storage.write { transaction in
+        return try await storage.write(publishingTo: hub) { transaction, changes in
             ShareMetadataResponse(results: try await request.shortGUIDs.asyncMap { item in
                 try await Self.outcome(item) {
                     try await transaction.withSavepoint {
-                        try await Self.accept(item.value, user: user, access: access, in: transaction)
+                        try await Self.accept(item.value, user: user, access: access, in: transaction, changes: changes)
                         return try await Self.metadata(item, user: user, access: access, in: transaction)
                     }
                 }
@@ -98,7 +99,8 @@ package struct ShareService: Sendable {
                              participantPermission: standing.permission, participantStatus: standing.status, participantType: standing.type)
     }
 
-    private static func accept(_ shortGUID: String, user: String, access: DatabaseAccess, in transaction: any StorageTransaction) async throws {
+    private static func accept(_ shortGUID: String, user: String, access: DatabaseAccess, in transaction: any StorageTransaction,
+                               changes: ChangeSet) async throws {
         var (share, zone, owner) = try await find(shortGUID, access: access, in: transaction)
         guard user != owner else { return }
         var standing = try standing(in: share, owner: owner, user: user)
@@ -112,7 +114,7 @@ package struct ShareService: Sendable {
         }
         try await transaction.saveShare(share)
         let operations = ShareOperations(transaction: transaction, grant: ZoneGrant(zone: zone, owner: owner, sharing: nil),
-                                         access: access)
+                                         access: access, changes: changes)
         try await operations.touch(share.recordName)
         try await operations.updateSharedZones(for: [user])
     }

@@ -56,28 +56,23 @@ package struct ZoneService: Sendable {
             throw CloudKitError.limitExceeded("at most \(maxOperations) zone operations per request")
         }
         let key = try access.databaseKey()
-        let (response, deleted) = try await storage.write { transaction in
+        return try await storage.write(publishingTo: hub) { transaction, changes in
             let databaseID = try await DatabaseDirectory.databaseID(key, in: transaction)
-            var deleted: [CommittedChanges] = []
-            let response = ZonesResponse(zones: try await request.operations.asyncMap { operation in
+            return ZonesResponse(zones: try await request.operations.asyncMap { operation in
                 let zoneID = operation.zone.zoneID
                 do {
                     let (zone, deletedRow) = try await transaction.withSavepoint {
                         try await Self.apply(operation.operationType, zoneID, databaseID: databaseID, access: access, in: transaction)
                     }
                     if let deletedRow {
-                        deleted.append(CommittedChanges(database: key, databaseID: databaseID, zoneRowID: deletedRow, zoneName: zoneID.zoneName,
-                                                        zoneDeleted: true))
+                        changes.zoneDeleted(zoneRowID: deletedRow, zoneName: zoneID.zoneName, database: key, databaseID: databaseID)
                     }
                     return .success(zone)
                 } catch let error as CloudKitError {
                     return .failure(ZoneError(zoneID: zoneID, error: error))
                 }
             })
-            return (response, deleted)
         }
-        for changes in deleted { await hub.publish(changes) }
-        return response
     }
 
     private static func apply(_ type: ZonesModifyRequest.Operation.OperationType, _ zoneID: ZoneID, databaseID: Int64,

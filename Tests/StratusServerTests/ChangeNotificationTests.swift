@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import StratusCore
+
+/// Who hears of each kind of write: every writer reports its changes to the transaction's change
+/// set, which is published once after the commit. Alice owns a zone "Lists" shared with Bob and a
+/// zone "Other" she shares with no one; Carol is a stranger. Each listens on a courier: Alice
+/// with a zone subscription on "Lists" and a private database subscription, Bob and Carol with a
+/// database subscription each (Bob's on his shared database, Carol's on her private one).
+@Suite struct ChangeNotificationTests {
+    /// A subscription and a courier of `caller`'s, drained of the catch-up notification a new
+    /// connection starts with.
+    static func listen(_ caller: Caller, _ scope: DatabaseScope, _ subscription: Subscription) async throws -> String {
+        _ = try await caller.post(caller.path(scope, "subscriptions/modify"), SubscriptionsModifyRequest(operations: [.init(.create, subscription)]))
+        let courier = try await caller.post("/database/1/\(TestServer.containerID)/development/tokens/create", TokenCreateRequest())
+            .decode(TokenCreateResponse.self).webcourierURL
+        _ = try await AuthorizationMatrixTests.drain(courier, until: "\"met\"")
+        return courier
+    }
+
+    /// The notifications a courier holds, as `kind:subscription` (`met:all`, `fet:lists`, …).
+    static func heard(_ courier: String) async throws -> Set<String> {
+        var heard = Set<String>()
+        for message in try await AuthorizationMatrixTests.pending(courier) {
+            let notification = try JSONSerialization.jsonObject(with: Data(message.utf8)) as? [String: Any]
+            let ck = notification?["ck"] as? [String: Any] ?? [:]
+            for kind in ["met", "fet", "qry"] {
+                if let body = ck[kind] as? [String: Any], let sid = body["sid"] as? String { heard.insert("\(kind):\(sid)") }
+            }
+        }
+        return heard
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func eachWriteIsHeardByExactlyTheSubscribersItConcerns() async throws {
+        try await TestServer.with(configure: { $0.courierWait = .milliseconds(300) }) { server in
+            let alice = try await server.signUp("alice")
+            let bob = try await server.signUp("bob")
+            let carol = try await server.signUp("carol")
+            let owner = try #require(alice.userRecordName)
+            try await alice.createZone("Lists")
+            try await alice.createZone("Other")
+            _ = try await alice.save([.create("list", type: "List", ["title": .string("Groceries")])], zone: "Lists")
+            let share = try await alice.share(nil, zone: "Lists", participants: [(bob.username!, .readWrite)])
+            let couriers = [
+                "alice": try await Self.listen(alice, .private, Subscription(subscriptionID: "lists", subscriptionType: .zone,
+                                                                             zoneID: ZoneID(zoneName: "Lists"))),
+                "bob": try await Self.listen(bob, .shared, Subscription(subscriptionID: "shared", subscriptionType: .database)),
+                "carol": try await Self.listen(carol, .private, Subscription(subscriptionID: "mine", subscriptionType: .database)),
+            ]
+            _ = try await alice.post(alice.path(.private, "subscriptions/modify"),
+                                     SubscriptionsModifyRequest(operations: [.init(.create, Subscription(subscriptionID: "all", subscriptionType: .database))]))
+            func expect(_ write: String, _ expected: [String: Set<String>]) async throws {
+                for (name, courier) in couriers.sorted(by: { $0.key < $1.key }) {
+                    let heard = try await Self.heard(courier)
+                    #expect(heard == expected[name] ?? [], "\(write): \(name) heard \(heard.sorted())")
+                }
+            }
+
+            // Accepting the share changes the share record in Alice's zone and puts the zone in
+            // Bob's shared database. (Before the change set, acceptance notified no one.)
+            _ = try await bob.shareMetadata(try #require(share.shareKeys?.shortGUID), accept: true)
+            try await expect("records/accept", ["alice": ["fet:lists", "met:all"], "bob": ["met:shared"]])
+
+            _ = try await alice.save([.create("milk", type: "Item", ["title": .string("Milk")])], zone: "Lists")
+            try await expect("alice saves in the shared zone", ["alice": ["fet:lists", "met:all"], "bob": ["met:shared"]])
+
+            _ = try await bob.modify([.create("eggs", type: "Item", ["title": .string("Eggs")])], zone: "Lists", owner: owner)
+            try await expect("bob saves in the shared zone", ["alice": ["fet:lists", "met:all"], "bob": ["met:shared"]])
+
+            _ = try await alice.save([.create("note", type: "Note", ["title": .string("Private")])], zone: "Other")
+            try await expect("alice saves in her unshared zone", ["alice": ["met:all"]])
+
+            _ = try await alice.post(alice.path(.private, "zones/modify"),
+                                     ZonesModifyRequest(operations: [.init(.delete, ZoneID(zoneName: "Other"))]))
+            try await expect("zones/modify deletes her unshared zone", ["alice": ["met:all"]])
+
+            _ = try await carol.save([.create("carol", type: "Note", ["title": .string("Mine")])])
+            try await expect("carol saves in her default zone", ["carol": ["met:mine"]])
+        }
+    }
+}
