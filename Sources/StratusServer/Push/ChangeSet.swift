@@ -17,13 +17,15 @@ package final class ChangeSet {
         var zoneRowID: Int64
     }
 
-    /// Records of `zone` in its owner's `database` were saved or deleted. A record reported again
-    /// keeps one entry with its latest fields: created, if it was created in this transaction
-    /// and not deleted since.
-    func recordsChanged(_ changes: [RecordChange], zone: StoredZone, database: DatabaseKey) {
+    /// Records of `zone` in its owner's `database` were saved or deleted; `zoneIsShared` when the
+    /// zone had shares (a zone without any has no participant to tell, and publishing reads none).
+    /// A record reported again keeps one entry with its latest fields: created, if it was created
+    /// in this transaction and not deleted since.
+    func recordsChanged(_ changes: [RecordChange], zone: StoredZone, database: DatabaseKey, zoneIsShared: Bool) {
         guard !changes.isEmpty else { return }
         let place = Place(databaseID: zone.databaseID, zoneRowID: zone.rowID)
         let entry = entry(place, database: database, zoneName: zone.zoneName)
+        if zoneIsShared { commits[entry].zoneIsShared = true }
         for change in changes {
             if let index = positions[place]?.records[change.recordName] {
                 let created = commits[entry].records[index].trigger == .create && change.trigger != .delete

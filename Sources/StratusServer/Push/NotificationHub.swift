@@ -117,7 +117,7 @@ package actor NotificationHub {
     /// shares) is read now, after the commit, outside its transaction.
     package func publish(_ commits: [CommittedChanges]) async {
         for var changes in commits {
-            if changes.database.scope == .private && !changes.records.isEmpty {
+            if changes.database.scope == .private && changes.zoneIsShared && !changes.records.isEmpty {
                 changes.participants = await participants(hearing: changes)
             }
             await deliver(changes, throughAPNs: true)

@@ -57,4 +57,7 @@ package struct CommittedChanges: Codable, Sendable {
     }
     /// Who else hears of the commit: the participants of the zone's shares.
     package var participants: [Participant] = []
+    /// Whether the zone had shares when the transaction changed it: only then can a participant
+    /// hear of it, and only then does publishing look for them.
+    package var zoneIsShared = false
 }

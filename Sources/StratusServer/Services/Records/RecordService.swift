@@ -48,7 +48,7 @@ package struct RecordService: Sendable {
             }
             let ownerKey = DatabaseKey(containerID: key.containerID, environment: key.environment,
                                        scope: access.scope == .shared ? .private : key.scope, ownerRecordName: grant.owner)
-            changes.recordsChanged(writer.changeLog, zone: zone, database: ownerKey)
+            changes.recordsChanged(writer.changeLog, zone: zone, database: ownerKey, zoneIsShared: sharing.zoneHadShares)
             let succeeded = Set(zip(prepared, outcomes).compactMap { operation, outcome in
                 if case .success = outcome { operation.recordName } else { nil }
             })

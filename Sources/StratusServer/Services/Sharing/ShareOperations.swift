@@ -17,6 +17,9 @@ final class ShareOperations {
     private var plans: [String: Plan] = [:]
     /// Roots pointed at (or away from) their share after the writes, as stored.
     private var repointed: [String: StoredRecord] = [:]
+    /// Whether the zone had shares before the batch (read by ``prepare(_:)``). A zone without
+    /// any has no participant after the batch either: acceptance is a request of its own.
+    private(set) var zoneHadShares = false
 
     /// What a share record's save or deletion does to its share.
     struct Plan {
@@ -40,6 +43,7 @@ final class ShareOperations {
     func prepare(_ operations: inout [PreparedOperation]) async throws {
         let shares = try await Dictionary(transaction.shares(zoneRowID: zone.rowID).map { ($0.recordName, $0) },
                                 uniquingKeysWith: { first, _ in first })
+        zoneHadShares = !shares.isEmpty
         // The owner's saves of ordinary records (nearly every operation) need nothing here; the
         // batch is not touched for them, so it is not copied either.
         let involved = operations.indices.filter { index in
@@ -304,7 +308,7 @@ final class ShareOperations {
         try await transaction.setZoneChangeSequence(rowID: zone.rowID, sequence: sequence)
         changes.recordsChanged([RecordChange(recordName: name, recordType: record.recordType, trigger: record.deleted ? .delete : .update,
                                              fieldsJSON: record.deleted ? fields : record.fieldsJSON)],
-                               zone: zone, database: ownerDatabase)
+                               zone: zone, database: ownerDatabase, zoneIsShared: true)
         return record
     }
 

@@ -114,10 +114,10 @@ extension ArchiveStore where Self: SQLDatabase & AccountStore & ServerKeyStore &
                 SELECT \(unescaped: RecordColumns.names) FROM records WHERE zone_id = \(zoneRowID) \(after) ORDER BY record_name LIMIT 200
                 """).records
             guard let last = page.last else { return }
-            let names = SQLStatement(joining: page.map { "\($0.recordName)" }, separator: ", ")
+            let names = page.map(\.recordName)
             var edges: [String: [ArchivedReference]] = [:]
             for row in try await fetch("""
-                SELECT source_name, target_name, action FROM record_references WHERE zone_id = \(zoneRowID) AND source_name IN (\(names))
+                SELECT source_name, target_name, action FROM record_references WHERE zone_id = \(zoneRowID) AND source_name IN (\(list: names))
                 ORDER BY source_name, target_name, action
                 """) {
                 let source = try row.string(0), action = try row.string(2)
@@ -126,7 +126,7 @@ extension ArchiveStore where Self: SQLDatabase & AccountStore & ServerKeyStore &
             }
             var assets: [String: [String]] = [:]
             for row in try await fetch("""
-                SELECT record_name, checksum FROM asset_references WHERE zone_id = \(zoneRowID) AND record_name IN (\(names))
+                SELECT record_name, checksum FROM asset_references WHERE zone_id = \(zoneRowID) AND record_name IN (\(list: names))
                 ORDER BY record_name, checksum
                 """) {
                 assets[try row.string(0), default: []].append(try row.string(1))

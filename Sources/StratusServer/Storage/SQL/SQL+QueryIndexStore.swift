@@ -52,8 +52,7 @@ extension QueryIndexStore where Self: SQLDatabase {
             let values = stride(from: 0, to: extra.count, by: 2).map { IndexValue(selected: extra[$0], kind: extra[$0 + 1]) }
             page.rows.append((record, RecordQuery.Position(values: values, recordName: record.recordName, zoneRowID: record.zoneRowID)))
         }
-        let bytes = rows.records.reduce(0) { $0 + $1.fieldsJSON.count }
-        page.cutShort = bytes > query.maxBytes && rows.records.count >= 2
+        page.cutShort = rows.cutShort
         return page
     }
 }
@@ -75,12 +74,7 @@ private struct QueryPlan {
     /// the single-zone plan: equality on the zone, index rows keyed by name.
     func zoneTest(_ prefix: String) -> SQLStatement {
         if let zone = query.zoneRowIDs.first, oneZone { return "\(unescaped: prefix)zone_id = \(zone)" }
-        let zones = (query.zoneRowIDs.isEmpty ? [-1] : query.zoneRowIDs).map { zone -> SQLStatement in "\(zone)" }
-        return "\(unescaped: prefix)zone_id IN (\(SQLStatement(joining: zones, separator: ", ")))"
-    }
-
-    func indexValue(_ value: IndexValue) -> SQLStatement {
-        dialect.indexValue(value)
+        return "\(unescaped: prefix)zone_id IN (\(list: query.zoneRowIDs.isEmpty ? [-1] : query.zoneRowIDs))"
     }
 
     /// A value compared with a system column or a distance in meters.
@@ -103,7 +97,7 @@ private struct QueryPlan {
             return """
                 \(unescaped: key) \(unescaped: condition.negated ? "NOT IN" : "IN") (SELECT \(unescaped: indexKey) FROM record_index
                 WHERE \(zoneTest("")) AND record_type = \(query.recordType) AND field_name = \(field)
-                AND \(test(condition.test, on: "value", bind: indexValue))\(all))
+                AND \(test(condition.test, on: "value", bind: dialect.indexValue))\(all))
                 """
         case .column(let column):
             let test = test(condition.test, on: column.rawValue, bind: columnValue)
@@ -119,7 +113,7 @@ private struct QueryPlan {
                 JOIN record_index b ON b.zone_id = a.zone_id AND b.record_type = a.record_type AND b.record_name = a.record_name
                 AND b.field_name = \(QueryIndexing.longitudeKey(field))
                 WHERE \(zoneTest("a.")) AND a.record_type = \(query.recordType) AND a.field_name = \(QueryIndexing.latitudeKey(field))
-                AND a.value BETWEEN \(indexValue(.real(latitude - band))) AND \(indexValue(.real(latitude + band)))
+                AND a.value BETWEEN \(dialect.indexValue(.real(latitude - band))) AND \(dialect.indexValue(.real(latitude + band)))
                 AND stratus_distance(a.\(unescaped: numberColumn), b.\(unescaped: numberColumn), \(latitude), \(longitude)) <= \(meters))
                 """
         }
@@ -159,7 +153,7 @@ private struct QueryPlan {
                 FROM record_index i WHERE i.zone_id = records.zone_id AND i.record_type = records.record_type
                 AND i.field_name = \(field) AND i.record_name = records.record_name ORDER BY value LIMIT 1
                 """
-            return ("COALESCE((SELECT value \(smallest)), \(indexValue(.missing)))",
+            return ("COALESCE((SELECT value \(smallest)), \(dialect.indexValue(.missing)))",
                     dialect.storesIndexSortKeys ? "(SELECT is_real \(smallest))" : "NULL")
         }
     }
@@ -169,7 +163,7 @@ private struct QueryPlan {
     func continuation(after: RecordQuery.Position, sortExpressions: [SQLStatement]) -> SQLStatement {
         func value(_ index: Int) -> SQLStatement {
             switch query.sort[index].source {
-            case .field: indexValue(after.values[index])
+            case .field: dialect.indexValue(after.values[index])
             case .column: columnValue(after.values[index])
             case .distance: "\(after.values[index].number ?? .infinity)"
             }

@@ -12,10 +12,9 @@ extension RecordStore where Self: SQLDatabase {
     package func records(zoneRowID: Int64, recordNames: [String]) async throws -> [StoredRecord] {
         var records: [StoredRecord] = []
         for start in stride(from: 0, to: recordNames.count, by: 500) {
-            let names = recordNames[start..<min(start + 500, recordNames.count)].map { name -> SQLStatement in "\(name)" }
+            let names = Array(recordNames[start..<min(start + 500, recordNames.count)])
             records += try await fetchRecords("""
-                SELECT \(unescaped: RecordColumns.names) FROM records
-                WHERE zone_id = \(zoneRowID) AND record_name IN (\(SQLStatement(joining: names, separator: ", ")))
+                SELECT \(unescaped: RecordColumns.names) FROM records WHERE zone_id = \(zoneRowID) AND record_name IN (\(list: names))
                 """).records
         }
         return records
@@ -36,7 +35,7 @@ extension RecordStore where Self: SQLDatabase {
         var filters: [SQLStatement] = []
         if horizon > sequence { filters.append("NOT (deleted = \(literal: true) AND sequence <= \(horizon))") }
         if let types = recordTypes, !types.isEmpty {
-            filters.append("record_type IN (\(SQLStatement(joining: types.map { "\($0)" }, separator: ", ")))")
+            filters.append("record_type IN (\(list: types))")
         }
         // The statement walks `records_changes` in order and stops at the limit.
         return try await fetchRecords("""

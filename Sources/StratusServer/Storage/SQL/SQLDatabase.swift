@@ -48,20 +48,22 @@ extension SQLDatabase {
     }
 
     /// The records a statement selects (``RecordColumns/names``, then `extraColumns` more, each
-    /// row's in `extra`). With `maxBytes`, reading stops once their fields add up to more than
-    /// that and two rows are read (the one past a page's limit tells that more come), so a page
-    /// never loads far past what it can answer.
+    /// row's in `extra`). With `maxBytes`, reading stops (`cutShort`) once their fields add up to
+    /// more than that and two rows are read (the one past a page's limit tells that more come), so
+    /// a page never loads far past what it can answer.
     package func fetchRecords(_ statement: SQLStatement, extraColumns: Int = 0,
-                              maxBytes: Int = .max) async throws -> (records: [StoredRecord], extra: [[SQLValue]]) {
+                              maxBytes: Int = .max) async throws -> (records: [StoredRecord], extra: [[SQLValue]], cutShort: Bool) {
         var records: [StoredRecord] = []
         var extra: [[SQLValue]] = []
         var bytes = 0
+        var cutShort = false
         try await forEachRecord(statement, extraColumns: extraColumns) { record, values in
             records.append(record)
             extra.append(values)
             bytes += record.fieldsJSON.count
-            return bytes <= maxBytes || records.count < 2
+            cutShort = bytes > maxBytes && records.count >= 2
+            return !cutShort
         }
-        return (records, extra)
+        return (records, extra, cutShort)
     }
 }

@@ -86,6 +86,15 @@ package struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
             parts.append(.function(function))
         }
 
+        /// Binds each value as a parameter, the placeholders separated by commas (`IN (\(list: names))`);
+        /// the list must not be empty.
+        package mutating func appendInterpolation(list values: [some SQLBindable]) {
+            for (index, value) in values.enumerated() {
+                if index > 0 { parts.append(.sql(", ")) }
+                parts.append(.bind(value.sqlValue))
+            }
+        }
+
         /// Inserts another statement, its parameters included.
         package mutating func appendInterpolation(_ statement: SQLStatement) {
             parts.append(contentsOf: statement.parts)
