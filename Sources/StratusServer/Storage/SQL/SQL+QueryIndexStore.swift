@@ -47,13 +47,10 @@ extension QueryIndexStore where Self: SQLDatabase {
             SELECT \(unescaped: RecordColumns.names)\(selected) FROM records WHERE \(SQLStatement(joining: clauses, separator: " AND "))
             ORDER BY \(unescaped: order.joined(separator: ", ")) LIMIT \(query.limit)
             """, extraColumns: 2 * query.sort.count, maxBytes: query.maxBytes)
-        var page = QueryPage(rows: [])
-        for (record, extra) in zip(rows.records, rows.extra) {
+        return QueryPage(rows: zip(rows.records, rows.extra).map { record, extra -> (StoredRecord, RecordQuery.Position) in
             let values = stride(from: 0, to: extra.count, by: 2).map { IndexValue(selected: extra[$0], kind: extra[$0 + 1]) }
-            page.rows.append((record, RecordQuery.Position(values: values, recordName: record.recordName, zoneRowID: record.zoneRowID)))
-        }
-        page.cutShort = rows.cutShort
-        return page
+            return (record, RecordQuery.Position(values: values, recordName: record.recordName, zoneRowID: record.zoneRowID))
+        }, cutShort: rows.cutShort)
     }
 }
 

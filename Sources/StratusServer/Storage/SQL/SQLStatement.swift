@@ -86,8 +86,7 @@ package struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
             parts.append(.function(function))
         }
 
-        /// Binds each value as a parameter, the placeholders separated by commas (`IN (\(list: names))`);
-        /// the list must not be empty.
+        /// Binds each value as a parameter, separated by commas: `IN (\(list: names))` (never empty).
         package mutating func appendInterpolation(list values: [some SQLBindable]) {
             for (index, value) in values.enumerated() {
                 if index > 0 { parts.append(.sql(", ")) }
