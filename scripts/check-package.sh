@@ -7,9 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 archive=$(scripts/package.sh | tail -1)
-work=$(mktemp -d)
-server=""
-trap '[ -z "$server" ] || kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+source scripts/lib/walkthrough.sh
 tar -xzf "$archive" -C "$work"
 binary=$(ls "$work"/*/stratus)
 
@@ -20,11 +18,9 @@ version=$(cd "$work" && env -i "$binary" --version)
 [ "$version" = "$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/StratusServer/StratusServer.swift)" ] \
   || { echo "package: --version printed '$version'"; exit 1; }
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-(cd "$work" && exec env -i "$binary" serve --data "$work/data" --port "$port") > "$work/server.log" 2>&1 &
+(cd "$work" && exec env -i "$binary" serve --data "$work/data" --port "$port" --ready-json) > "$work/server.log" 2>&1 &
 server=$!
-for _ in $(seq 1 50); do grep -q ckAPIToken "$work/server.log" && break; sleep 0.2; done
-grep -q ckAPIToken "$work/server.log" || { echo "package: the server did not start"; cat "$work/server.log"; exit 1; }
+wait_until_ready "$work/server.log" || { echo "package: the server did not start"; cat "$work/server.log"; exit 1; }
 for probe in healthz readyz; do
   status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/$probe")
   [ "$status" = 200 ] || { echo "package: /$probe answered $status"; exit 1; }

@@ -24,10 +24,7 @@ source scripts/lib/walkthrough.sh
 need_products stratus
 # Long polls answer within 2 seconds, so a generated courier request never outwaits the client.
 start_server "$work/stratus-data" --courier-wait-seconds 2
-base="http://127.0.0.1:$port"
-api_token=$(sed -n 's/.*ckAPIToken: \([^ ]*\).*/\1/p' "$work/server.log" | head -1)
-container=$(sed -n "s/^container: \(.*\)/\1/p" "$work/server.log" | head -1)
-container=${container:-iCloud.dev.stratus}
+base=$base_url
 signup=$(curl -sf -X POST "$base/auth/1/$container/development/signup?ckAPIToken=$api_token" \
   -d '{"username":"schemathesis","password":"correct horse battery","discoverable":true}')
 web_token=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["ckWebAuthToken"])' <<< "$signup")

@@ -12,8 +12,8 @@ source scripts/lib/walkthrough.sh
 need_products stratus
 saves=${SAVES:-40}
 start_server "$work/data"
-api=$(sed -n 's/^ckAPIToken: //p' "$work/server.log")
-base="http://127.0.0.1:$port"
+api=$api_token
+base=$base_url
 token=$(curl -s -X POST "$base/auth/1/iCloud.dev.stratus/development/signup?ckAPIToken=$api" \
   -d '{"username":"tracer","password":"tracer-password"}' | sed -n 's/.*"ckWebAuthToken":"\([^"]*\)".*/\1/p')
 db="$base/database/1/iCloud.dev.stratus/development/private"

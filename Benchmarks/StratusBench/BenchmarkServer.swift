@@ -50,10 +50,8 @@ struct BenchmarkServer {
         let child = try ChildProcess("/proc/self/exe", ["child-server", "--data", directory.path] + (database.map { ["--database", $0] } ?? [])
                                          + (pushConnectionsPerUser.map { ["--push-connections-per-user", String($0)] } ?? []))
         defer { child.end(with: SIGTERM) }
-        let banner = try await child.read { $0.hasSuffix("\n") }
-        let words = banner.split(whereSeparator: \.isWhitespace)
-        guard words.count == 2 else { throw BenchmarkError("unexpected banner: \(banner)") }
-        var client = BenchmarkServer(baseURL: "http://127.0.0.1:\(words[0])", apiToken: String(words[1]), dataDirectory: directory)
+        let (ready, _) = try await ServerProcess.awaitReady(child)
+        var client = BenchmarkServer(baseURL: ready.url, apiToken: ready.ckAPIToken, dataDirectory: directory)
         client.processID = child.processIdentifier
         return try await body(try await client.signedIn(as: username))
     }

@@ -4,7 +4,8 @@ import ServiceLifecycle
 import StratusServer
 
 /// `stratus-bench child-server`: the server a benchmark runs in a process of its own, so that its
-/// memory can be measured apart from the client's. Prints `PORT API-TOKEN`, runs until SIGTERM.
+/// memory can be measured apart from the client's. Prints a ``ServerReadyLine`` as `stratus serve
+/// --ready-json` does, runs until SIGTERM.
 struct ChildServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "child-server", shouldDisplay: false)
 
@@ -21,7 +22,8 @@ struct ChildServer: AsyncParsableCommand {
         let server = try await StratusServer(configuration: configuration, logger: logger)
         let apiToken = try await server.ensureContainer(BenchmarkServer.containerID)
         let application = try server.makeApplication { port in
-            FileHandle.standardOutput.write(Data("\(port) \(apiToken)\n".utf8))
+            let ready = ServerReadyLine(url: "http://127.0.0.1:\(port)", container: BenchmarkServer.containerID, ckAPIToken: apiToken)
+            FileHandle.standardOutput.write(Data(ready.line.utf8))
         }
         try await ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm], logger: logger)).run()
     }

@@ -29,7 +29,7 @@ struct CrashLoop: AsyncParsableCommand {
 
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-crash-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = ServerProcess(executable: stratus.map(URL.init(fileURLWithPath:)) ?? ServerProcess.siblingExecutable(),
+        let server = ServerProcess(executable: stratus.map(URL.init(fileURLWithPath:)) ?? ServerProcess.siblingExecutable,
                                    dataDirectory: directory)
         try await server.start()
         defer { server.stop() }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StratusSync
+import StratusTesting
 
 /// `stratus-sim simulate` (the default): seeded scenarios through dropped requests, answers lost
 /// after commit, throttling, oversized batches, offline spells, app kills, expired change tokens
@@ -30,7 +31,7 @@ struct Simulate: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let executable = stratus.map(URL.init(fileURLWithPath:)) ?? ServerProcess.siblingExecutable()
+        let executable = stratus.map(URL.init(fileURLWithPath:)) ?? ServerProcess.siblingExecutable
         switch app {
         case .generic: try await simulate(executable) { Scenario(seed: $0) }
         case .notes, .shopping: try await simulate(executable) { [app] in AppScenario(app: app, seed: $0) }

@@ -24,7 +24,7 @@ struct Soak: AsyncParsableCommand {
         print("soak: seed \(seed), \(rate) requests/s for \(minutes) min, \(users) users, \(listeners) push listeners")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-soak-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = ServerProcess(executable: stratus.map(URL.init(fileURLWithPath:)) ?? ServerProcess.siblingExecutable(),
+        let server = ServerProcess(executable: stratus.map(URL.init(fileURLWithPath:)) ?? ServerProcess.siblingExecutable,
                                    dataDirectory: directory.appendingPathComponent("server"))
         try await server.start()
         defer { server.stop() }

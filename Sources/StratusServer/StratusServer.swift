@@ -156,11 +156,17 @@ public struct StratusServer: Sendable {
         let push = PushRoutes(push: services.push, apns: services.apns, origin: configuration.origin,
                               allowedOrigins: configuration.corsOrigins)
         let writeDeadline = configuration.responseWriteDeadline
-        var server = HTTPServerBuilder.http1WebSocketUpgrade(
-            configuration: .init(http1: .init(additionalChannelHandlers: [ResponseWriteDeadline(deadline: Self.timeAmount(writeDeadline))],
-                                              idleTimeout: Self.timeAmount(configuration.httpIdleTimeout)),
-                                 ws: .init(autoPing: .enabled(timePeriod: configuration.pushPingInterval), closeTimeout: .seconds(5))),
-            shouldUpgrade: { request, _, _ in try await push.shouldUpgrade(request) })
+        let idleTimeout = Self.timeAmount(configuration.httpIdleTimeout)
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(additionalChannelHandlers: [ResponseWriteDeadline(deadline: Self.timeAmount(writeDeadline))], idleTimeout: idleTimeout),
+            ws: .init(autoPing: .enabled(timePeriod: configuration.pushPingInterval), closeTimeout: .seconds(5)))
+        // A connection is bounded by the idle timeout before its first request too (see
+        // FirstRequestDeadline).
+        var server = HTTPServerBuilder { responder in
+            FirstRequestDeadlineChannel(base: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channelConfiguration,
+                                                                           shouldUpgrade: { request, _, _ in try await push.shouldUpgrade(request) }),
+                                        deadline: idleTimeout)
+        }
         if let tls = configuration.tls {
             server = try .tls(server, tlsConfiguration: try tls.serverConfiguration())
         }

@@ -65,6 +65,8 @@ struct Serve: AsyncParsableCommand {
     var importDirectory: String?
     @Flag(help: "On SIGINT or SIGTERM, write every container (secrets included) back into the --import directory, for development.")
     var exportOnExit = false
+    @Flag(help: "Once ready, print one line of JSON (url, container, ckAPIToken and, with --metrics-port, metricsURL) instead of the banner: for scripts and tools.")
+    var readyJson = false
     @Option(help: "The APNs host for device tokens registered for production.") var apnsProductionUrl = "https://api.push.apple.com"
     @Option(help: "The APNs host for device tokens registered for development.") var apnsSandboxUrl = "https://api.sandbox.push.apple.com"
     @Option(help: "A PEM file of certificates to trust besides the system's when reaching the APNs hosts.") var apnsTrustRoots: String?
@@ -130,15 +132,10 @@ struct Serve: AsyncParsableCommand {
         }
         let server = try await StratusServer(configuration: configuration, logger: logger)
         let apiToken = try await server.ensureContainer(container)
-        let host = self.host
-        let container = self.container
-        let scheme = configuration.tls == nil ? "http" : "https"
-        let application = try server.makeApplication(onServerRunning: { port in
-            let banner = "Stratus is running at \(scheme)://\(host):\(port)\ncontainer: \(container)\nckAPIToken: \(apiToken)\n"
-            FileHandle.standardOutput.write(Data(banner.utf8))
-        }, onMetricsRunning: { port in
-            FileHandle.standardOutput.write(Data("metrics at http://\(host):\(port)/metrics\n".utf8))
-        })
+        let announcement = ReadyAnnouncement(scheme: configuration.tls == nil ? "http" : "https", host: host, container: container,
+                                             apiToken: apiToken, json: readyJson, waitsForMetrics: metricsPort != nil)
+        let application = try server.makeApplication(onServerRunning: { announcement.apiListens(on: $0) },
+                                                     onMetricsRunning: { announcement.metricsListen(on: $0) })
         let serviceGroup = ServiceGroup(configuration: .init(
             services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await serviceGroup.run()

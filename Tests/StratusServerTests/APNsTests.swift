@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StratusCore
 @testable import StratusServer
+import StratusTesting
 
 /// APNs delivery through a real local HTTP/2 TLS endpoint that checks each push as Apple does.
 @Suite struct APNsTests {

@@ -187,20 +187,18 @@ import StratusTesting
     @Test(.timeLimit(.minutes(2)))
     func aDevelopmentServerSavesItsContainersOnExitAndStartsFromThem() async throws {
         let saved = TestServer.temporaryDirectory()
-        let first = try await ServerProcess(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--import", saved.path, "--export-on-exit"])
-        let banner = try await first.banner()
-        #expect(banner.contains("nothing to import"), "\(banner)")
-        let alice = try await ServerProcess.endpoint(inBanner: banner).signUp("alice")
+        let first = try await ServerProcess.started(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--import", saved.path, "--export-on-exit"])
+        #expect(first.startOutput.contains("nothing to import"), "\(first.startOutput)")
+        let alice = try await first.endpoint.signUp("alice")
         _ = try await alice.save([.create("kept")])
-        first.child.send(SIGTERM)
-        let ending = await first.child.readToEnd()
-        #expect(first.child.wait() == 0, "\(ending)")
+        let (status, ending) = first.stop()
+        #expect(status == 0, "\(ending)")
         #expect(FileManager.default.fileExists(atPath: saved.appendingPathComponent(TestServer.containerID).appendingPathComponent("manifest.json").path),
                 "\(ending)")
 
-        let second = try await ServerProcess(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--import", saved.path])
-        defer { second.kill9() }
-        let endpoint = try ServerProcess.endpoint(inBanner: try await second.banner())
+        let second = try await ServerProcess.started(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--import", saved.path])
+        defer { second.kill() }
+        let endpoint = second.endpoint
         let again = Caller(server: endpoint, webAuthToken: alice.webAuthToken, userRecordName: alice.userRecordName)
         #expect(try await again.lookup(["kept"]).first?.record != nil, "the session and the record came back")
 

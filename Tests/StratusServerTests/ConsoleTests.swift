@@ -5,6 +5,7 @@ import NIOHTTP1
 import Testing
 import StratusCore
 @testable import StratusServer
+import StratusTesting
 
 /// The console's doors, over real HTTP without a browser (`scripts/check-console.sh` drives the
 /// pages in Chromium): administrators only, hashed, throttled, cookie attributes, CSRF.

@@ -133,10 +133,10 @@ import StratusTesting
         let server = try ChildProcess("/usr/bin/env", [
             "STRATUS_LOG_LEVEL=loud", "STRATUS_PORT=0", "STRATUS_DATA=\(directory.path)", "STRATUS_CONTAINER=iCloud.env.test",
             "STRATUS_CORS_ORIGIN=https://a.example, https://b.example", "STRATUS_BIND_DOWNLOAD_URLS=true",
-            stratus, "serve", "--log-level", "error"])
-        let banner = try await server.read { $0.contains("ckAPIToken: ") && $0.hasSuffix("\n") }
+            "STRATUS_READY_JSON=true", stratus, "serve", "--log-level", "error"])
+        let (ready, _) = try await ServerProcess.awaitReady(server)
         _ = server.end(with: SIGTERM)
-        #expect(banner.contains("container: iCloud.env.test"), "the environment's container, and the command line's log level won")
+        #expect(ready.container == "iCloud.env.test", "the environment's container, and the command line's log level won")
 
         // A serve variable does not disturb a command without that option.
         let keys = try await ChildProcess.run("/usr/bin/env", ["STRATUS_PORT=1", "STRATUS_CONTAINER=iCloud.env.test", stratus, "key", "list",
@@ -156,10 +156,10 @@ import StratusTesting
             .write(toFile: config, atomically: true, encoding: .utf8)
         let stratus = ServerProcess.executable.path
         func container(_ executable: String, _ arguments: [String]) async throws -> String {
-            let server = try ChildProcess(executable, arguments)
-            let banner = try await server.read { $0.contains("ckAPIToken: ") && $0.hasSuffix("\n") }
+            let server = try ChildProcess(executable, arguments + ["--ready-json"])
+            let (ready, _) = try await ServerProcess.awaitReady(server)
             _ = server.end(with: SIGTERM)
-            return banner.split(separator: "\n").first { $0.hasPrefix("container: ") }.map { String($0.dropFirst("container: ".count)) } ?? ""
+            return ready.container
         }
         #expect(try await container(stratus, ["serve", "--config", config]) == "iCloud.file.test")
         #expect(try await container("/usr/bin/env", ["STRATUS_CONFIG=\(config)", "STRATUS_CONTAINER=iCloud.env.test", stratus, "serve"]) == "iCloud.env.test")
@@ -191,9 +191,9 @@ import StratusTesting
     @Test func eachRequestIsAJSONLineWithoutSecrets() async throws {
         let directory = TestServer.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let process = try await ServerProcess(dataDirectory: directory, logLevel: "info")
-        defer { _ = process.child.end(with: SIGTERM) }
-        let endpoint = try await process.endpoint()
+        let process = try await ServerProcess.started(dataDirectory: directory, logLevel: "info")
+        defer { process.kill() }
+        let endpoint = process.endpoint
         let alice = try await endpoint.signUp("alice")
         _ = try await alice.save([.create("r")])
         let courier = try await alice.post("/database/1/\(TestServer.containerID)/development/tokens/create", TokenCreateRequest())
@@ -201,7 +201,7 @@ import StratusTesting
         _ = try await alice.send(.GET, String(courier.dropFirst(endpoint.baseURL.count)) + "?wait=0", body: nil, apiToken: .some(nil))
             .status
 
-        let output = try await process.child.read { $0.contains("/push/1/courier/") && $0.hasSuffix("\n") }
+        let output = try await process.read { $0.contains("/push/1/courier/") && $0.hasSuffix("\n") }
         let entries = output.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
         }

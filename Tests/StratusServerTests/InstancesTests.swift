@@ -23,9 +23,9 @@ struct InstancesTests {
         let first = TestServer.temporaryDirectory()
         let environment = try await ServerProcess.environment(for: ["--data", first.path])
         let database = try #require(environment["STRATUS_DATABASE_URL"])
-        let a = try await ServerProcess(dataDirectory: first, arguments: ["--database", database])
-        let b = try await ServerProcess(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--database", database])
-        return (a, b, try await a.endpoint(), try await b.endpoint(), database)
+        let a = try await ServerProcess.started(dataDirectory: first, arguments: ["--database", database])
+        let b = try await ServerProcess.started(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--database", database])
+        return (a, b, a.endpoint, b.endpoint, database)
     }
 
     /// The bounds that guard accounts hold across the fleet: wrong passwords tried on both
@@ -34,7 +34,7 @@ struct InstancesTests {
     @Test(.timeLimit(.minutes(3)))
     func accountBoundsAndReplayProtectionHoldAcrossInstances() async throws {
         let (a, b, endpointA, endpointB, database) = try await Self.instancesSharingADatabase()
-        defer { a.kill9(); b.kill9() }
+        defer { a.kill(); b.kill() }
         let alice = try await endpointA.signUp("alice")
         let username = try #require(alice.username)
         var outcomes: [ServerErrorCode?] = []
@@ -72,7 +72,7 @@ struct InstancesTests {
     @Test(.timeLimit(.minutes(3)))
     func aSaveThroughOneInstanceIsPushedAndFedThroughTheOther() async throws {
         let (a, b, endpointA, endpointB) = try await Self.instances()
-        defer { a.kill9(); b.kill9() }
+        defer { a.kill(); b.kill() }
         #expect(endpointA.apiToken == endpointB.apiToken, "one container, one token")
 
         let alice = try await endpointA.signUp("alice")
@@ -107,7 +107,7 @@ struct InstancesTests {
     @Test(.timeLimit(.minutes(3)))
     func signingOutThroughOneInstanceClosesTheSocketsOnTheOther() async throws {
         let (a, b, endpointA, endpointB) = try await Self.instances()
-        defer { a.kill9(); b.kill9() }
+        defer { a.kill(); b.kill() }
         let alice = try await endpointA.signUp("alice")
         let aliceOnB = Caller(server: endpointB, webAuthToken: alice.webAuthToken, userRecordName: alice.userRecordName)
         let outcome = try await PushBoundsTests.connect(PushBoundsTests.webSocketURL(aliceOnB)) {
@@ -142,7 +142,7 @@ struct InstancesTests {
     @Test(.timeLimit(.minutes(3)))
     func anAssetUploadedThroughOneInstanceIsDownloadedThroughTheOther() async throws {
         let (a, b, endpointA, endpointB) = try await Self.instances()
-        defer { a.kill9(); b.kill9() }
+        defer { a.kill(); b.kill() }
         let alice = try await endpointA.signUp("alice")
         let aliceOnB = Caller(server: endpointB, webAuthToken: alice.webAuthToken, userRecordName: alice.userRecordName)
         let bytes = TestFile.bytes(count: 2_500_000, seed: 7)
@@ -160,7 +160,7 @@ struct InstancesTests {
     @Test(.timeLimit(.minutes(3)))
     func aCourierMadeThroughOneInstanceIsPolledThroughTheOther() async throws {
         let (a, b, endpointA, endpointB) = try await Self.instances()
-        defer { a.kill9(); b.kill9() }
+        defer { a.kill(); b.kill() }
         let alice = try await endpointA.signUp("alice")
         try await alice.createZone("Notes")
         let subscription = Subscription(subscriptionID: "notes", subscriptionType: .zone, zoneID: ZoneID(zoneName: "Notes"))
@@ -196,7 +196,7 @@ struct InstancesTests {
     @Test(.timeLimit(.minutes(3)))
     func concurrentWritersOnBothInstancesAreFedExactlyOnceInCommitOrder() async throws {
         let (a, b, endpointA, endpointB) = try await Self.instances()
-        defer { a.kill9(); b.kill9() }
+        defer { a.kill(); b.kill() }
         let alice = try await endpointA.signUp("alice")
         let callers = [alice, Caller(server: endpointB, webAuthToken: alice.webAuthToken, userRecordName: alice.userRecordName)]
         try await alice.createZone("Z")
@@ -249,7 +249,7 @@ struct InstancesTests {
     @Test(.timeLimit(.minutes(3)))
     func killingOneInstanceMidBatchLeavesTheOtherServing() async throws {
         let (a, b, endpointA, endpointB) = try await Self.instances()
-        defer { b.kill9() }
+        defer { b.kill() }
         let alice = try await endpointA.signUp("alice")
         let aliceOnB = Caller(server: endpointB, webAuthToken: alice.webAuthToken, userRecordName: alice.userRecordName)
         try await alice.createZone("Z")
@@ -262,7 +262,7 @@ struct InstancesTests {
             }
         }
         while await acknowledged.rounds.count < 3 { try await Task.sleep(for: .milliseconds(20)) }
-        a.kill9()
+        a.kill()
         _ = await writer.result
 
         _ = try await aliceOnB.save([.create("after")], zone: "Z")

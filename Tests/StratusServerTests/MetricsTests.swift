@@ -2,16 +2,16 @@ import AsyncHTTPClient
 import Foundation
 import Testing
 import StratusCore
+import StratusTesting
 
 /// `serve --metrics-port`: Prometheus metrics on a listener of their own, never on the API's.
 @Suite struct MetricsTests {
     @Test(.timeLimit(.minutes(3)))
     func metricsAreServedOnTheirOwnPortAndCountWhatHappened() async throws {
-        let process = try await ServerProcess(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--metrics-port", "0"])
-        defer { process.kill9() }
-        let banner = try await process.banner(through: "/metrics\n")
-        let server = try ServerProcess.endpoint(inBanner: banner)
-        let metricsURL = try #require(banner.split(separator: "\n").first { $0.hasPrefix("metrics at ") }?.split(separator: " ").last.map(String.init))
+        let process = try await ServerProcess.started(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--metrics-port", "0"])
+        defer { process.kill() }
+        let server = process.endpoint
+        let metricsURL = try #require(process.ready?.metricsURL)
 
         let alice = try await server.signUp()
         try await alice.createZone("Notes")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StratusCore
 import StratusServer
+import StratusTesting
 
 @Suite struct SchemaTests {
     @Test func developmentSchemaGrowsAsRecordsAreSaved() async throws {

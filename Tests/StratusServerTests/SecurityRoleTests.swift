@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StratusCore
 import StratusServer
+import StratusTesting
 
 /// The public database's security roles, as CloudKit's: `_world`, `_icloud`, `_creator` and the
 /// schema's own roles given to users, with READ, CREATE and WRITE per record type.

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import StratusCore
 @testable import StratusServer
+import StratusTesting
 
 /// Server-to-server keys: requests signed as Apple specifies, over real HTTP.
 @Suite struct ServerKeyTests {

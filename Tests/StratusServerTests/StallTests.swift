@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Testing
 import StratusCore
+import Synchronization
 @testable import StratusServer
 
 /// One client cannot stall or exhaust the server: slow bodies, oversized usernames and
@@ -13,8 +14,7 @@ import StratusCore
         private var answer = Data()
 
         init(_ server: TestServer, path: String, body: String, declaredLength: Int, receiveBuffer: Int32? = nil) throws {
-            let port = Int(server.endpoint.baseURL.split(separator: ":").last!)!
-            guard let socket = LoopbackSocket.connect(port: port, receiveBuffer: receiveBuffer) else { throw TestFailure("could not connect") }
+            guard let socket = LoopbackSocket.connect(port: server.port, receiveBuffer: receiveBuffer) else { throw TestFailure("could not connect") }
             self.socket = socket
             let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(declaredLength)\r\n\r\n"
             let bytes = Array((head + body).utf8)
@@ -109,6 +109,49 @@ import StratusCore
             #expect(reader.closed, "the server closed the connection")
             #expect(read < 12_000_000, "the unread answer was dropped: \(read) bytes arrived")
         }
+    }
+
+    /// A connection that sends nothing, or never finishes its request head, is closed at the idle
+    /// timeout, and does not hold a graceful shutdown (Hummingbird's HTTP handlers bound a
+    /// connection only once a head has arrived: ``FirstRequestDeadline`` bounds it before).
+    @Test(.timeLimit(.minutes(2)))
+    func aSilentConnectionIsClosedAndHoldsNoShutdown() async throws {
+        try await TestServer.with(configure: { $0.httpIdleTimeout = .seconds(2) }) { server in
+            let silent = try #require(LoopbackSocket.connect(port: server.port))
+            let halfHead = try #require(LoopbackSocket.connect(port: server.port))
+            defer { close(silent); close(halfHead) }
+            let head = Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8)
+            #expect(send(halfHead, head, head.count, 0) == head.count)
+            #expect(try await Self.closedByServer(silent), "a connection that sent nothing")
+            #expect(try await Self.closedByServer(halfHead), "a connection that sent half a head")
+            // A whole head gets its answer as before.
+            #expect(try await server.anonymous.get("/healthz").status == 200)
+        }
+
+        // At the default idle timeout (a minute), stopping the server must not wait for it.
+        let opened = Mutex<Int32?>(nil)
+        let serving = Task {
+            try await TestServer.with { server in
+                opened.withLock { $0 = LoopbackSocket.connect(port: server.port) }
+                // Long enough for the server to accept it.
+                try await Task.sleep(for: .milliseconds(500))
+            }
+        }
+        let stopped = try await serving.value(within: .seconds(30)) != nil
+        opened.withLock { socket in socket.map { _ = close($0) } }
+        #expect(stopped, "the graceful shutdown waited for a connection that sent nothing")
+        try await serving.value
+    }
+
+    /// Whether the server closes `socket` within 30 seconds (reading nothing else from it).
+    static func closedByServer(_ socket: Int32) async throws -> Bool {
+        var byte: UInt8 = 0
+        for _ in 0..<300 {
+            let count = recv(socket, &byte, 1, Int32(MSG_DONTWAIT))
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
     }
 
     /// The username rule comes first on sign-in (it is a rate limiter's key), and a sign-in body

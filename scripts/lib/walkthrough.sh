@@ -13,13 +13,25 @@ server=""
 trap '[ -z "$server" ] || kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null || echo 18080)
 
-# Starts `stratus serve` on $port over data directory $1 (more `serve` options may follow) and waits
-# for its banner.
+# Starts `stratus serve --ready-json` on $port over data directory $1 (more `serve` options may
+# follow), waits for its ready line and sets $base_url, $api_token and $container from it.
 start_server() {
-  "$PWD/.build/debug/stratus" serve --data "$1" --port "$port" --log-level error "${@:2}" > "$work/server.log" 2>&1 &
+  "$PWD/.build/debug/stratus" serve --data "$1" --port "$port" --log-level error --ready-json "${@:2}" > "$work/server.log" 2>&1 &
   server=$!
-  for _ in $(seq 1 50); do grep -q ckAPIToken "$work/server.log" && return; sleep 0.2; done
-  echo "server did not start"; cat "$work/server.log"; exit 1
+  wait_until_ready "$work/server.log" || { echo "server did not start"; cat "$work/server.log"; exit 1; }
+}
+
+# Waits (10 seconds at most) for the ready line in the server's output file $1, then sets
+# $base_url, $api_token and $container from it.
+wait_until_ready() {
+  local ready=""
+  for _ in $(seq 1 50); do
+    ready=$(grep -m1 '^{.*"ckAPIToken"' "$1" || true)
+    [ -n "$ready" ] && break
+    sleep 0.2
+  done
+  [ -n "$ready" ] || return 1
+  read -r base_url api_token container < <(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print(r["url"], r["ckAPIToken"], r["container"])' "$ready")
 }
 
 stop_server() { kill "$server"; wait "$server" 2>/dev/null || true; server=""; }

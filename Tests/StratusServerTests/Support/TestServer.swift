@@ -15,6 +15,8 @@ struct TestServer: Sendable {
     let server: StratusServer
 
     var apiToken: String { endpoint.apiToken }
+    /// The loopback port the server listens on.
+    var port: Int { Int(endpoint.baseURL.split(separator: ":").last!)! }
     var anonymous: Caller { endpoint.anonymous }
     func signUp(_ name: String = "user", environment: String = "development") async throws -> Caller {
         try await endpoint.signUp(name, environment: environment)
