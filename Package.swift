@@ -102,6 +102,7 @@ let package = Package(
                 "StratusServer",
                 "StratusClient",
                 "StratusSync",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

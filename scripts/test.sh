@@ -35,7 +35,7 @@ step 60 scripts/check-benchmarks.sh
 step 60 python3 -m unittest discover -s scripts/lib -p 'test_*.py'
 step 900 scripts/check-docs.sh
 step 1200 swift test --skip-build
-# The server suite again on a real PostgreSQL server (started by the script, in a temporary directory).
+# The server, client, sync and data suites again on a real PostgreSQL server (started by the script, in a temporary directory).
 step 1500 scripts/test-postgres.sh
 # A slice of the crash loop: the real server killed mid-batch 20 times (scripts/crash-loop.sh runs 1,000),
 # and once with a record removed behind its back, which the checks must report.

@@ -26,20 +26,10 @@ struct BenchmarkServer {
                                   _ body: @Sendable (BenchmarkServer) async throws -> T) async throws -> T {
         var configuration = ServerConfiguration(dataDirectory: directory, port: 0)
         configure(&configuration)
-        let server = try await StratusServer(configuration: configuration, logger: quietLogger)
-        let apiToken = try await server.ensureContainer(containerID)
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let group = ServiceGroup(configuration: .init(services: [try server.makeApplication { continuation.yield($0) }], logger: quietLogger))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw BenchmarkError("server did not start") }
-            let client = try await BenchmarkServer(baseURL: "http://127.0.0.1:\(port)", apiToken: apiToken, dataDirectory: directory,
-                                                   local: server).signedIn(as: username)
-            let result = try await body(client)
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-            return result
+        return try await InProcessServer.with(configuration, containerID: containerID, logger: quietLogger) { running in
+            let client = try await BenchmarkServer(baseURL: running.baseURL, apiToken: running.apiToken, dataDirectory: directory,
+                                                   local: running.server).signedIn(as: username)
+            return try await body(client)
         }
     }
 

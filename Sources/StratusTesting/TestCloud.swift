@@ -1,11 +1,12 @@
 import Foundation
 import Logging
-import ServiceLifecycle
 import StratusClient
 import StratusServer
 
 /// The real Stratus server in this process, on an ephemeral loopback port over a temporary data
 /// directory, for tests: users, devices, and switches to restart the server or break the network.
+/// With `STRATUS_TEST_POSTGRES` set to a PostgreSQL server's URL (`postgres://user@host:port`),
+/// each cloud keeps its data in a database of its own there, made with `psql`.
 ///
 /// ```swift
 /// try await TestCloud.with { cloud in
@@ -26,7 +27,7 @@ public actor TestCloud {
     public nonisolated let clock: any Clock<Duration>
     private let configure: @Sendable (inout ServerConfiguration) -> Void
     private let logger: Logger
-    private var running: RunningServer?
+    private var running: InProcessServer?
     /// Where the server answers; it stays the same across restarts.
     public private(set) var baseURL = ""
     /// The container's API token, known once the server has started.
@@ -65,31 +66,27 @@ public actor TestCloud {
         var configuration = ServerConfiguration(dataDirectory: dataDirectory, host: "127.0.0.1", port: port)
         configuration.passwordHashLog2Cost = 10
         configure(&configuration)
-        let server = try await StratusServer(configuration: configuration, logger: logger)
-        apiToken = try await server.ensureContainer(Self.containerID)
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let group = ServiceGroup(configuration: .init(services: [try server.makeApplication { continuation.yield($0) }], logger: logger))
-        let task = Task {
-            // A server that cannot start (its port still taken) ends the wait for its port.
-            defer { continuation.finish() }
-            try await group.run()
+        if let base = TestDatabase.postgresURL, configuration.databaseURL == nil {
+            configuration.databaseURL = try await TestDatabase.url(for: dataDirectory, base: base)
+            configuration.databaseConnections = 4
         }
-        var iterator = ports.makeAsyncIterator()
-        guard let bound = await iterator.next() else {
-            let failure = await task.result
-            throw CloudError(.internalError, "the test server did not start: \(failure)")
+        let started: InProcessServer
+        do {
+            started = try await InProcessServer.start(configuration, containerID: Self.containerID, logger: logger)
+        } catch let error as InProcessServerError {
+            throw CloudError(.internalError, "the test server did not start: \(error)")
         }
-        port = bound
-        baseURL = "http://127.0.0.1:\(bound)"
-        running = RunningServer(server: server, group: group, task: task)
+        apiToken = started.apiToken
+        port = started.port
+        baseURL = started.baseURL
+        running = started
     }
 
     /// Stops the server gracefully; requests fail with `networkUnavailable` until it starts again.
     public func stopServer() async {
         guard let running else { return }
         self.running = nil
-        await running.group.triggerGracefulShutdown()
-        _ = try? await running.task.value
+        await running.stop()
     }
 
     /// Stops and starts the server on the same data directory and port.
@@ -119,11 +116,5 @@ public actor TestCloud {
         let container = container(deviceID: deviceID, transport: transport, assetCacheDirectory: assetCacheDirectory)
         try await container.signUp(username: "\(name)-\(UUID().uuidString.prefix(8))", password: "password-\(name)")
         return container
-    }
-
-    private struct RunningServer {
-        var server: StratusServer
-        var group: ServiceGroup
-        var task: Task<Void, any Error>
     }
 }

@@ -77,6 +77,12 @@ import StratusCore
 
             _ = try await carol.save([.create("carol", type: "Note", ["title": .string("Mine")])])
             try await expect("carol saves in her default zone", ["carol": ["met:mine"]])
+
+            // The shared zone leaves Bob's shared database with it. (Before, the participants'
+            // shares were gone by the time the change was published, and Bob heard nothing.)
+            _ = try await alice.post(alice.path(.private, "zones/modify"),
+                                     ZonesModifyRequest(operations: [.init(.delete, ZoneID(zoneName: "Lists"))]))
+            try await expect("zones/modify deletes her shared zone", ["alice": ["fet:lists", "met:all"], "bob": ["met:shared"]])
         }
     }
 }

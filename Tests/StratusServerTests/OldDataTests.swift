@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StratusCore
 @testable import StratusServer
+import StratusTesting
 
 /// Data written by an earlier build opens and is served by this one: the storage seam may change
 /// shape, the rows on disk may not.

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import NIOCore
 import StratusCore
+import StratusTesting
 
 extension Caller {
     /// Asks `assets/upload` for one upload URL.

@@ -2,9 +2,9 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Logging
-import ServiceLifecycle
 import StratusCore
 import StratusServer
+import StratusTesting
 
 /// The real Stratus server, in-process, on an ephemeral loopback port over a temporary data
 /// directory, for the duration of `body`.
@@ -24,7 +24,7 @@ struct TestServer: Sendable {
 
     /// The PostgreSQL server the suite runs against (`STRATUS_TEST_POSTGRES`, set by
     /// `scripts/test-postgres.sh`), or nil on SQLite.
-    static let postgresURL = ProcessInfo.processInfo.environment["STRATUS_TEST_POSTGRES"]
+    static let postgresURL = TestDatabase.postgresURL
     static var runsOnPostgres: Bool { postgresURL != nil }
 
     /// Starts a server (on `dataDirectory`, or a fresh temporary one), runs `body`, stops it.
@@ -43,20 +43,8 @@ struct TestServer: Sendable {
             configuration.databaseURL = try await TestDatabase.url(for: directory, base: base)
             configuration.databaseConnections = 4
         }
-        let server = try await StratusServer(configuration: configuration, logger: logger)
-        let apiToken = try await server.ensureContainer(containerID)
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let application = try server.makeApplication { port in portContinuation.yield(port) }
-        let services = ServiceGroup(configuration: .init(services: [application], logger: logger))
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await services.run() }
-            defer { Task { await services.triggerGracefulShutdown() } }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw TestFailure("server did not start") }
-            let result = try await body(TestServer(endpoint: ServerEndpoint(baseURL: "http://127.0.0.1:\(port)", apiToken: apiToken), server: server))
-            await services.triggerGracefulShutdown()
-            try await group.waitForAll()
-            return result
+        return try await InProcessServer.with(configuration, containerID: containerID, logger: logger) { running in
+            try await body(TestServer(endpoint: ServerEndpoint(baseURL: running.baseURL, apiToken: running.apiToken), server: running.server))
         }
     }
 

@@ -167,8 +167,8 @@ package struct AdminService: Sendable {
                     }
                     guard scope == .private else { continue }
                     for zone in try await transaction.liveZones(databaseID: databaseID) {
-                        _ = try await ZoneService.delete(zone, in: transaction)
-                        changes.zoneDeleted(zoneRowID: zone.rowID, zoneName: zone.zoneName, database: key, databaseID: databaseID)
+                        let deleted = try await ZoneService.delete(zone, in: transaction)
+                        try await ZoneService.report(deleted, of: key, to: changes, in: transaction)
                     }
                 }
             }

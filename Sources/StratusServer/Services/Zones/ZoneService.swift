@@ -61,11 +61,11 @@ package struct ZoneService: Sendable {
             return ZonesResponse(zones: try await request.operations.asyncMap { operation in
                 let zoneID = operation.zone.zoneID
                 do {
-                    let (zone, deletedRow) = try await transaction.withSavepoint {
+                    let (zone, deleted) = try await transaction.withSavepoint {
                         try await Self.apply(operation.operationType, zoneID, databaseID: databaseID, access: access, in: transaction)
                     }
-                    if let deletedRow {
-                        changes.zoneDeleted(zoneRowID: deletedRow, zoneName: zoneID.zoneName, database: key, databaseID: databaseID)
+                    if let deleted {
+                        try await Self.report(deleted, of: key, to: changes, in: transaction)
                     }
                     return .success(zone)
                 } catch let error as CloudKitError {
@@ -76,7 +76,7 @@ package struct ZoneService: Sendable {
     }
 
     private static func apply(_ type: ZonesModifyRequest.Operation.OperationType, _ zoneID: ZoneID, databaseID: Int64,
-                              access: DatabaseAccess, in transaction: any StorageTransaction) async throws -> (Zone, deletedRow: Int64?) {
+                              access: DatabaseAccess, in transaction: any StorageTransaction) async throws -> (Zone, deleted: DeletedZone?) {
         try NameRules.validateZoneName(zoneID.zoneName)
         try access.checkOwner(of: zoneID)
         switch type {
@@ -94,15 +94,23 @@ package struct ZoneService: Sendable {
             guard let zone = try await transaction.liveZone(databaseID: databaseID, zoneName: zoneID.zoneName) else {
                 throw CloudKitError.zoneNotFound(zoneID.zoneName)
             }
-            return try await (DatabaseDirectory.wireZone(delete(zone, in: transaction), access: access, in: transaction), zone.rowID)
+            let deleted = try await delete(zone, in: transaction)
+            return (DatabaseDirectory.wireZone(deleted.zone, access: access, in: transaction), deleted)
         }
     }
 
+    /// A zone just deleted, and the participants whose shared databases it left.
+    struct DeletedZone {
+        var zone: StoredZone
+        var members: [String]
+    }
+
     /// Deletes a zone: it leaves every participant's shared database with its shares, and
-    /// becomes a tombstone without records. Returns the tombstone.
-    static func delete(_ zone: StoredZone, in transaction: any StorageTransaction) async throws -> StoredZone {
+    /// becomes a tombstone without records. Returns the tombstone and the participants it left.
+    static func delete(_ zone: StoredZone, in transaction: any StorageTransaction) async throws -> DeletedZone {
         var zone = zone
-        for member in try await transaction.sharedZoneMembers(zoneRowID: zone.rowID) {
+        let members = try await transaction.sharedZoneMembers(zoneRowID: zone.rowID)
+        for member in members {
             try await transaction.setSharedZone(user: member, zoneRowID: zone.rowID, active: false, sequence: try transaction.nextChangeSequence())
         }
         for share in try await transaction.shares(zoneRowID: zone.rowID) {
@@ -111,6 +119,17 @@ package struct ZoneService: Sendable {
         zone.changeSequence = try await transaction.nextChangeSequence()
         zone.deleted = true
         try await transaction.deleteZone(rowID: zone.rowID, sequence: zone.changeSequence, at: AuthService.now())
-        return zone
+        return DeletedZone(zone: zone, members: members)
+    }
+
+    /// Reports a deleted zone of `owner`'s private database to the change set: to the owner's
+    /// subscribers, and to each participant whose shared database it left.
+    static func report(_ deleted: DeletedZone, of owner: DatabaseKey, to changes: ChangeSet, in transaction: any StorageTransaction) async throws {
+        changes.zoneDeleted(zoneRowID: deleted.zone.rowID, zoneName: deleted.zone.zoneName, database: owner, databaseID: deleted.zone.databaseID)
+        for member in deleted.members {
+            let shared = DatabaseKey(containerID: owner.containerID, environment: owner.environment, scope: .shared, ownerRecordName: member)
+            guard let databaseID = try await transaction.databaseID(shared, create: false) else { continue }
+            changes.sharedZoneChanged(deleted.zone, owner: owner.ownerRecordName, database: shared, databaseID: databaseID)
+        }
     }
 }
