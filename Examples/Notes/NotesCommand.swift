@@ -17,7 +17,17 @@ struct Notes: AsyncParsableCommand {
 
         var url: URL { URL(fileURLWithPath: device) }
 
-        func open() async throws -> NoteDevice { try await NoteDevice(directory: url) }
+        func open() async throws -> NoteDevice { try await NoteDevice(directory: url, crashPoint: Self.crashPoint) }
+
+        /// Where the crash-window tests kill the app: `STRATUS_CRASH_POINT` arms a point in debug
+        /// builds only (a release build has no way to be killed by its environment).
+        static var crashPoint: CrashPoint? {
+            #if DEBUG
+            ProcessInfo.processInfo.environment["STRATUS_CRASH_POINT"].flatMap(CrashPoint.init(rawValue:))
+            #else
+            nil
+            #endif
+        }
     }
 
     struct Setup: AsyncParsableCommand {

@@ -281,8 +281,8 @@ public actor ShoppingDevice {
     }
 
     /// Each engine (the private database's, then the shared one's) with its state now.
-    public func snapshots() async throws -> [(engine: SyncEngine, snapshot: SyncEngineSnapshot)] {
-        var snapshots: [(engine: SyncEngine, snapshot: SyncEngineSnapshot)] = []
+    public func snapshots() async throws -> [(engine: SyncEngine, snapshot: SyncEngine.State)] {
+        var snapshots: [(engine: SyncEngine, snapshot: SyncEngine.State)] = []
         for engine in [synced.engine] + (synced.sharedEngine.map { [$0] } ?? []) { snapshots.append((engine, try await engine.snapshot())) }
         return snapshots
     }

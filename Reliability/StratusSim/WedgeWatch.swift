@@ -46,7 +46,7 @@ struct WedgeWatch {
     }
 }
 
-extension SyncEngineSnapshot {
+extension SyncEngine.State {
     /// What the engine has not settled, in words: changes to send, and changes set aside with their reasons.
     var backlog: [String] {
         pendingRecordChanges.map { "still to send: \($0)" } + pendingDatabaseChanges.map { "still to send: \($0)" }

@@ -53,7 +53,7 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
     }
 
     /// Everything the tables need arrives through ``applyServerChanges(_:in:)``.
-    func handleEvent(_ event: SyncEvent, syncEngine: SyncEngine) async {}
+    func handleEvent(_ event: SyncEngine.Event, syncEngine: SyncEngine) async {}
 
     // MARK: The engine applies what the server has
 

@@ -105,11 +105,11 @@ extension SyncEngine {
             if !page.moreComing, let unseen {
                 listed.deletions += unseen.map { .init(recordID: $0.key, recordType: $0.value) }
             }
-            if !listed.modifications.isEmpty || !listed.deletions.isEmpty { CrashPoint.fetchedPageArrived.reach() }
+            if !listed.modifications.isEmpty || !listed.deletions.isEmpty { CrashPoint.fetchedPageArrived.reach(armed: configuration.crashPoint) }
             let (news, deletions) = try state.applyFetched(listed, storingToken: unseen == nil || !page.moreComing, handingTo: applier)
             await reportSetAside()
             if !news.isEmpty || !deletions.isEmpty {
-                CrashPoint.fetchedPageCommitted.reach()
+                CrashPoint.fetchedPageCommitted.reach(armed: configuration.crashPoint)
                 await emit(.fetchedRecordZoneChanges(modifications: news, deletions: deletions))
             }
             if !page.moreComing { break }

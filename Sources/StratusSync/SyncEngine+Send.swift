@@ -50,7 +50,7 @@ extension SyncEngine {
         await emit(.didSendChanges)
     }
 
-    private func sendZoneChanges(_ changes: [PendingDatabaseChange]) async throws {
+    private func sendZoneChanges(_ changes: [SyncEngine.PendingDatabaseChange]) async throws {
         let saving = changes.compactMap { if case .saveZone(let id) = $0 { id } else { nil } }
         let deleting = changes.compactMap { if case .deleteZone(let id) = $0 { id } else { nil } }
         let result = try await database.modifyRecordZones(saving: saving, deleting: deleting)
@@ -129,7 +129,7 @@ extension SyncEngine {
         let zoneID = prepared.zoneID
         var outcome = SyncStateStore.SendOutcome()
         outcome.dropped = prepared.dropped
-        var sent = SentRecordZoneChanges(batch: prepared.batch.map(\.change))
+        var sent = SyncEngine.Event.SentRecordZoneChanges(batch: prepared.batch.map(\.change))
         var saves = prepared.saves
         var deletes = prepared.deletes
         var deferredError: CloudError?
@@ -209,7 +209,7 @@ extension SyncEngine {
             saves = again
             deletes = []
         }
-        CrashPoint.sentBatchAnswered.reach()
+        CrashPoint.sentBatchAnswered.reach(armed: configuration.crashPoint)
         let requeued = try state.apply(outcome, handingTo: applier)
         await reportSetAside()
         sent.savedRecords.removeAll { requeued.contains($0.recordID) }
@@ -224,7 +224,7 @@ extension SyncEngine {
 
     /// What to do about a batch the server refused as a whole.
     private func recover(from error: CloudError, batch: [SyncStateStore.QueuedRecordChange], zoneID: ZoneID,
-                         outcome: inout SyncStateStore.SendOutcome, sent: inout SentRecordZoneChanges) async throws -> BatchOutcome {
+                         outcome: inout SyncStateStore.SendOutcome, sent: inout SyncEngine.Event.SentRecordZoneChanges) async throws -> BatchOutcome {
         switch decide(error, in: .batch(size: batch.count), about: "a batch of \(batch.count) in \(zoneID.zoneName)") {
         case .splitBatch:
             batchSize = max(1, batch.count / 2)
@@ -243,7 +243,7 @@ extension SyncEngine {
 
     /// Sets changes aside that the server refused for good, and reports them.
     private func setAside(_ changes: ArraySlice<SyncStateStore.QueuedRecordChange>, _ error: CloudError,
-                          outcome: inout SyncStateStore.SendOutcome, sent: inout SentRecordZoneChanges) async throws -> BatchOutcome {
+                          outcome: inout SyncStateStore.SendOutcome, sent: inout SyncEngine.Event.SentRecordZoneChanges) async throws -> BatchOutcome {
         for queued in changes {
             outcome.setAside.append((queued, error.description))
             if case .saveRecord(let id) = queued.change { sent.failedRecordSaves[id] = error } else { sent.failedRecordDeletes[queued.change.recordID] = error }

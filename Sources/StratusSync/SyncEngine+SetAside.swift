@@ -1,6 +1,6 @@
 import StratusClient
 
-/// How to settle a change the engine set aside (``SyncEngineSnapshot/setAsideChanges``).
+/// How to settle a change the engine set aside (``SyncEngine/State/setAsideChanges``).
 public enum SetAsideResolution: Sendable {
     /// Try again: a change the server refused is queued to be sent again; a server version this
     /// device could not apply is fetched and applied again.

@@ -23,7 +23,7 @@ public actor SyncEngine {
 
     /// The engine's status for a user interface, updated on the main actor as it changes.
     public nonisolated let status: SyncStatus
-    var phase: SyncEngineSnapshot.Status = .idle { didSet { publishStatus() } }
+    var phase: SyncEngine.State.Status = .idle { didSet { publishStatus() } }
     var lastSuccessfulSync: Date? { didSet { publishStatus() } }
     private var statusVersion = 0
     var recentEvents: [String] = []
@@ -62,7 +62,7 @@ public actor SyncEngine {
 
     /// Queues record changes to send. Durable when it returns; a later change of the same record
     /// replaces an earlier one still waiting.
-    public func add(pendingRecordZoneChanges changes: [PendingRecordZoneChange]) async throws {
+    public func add(pendingRecordZoneChanges changes: [SyncEngine.PendingRecordZoneChange]) async throws {
         try state.addPending(changes)
         await queuedChangesCommitted()
     }
@@ -76,7 +76,7 @@ public actor SyncEngine {
     }
 
     /// Queues zone changes to send. Deleting a zone drops the zone's queued record changes.
-    public func add(pendingDatabaseChanges changes: [PendingDatabaseChange]) async throws {
+    public func add(pendingDatabaseChanges changes: [SyncEngine.PendingDatabaseChange]) async throws {
         try state.addPending(changes)
         await queuedChangesCommitted()
     }
@@ -145,8 +145,8 @@ public actor SyncEngine {
     // MARK: Diagnostics
 
     /// What the engine is doing and holding, for a diagnostics screen.
-    public func snapshot() throws -> SyncEngineSnapshot {
-        SyncEngineSnapshot(
+    public func snapshot() throws -> SyncEngine.State {
+        SyncEngine.State(
             status: phase, pendingRecordChanges: try state.pendingRecordChanges(),
             pendingDatabaseChanges: try state.pendingDatabaseChanges(),
             setAsideChanges: try state.setAsideChanges().map { .init(change: $0.change, reason: $0.reason, isServerVersion: $0.notApplied) },
@@ -159,7 +159,7 @@ public actor SyncEngine {
     // MARK: Internals
 
     /// Reports an event to the delegate and waits until it is handled.
-    func emit(_ event: SyncEvent) async {
+    func emit(_ event: SyncEngine.Event) async {
         recentEvents.append("\(Date()) \(Self.summary(event))")
         if recentEvents.count > 50 { recentEvents.removeFirst(recentEvents.count - 50) }
         await configuration.delegate?.handleEvent(event, syncEngine: self)
@@ -369,7 +369,7 @@ public actor SyncEngine {
         Task { @MainActor [status] in status.apply(update) }
     }
 
-    private static func summary(_ event: SyncEvent) -> String {
+    private static func summary(_ event: SyncEngine.Event) -> String {
         switch event {
         case .accountChange(let user): "account \(user)"
         case .stateUpdate: "state update"

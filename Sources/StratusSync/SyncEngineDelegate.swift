@@ -9,10 +9,10 @@ import StratusClient
 /// inside a call, for a sync of the same engine to end (``SyncEngine/syncNow()``): that sync waits
 /// for the delegate.
 public protocol SyncEngineDelegate: AnyObject, Sendable {
-    /// Handles one event. Apply every record of ``SyncEvent/fetchedRecordZoneChanges(modifications:deletions:)``
-    /// and the saved records of ``SyncEvent/sentRecordZoneChanges(_:)`` to local data, unless
+    /// Handles one event. Apply every record of ``SyncEngine/Event/fetchedRecordZoneChanges(modifications:deletions:)``
+    /// and the saved records of ``SyncEngine/Event/sentRecordZoneChanges(_:)`` to local data, unless
     /// ``applyServerChanges(_:in:)`` already did.
-    func handleEvent(_ event: SyncEvent, syncEngine: SyncEngine) async
+    func handleEvent(_ event: SyncEngine.Event, syncEngine: SyncEngine) async
 
     /// The app's current version of a record with a pending save; nil if it no longer exists
     /// locally (its pending save is then dropped). An error (the app's store could not be read)
@@ -27,7 +27,7 @@ public protocol SyncEngineDelegate: AnyObject, Sendable {
     ///
     /// Returns the records it could not apply for a reason that will not fix itself (a
     /// constraint, a value the app cannot store), with the reason: the engine sets each aside
-    /// (``SyncEngineSnapshot/setAsideChanges``) and the rest of the changes commit. An error
+    /// (``SyncEngine/State/setAsideChanges``) and the rest of the changes commit. An error
     /// rolls the whole transaction back; the engine then fetches or sends again later. The
     /// default does nothing.
     func applyServerChanges(_ changes: ServerChanges, in db: GRDB.Database) throws -> [RecordID: String]

@@ -142,7 +142,7 @@ final class SyncStateStore: Sendable {
 
     /// A queued record change and the version it was queued at (newer queuing replaces it).
     struct QueuedRecordChange: Sendable, Hashable {
-        var change: PendingRecordZoneChange
+        var change: SyncEngine.PendingRecordZoneChange
         var version: Int64
     }
 
@@ -152,7 +152,7 @@ final class SyncStateStore: Sendable {
         "\(createKeyPrefix).\(queued.version)"
     }
 
-    func addPending(_ changes: [PendingRecordZoneChange]) throws {
+    func addPending(_ changes: [SyncEngine.PendingRecordZoneChange]) throws {
         try database.write { db in
             let statement = try db.cachedStatement(sql: """
                 INSERT INTO \(tables.outbox) (zone_name, owner, record_name, change) VALUES (?, ?, ?, ?)
@@ -189,7 +189,7 @@ final class SyncStateStore: Sendable {
         try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM \(tables.outbox)") ?? 0
     }
 
-    func addPending(_ changes: [PendingDatabaseChange]) throws {
+    func addPending(_ changes: [SyncEngine.PendingDatabaseChange]) throws {
         try database.write { db in
             try fold(db)
             var version = try outboxEnd(db) + 1
@@ -226,7 +226,7 @@ final class SyncStateStore: Sendable {
         }
     }
 
-    func pendingRecordChanges() throws -> [PendingRecordZoneChange] {
+    func pendingRecordChanges() throws -> [SyncEngine.PendingRecordZoneChange] {
         try database.write { db in
             try fold(db)
             return try Row.fetchAll(db, sql: "SELECT zone_name, owner, record_name, change FROM \(tables.pendingRecords) ORDER BY version").map { row in
@@ -244,7 +244,7 @@ final class SyncStateStore: Sendable {
         }
     }
 
-    func pendingDatabaseChanges() throws -> [PendingDatabaseChange] {
+    func pendingDatabaseChanges() throws -> [SyncEngine.PendingDatabaseChange] {
         try database.read { db in
             try Row.fetchAll(db, sql: "SELECT zone_name, owner, change FROM \(tables.pendingZones) ORDER BY version").map { row in
                 let zoneID = Self.zoneID(row[0], row[1])
@@ -341,7 +341,7 @@ final class SyncStateStore: Sendable {
         }
     }
 
-    func removePendingZone(_ change: PendingDatabaseChange) throws {
+    func removePendingZone(_ change: SyncEngine.PendingDatabaseChange) throws {
         try database.write { db in
             let kind = if case .saveZone = change { "save" } else { "delete" }
             try db.execute(sql: "DELETE FROM \(tables.pendingZones) WHERE zone_name = ? AND owner = ? AND change = ?",
@@ -351,7 +351,7 @@ final class SyncStateStore: Sendable {
 
     /// Changes set aside, with the reason: those the server refused for their content, and
     /// server versions the app could not apply (kind `apply`, reported as saves of the record).
-    func setAsideChanges() throws -> [(change: PendingRecordZoneChange, reason: String, notApplied: Bool)] {
+    func setAsideChanges() throws -> [(change: SyncEngine.PendingRecordZoneChange, reason: String, notApplied: Bool)] {
         try database.read { db in
             try Row.fetchAll(db, sql: "SELECT zone_name, owner, record_name, change, error FROM \(tables.setAside) ORDER BY at").map { row in
                 let id = RecordID(recordName: row[2], zoneID: Self.zoneID(row[0], row[1]))

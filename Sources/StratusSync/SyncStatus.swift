@@ -20,14 +20,14 @@ import StratusClient
 @MainActor @Observable
 public final class SyncStatus {
     /// What the engine is doing.
-    public private(set) var phase: SyncEngineSnapshot.Status
+    public private(set) var phase: SyncEngine.State.Status
     /// When a sync last completed without error, in this run or an earlier one.
     public private(set) var lastSuccessfulSync: Date?
 
     /// The order of the engine's updates, so a late one never overwrites a newer one.
     @ObservationIgnored private var version = 0
 
-    nonisolated init(phase: SyncEngineSnapshot.Status, lastSuccessfulSync: Date?) {
+    nonisolated init(phase: SyncEngine.State.Status, lastSuccessfulSync: Date?) {
         _phase = phase
         _lastSuccessfulSync = lastSuccessfulSync
     }
@@ -51,7 +51,7 @@ public final class SyncStatus {
     /// One change, as the engine sends it.
     struct Update: Sendable {
         var version: Int
-        var phase: SyncEngineSnapshot.Status
+        var phase: SyncEngine.State.Status
         var lastSuccessfulSync: Date?
     }
 

@@ -37,7 +37,7 @@ public actor DeviceRecordStore: SyncEngineDelegate {
 
     /// Applies what the engine reports: fetched and saved records replace local ones; deletions
     /// and deleted zones remove them.
-    public func handleEvent(_ event: SyncEvent, syncEngine: SyncEngine) {
+    public func handleEvent(_ event: SyncEngine.Event, syncEngine: SyncEngine) {
         switch event {
         case .fetchedRecordZoneChanges(let modifications, let deletions):
             for record in modifications { records[record.recordID] = record }
