@@ -25,6 +25,7 @@
 @_exported import struct StratusCore.Subscription
 @_exported import struct StratusCore.NotificationInfo
 @_exported import struct StratusCore.PushNotification
+@_exported import enum StratusCore.QueryNotificationReason
 
 @_exported import struct StratusCore.ShareKeys
 @_exported import struct StratusCore.ShareParticipant

@@ -323,10 +323,12 @@ public actor SyncEngine {
     }
 
     private func fetch(for notification: PushNotification) {
-        let zoneName = notification.ck.fet?.zid ?? notification.ck.qry?.zid
-        if notification.ck.p != true, let zoneName, notification.ck.met == nil {
-            let owner = notification.ck.fet?.zoid ?? notification.ck.qry?.zoid
-            pendingFetch.insert(database.scope == .private ? ZoneID(zoneName: zoneName) : ZoneID(zoneName: zoneName, ownerRecordName: owner))
+        let zone: ZoneID? = switch notification.subject {
+        case .query(_, let zoneID, _, _), .recordZone(let zoneID): zoneID
+        case .database, nil: nil
+        }
+        if !notification.isPruned, let zone {
+            pendingFetch.insert(database.scope == .private ? ZoneID(zoneName: zone.zoneName) : zone)
         } else {
             pendingFetch.wholeDatabase = true
         }

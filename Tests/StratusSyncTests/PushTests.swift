@@ -14,9 +14,15 @@ import StratusTesting
     /// The next notification that is not the connection's "fetch to catch up" one.
     static func nextChange(_ iterator: inout AsyncStream<PushNotification>.Iterator) async -> PushNotification? {
         while let notification = await iterator.next() {
-            if notification.ck.p != true { return notification }
+            if !notification.isPruned { return notification }
         }
         return nil
+    }
+
+    /// The zone a zone notification names, if it is one.
+    static func changedZone(_ notification: PushNotification?) -> String? {
+        guard case .recordZone(let zone) = notification?.subject else { return nil }
+        return zone.zoneName
     }
 
     @Test func aChangeArrivesWithoutAskingForIt() async throws {
@@ -64,11 +70,13 @@ import StratusTesting
 
             var received: [(String, String)] = []
             for _ in 0..<3 {
-                guard let notification = await Self.nextChange(&notifications), let query = notification.ck.qry else { break }
-                received.append((query.sid, query.rid))
-                if query.sid == "urgent-created" {
-                    #expect(notification.aps.alert?.body == "Urgent!" && query.fo == 1 && query.dbs == 2)
-                    #expect(query.af?["text"]?.value != nil)
+                guard let notification = await Self.nextChange(&notifications),
+                      case .query(let recordName, _, let reason, let fields) = notification.subject,
+                      let subscriptionID = notification.subscriptionID else { break }
+                received.append((subscriptionID, recordName))
+                if subscriptionID == "urgent-created" {
+                    #expect(notification.alertBody == "Urgent!" && reason == .recordCreated && notification.databaseScope == .private)
+                    #expect(fields["text"] != nil)
                 }
             }
             #expect(received.sorted { "\($0)" < "\($1)" }.map { "\($0.0)/\($0.1)" } == ["once/u1", "urgent-created/u1", "urgent-created/u2"])
@@ -118,7 +126,7 @@ import StratusTesting
             _ = try await bob.privateCloudDatabase.save(Self.note("bobs", "bob's own"))
             // Bob's first notification is about his own change: Alice's never reached him.
             let first = await Self.nextChange(&notifications)
-            #expect(first?.ck.met?.sid == "bob-all")
+            #expect(first?.subject == .database && first?.subscriptionID == "bob-all")
             await bobPush.stop()
         }
     }
@@ -143,11 +151,11 @@ import StratusTesting
                 }
                 return try JSONDecoder().decode(PushNotification.self, from: Data(response.body))
             }
-            #expect(try await poll()?.ck.p == true)     // first: fetch to catch up
+            #expect(try await poll()?.isPruned == true)     // first: fetch to catch up
             #expect(try await poll() == nil)            // nothing within the wait: an empty answer
             _ = try await database.save(Self.note("n", "x"))
             let notification = try await poll()
-            #expect(notification?.ck.fet?.zid == "note-zone" && notification?.ck.fet?.sid == "zone")
+            #expect(Self.changedZone(notification) == "note-zone" && notification?.subscriptionID == "zone")
         }
     }
 
@@ -167,7 +175,7 @@ import StratusTesting
             }
             // The catch-up notification, then the zone's 30 changes as one.
             #expect(received.count == 2)
-            #expect(received.last?.ck.fet?.zid == "note-zone")
+            #expect(Self.changedZone(received.last) == "note-zone")
         }
     }
 
@@ -186,7 +194,11 @@ import StratusTesting
             _ = await notifications.next()
             _ = try await alice.publicCloudDatabase.save(CloudRecord(recordType: "Poster", recordID: RecordID(recordName: "p1")))
             let notification = await Self.nextChange(&notifications)
-            #expect(notification?.ck.qry?.rid == "p1" && notification?.ck.qry?.dbs == 1)
+            guard case .query(let recordName, _, .recordCreated, _) = notification?.subject else {
+                Issue.record("expected a query notification of a created record: \(String(describing: notification))")
+                return
+            }
+            #expect(recordName == "p1" && notification?.databaseScope == .public)
             await push.stop()
         }
     }
