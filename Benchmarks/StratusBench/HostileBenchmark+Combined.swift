@@ -73,7 +73,7 @@ extension HostileBenchmark {
             // One user's subscriptions at both limits: 16 KB each, until the user's 1 MB is full.
             group.addTask {
                 for index in 0..<80 {
-                    let subscription = Subscription(subscriptionID: "big\(index)", subscriptionType: .database,
+                    let subscription = CloudSubscription(subscriptionID: "big\(index)", subscriptionType: .database,
                                                     notificationInfo: NotificationInfo(alertBody: String(repeating: "s", count: 16 * 1024 - 120)))
                     _ = try await send("combined: 16 KB subscriptions", server, server.databasePath("subscriptions/modify"),
                                        SubscriptionsModifyRequest(operations: [.init(.create, subscription)]))
@@ -112,7 +112,7 @@ extension HostileBenchmark {
                 let began = ContinuousClock.now
                 let requests: [(String, Encodable & Sendable)] = [
                     (good.databasePath("records/lookup"), RecordsLookupRequest(records: (0..<5).map { .init(recordName: "g\($0)") }, zoneID: zone)),
-                    (good.databasePath("records/query"), RecordsQueryRequest(query: Query(recordType: "Small"), zoneID: zone)),
+                    (good.databasePath("records/query"), RecordsQueryRequest(query: CloudQuery(recordType: "Small"), zoneID: zone)),
                     (good.databasePath("changes/zone"), ZoneChangesRequest(zones: [.init(zoneID: zone)])),
                 ]
                 while attack.isRunning || ContinuousClock.now - began < .seconds(20) {

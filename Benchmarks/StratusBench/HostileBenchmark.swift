@@ -78,12 +78,12 @@ struct HostileBenchmark: AsyncParsableCommand {
         peak(after: "repeated names")
         // Huge queries and forged markers.
         let filters = (0..<2000).map { QueryFilter(.equals, fieldName: "text", .string("\($0)")) }
-        _ = try await send("2,000 filters", server.databasePath("records/query"), RecordsQueryRequest(query: Query(recordType: "Blob", filterBy: filters), zoneID: zone))
+        _ = try await send("2,000 filters", server.databasePath("records/query"), RecordsQueryRequest(query: CloudQuery(recordType: "Blob", filterBy: filters), zoneID: zone))
         let list = QueryFilter(.in, fieldName: "text", .list(.string, (0..<50_000).map { .string("\($0)") }))
-        _ = try await send("50,000-value list", server.databasePath("records/query"), RecordsQueryRequest(query: Query(recordType: "Blob", filterBy: [list]), zoneID: zone))
+        _ = try await send("50,000-value list", server.databasePath("records/query"), RecordsQueryRequest(query: CloudQuery(recordType: "Blob", filterBy: [list]), zoneID: zone))
         for forged in ["AAAA", String(repeating: "A", count: 4000), "eyJmaW5nZXJwcmludCI6IngiLCJ2YWx1ZXMiOltdLCJyZWNvcmROYW1lIjoiYmlnOSJ9"] {
             _ = try await send("forged marker", server.databasePath("records/query"),
-                               RecordsQueryRequest(query: Query(recordType: "Blob"), zoneID: zone, continuationMarker: forged))
+                               RecordsQueryRequest(query: CloudQuery(recordType: "Blob"), zoneID: zone, continuationMarker: forged))
         }
         peak(after: "huge queries")
         // Floods.
@@ -100,7 +100,7 @@ struct HostileBenchmark: AsyncParsableCommand {
         }
         peak(after: "sign-in flood")
         for index in 0..<300 {
-            let subscription = Subscription(subscriptionID: "s\(index)", subscriptionType: .database)
+            let subscription = CloudSubscription(subscriptionID: "s\(index)", subscriptionType: .database)
             _ = try await send("subscriptions", server.databasePath("subscriptions/modify"),
                                SubscriptionsModifyRequest(operations: [.init(.create, subscription)]))
         }

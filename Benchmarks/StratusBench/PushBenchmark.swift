@@ -97,7 +97,7 @@ struct PushBenchmark: AsyncParsableCommand {
         let container = try await container(server)
         let zone = ZoneID(zoneName: "Live")
         try await container.privateCloudDatabase.save(zone: zone)
-        try await container.privateCloudDatabase.save(subscription: Subscription(subscriptionID: "live", subscriptionType: .zone, zoneID: zone))
+        try await container.privateCloudDatabase.save(subscription: CloudSubscription(subscriptionID: "live", subscriptionType: .zone, zoneID: zone))
         return zone
     }
 

@@ -52,7 +52,7 @@ struct QueryBenchmark: AsyncParsableCommand {
         var latencies: [Double] = []
         for _ in 0..<runs {
             let category = "c\(Int.random(in: 0..<categories, using: &generator))"
-            let request = RecordsQueryRequest(query: Query(recordType: "Item", filterBy: [QueryFilter(.equals, fieldName: "category", .string(category))]),
+            let request = RecordsQueryRequest(query: CloudQuery(recordType: "Item", filterBy: [QueryFilter(.equals, fieldName: "category", .string(category))]),
                                               zoneID: ZoneID(zoneName: zone))
             let body = try JSONEncoder().encode(request)
             var data = Data()

@@ -300,7 +300,7 @@ public actor ShoppingDevice {
         let database = container.database(with: list.owner == nil ? .private : .shared)
         let cutoff = time - Compaction.minimumAge
         var eligible: [JournalEntry] = []
-        var (page, cursor) = try await database.records(matching: Query(recordType: JournalEntry.recordType, filterBy: [
+        var (page, cursor) = try await database.records(matching: CloudQuery(recordType: JournalEntry.recordType, filterBy: [
             QueryFilter(.lessThan, fieldName: "timestamp", .timestamp(cutoff)),
         ]), inZoneWith: list.zoneID)
         eligible += page.compactMap(JournalEntry.init(record:))

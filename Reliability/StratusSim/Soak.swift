@@ -222,7 +222,7 @@ final class SoakClient: Sendable {
         _ = try await container.signUp(username: "soak-\(index)", password: "soak password \(index)")
         let zone = ZoneID(zoneName: "Soak")
         _ = try await container.privateCloudDatabase.save(zone: zone)
-        _ = try await container.privateCloudDatabase.save(subscription: Subscription(subscriptionID: "soak", subscriptionType: .zone, zoneID: zone))
+        _ = try await container.privateCloudDatabase.save(subscription: CloudSubscription(subscriptionID: "soak", subscriptionType: .zone, zoneID: zone))
         return SoakClient(container: container, zone: zone, asset: asset, name: "soak-\(index)")
     }
 

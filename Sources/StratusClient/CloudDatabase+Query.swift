@@ -2,7 +2,7 @@ import StratusCore
 
 /// Where a query's next page starts (CloudKit's `CKQueryOperation.Cursor`).
 public struct QueryCursor: Sendable, Equatable {
-    let query: Query
+    let query: CloudQuery
     /// Nil for a query over every zone.
     let zoneID: ZoneID?
     let desiredKeys: [String]?
@@ -14,7 +14,7 @@ extension CloudDatabase {
     /// (CloudKit's `records(matching:inZoneWith:…)`); a nil zone searches every zone of the
     /// database (a `zoneWide` query). Pass the cursor to
     /// ``records(continuingMatchFrom:resultsLimit:)`` for the next page.
-    public func records(matching query: Query, inZoneWith zoneID: ZoneID? = .default, desiredKeys: [String]? = nil,
+    public func records(matching query: CloudQuery, inZoneWith zoneID: ZoneID? = .default, desiredKeys: [String]? = nil,
                         resultsLimit: Int? = nil) async throws -> (matchResults: [CloudRecord], queryCursor: QueryCursor?) {
         try await page(RecordsQueryRequest(query: query, zoneID: zoneID, resultsLimit: resultsLimit, desiredKeys: desiredKeys,
                                            zoneWide: zoneID == nil ? true : nil))

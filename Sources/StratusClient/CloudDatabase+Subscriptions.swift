@@ -3,17 +3,17 @@ import StratusCore
 extension CloudDatabase {
     /// Creates, updates and deletes subscriptions (CloudKit's `modifySubscriptions(saving:deleting:)`).
     /// A subscription whose ID exists is updated; a new one is created.
-    public func modifySubscriptions(saving: [Subscription], deleting: [String] = []) async throws
-        -> (saveResults: [String: Result<Subscription, CloudError>], deleteResults: [String: Result<Void, CloudError>]) {
+    public func modifySubscriptions(saving: [CloudSubscription], deleting: [String] = []) async throws
+        -> (saveResults: [String: Result<CloudSubscription, CloudError>], deleteResults: [String: Result<Void, CloudError>]) {
         let existing = Set(try await allSubscriptions().map(\.subscriptionID))
         let operations = saving.map { SubscriptionsModifyRequest.Operation(existing.contains($0.subscriptionID) ? .update : .create, $0) }
-            + deleting.map { SubscriptionsModifyRequest.Operation(.delete, Subscription(subscriptionID: $0, subscriptionType: .database)) }
+            + deleting.map { SubscriptionsModifyRequest.Operation(.delete, CloudSubscription(subscriptionID: $0, subscriptionType: .database)) }
         let answers = try await post("subscriptions/modify", SubscriptionsModifyRequest(operations: operations), as: SubscriptionsResponse.self)
             .subscriptions
-        var saved: [String: Result<Subscription, CloudError>] = [:]
+        var saved: [String: Result<CloudSubscription, CloudError>] = [:]
         var deleted: [String: Result<Void, CloudError>] = [:]
         for (index, answer) in answers.enumerated() where index < operations.count {
-            let outcome: Result<Subscription, CloudError> = answer.value.map { .success($0) } ?? .failure(Self.subscriptionError(answer.error))
+            let outcome: Result<CloudSubscription, CloudError> = answer.value.map { .success($0) } ?? .failure(Self.subscriptionError(answer.error))
             if index < saving.count {
                 saved[saving[index].subscriptionID] = outcome
             } else {
@@ -25,7 +25,7 @@ extension CloudDatabase {
 
     /// Creates or updates one subscription.
     @discardableResult
-    public func save(subscription: Subscription) async throws -> Subscription {
+    public func save(subscription: CloudSubscription) async throws -> CloudSubscription {
         guard let outcome = try await modifySubscriptions(saving: [subscription]).saveResults[subscription.subscriptionID] else {
             throw CloudError(.internalError, "no result for subscription \(subscription.subscriptionID)")
         }
@@ -38,7 +38,7 @@ extension CloudDatabase {
     }
 
     /// The signed-in user's subscriptions in this database.
-    public func allSubscriptions() async throws -> [Subscription] {
+    public func allSubscriptions() async throws -> [CloudSubscription] {
         try await get("subscriptions/list", as: SubscriptionsResponse.self).subscriptions.compactMap(\.value)
     }
 

@@ -17,12 +17,14 @@
 @_exported import struct StratusCore.Zone
 @_exported import enum StratusCore.ZoneDeletionReason
 
-@_exported import struct StratusCore.Query
+@_exported import struct StratusCore.CloudQuery
+@_exported import typealias StratusCore.Query
 @_exported import struct StratusCore.QueryFilter
 @_exported import struct StratusCore.QuerySort
 @_exported import enum StratusCore.QueryComparator
 
-@_exported import struct StratusCore.Subscription
+@_exported import struct StratusCore.CloudSubscription
+@_exported import typealias StratusCore.Subscription
 @_exported import struct StratusCore.NotificationInfo
 @_exported import struct StratusCore.PushNotification
 @_exported import enum StratusCore.QueryNotificationReason

@@ -297,7 +297,7 @@ public actor SyncEngine {
     /// Creates the engine's database subscription once per account; the state remembers it.
     func ensureSubscription() async throws {
         guard let id = configuration.subscriptionID, database.scope != .public, try state.meta("subscription") != id else { return }
-        let subscription = Subscription(subscriptionID: id, subscriptionType: .database,
+        let subscription = CloudSubscription(subscriptionID: id, subscriptionType: .database,
                                         notificationInfo: NotificationInfo(shouldSendContentAvailable: true))
         do {
             try await database.save(subscription: subscription)

@@ -147,7 +147,7 @@ import StratusTesting
                 CloudRecord(recordType: "Item", recordID: RecordID(recordName: "i\($0)", zoneID: Self.zone),
                             fields: ["rank": .int64(Int64($0)), "kind": .string($0 % 2 == 0 ? "even" : "odd")])
             })
-            let query = Query(recordType: "Item", filterBy: [QueryFilter(.equals, fieldName: "kind", .string("even"))],
+            let query = CloudQuery(recordType: "Item", filterBy: [QueryFilter(.equals, fieldName: "kind", .string("even"))],
                               sortBy: [QuerySort(fieldName: "rank", ascending: false)])
             var (records, cursor) = try await database.records(matching: query, inZoneWith: Self.zone, resultsLimit: 3)
             var names = records.map(\.recordID.recordName)

@@ -32,7 +32,7 @@ import StratusCore
                 #expect(try await APNsTests.register(device, Self.token(byte)).status == 200)
             }
             try await phone.createZone("Notes")
-            try await APNsTests.subscribe(phone, Subscription(subscriptionID: "notes", subscriptionType: .zone, zoneID: ZoneID(zoneName: "Notes"),
+            try await APNsTests.subscribe(phone, CloudSubscription(subscriptionID: "notes", subscriptionType: .zone, zoneID: ZoneID(zoneName: "Notes"),
                                                               notificationInfo: NotificationInfo(shouldSendContentAvailable: true)))
             _ = try await phone.save([.create("n1")], zone: "Notes")
             #expect(Set(try await APNsTests.pushes(endpoint, count: 3).map(\.deviceToken)) == [Self.token("a1"), Self.token("b2"), Self.token("c3")])

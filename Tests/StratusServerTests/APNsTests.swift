@@ -34,7 +34,7 @@ import StratusTesting
                               TokenRegisterRequest(apnsEnvironment: apnsEnvironment, apnsToken: token))
     }
 
-    static func subscribe(_ caller: Caller, _ subscription: Subscription) async throws {
+    static func subscribe(_ caller: Caller, _ subscription: CloudSubscription) async throws {
         let response = try await caller.post(caller.path(.private, "subscriptions/modify"),
                                              SubscriptionsModifyRequest(operations: [.init(.create, subscription)]))
             .decode(SubscriptionsResponse.self)
@@ -56,7 +56,7 @@ import StratusTesting
             let alice = try await server.signUp("alice")
             try await alice.createZone("Notes")
             #expect(try await Self.register(alice, Self.liveToken).status == 200)
-            try await Self.subscribe(alice, Subscription(subscriptionID: "notes", subscriptionType: .zone, zoneID: ZoneID(zoneName: "Notes"),
+            try await Self.subscribe(alice, CloudSubscription(subscriptionID: "notes", subscriptionType: .zone, zoneID: ZoneID(zoneName: "Notes"),
                                                          notificationInfo: NotificationInfo(shouldSendContentAvailable: true)))
             _ = try await alice.save([.create("n1")], zone: "Notes")
 
@@ -91,8 +91,8 @@ import StratusTesting
             #expect(try await Self.register(alice, productionBytes, apnsEnvironment: "production").status == 200)
             #expect(try await Self.register(alice, Self.deadToken).status == 200)
             await endpoint.unregister(Self.deadToken)
-            try await Self.subscribe(alice, Subscription(
-                subscriptionID: "titled", subscriptionType: .query, zoneID: ZoneID(zoneName: "Notes"), query: Query(recordType: "Note"),
+            try await Self.subscribe(alice, CloudSubscription(
+                subscriptionID: "titled", subscriptionType: .query, zoneID: ZoneID(zoneName: "Notes"), query: CloudQuery(recordType: "Note"),
                 firesOn: [.create], notificationInfo: NotificationInfo(alertBody: "A new note", collapseIDKey: "title")))
             _ = try await alice.save([.create("n1", ["title": .string("groceries")])], zone: "Notes")
 

@@ -34,7 +34,7 @@ import StratusTesting
         let share = try await alice.share(nil, zone: "Notes", participants: [(try #require(bob.username), .readWrite)])
         let shortGUID = try #require(share.shareKeys?.shortGUID)
         _ = try await bob.shareMetadata(shortGUID, accept: true)
-        let subscription = Subscription(subscriptionID: "notes", subscriptionType: .zone, zoneID: ZoneID(zoneName: "Notes"))
+        let subscription = CloudSubscription(subscriptionID: "notes", subscriptionType: .zone, zoneID: ZoneID(zoneName: "Notes"))
         let subscribed = try await alice.post(alice.path(.private, "subscriptions/modify"),
                                               SubscriptionsModifyRequest(operations: [.init(.create, subscription)]))
         #expect(subscribed.status == 200, "\(subscribed.text)")

@@ -108,7 +108,7 @@ import StratusCore
             var names: [String] = []
             var marker: String?
             repeat {
-                let request = RecordsQueryRequest(query: Query(recordType: "Item", sortBy: [QuerySort(fieldName: "name")]),
+                let request = RecordsQueryRequest(query: CloudQuery(recordType: "Item", sortBy: [QuerySort(fieldName: "name")]),
                                                   zoneID: ZoneID(zoneName: "Lists", ownerRecordName: alice.userRecordName),
                                                   resultsLimit: 1, continuationMarker: marker)
                 let page = try await bob.post(bob.path(.shared, "records/query"), request).decode(RecordsQueryResponse.self)
@@ -130,7 +130,7 @@ import StratusCore
     @Test func participantsHearOnlyOfChangesInTheirShare() async throws {
         try await TestServer.with { server in
             let (alice, bob) = try await Self.sharedWithBob(server, outside: [Self.item("outside")])
-            let subscription = Subscription(subscriptionID: "shared", subscriptionType: .database, firesOnce: true)
+            let subscription = CloudSubscription(subscriptionID: "shared", subscriptionType: .database, firesOnce: true)
             _ = try await bob.post(bob.path(.shared, "subscriptions/modify"),
                                    SubscriptionsModifyRequest(operations: [.init(.create, subscription)])).decode(SubscriptionsResponse.self)
             _ = try await PushBoundsTests.connect(PushBoundsTests.webSocketURL(bob), messages: 1) {

@@ -77,7 +77,7 @@ extension AuthorizationMatrixTests {
             for kind in PublicCaller.allCases where kind.listens {
                 let caller = principals[kind]!.caller
                 for (type, reader) in Self.publicTypes + [("Sentinel", SecurityRole.world)] {
-                    let subscription = Subscription(subscriptionID: "s-\(type)", subscriptionType: .query, query: Query(recordType: type),
+                    let subscription = CloudSubscription(subscriptionID: "s-\(type)", subscriptionType: .query, query: CloudQuery(recordType: type),
                                                     notificationInfo: NotificationInfo(shouldSendContentAvailable: true, desiredKeys: ["text"]))
                     let saved = try await caller.post(caller.path(.public, "subscriptions/modify"),
                                                       SubscriptionsModifyRequest(operations: [.init(.create, subscription)]))

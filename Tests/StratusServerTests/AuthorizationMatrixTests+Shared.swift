@@ -61,8 +61,8 @@ extension AuthorizationMatrixTests {
             for kind in SharedCaller.allCases {
                 let caller = callers[kind]!
                 let subscription = kind == .owner
-                    ? Subscription(subscriptionID: "s", subscriptionType: .zone, zoneID: ZoneID(zoneName: "Lists"))
-                    : Subscription(subscriptionID: "s", subscriptionType: .database)
+                    ? CloudSubscription(subscriptionID: "s", subscriptionType: .zone, zoneID: ZoneID(zoneName: "Lists"))
+                    : CloudSubscription(subscriptionID: "s", subscriptionType: .database)
                 _ = try await caller.post(caller.path(kind == .owner ? .private : .shared, "subscriptions/modify"),
                                           SubscriptionsModifyRequest(operations: [.init(.create, subscription)]))
                 couriers[kind] = try await caller.post("/database/1/\(TestServer.containerID)/development/tokens/create", TokenCreateRequest())

@@ -94,7 +94,7 @@ import StratusCore
             var marker: String?
             var names: [String] = []
             repeat {
-                let request = RecordsQueryRequest(query: Query(recordType: "Item", sortBy: [QuerySort(fieldName: "name")]),
+                let request = RecordsQueryRequest(query: CloudQuery(recordType: "Item", sortBy: [QuerySort(fieldName: "name")]),
                                                   zoneID: ZoneID(zoneName: "Big"), continuationMarker: marker)
                 let response = try await alice.post(alice.path(.private, "records/query"), request)
                 #expect(response.body.count <= Self.budget)
@@ -108,7 +108,7 @@ import StratusCore
 
     @Test func continuationMarkersCannotBeReadOrForged() async throws {
         try await Self.withTenBigRecords { _, alice in
-            let first = try await alice.query(Query(recordType: "Item", sortBy: [QuerySort(fieldName: "name")]), zone: "Big", limit: 2)
+            let first = try await alice.query(CloudQuery(recordType: "Item", sortBy: [QuerySort(fieldName: "name")]), zone: "Big", limit: 2)
             let marker = try #require(first.continuationMarker)
             let decoded = Data(base64Encoded: marker.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
                 .padding(toLength: (marker.count + 3) / 4 * 4, withPad: "=", startingAt: 0)) ?? Data()
@@ -117,12 +117,12 @@ import StratusCore
             tampered[tampered.count / 2] = tampered[tampered.count / 2] == "A" ? "B" : "A"
             let forged = [String(tampered), "eyJmaW5nZXJwcmludCI6IngiLCJ2YWx1ZXMiOltdLCJyZWNvcmROYW1lIjoiYmlnOSJ9"]
             for text in forged {
-                let request = RecordsQueryRequest(query: Query(recordType: "Item", sortBy: [QuerySort(fieldName: "name")]),
+                let request = RecordsQueryRequest(query: CloudQuery(recordType: "Item", sortBy: [QuerySort(fieldName: "name")]),
                                                   zoneID: ZoneID(zoneName: "Big"), continuationMarker: text)
                 let response = try await alice.post(alice.path(.private, "records/query"), request)
                 #expect(response.status == 400 && response.errorCode == .badRequest)
             }
-            let next = try await alice.query(Query(recordType: "Item", sortBy: [QuerySort(fieldName: "name")]), zone: "Big", limit: 2, marker: marker)
+            let next = try await alice.query(CloudQuery(recordType: "Item", sortBy: [QuerySort(fieldName: "name")]), zone: "Big", limit: 2, marker: marker)
             #expect(next.records.compactMap(\.recordName) == ["big2", "big3"])
         }
     }
@@ -139,9 +139,9 @@ import StratusCore
             let alice = try await server.signUp()
             let filter = QueryFilter(.equals, fieldName: "qty", .int64(1))
             let queries = [
-                Query(recordType: "Item", filterBy: [filter, filter, filter]),
-                Query(recordType: "Item", sortBy: [QuerySort(fieldName: "qty"), QuerySort(fieldName: "name")]),
-                Query(recordType: "Item", filterBy: [QueryFilter(.in, fieldName: "qty", .list(.int64, (0..<4).map { .int64($0) }))]),
+                CloudQuery(recordType: "Item", filterBy: [filter, filter, filter]),
+                CloudQuery(recordType: "Item", sortBy: [QuerySort(fieldName: "qty"), QuerySort(fieldName: "name")]),
+                CloudQuery(recordType: "Item", filterBy: [QueryFilter(.in, fieldName: "qty", .list(.int64, (0..<4).map { .int64($0) }))]),
             ]
             for query in queries {
                 let response = try await alice.post(alice.path(.private, "records/query"), RecordsQueryRequest(query: query))
@@ -152,7 +152,7 @@ import StratusCore
             #expect(changes.status == 413 && changes.errorCode == .limitExceeded)
 
             let subscriptions = (0..<3).map { index in
-                SubscriptionsModifyRequest.Operation(.create, Subscription(subscriptionID: "s\(index)", subscriptionType: .database))
+                SubscriptionsModifyRequest.Operation(.create, CloudSubscription(subscriptionID: "s\(index)", subscriptionType: .database))
             }
             let response = try await alice.post(alice.path(.private, "subscriptions/modify"), SubscriptionsModifyRequest(operations: subscriptions))
             let codes = try response.decode(SubscriptionsResponse.self).subscriptions.map { result -> ServerErrorCode? in

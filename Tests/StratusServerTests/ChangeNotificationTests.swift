@@ -10,7 +10,7 @@ import StratusCore
 @Suite struct ChangeNotificationTests {
     /// A subscription and a courier of `caller`'s, drained of the catch-up notification a new
     /// connection starts with.
-    static func listen(_ caller: Caller, _ scope: DatabaseScope, _ subscription: Subscription) async throws -> String {
+    static func listen(_ caller: Caller, _ scope: DatabaseScope, _ subscription: CloudSubscription) async throws -> String {
         _ = try await caller.post(caller.path(scope, "subscriptions/modify"), SubscriptionsModifyRequest(operations: [.init(.create, subscription)]))
         let courier = try await caller.post("/database/1/\(TestServer.containerID)/development/tokens/create", TokenCreateRequest())
             .decode(TokenCreateResponse.self).webcourierURL
@@ -43,13 +43,13 @@ import StratusCore
             _ = try await alice.save([.create("list", type: "List", ["title": .string("Groceries")])], zone: "Lists")
             let share = try await alice.share(nil, zone: "Lists", participants: [(bob.username!, .readWrite)])
             let couriers = [
-                "alice": try await Self.listen(alice, .private, Subscription(subscriptionID: "lists", subscriptionType: .zone,
+                "alice": try await Self.listen(alice, .private, CloudSubscription(subscriptionID: "lists", subscriptionType: .zone,
                                                                              zoneID: ZoneID(zoneName: "Lists"))),
-                "bob": try await Self.listen(bob, .shared, Subscription(subscriptionID: "shared", subscriptionType: .database)),
-                "carol": try await Self.listen(carol, .private, Subscription(subscriptionID: "mine", subscriptionType: .database)),
+                "bob": try await Self.listen(bob, .shared, CloudSubscription(subscriptionID: "shared", subscriptionType: .database)),
+                "carol": try await Self.listen(carol, .private, CloudSubscription(subscriptionID: "mine", subscriptionType: .database)),
             ]
             _ = try await alice.post(alice.path(.private, "subscriptions/modify"),
-                                     SubscriptionsModifyRequest(operations: [.init(.create, Subscription(subscriptionID: "all", subscriptionType: .database))]))
+                                     SubscriptionsModifyRequest(operations: [.init(.create, CloudSubscription(subscriptionID: "all", subscriptionType: .database))]))
             func expect(_ write: String, _ expected: [String: Set<String>]) async throws {
                 for (name, courier) in couriers.sorted(by: { $0.key < $1.key }) {
                     let heard = try await Self.heard(courier)

@@ -78,7 +78,7 @@ struct InstancesTests {
         let alice = try await endpointA.signUp("alice")
         let aliceOnB = Caller(server: endpointB, webAuthToken: alice.webAuthToken, userRecordName: alice.userRecordName)
         try await alice.createZone("Notes")
-        let subscription = Subscription(subscriptionID: "notes", subscriptionType: .zone, zoneID: ZoneID(zoneName: "Notes"))
+        let subscription = CloudSubscription(subscriptionID: "notes", subscriptionType: .zone, zoneID: ZoneID(zoneName: "Notes"))
         // Subscribed through B after B cached the database's (empty) subscriptions: A's save
         // must find the new one, and B's connection must hear of it.
         _ = try await aliceOnB.post(aliceOnB.path(.private, "subscriptions/modify"),
@@ -163,7 +163,7 @@ struct InstancesTests {
         defer { a.kill(); b.kill() }
         let alice = try await endpointA.signUp("alice")
         try await alice.createZone("Notes")
-        let subscription = Subscription(subscriptionID: "notes", subscriptionType: .zone, zoneID: ZoneID(zoneName: "Notes"))
+        let subscription = CloudSubscription(subscriptionID: "notes", subscriptionType: .zone, zoneID: ZoneID(zoneName: "Notes"))
         _ = try await alice.post(alice.path(.private, "subscriptions/modify"), SubscriptionsModifyRequest(operations: [.init(.create, subscription)]))
         let created = try await alice.post("/device/1/\(TestServer.containerID)/development/tokens/create", TokenCreateRequest())
         let url = try created.decode(TokenCreateResponse.self).webcourierURL

@@ -29,7 +29,7 @@ import StratusCore
     func nearFindsWhatIsWithinTheDistance(_ meters: Double, _ expected: [String]) async throws {
         try await TestServer.with { server in
             let alice = try await Self.setUp(server)
-            let response = try await alice.query(Query(recordType: "Shop", filterBy: [QueryFilter(.near, fieldName: "place", Self.london, distance: meters)]))
+            let response = try await alice.query(CloudQuery(recordType: "Shop", filterBy: [QueryFilter(.near, fieldName: "place", Self.london, distance: meters)]))
             #expect(response.records.compactMap(\.recordName).sorted() == expected)
         }
     }
@@ -42,7 +42,7 @@ import StratusCore
             var names: [String] = []
             var marker: String?
             repeat {
-                let page = try await alice.query(Query(recordType: "Shop", sortBy: [sort]), limit: 2, marker: marker)
+                let page = try await alice.query(CloudQuery(recordType: "Shop", sortBy: [sort]), limit: 2, marker: marker)
                 names += page.records.compactMap(\.recordName)
                 marker = page.continuationMarker
             } while marker != nil
@@ -54,7 +54,7 @@ import StratusCore
         try await TestServer.with { server in
             let alice = try await Self.setUp(server)
             for filter in [QueryFilter(.near, fieldName: "place", Self.london), QueryFilter(.near, fieldName: "place", .string("London"), distance: 5)] {
-                let response = try await alice.post(alice.path(.private, "records/query"), RecordsQueryRequest(query: Query(recordType: "Shop", filterBy: [filter])))
+                let response = try await alice.post(alice.path(.private, "records/query"), RecordsQueryRequest(query: CloudQuery(recordType: "Shop", filterBy: [filter])))
                 #expect(response.errorCode == .badRequest)
             }
         }

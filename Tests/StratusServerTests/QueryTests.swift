@@ -40,7 +40,7 @@ import StratusCore
     }
 
     static func names(_ caller: Caller, _ filters: [QueryFilter], sort: [QuerySort]? = nil) async throws -> [String] {
-        try await caller.query(Query(recordType: "Item", filterBy: filters, sortBy: sort)).records.compactMap(\.recordName)
+        try await caller.query(CloudQuery(recordType: "Item", filterBy: filters, sortBy: sort)).records.compactMap(\.recordName)
     }
 
     @Test(arguments: [
@@ -138,7 +138,7 @@ import StratusCore
                     "adding SEARCHABLE to an indexed field builds its words")
             try await server.server.importSchema("DEFINE SCHEMA RECORD TYPE Item (name STRING);", container: TestServer.containerID)
             let unindexed = try await alice.post(alice.path(.private, "records/query"),
-                                                 RecordsQueryRequest(query: Query(recordType: "Item", filterBy: [QueryFilter(.equals, fieldName: "name", .string("keep"))])))
+                                                 RecordsQueryRequest(query: CloudQuery(recordType: "Item", filterBy: [QueryFilter(.equals, fieldName: "name", .string("keep"))])))
             #expect(unindexed.errorCode == .badRequest)
             #expect(unindexed.error?.reason.contains("'Item.name' is not marked QUERYABLE") == true)
         }
@@ -180,7 +180,7 @@ import StratusCore
                 }, zone: "Z")
                 existing.formUnion(saved.compactMap(\.recordName))
             }
-            let query = Query(recordType: "Item", filterBy: [QueryFilter(.greaterThanOrEquals, fieldName: "qty", .int64(0))],
+            let query = CloudQuery(recordType: "Item", filterBy: [QueryFilter(.greaterThanOrEquals, fieldName: "qty", .int64(0))],
                               sortBy: [QuerySort(fieldName: "qty"), QuerySort(systemFieldName: "createdTimestamp", ascending: false)])
             var seen: [String] = []
             var marker: String?
@@ -198,7 +198,7 @@ import StratusCore
             #expect(existing.isSubset(of: Set(seen)), "nothing that existed before the query began is skipped")
 
             let other = try await alice.post(alice.path(.private, "records/query"), RecordsQueryRequest(
-                query: Query(recordType: "Item", sortBy: [QuerySort(fieldName: "name")]), zoneID: ZoneID(zoneName: "Z"), continuationMarker: try #require(
+                query: CloudQuery(recordType: "Item", sortBy: [QuerySort(fieldName: "name")]), zoneID: ZoneID(zoneName: "Z"), continuationMarker: try #require(
                     try await alice.query(query, zone: "Z", limit: 10, marker: nil).continuationMarker)))
             #expect(other.errorCode == .badRequest && other.error?.reason.contains("another query") == true)
         }
@@ -220,7 +220,7 @@ import StratusCore
             _ = try await alice.post(alice.path(.private, "zones/modify"), ZonesModifyRequest(operations: [.init(.delete, ZoneID(zoneName: "Gone"))]))
 
             for sort in [[QuerySort(fieldName: "qty", ascending: false)], []] {
-                let query = Query(recordType: "Item", filterBy: [QueryFilter(.greaterThanOrEquals, fieldName: "qty", .int64(1))], sortBy: sort)
+                let query = CloudQuery(recordType: "Item", filterBy: [QueryFilter(.greaterThanOrEquals, fieldName: "qty", .int64(1))], sortBy: sort)
                 var seen: [String] = []
                 var marker: String?
                 repeat {
@@ -238,16 +238,16 @@ import StratusCore
 
             // Without zoneWide (or with a zone named) the query stays in one zone, records unlabelled.
             let one = try await alice.post(alice.path(.private, "records/query"), RecordsQueryRequest(
-                query: Query(recordType: "Item"), zoneID: ZoneID(zoneName: "A"), zoneWide: true)).decode(RecordsQueryResponse.self)
+                query: CloudQuery(recordType: "Item"), zoneID: ZoneID(zoneName: "A"), zoneWide: true)).decode(RecordsQueryResponse.self)
             #expect(one.records.count == 4 && one.records.allSatisfy { $0.zoneID == nil })
-            let plain = try await alice.post(alice.path(.private, "records/query"), RecordsQueryRequest(query: Query(recordType: "Item")))
+            let plain = try await alice.post(alice.path(.private, "records/query"), RecordsQueryRequest(query: CloudQuery(recordType: "Item")))
                 .decode(RecordsQueryResponse.self)
             #expect(plain.records.compactMap(\.recordName) == ["d"])
 
             // A marker of a one-zone query does not continue a zone-wide one.
-            let marker = try #require(try await alice.query(Query(recordType: "Item"), zone: "A", limit: 1).continuationMarker)
+            let marker = try #require(try await alice.query(CloudQuery(recordType: "Item"), zone: "A", limit: 1).continuationMarker)
             let mixed = try await alice.post(alice.path(.private, "records/query"), RecordsQueryRequest(
-                query: Query(recordType: "Item"), continuationMarker: marker, zoneWide: true))
+                query: CloudQuery(recordType: "Item"), continuationMarker: marker, zoneWide: true))
             #expect(mixed.errorCode == .badRequest)
         }
     }
@@ -259,7 +259,7 @@ import StratusCore
                 let zones = (0..<100).map { ZonesModifyRequest.Operation(.create, ZoneID(zoneName: "z\(batch)-\($0)")) }
                 #expect(try await alice.post(alice.path(.private, "zones/modify"), ZonesModifyRequest(operations: zones)).error == nil)
             }
-            let request = RecordsQueryRequest(query: Query(recordType: "Item"), zoneWide: true)
+            let request = RecordsQueryRequest(query: CloudQuery(recordType: "Item"), zoneWide: true)
             // The default zone and 1,000 others: one over the bound.
             _ = try await alice.save([.create("d")])
             let refused = try await alice.post(alice.path(.private, "records/query"), request)
@@ -285,7 +285,7 @@ import StratusCore
                 _ = try await bob.shareMetadata(try #require(share.shareKeys?.shortGUID), accept: true)
             }
             let response = try await bob.post(bob.path(.shared, "records/query"), RecordsQueryRequest(
-                query: Query(recordType: "Item", sortBy: [QuerySort(fieldName: "qty")]), resultsLimit: 10, zoneWide: true))
+                query: CloudQuery(recordType: "Item", sortBy: [QuerySort(fieldName: "qty")]), resultsLimit: 10, zoneWide: true))
                 .decode(RecordsQueryResponse.self)
             let seen = Set(response.records.map { "\($0.zoneID?.ownerRecordName == alice.userRecordName ? "alice" : "carol")/\($0.recordName ?? "")" })
             #expect(seen == ["alice/root-Lists", "alice/child-Lists", "carol/root-Trips", "carol/child-Trips"])
@@ -296,13 +296,13 @@ import StratusCore
     @Test func productionAndPublicQueries() async throws {
         try await TestServer.with { server in
             let user = try await server.signUp("user", environment: "production")
-            let unknown = try await user.post(user.path(.private, "records/query"), RecordsQueryRequest(query: Query(recordType: "Item")))
+            let unknown = try await user.post(user.path(.private, "records/query"), RecordsQueryRequest(query: CloudQuery(recordType: "Item")))
             #expect(unknown.errorCode == .badRequest && unknown.error?.reason.contains("not in the production schema") == true)
 
             try await server.server.importSchema(Self.schema, container: TestServer.containerID)
             let alice = try await server.signUp()
             _ = try await alice.save([Self.item("pub", qty: 1, price: 1, tags: [], nums: [], owner: "x")], database: .public)
-            let anonymous = try await server.anonymous.query(Query(recordType: "Item", filterBy: [QueryFilter(.equals, fieldName: "qty", .int64(1))]),
+            let anonymous = try await server.anonymous.query(CloudQuery(recordType: "Item", filterBy: [QueryFilter(.equals, fieldName: "qty", .int64(1))]),
                                                              database: .public)
             #expect(anonymous.records.compactMap(\.recordName) == ["pub"])
         }
@@ -310,7 +310,7 @@ import StratusCore
 }
 
 extension Caller {
-    func query(_ query: Query, zone: String = ZoneID.defaultZoneName, limit: Int? = nil, marker: String? = nil,
+    func query(_ query: CloudQuery, zone: String = ZoneID.defaultZoneName, limit: Int? = nil, marker: String? = nil,
                database: DatabaseScope = .private) async throws -> RecordsQueryResponse {
         let request = RecordsQueryRequest(query: query, zoneID: ZoneID(zoneName: zone), resultsLimit: limit, continuationMarker: marker)
         return try await post(path(database, "records/query"), request).decode(RecordsQueryResponse.self)

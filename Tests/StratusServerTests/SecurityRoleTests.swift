@@ -64,7 +64,7 @@ import StratusTesting
             // Post: signed-in users read and create; the creator and moderators write.
             let post = try #require(try await alice.save([Self.create("post", "Post")], database: .public).first)
             #expect(try await anonymous.lookup(["post"], database: .public).first?.error?.serverErrorCode == .authenticationRequired)
-            let anonymousQuery = try await anonymous.post(anonymous.path(.public, "records/query"), RecordsQueryRequest(query: Query(recordType: "Post")))
+            let anonymousQuery = try await anonymous.post(anonymous.path(.public, "records/query"), RecordsQueryRequest(query: CloudQuery(recordType: "Post")))
             #expect(anonymousQuery.errorCode == .authenticationRequired)
             #expect(try await bob.lookup(["post"], database: .public).first?.record?.recordName == "post")
             #expect(try await bob.modify([Self.update(post)], database: .public).first?.error?.serverErrorCode == .accessDenied)
@@ -75,13 +75,13 @@ import StratusTesting
             // Diary: each creator reads their own; a query returns only them.
             _ = try await alice.save([Self.create("a1", "Diary"), Self.create("a2", "Diary")], database: .public)
             _ = try await bob.save([Self.create("b1", "Diary")], database: .public)
-            #expect(try await bob.query(Query(recordType: "Diary"), database: .public).records.compactMap(\.recordName) == ["b1"])
-            #expect(try await alice.query(Query(recordType: "Diary"), database: .public).records.compactMap(\.recordName) == ["a1", "a2"])
+            #expect(try await bob.query(CloudQuery(recordType: "Diary"), database: .public).records.compactMap(\.recordName) == ["b1"])
+            #expect(try await alice.query(CloudQuery(recordType: "Diary"), database: .public).records.compactMap(\.recordName) == ["a1", "a2"])
             #expect(try await bob.lookup(["a1", "b1"], database: .public).map { $0.error?.serverErrorCode } == [.accessDenied, nil])
-            let diaryQuery = try await anonymous.post(anonymous.path(.public, "records/query"), RecordsQueryRequest(query: Query(recordType: "Diary")))
+            let diaryQuery = try await anonymous.post(anonymous.path(.public, "records/query"), RecordsQueryRequest(query: CloudQuery(recordType: "Diary")))
             #expect(diaryQuery.errorCode == .authenticationRequired)
             // Notifications would name others' diaries: no subscription without READ on all of them.
-            let subscription = Subscription(subscriptionID: "diaries", subscriptionType: .query, query: Query(recordType: "Diary"),
+            let subscription = CloudSubscription(subscriptionID: "diaries", subscriptionType: .query, query: CloudQuery(recordType: "Diary"),
                                             firesOn: [.create])
             let subscribed = try await bob.post(bob.path(.public, "subscriptions/modify"),
                                                 SubscriptionsModifyRequest(operations: [.init(.create, subscription)]))
@@ -91,7 +91,7 @@ import StratusTesting
             // Notice: everyone reads, only moderators create.
             #expect(try await alice.modify([Self.create("n1", "Notice")], database: .public).first?.error?.serverErrorCode == .accessDenied)
             _ = try await bob.save([Self.create("n1", "Notice")], database: .public)
-            #expect(try await anonymous.query(Query(recordType: "Notice"), database: .public).records.compactMap(\.recordName) == ["n1"])
+            #expect(try await anonymous.query(CloudQuery(recordType: "Notice"), database: .public).records.compactMap(\.recordName) == ["n1"])
 
             // A role taken away no longer counts; roles are per environment.
             #expect(try await server.server.setUserRole("Moderator", granted: false, username: bob.username!,
@@ -113,7 +113,7 @@ import StratusTesting
             let bob = try await server.signUp("bob", environment: "production")
             _ = try await alice.save([Self.create("a1", "Diary")], database: .public)
             _ = try await bob.save([Self.create("b1", "Diary")], database: .public)
-            #expect(try await bob.query(Query(recordType: "Diary"), database: .public).records.compactMap(\.recordName) == ["b1"])
+            #expect(try await bob.query(CloudQuery(recordType: "Diary"), database: .public).records.compactMap(\.recordName) == ["b1"])
             let export = try await server.server.exportSchema(container: TestServer.containerID, environment: .production)
             #expect(export.contains("CREATE ROLE Moderator;") && export.contains("GRANT READ, WRITE TO \"_creator\""))
             #expect(try SchemaText.parse(export) == SchemaText.parse(Self.schema), "the deployed schema exports as it was imported")

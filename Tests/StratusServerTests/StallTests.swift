@@ -70,7 +70,7 @@ import Synchronization
             let slow = try (0..<3).map { _ in try SlowSender(server, path: path, body: "{", declaredLength: 200) }
             // Once the server has them, a well-behaved query.
             try await Task.sleep(for: .milliseconds(500))
-            let query = try await server.anonymous.post(server.anonymous.path(.public, "records/query"), RecordsQueryRequest(query: Query(recordType: "Note")))
+            let query = try await server.anonymous.post(server.anonymous.path(.public, "records/query"), RecordsQueryRequest(query: CloudQuery(recordType: "Note")))
             #expect(query.status == 200, "\(query.text)")
             #expect(slow.allSatisfy { $0.received().isEmpty }, "the slow requests are still arriving when the other is answered")
             for sender in slow {
@@ -183,7 +183,7 @@ import Synchronization
         try await TestServer.with { server in
             let alice = try await server.signUp("alice")
             func subscribe(_ id: String, bytes: Int) async throws -> ServerErrorCode? {
-                let subscription = Subscription(subscriptionID: id, subscriptionType: .database,
+                let subscription = CloudSubscription(subscriptionID: id, subscriptionType: .database,
                                                 notificationInfo: NotificationInfo(alertBody: String(repeating: "x", count: bytes)))
                 let response = try await alice.post(alice.path(.private, "subscriptions/modify"),
                                                     SubscriptionsModifyRequest(operations: [.init(.create, subscription)]))
@@ -206,7 +206,7 @@ import Synchronization
             let alice = try await server.signUp("alice")
             try await alice.createZone("Notes")
             _ = try await alice.post(alice.path(.private, "subscriptions/modify"), SubscriptionsModifyRequest(operations: [
-                .init(.create, Subscription(subscriptionID: "notes", subscriptionType: .zone, zoneID: ZoneID(zoneName: "Notes"))),
+                .init(.create, CloudSubscription(subscriptionID: "notes", subscriptionType: .zone, zoneID: ZoneID(zoneName: "Notes"))),
             ]))
             let url = try await alice.post("/database/1/\(TestServer.containerID)/development/tokens/create", TokenCreateRequest())
                 .decode(TokenCreateResponse.self).webcourierURL

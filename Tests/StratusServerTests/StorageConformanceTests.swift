@@ -193,7 +193,7 @@ import StratusCore
 
                 for (owner, id) in [(alice.userRecordName, "b"), (alice.userRecordName, "a"), (bob.userRecordName, "c")] {
                     try await t.saveSubscription(StoredSubscription(databaseID: database, owner: owner,
-                                                                    subscription: Subscription(subscriptionID: id, subscriptionType: .database)))
+                                                                    subscription: CloudSubscription(subscriptionID: id, subscriptionType: .database)))
                 }
                 #expect(try await t.subscriptions(databaseID: database, owner: alice.userRecordName).map(\.subscription.subscriptionID) == ["a", "b"])
                 #expect(try await t.subscriptions(databaseID: database, owner: nil).count == 3)

@@ -49,11 +49,11 @@ import StratusTesting
             let alice = try await cloud.signUp("alice")
             let database = alice.privateCloudDatabase
             try await database.save(zone: Self.zone)
-            let urgent = Query(recordType: "note", filterBy: [QueryFilter(.equals, fieldName: "kind", .string("urgent"))])
-            try await database.save(subscription: Subscription(subscriptionID: "urgent-created", subscriptionType: .query, zoneID: Self.zone,
+            let urgent = CloudQuery(recordType: "note", filterBy: [QueryFilter(.equals, fieldName: "kind", .string("urgent"))])
+            try await database.save(subscription: CloudSubscription(subscriptionID: "urgent-created", subscriptionType: .query, zoneID: Self.zone,
                                                                query: urgent, firesOn: [.create],
                                                                notificationInfo: NotificationInfo(alertBody: "Urgent!", desiredKeys: ["text"])))
-            try await database.save(subscription: Subscription(subscriptionID: "once", subscriptionType: .query, zoneID: Self.zone,
+            try await database.save(subscription: CloudSubscription(subscriptionID: "once", subscriptionType: .query, zoneID: Self.zone,
                                                                query: urgent, firesOnce: true))
             #expect(Set(try await database.allSubscriptions().map(\.subscriptionID)) == ["urgent-created", "once"])
 
@@ -115,7 +115,7 @@ import StratusTesting
             let bob = try await cloud.signUp("bob")
             for (user, id) in [(alice, "alice-all"), (bob, "bob-all")] {
                 try await user.privateCloudDatabase.save(zone: Self.zone)
-                try await user.privateCloudDatabase.save(subscription: Subscription(subscriptionID: id, subscriptionType: .database))
+                try await user.privateCloudDatabase.save(subscription: CloudSubscription(subscriptionID: id, subscriptionType: .database))
             }
             let bobPush = PushConnection(container: bob)
             await bobPush.start()
@@ -136,7 +136,7 @@ import StratusTesting
             let alice = try await cloud.signUp("alice")
             let database = alice.privateCloudDatabase
             try await database.save(zone: Self.zone)
-            try await database.save(subscription: Subscription(subscriptionID: "zone", subscriptionType: .zone, zoneID: Self.zone))
+            try await database.save(subscription: CloudSubscription(subscriptionID: "zone", subscriptionType: .zone, zoneID: Self.zone))
             let token = try await alice.createPushToken()
             #expect(token.webcourierURL.contains("/push/1/courier/"))
 
@@ -164,7 +164,7 @@ import StratusTesting
             let alice = try await cloud.signUp("alice")
             let database = alice.privateCloudDatabase
             try await database.save(zone: Self.zone)
-            try await database.save(subscription: Subscription(subscriptionID: "zone", subscriptionType: .zone, zoneID: Self.zone))
+            try await database.save(subscription: CloudSubscription(subscriptionID: "zone", subscriptionType: .zone, zoneID: Self.zone))
             let token = try await alice.createPushToken()
             // The device does not poll while 30 changes happen.
             for index in 0..<30 { _ = try await database.save(Self.note("n\(index)", "\(index)")) }
@@ -183,9 +183,9 @@ import StratusTesting
         try await TestCloud.with { cloud in
             let alice = try await cloud.signUp("alice")
             let bob = try await cloud.signUp("bob")
-            let posters = Query(recordType: "Poster")
-            try await bob.publicCloudDatabase.save(subscription: Subscription(subscriptionID: "posters", subscriptionType: .query, query: posters))
-            let zoneSubscription = Subscription(subscriptionID: "z", subscriptionType: .zone, zoneID: .default)
+            let posters = CloudQuery(recordType: "Poster")
+            try await bob.publicCloudDatabase.save(subscription: CloudSubscription(subscriptionID: "posters", subscriptionType: .query, query: posters))
+            let zoneSubscription = CloudSubscription(subscriptionID: "z", subscriptionType: .zone, zoneID: .default)
             await #expect(throws: CloudError.self) { try await bob.publicCloudDatabase.save(subscription: zoneSubscription) }
 
             let push = PushConnection(container: bob)

@@ -50,8 +50,9 @@ public struct QuerySort: Codable, Sendable, Equatable {
     }
 }
 
-/// What to find: records of a type matching every filter, in the sort order (CloudKit's Query Dictionary).
-public struct Query: Codable, Sendable, Equatable {
+/// What to find: records of a type matching every filter, in the sort order (CloudKit's `CKQuery`;
+/// on the wire, its Query Dictionary).
+public struct CloudQuery: Codable, Sendable, Equatable {
     public var recordType: String
     public var filterBy: [QueryFilter]?
     public var sortBy: [QuerySort]?

@@ -1,9 +1,10 @@
-/// A standing request to be told about changes (CloudKit's Subscription Dictionary).
+/// A standing request to be told about changes (CloudKit's `CKSubscription`; on the wire, its
+/// Subscription Dictionary).
 ///
 /// `query` subscriptions fire for records of a type matching a filter, on the `firesOn` kinds of
 /// change; `zone` subscriptions for any change in a zone; `database` subscriptions (a Stratus
 /// extension to the wire format; CloudKit's framework has them) for any change in the database.
-public struct Subscription: Codable, Sendable, Equatable {
+public struct CloudSubscription: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable {
         case query
         case zone
@@ -20,7 +21,7 @@ public struct Subscription: Codable, Sendable, Equatable {
     public var subscriptionType: Kind
     /// The zone of a zone subscription, or the zone a query subscription is limited to.
     public var zoneID: ZoneID?
-    public var query: Query?
+    public var query: CloudQuery?
     /// For query subscriptions; all three when absent.
     public var firesOn: [Trigger]?
     /// A query subscription that fires once and is then deleted.
@@ -29,7 +30,7 @@ public struct Subscription: Codable, Sendable, Equatable {
     public var zoneWide: Bool?
     public var notificationInfo: NotificationInfo?
 
-    public init(subscriptionID: String, subscriptionType: Kind, zoneID: ZoneID? = nil, query: Query? = nil, firesOn: [Trigger]? = nil,
+    public init(subscriptionID: String, subscriptionType: Kind, zoneID: ZoneID? = nil, query: CloudQuery? = nil, firesOn: [Trigger]? = nil,
                 firesOnce: Bool? = nil, zoneWide: Bool? = nil, notificationInfo: NotificationInfo? = nil) {
         self.subscriptionID = subscriptionID
         self.subscriptionType = subscriptionType

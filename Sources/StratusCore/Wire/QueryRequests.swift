@@ -1,6 +1,6 @@
 /// The body of `records/query`.
 package struct RecordsQueryRequest: Codable, Sendable, Equatable {
-    package var query: Query
+    package var query: CloudQuery
     package var zoneID: ZoneID?
     package var resultsLimit: Int?
     /// From the previous page's response; continues that query where it stopped.
@@ -10,7 +10,7 @@ package struct RecordsQueryRequest: Codable, Sendable, Equatable {
     /// `zoneID`), `false` or absent the default zone only. Ignored when `zoneID` is set.
     package var zoneWide: Bool?
 
-    package init(query: Query, zoneID: ZoneID? = nil, resultsLimit: Int? = nil, continuationMarker: String? = nil,
+    package init(query: CloudQuery, zoneID: ZoneID? = nil, resultsLimit: Int? = nil, continuationMarker: String? = nil,
                 desiredKeys: [String]? = nil, zoneWide: Bool? = nil) {
         self.query = query
         self.zoneID = zoneID

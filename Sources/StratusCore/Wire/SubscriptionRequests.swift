@@ -14,7 +14,7 @@ package struct SubscriptionError: Error, Codable, Sendable, Equatable {
 }
 
 /// An entry of a `subscriptions` array: a subscription or why it failed.
-package typealias SubscriptionResult = ItemResult<Subscription, SubscriptionError>
+package typealias SubscriptionResult = ItemResult<CloudSubscription, SubscriptionError>
 
 /// The response of `subscriptions/list`, `subscriptions/lookup` and `subscriptions/modify`.
 package struct SubscriptionsResponse: Codable, Sendable, Equatable {
@@ -40,9 +40,9 @@ package struct SubscriptionsModifyRequest: Codable, Sendable, Equatable {
     package struct Operation: Codable, Sendable, Equatable {
         package enum OperationType: String, Codable, Sendable { case create, update, delete }
         package var operationType: OperationType
-        package var subscription: Subscription
+        package var subscription: CloudSubscription
 
-        package init(_ operationType: OperationType, _ subscription: Subscription) {
+        package init(_ operationType: OperationType, _ subscription: CloudSubscription) {
             self.operationType = operationType
             self.subscription = subscription
         }

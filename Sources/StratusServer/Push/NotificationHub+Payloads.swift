@@ -13,7 +13,7 @@ extension NotificationHub {
     }
 
     /// The notifications a subscription gets for a commit.
-    static func notifications(for subscription: Subscription, _ changes: CommittedChanges) -> [Outgoing] {
+    static func notifications(for subscription: CloudSubscription, _ changes: CommittedChanges) -> [Outgoing] {
         let scope = changes.database.scope.notificationValue
         let zoneOwner = changes.database.scope == .public ? nil : changes.zoneOwner ?? changes.database.ownerRecordName
         let sid = subscription.subscriptionID
@@ -29,7 +29,7 @@ extension NotificationHub {
         case .query:
             guard let query = subscription.query else { return [] }
             if subscription.zoneWide != true, let zone = subscription.zoneID, zone.zoneName != changes.zoneName { return [] }
-            let triggers = Set(subscription.firesOn ?? Subscription.Trigger.allCases)
+            let triggers = Set(subscription.firesOn ?? CloudSubscription.Trigger.allCases)
             var result: [Outgoing] = []
             for change in changes.records where change.recordType == query.recordType && triggers.contains(change.trigger) {
                 let fields = (try? RecordMapper.decodeFields(change.fieldsJSON)) ?? [:]
@@ -90,7 +90,7 @@ extension NotificationHub {
     }
 }
 
-extension Subscription.Trigger {
+extension CloudSubscription.Trigger {
     /// CloudKit's `CKQueryNotificationReason`: created 1, updated 2, deleted 3.
     var notificationReason: Int {
         switch self {

@@ -4,11 +4,11 @@ import StratusCore
 package struct RecordChange: Codable, Sendable {
     package var recordName: String
     package var recordType: String
-    package var trigger: Subscription.Trigger
+    package var trigger: CloudSubscription.Trigger
     /// The fields JSON as saved, or as it was before a deletion.
     package var fieldsJSON: [UInt8]
 
-    package init(recordName: String, recordType: String, trigger: Subscription.Trigger, fieldsJSON: [UInt8]) {
+    package init(recordName: String, recordType: String, trigger: CloudSubscription.Trigger, fieldsJSON: [UInt8]) {
         self.recordName = recordName
         self.recordType = recordType
         self.trigger = trigger
@@ -26,7 +26,7 @@ package struct RecordChange: Codable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         recordName = try container.decode(String.self, forKey: .recordName)
         recordType = try container.decode(String.self, forKey: .recordType)
-        trigger = try container.decode(Subscription.Trigger.self, forKey: .trigger)
+        trigger = try container.decode(CloudSubscription.Trigger.self, forKey: .trigger)
         fieldsJSON = Array(try container.decode(String.self, forKey: .fields).utf8)
     }
 

@@ -152,7 +152,7 @@ package struct StoredSubscription: Codable, Sendable, Equatable {
     package var databaseID: Int64
     /// The user it notifies.
     package var owner: String
-    package var subscription: Subscription
+    package var subscription: CloudSubscription
 }
 
 /// A share of a zone (zone-wide) or of a root record and its descendants, with its participants.

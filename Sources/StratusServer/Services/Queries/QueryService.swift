@@ -162,7 +162,7 @@ package struct QueryService: Sendable {
     static let maxScannedRows = 10_000
 
     /// Refuses queries over the filter, sort and list bounds with `LIMIT_EXCEEDED`.
-    private func checkBounds(_ query: Query) throws(CloudKitError) {
+    private func checkBounds(_ query: CloudQuery) throws(CloudKitError) {
         let filters = query.filterBy ?? []
         guard filters.count <= limits.maxFilters else {
             throw .limitExceeded("a query may have at most \(limits.maxFilters) filters")
@@ -189,7 +189,7 @@ package struct QueryService: Sendable {
     private struct QueryIdentity: Encodable {
         var zoneID: ZoneID
         var zoneWide: Bool?
-        var query: Query
+        var query: CloudQuery
     }
 }
 

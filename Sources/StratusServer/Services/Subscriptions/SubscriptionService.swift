@@ -104,7 +104,7 @@ package struct SubscriptionService: Sendable {
     /// CloudKit's rules: the public database takes query subscriptions only, the shared database
     /// database subscriptions only; a query needs a record type and at least one trigger; a zone
     /// subscription needs an existing zone.
-    private static func validate(_ subscription: Subscription, databaseID: Int64, access: DatabaseAccess,
+    private static func validate(_ subscription: CloudSubscription, databaseID: Int64, access: DatabaseAccess,
                                  in transaction: any StorageTransaction) async throws {
         switch (access.scope, subscription.subscriptionType) {
         case (.public, .zone), (.public, .database):
@@ -133,7 +133,7 @@ package struct SubscriptionService: Sendable {
     }
 }
 
-extension Subscription {
+extension CloudSubscription {
     /// Its size in bytes as a client sends it (its JSON), which bounds what is stored and cached.
     var sentSize: Int { (try? JSONEncoder().encode(self).count) ?? Int.max }
 }

@@ -10,7 +10,7 @@ extension SubscriptionStore where Self: SQLDatabase {
             try await fetch("SELECT owner, body FROM subscriptions WHERE database_id = \(databaseID) ORDER BY owner, subscription_id")
         }
         return try rows.compactMap { row in
-            guard let subscription = try? JSONDecoder().decode(Subscription.self, from: Data(try row.string(1).utf8)) else { return nil }
+            guard let subscription = try? JSONDecoder().decode(CloudSubscription.self, from: Data(try row.string(1).utf8)) else { return nil }
             return StoredSubscription(databaseID: databaseID, owner: try row.string(0), subscription: subscription)
         }
     }
