@@ -31,6 +31,15 @@ import StratusCore
         return heard
     }
 
+    /// Checks that each courier holds exactly the notifications `expected` names for it (none if
+    /// it names none), after `write`.
+    static func expect(_ couriers: [String: String], heard expected: [String: Set<String>], after write: String) async throws {
+        for (name, courier) in couriers.sorted(by: { $0.key < $1.key }) {
+            let heard = try await Self.heard(courier)
+            #expect(heard == expected[name] ?? [], "\(write): \(name) heard \(heard.sorted())")
+        }
+    }
+
     @Test(.timeLimit(.minutes(3)))
     func eachWriteIsHeardByExactlyTheSubscribersItConcerns() async throws {
         try await TestServer.with(configure: { $0.courierWait = .milliseconds(300) }) { server in
@@ -51,10 +60,7 @@ import StratusCore
             _ = try await alice.post(alice.path(.private, "subscriptions/modify"),
                                      SubscriptionsModifyRequest(operations: [.init(.create, CloudSubscription(subscriptionID: "all", subscriptionType: .database))]))
             func expect(_ write: String, _ expected: [String: Set<String>]) async throws {
-                for (name, courier) in couriers.sorted(by: { $0.key < $1.key }) {
-                    let heard = try await Self.heard(courier)
-                    #expect(heard == expected[name] ?? [], "\(write): \(name) heard \(heard.sorted())")
-                }
+                try await Self.expect(couriers, heard: expected, after: write)
             }
 
             // Accepting the share changes the share record in Alice's zone and puts the zone in
@@ -83,6 +89,36 @@ import StratusCore
             _ = try await alice.post(alice.path(.private, "zones/modify"),
                                      ZonesModifyRequest(operations: [.init(.delete, ZoneID(zoneName: "Lists"))]))
             try await expect("zones/modify deletes her shared zone", ["alice": ["fet:lists", "met:all"], "bob": ["met:shared"]])
+        }
+    }
+
+    /// The public database and account deletion: a public query subscription hears of the matching
+    /// records anyone saves, and of nothing else; deleting an account takes its shared zone out of
+    /// the participant's shared database, which the participant hears of.
+    @Test(.timeLimit(.minutes(3)))
+    func publicWritesAndAccountDeletionAreHeardByWhomTheyConcern() async throws {
+        try await TestServer.with(configure: { $0.courierWait = .milliseconds(300) }) { server in
+            let alice = try await server.signUp("alice")
+            let bob = try await server.signUp("bob")
+            let carol = try await server.signUp("carol")
+            try await alice.createZone("Lists")
+            let share = try await alice.share(nil, zone: "Lists", participants: [(bob.username!, .readWrite)])
+            _ = try await bob.shareMetadata(try #require(share.shareKeys?.shortGUID), accept: true)
+            let couriers = [
+                "bob": try await Self.listen(bob, .shared, CloudSubscription(subscriptionID: "shared", subscriptionType: .database)),
+                "carol": try await Self.listen(carol, .public, CloudSubscription(subscriptionID: "posters", subscriptionType: .query,
+                                                                                  query: CloudQuery(recordType: "Poster"))),
+            ]
+
+            _ = try await alice.save([.create("p1", type: "Poster", ["title": .string("Fair")])], database: .public)
+            try await Self.expect(couriers, heard: ["carol": ["qry:posters"]], after: "alice saves a Poster in the public database")
+
+            _ = try await alice.save([.create("n1", type: "Note", ["title": .string("Aside")])], database: .public)
+            try await Self.expect(couriers, heard: [:], after: "alice saves a Note in the public database")
+
+            let deleted = try await alice.post("/auth/1/\(TestServer.containerID)/development/account/delete", ["password": "password-alice"])
+            #expect(deleted.status == 200, "\(deleted.text)")
+            try await Self.expect(couriers, heard: ["bob": ["met:shared"]], after: "alice deletes her account")
         }
     }
 }
