@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
-import ServiceLifecycle
 import StratusCore
 import StratusServer
 import StratusTesting

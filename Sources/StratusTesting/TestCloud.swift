@@ -66,10 +66,7 @@ public actor TestCloud {
         var configuration = ServerConfiguration(dataDirectory: dataDirectory, host: "127.0.0.1", port: port)
         configuration.passwordHashLog2Cost = 10
         configure(&configuration)
-        if let base = TestDatabase.postgresURL, configuration.databaseURL == nil {
-            configuration.databaseURL = try await TestDatabase.url(for: dataDirectory, base: base)
-            configuration.databaseConnections = 4
-        }
+        try await TestDatabase.place(&configuration)
         let started: InProcessServer
         do {
             started = try await InProcessServer.start(configuration, containerID: Self.containerID, logger: logger)

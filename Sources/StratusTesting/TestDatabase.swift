@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StratusServer
 
 /// The PostgreSQL database a test's server keeps its data in when the tests run against
 /// PostgreSQL (``postgresURL``, set by `scripts/test-postgres.sh`): one database per data
@@ -9,6 +10,14 @@ package enum TestDatabase {
     /// The PostgreSQL server tests run against (`STRATUS_TEST_POSTGRES=postgres://user@host:port`),
     /// or nil on SQLite.
     package static let postgresURL = ProcessInfo.processInfo.environment["STRATUS_TEST_POSTGRES"]
+
+    /// When tests run on PostgreSQL and `configuration` names no database, points it at the
+    /// database of its data directory (with four connections: one test's load is small).
+    package static func place(_ configuration: inout ServerConfiguration) async throws {
+        guard let base = postgresURL, configuration.databaseURL == nil else { return }
+        configuration.databaseURL = try await url(for: configuration.dataDirectory, base: base)
+        configuration.databaseConnections = 4
+    }
 
     /// The database of `directory` on the server at `base`, created if it does not exist.
     package static func url(for directory: URL, base: String) async throws -> String {

@@ -39,10 +39,7 @@ struct TestServer: Sendable {
         var configuration = ServerConfiguration(dataDirectory: directory, host: "127.0.0.1", port: 0)
         configuration.passwordHashLog2Cost = 10
         configure(&configuration)
-        if let base = postgresURL, configuration.databaseURL == nil, !onSQLite {
-            configuration.databaseURL = try await TestDatabase.url(for: directory, base: base)
-            configuration.databaseConnections = 4
-        }
+        if !onSQLite { try await TestDatabase.place(&configuration) }
         return try await InProcessServer.with(configuration, containerID: containerID, logger: logger) { running in
             try await body(TestServer(endpoint: ServerEndpoint(baseURL: running.baseURL, apiToken: running.apiToken), server: running.server))
         }
