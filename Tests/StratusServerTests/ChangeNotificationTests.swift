@@ -121,4 +121,42 @@ import StratusCore
             try await Self.expect(couriers, heard: ["bob": ["met:shared"]], after: "alice deletes her account")
         }
     }
+
+    /// The console writes records through the API's service, so its writes are heard as the
+    /// API's are; resetting the development schema deletes every subscription there, and the
+    /// hub forgets them before it publishes (before, its cache kept notifying deleted ones).
+    @Test(.timeLimit(.minutes(3)))
+    func consoleWritesAndSchemaResetsAreHeardByWhomTheyConcern() async throws {
+        let directory = TestServer.temporaryDirectory()
+        try await TestServer.with(dataDirectory: directory, configure: { $0.courierWait = .milliseconds(300) }) { server in
+            let (token, csrf) = try await ConsoleTests.administrator(server, directory: directory)
+            let alice = try await server.signUp("alice")
+            let carol = try await server.signUp("carol")
+            let name = try #require(alice.username)
+            let couriers = [
+                "alice": try await Self.listen(alice, .private, CloudSubscription(subscriptionID: "all", subscriptionType: .database)),
+                "carol": try await Self.listen(carol, .private, CloudSubscription(subscriptionID: "mine", subscriptionType: .database)),
+            ]
+            _ = try await alice.save([.create("warm", type: "Note", ["title": .string("The hub reads her subscriptions")])])
+            try await Self.expect(couriers, heard: ["alice": ["met:all"]], after: "alice saves")
+
+            let place = "environment=development&database=private&user=\(name)&zone=_defaultZone&csrf=\(csrf)"
+            let made = try await ConsoleTests.request(server, .POST, "/console/containers/\(TestServer.containerID)/record",
+                                                      form: "\(place)&op=create&recordType=Note&name=console&newField=title&newType=STRING&newValue=Hi",
+                                                      cookie: token)
+            #expect(made.status == 303)
+            try await Self.expect(couriers, heard: ["alice": ["met:all"]], after: "the console creates a record of alice's")
+            let tag = try #require(try await alice.lookup(["console"]).first?.record?.recordChangeTag)
+            let deleted = try await ConsoleTests.request(server, .POST, "/console/containers/\(TestServer.containerID)/record",
+                                                         form: "\(place)&op=delete&name=console&changeTag=\(tag)", cookie: token)
+            #expect(deleted.status == 303)
+            try await Self.expect(couriers, heard: ["alice": ["met:all"]], after: "the console deletes it")
+
+            let zones = try await server.server.services.schema.resetDevelopment(containerID: TestServer.containerID)
+            #expect(zones >= 2)
+            try await Self.expect(couriers, heard: [:], after: "the development schema is reset (every subscription with it)")
+            _ = try await alice.save([.create("after", type: "Note", ["title": .string("No one subscribes")])])
+            try await Self.expect(couriers, heard: [:], after: "alice saves after the reset")
+        }
+    }
 }

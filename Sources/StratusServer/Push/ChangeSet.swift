@@ -1,21 +1,63 @@
 import StratusCore
 
-/// What one write transaction changed, zone by zone.
+/// What one write transaction changed, zone by zone, and the versions it gave.
 ///
-/// Every writer reports here (record saves, share operations, zone deletions, account deletion),
-/// and the set is published once, after the transaction commits
+/// Every writer versions what it changes here (a record's change sequence and change tag, a
+/// zone's sequence, a shared database's entry) and reports the change (record saves, share
+/// operations, zone deletions, subscription changes, schema resets, account deletion). Before the
+/// transaction commits, the set moves each changed zone's sequence; after, it is published once
 /// (``StratusStorage/write(publishingTo:_:)``): to push connections, the console's activity feed,
-/// APNs and other instances. It is the only producer of ``CommittedChanges``.
+/// APNs and other instances. It is the only producer of ``CommittedChanges`` and of change
+/// sequences.
 package final class ChangeSet {
+    /// The transaction whose changes these are.
+    let transaction: any StorageTransaction
     /// The changes, one entry per zone of a database, in the order they were first reported.
     private(set) var commits: [CommittedChanges] = []
     /// Where each zone's entry is, and where each of its records is in it.
     private var positions: [Place: (entry: Int, records: [String: Int])] = [:]
 
+    /// Zones whose records changed, in the order they were first reported.
+    private var changedZones: [Int64] = []
+    /// Databases whose subscriptions were created, changed or deleted.
+    private(set) var subscriptionDatabases: Set<Int64> = []
+
     private struct Place: Hashable {
         var databaseID: Int64
         var zoneRowID: Int64
     }
+
+    init(transaction: any StorageTransaction) {
+        self.transaction = transaction
+    }
+
+    // MARK: Versions
+
+    /// The next change sequence. Every change takes one (a record's version, a zone created or
+    /// deleted, a zone coming into or leaving a shared database), and change tokens are positions
+    /// in this sequence.
+    func nextSequence() async throws -> Int64 {
+        try await transaction.nextChangeSequence()
+    }
+
+    /// Gives `record` a new version: the next change sequence, and the change tag made of it.
+    /// Report the change with ``recordsChanged(_:zone:database:zoneIsShared:)`` once it stands.
+    func version(_ record: inout StoredRecord) async throws {
+        record.sequence = try await nextSequence()
+        record.changeTag = RecordMapper.changeTag(for: record.sequence)
+    }
+
+    /// Moves the change sequence of every zone whose records changed to the transaction's last,
+    /// so database change feeds list them. Runs once, before the transaction commits.
+    fileprivate func seal() async throws {
+        guard !changedZones.isEmpty else { return }
+        let last = try await transaction.currentChangeSequence()
+        for zoneRowID in changedZones {
+            try await transaction.setZoneChangeSequence(rowID: zoneRowID, sequence: last)
+        }
+    }
+
+    // MARK: Changes
 
     /// Records of `zone` in its owner's `database` were saved or deleted; `zoneIsShared` when the
     /// zone had shares (a zone without any has no participant to tell, and publishing reads none).
@@ -25,6 +67,7 @@ package final class ChangeSet {
         guard !changes.isEmpty else { return }
         let place = Place(databaseID: zone.databaseID, zoneRowID: zone.rowID)
         let entry = entry(place, database: database, zoneName: zone.zoneName)
+        if !changedZones.contains(zone.rowID) { changedZones.append(zone.rowID) }
         if zoneIsShared { commits[entry].zoneIsShared = true }
         for change in changes {
             if let index = positions[place]?.records[change.recordName] {
@@ -50,6 +93,12 @@ package final class ChangeSet {
         commits[entry].zoneOwner = owner
     }
 
+    /// Subscriptions of the database whose row is `databaseID` were created, changed or deleted:
+    /// every instance forgets what it cached of them before the changes are published.
+    func subscriptionsChanged(databaseID: Int64) {
+        subscriptionDatabases.insert(databaseID)
+    }
+
     private func entry(_ place: Place, database: DatabaseKey, zoneName: String) -> Int {
         if let known = positions[place] { return known.entry }
         commits.append(CommittedChanges(database: database, databaseID: place.databaseID, zoneRowID: place.zoneRowID, zoneName: zoneName))
@@ -59,15 +108,19 @@ package final class ChangeSet {
 }
 
 extension StratusStorage {
-    /// Runs `body` in one write transaction with the ``ChangeSet`` its writers report to, and
-    /// publishes the set through `hub` once the transaction has committed (nothing, if it failed).
+    /// Runs `body` in one write transaction with the ``ChangeSet`` its writers version with and
+    /// report to, seals the set before the commit, and publishes it through `hub` once the
+    /// transaction has committed (nothing, if it failed): each instance first forgets the
+    /// subscriptions that changed, then hears of the records and zones.
     func write<T: Sendable>(publishingTo hub: NotificationHub,
                             _ body: @escaping @Sendable (any StorageTransaction, ChangeSet) async throws -> T) async throws -> T {
-        let (value, commits) = try await write { transaction in
-            let changes = ChangeSet()
+        let (value, commits, subscriptionDatabases) = try await write { transaction in
+            let changes = ChangeSet(transaction: transaction)
             let value = try await body(transaction, changes)
-            return (value, changes.commits)
+            try await changes.seal()
+            return (value, changes.commits, changes.subscriptionDatabases)
         }
+        for databaseID in subscriptionDatabases { await hub.subscriptionsChanged(databaseID: databaseID) }
         await hub.publish(commits)
         return value
     }

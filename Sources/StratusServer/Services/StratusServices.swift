@@ -27,7 +27,6 @@ package struct StratusServices: Sendable {
     package let admin: AdminService
 
     init(storage: any StratusStorage, blobs: any BlobStore, incoming: IncomingFiles, signer: AssetURLSigner, configuration: ServerConfiguration, logger: Logger) {
-        let directory = DatabaseDirectory(storage: storage)
         let apns = APNsProvider(storage: storage, configuration: configuration.apns, logger: logger)
         self.apns = apns
         let activity = ActivityFeed()
@@ -38,6 +37,7 @@ package struct StratusServices: Sendable {
                                   logger: logger)
         self.storage = storage
         self.hub = hub
+        let directory = DatabaseDirectory(storage: storage, hub: hub)
         let limiter = RateLimiter(fleet: storage.fleetCounters)
         self.limiter = limiter
         auth = AuthService(storage: storage,

@@ -164,11 +164,11 @@ package struct AdminService: Sendable {
                     for subscription in try await transaction.subscriptions(databaseID: databaseID, owner: user) {
                         _ = try await transaction.deleteSubscription(databaseID: databaseID, owner: user,
                                                                subscriptionID: subscription.subscription.subscriptionID)
+                        changes.subscriptionsChanged(databaseID: databaseID)
                     }
                     guard scope == .private else { continue }
                     for zone in try await transaction.liveZones(databaseID: databaseID) {
-                        let deleted = try await ZoneService.delete(zone, in: transaction)
-                        try await ZoneService.report(deleted, of: key, to: changes, in: transaction)
+                        _ = try await ZoneService.delete(zone, of: key, in: changes)
                     }
                 }
             }
@@ -177,8 +177,8 @@ package struct AdminService: Sendable {
                       let owner = try await transaction.databaseKey(id: zone.databaseID) else { continue }
                 let access = DatabaseAccess(containerID: containerID, environment: owner.environment, scope: .shared,
                                             userRecordName: user, deviceID: "", origin: "", session: nil)
-                try await ShareOperations(transaction: transaction, grant: ZoneGrant(zone: zone, owner: owner.ownerRecordName, sharing: nil),
-                                    access: access, changes: changes).removeParticipant(user)
+                try await ShareOperations(changes: changes, grant: ZoneGrant(zone: zone, owner: owner.ownerRecordName, sharing: nil),
+                                          access: access).removeParticipant(user)
             }
             let revoked = try await transaction.deleteSessions(user: user, except: nil)
             try await transaction.deleteUser(recordName: user)

@@ -30,13 +30,13 @@ package struct RecordService: Sendable {
         let key = try access.databaseKey()
         let context = WriteContext(access: access, user: user, now: AuthService.now())
         return try await storage.write(publishingTo: hub) { transaction, changes in
-            let databaseID = try await DatabaseDirectory.databaseID(key, in: transaction)
+            let databaseID = try await DatabaseDirectory.databaseID(key, in: changes)
             let grant = try await DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let zone = grant.zone
-            let sharing = ShareOperations(transaction: transaction, grant: grant, access: access, changes: changes)
+            let sharing = ShareOperations(changes: changes, grant: grant, access: access)
             var prepared = prepared
             try await sharing.prepare(&prepared)
-            let writer = RecordWriter(transaction: transaction, grant: grant, context: context, maxRecordBytes: maxRecordBytes,
+            let writer = RecordWriter(changes: changes, grant: grant, context: context, maxRecordBytes: maxRecordBytes,
                                       maxBatchBytes: maxBatchBytes)
             try await writer.prefetch(prepared.filter { $0.invalid == nil }.map(\.recordName))
             let atomic = (request.atomic ?? true) && !zone.isDefaultZone
@@ -53,9 +53,6 @@ package struct RecordService: Sendable {
                 if case .success = outcome { operation.recordName } else { nil }
             })
             try await sharing.commit(succeeded: succeeded, deletedRecords: writer.changeLog.filter { $0.trigger == .delete }.map(\.recordName))
-            if !succeeded.isEmpty {
-                try await transaction.setZoneChangeSequence(rowID: zone.rowID, sequence: try transaction.currentChangeSequence())
-            }
             let committed = outcomes.map { $0.map(sharing.committed) }
             let links = AssetLinks(signer: signer, access: access)
             var results = RecordResults(results: try zip(prepared, committed).map { operation, outcome in

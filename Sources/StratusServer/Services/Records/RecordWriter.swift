@@ -7,6 +7,8 @@ import StratusCore
 /// as it writes, and restores it when a savepoint undoes an operation.
 final class RecordWriter {
     let transaction: any StorageTransaction
+    /// Gives each written record its version.
+    let changes: ChangeSet
     let grant: ZoneGrant
     var zone: StoredZone { grant.zone }
     let context: WriteContext
@@ -33,8 +35,10 @@ final class RecordWriter {
     /// In the public database: what the security roles let the caller do.
     private var roles: PublicPermissions?
 
-    init(transaction: any StorageTransaction, grant: ZoneGrant, context: WriteContext, maxRecordBytes: Int, maxBatchBytes: Int) {
+    init(changes: ChangeSet, grant: ZoneGrant, context: WriteContext, maxRecordBytes: Int, maxBatchBytes: Int) {
+        let transaction = changes.transaction
         self.transaction = transaction
+        self.changes = changes
         self.grant = grant
         self.maxBatchBytes = maxBatchBytes
         self.context = context
@@ -266,11 +270,11 @@ final class RecordWriter {
                 edges.append(StoredReference(sourceName: name, targetName: reference.recordName, action: reference.action!))
             }
         }
-        let sequence = try await transaction.nextChangeSequence()
-        let stored = StoredRecord(
-            zoneRowID: zone.rowID, recordName: name, recordType: recordType, changeTag: RecordMapper.changeTag(for: sequence),
+        var stored = StoredRecord(
+            zoneRowID: zone.rowID, recordName: name, recordType: recordType, changeTag: "",
             fieldsJSON: fieldsJSON, created: existing?.created ?? context.stamp, modified: context.stamp,
-            parent: parent, share: existing?.share, sequence: sequence, deleted: false, createKey: createKey)
+            parent: parent, share: existing?.share, sequence: 0, deleted: false, createKey: createKey)
+        try await changes.version(&stored)
         // A new name is not remembered: a later read in this transaction finds the inserted row.
         let inserted = insertOnly ? try await transaction.insertRecord(stored, references: edges) : false
         if !inserted {
@@ -333,13 +337,11 @@ final class RecordWriter {
                 let name = try await mayRead(blocking.source) ? "from '\(blocking.source.recordName)'" : "from another record"
                 throw CloudKitError(.validatingReferenceError, "record '\(target.recordName)' is the target of a VALIDATE reference \(name)")
             }
-            let sequence = try await transaction.nextChangeSequence()
             var tombstone = target
             tombstone.fieldsJSON = Array("{}".utf8)
             tombstone.deleted = true
-            tombstone.sequence = sequence
-            tombstone.changeTag = RecordMapper.changeTag(for: sequence)
             tombstone.modified = context.stamp
+            try await changes.version(&tombstone)
             try await store(tombstone, references: [], replacingReferences: true)
             try log(RecordChange(recordName: target.recordName, recordType: target.recordType, trigger: .delete,
                                  fieldsJSON: target.fieldsJSON))

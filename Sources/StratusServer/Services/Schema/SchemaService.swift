@@ -8,8 +8,8 @@ package struct SchemaService: Sendable {
     let hub: NotificationHub
 
     /// A write that may change who may read what: the hub forgets what it knew once it committed.
-    private func writeChangingPermissions<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction) async throws -> T) async throws -> T {
-        let result = try await storage.write(body)
+    private func writeChangingPermissions<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction, ChangeSet) async throws -> T) async throws -> T {
+        let result = try await storage.write(publishingTo: hub, body)
         await hub.permissionsChanged()
         return result
     }
@@ -24,7 +24,7 @@ package struct SchemaService: Sendable {
     package func importIntoDevelopment(_ text: String, containerID: String) async throws -> Schema {
         let schema = try SchemaText.parse(text)
         try validate(schema)
-        return try await writeChangingPermissions { transaction in
+        return try await writeChangingPermissions { transaction, _ in
             let previous = try await transaction.schema(containerID: containerID, environment: .development)
             try await transaction.replaceSchema(schema, containerID: containerID, environment: .development)
             try await Self.rebuildIndexes(from: previous, to: schema, containerID: containerID, environment: .development, in: transaction)
@@ -47,7 +47,7 @@ package struct SchemaService: Sendable {
     /// records (and leaves participants' shared databases; default zones are replaced by empty
     /// ones), and so are development's subscriptions. Returns how many zones went.
     package func resetDevelopment(containerID: String) async throws -> Int {
-        try await writeChangingPermissions { transaction in
+        try await writeChangingPermissions { transaction, changes in
             let previous = try await transaction.schema(containerID: containerID, environment: .development)
             let production = try await transaction.schema(containerID: containerID, environment: .production)
             try await transaction.replaceSchema(production, containerID: containerID, environment: .development)
@@ -56,14 +56,16 @@ package struct SchemaService: Sendable {
                 for subscription in try await transaction.subscriptions(databaseID: databaseID, owner: nil) {
                     _ = try await transaction.deleteSubscription(databaseID: databaseID, owner: subscription.owner,
                                                            subscriptionID: subscription.subscription.subscriptionID)
+                    changes.subscriptionsChanged(databaseID: databaseID)
                 }
+                guard let owner = try await transaction.databaseKey(id: databaseID) else { continue }
                 for zone in try await transaction.liveZones(databaseID: databaseID) {
-                    _ = try await ZoneService.delete(zone, in: transaction)
+                    _ = try await ZoneService.delete(zone, of: owner, in: changes)
                     zones += 1
                     // Every database keeps a default zone: an empty one replaces it (devices'
                     // tokens of the old one expire, as for any zone deleted and made again).
                     if zone.isDefaultZone {
-                        _ = try await transaction.insertZone(databaseID: databaseID, zoneName: zone.zoneName, sequence: try transaction.nextChangeSequence())
+                        _ = try await transaction.insertZone(databaseID: databaseID, zoneName: zone.zoneName, sequence: try changes.nextSequence())
                     }
                 }
             }
@@ -76,7 +78,7 @@ package struct SchemaService: Sendable {
     /// production has and development lacks, or a field whose type differs, refuses the deploy.
     /// Returns the changes applied.
     package func deploy(containerID: String) async throws -> [SchemaChange] {
-        try await writeChangingPermissions { transaction in
+        try await writeChangingPermissions { transaction, _ in
             let development = try await transaction.schema(containerID: containerID, environment: .development)
             let production = try await transaction.schema(containerID: containerID, environment: .production)
             let changes = try production.additiveChanges(to: development).get()
@@ -108,7 +110,7 @@ package struct SchemaService: Sendable {
         guard !SecurityRole.builtIn.contains(role) else {
             throw CloudKitError.badRequest("role '\(role)' is built in: it follows from who the caller is and is never given")
         }
-        return try await writeChangingPermissions { transaction in
+        return try await writeChangingPermissions { transaction, _ in
             guard let user = try await transaction.user(containerID: containerID, username: username) else {
                 throw CloudKitError.badRequest("container '\(containerID)' has no user '\(username)'")
             }

@@ -27,8 +27,8 @@ final class ShareOperations {
         var previous: StoredShare?
     }
 
-    init(transaction: any StorageTransaction, grant: ZoneGrant, access: DatabaseAccess, changes: ChangeSet) {
-        self.transaction = transaction
+    init(changes: ChangeSet, grant: ZoneGrant, access: DatabaseAccess) {
+        self.transaction = changes.transaction
         self.grant = grant
         self.access = access
         self.changes = changes
@@ -294,18 +294,14 @@ final class ShareOperations {
         try await rewrite(name) { _ in }
     }
 
-    /// Changes a live record in place as a new change: a new sequence and change tag, and the
-    /// zone's change sequence moved to it.
+    /// Changes a live record in place as a new change: a new version, reported.
     @discardableResult
     private func rewrite(_ name: String, _ change: (inout StoredRecord) -> Void) async throws -> StoredRecord? {
         guard var record = try await transaction.record(zoneRowID: zone.rowID, recordName: name), !record.deleted else { return nil }
         let fields = record.fieldsJSON
         change(&record)
-        let sequence = try await transaction.nextChangeSequence()
-        record.sequence = sequence
-        record.changeTag = RecordMapper.changeTag(for: sequence)
+        try await changes.version(&record)
         try await transaction.saveRecord(record, references: [], replacingReferences: record.deleted)
-        try await transaction.setZoneChangeSequence(rowID: zone.rowID, sequence: sequence)
         changes.recordsChanged([RecordChange(recordName: name, recordType: record.recordType, trigger: record.deleted ? .delete : .update,
                                              fieldsJSON: record.deleted ? fields : record.fieldsJSON)],
                                zone: zone, database: ownerDatabase, zoneIsShared: true)
@@ -324,7 +320,7 @@ final class ShareOperations {
         for user in users {
             let accepted = try await transaction.isAcceptedParticipant(zoneRowID: zone.rowID, user: user)
             guard accepted != active.contains(user) else { continue }
-            try await transaction.setSharedZone(user: user, zoneRowID: zone.rowID, active: accepted, sequence: try transaction.nextChangeSequence())
+            try await transaction.setSharedZone(user: user, zoneRowID: zone.rowID, active: accepted, sequence: try changes.nextSequence())
             try await reportSharedZoneChanged(participant: user)
         }
     }

@@ -113,8 +113,7 @@ package struct ShareService: Sendable {
             throw CloudKitError.limitExceeded("a share has at most 100 participants")
         }
         try await transaction.saveShare(share)
-        let operations = ShareOperations(transaction: transaction, grant: ZoneGrant(zone: zone, owner: owner, sharing: nil),
-                                         access: access, changes: changes)
+        let operations = ShareOperations(changes: changes, grant: ZoneGrant(zone: zone, owner: owner, sharing: nil), access: access)
         try await operations.touch(share.recordName)
         try await operations.updateSharedZones(for: [user])
     }

@@ -42,8 +42,9 @@ package struct SubscriptionService: Sendable {
         }
         let databaseID = try await directory.databaseID(for: access)
         let bounds = self
-        let response = try await storage.write { transaction in
-            SubscriptionsResponse(subscriptions: try await request.operations.asyncMap { operation in
+        return try await storage.write(publishingTo: hub) { transaction, changes in
+            changes.subscriptionsChanged(databaseID: databaseID)
+            return SubscriptionsResponse(subscriptions: try await request.operations.asyncMap { operation in
                 let subscription = operation.subscription
                 do {
                     try await transaction.withSavepoint {
@@ -55,8 +56,6 @@ package struct SubscriptionService: Sendable {
                 }
             })
         }
-        await hub.subscriptionsChanged(databaseID: databaseID)
-        return response
     }
 
     private func apply(_ operation: SubscriptionsModifyRequest.Operation, owner: String, databaseID: Int64,

@@ -4,25 +4,27 @@ import StratusCore
 /// first time it is used.
 struct DatabaseDirectory: Sendable {
     let storage: any StratusStorage
+    let hub: NotificationHub
 
     /// The database's row id, created with its default zone on first use. The shared database
     /// has no zones of its own, so it gets no default zone.
     func databaseID(for access: DatabaseAccess) async throws -> Int64 {
         let key = try access.databaseKey()
         if let id = try await storage.read({ try await $0.databaseID(key, create: false) }) { return id }
-        return try await storage.write { transaction in
-            try await Self.databaseID(key, in: transaction)
+        return try await storage.write(publishingTo: hub) { _, changes in
+            try await Self.databaseID(key, in: changes)
         }
     }
 
     /// The same, inside a write transaction.
-    static func databaseID(_ key: DatabaseKey, in transaction: any StorageTransaction) async throws -> Int64 {
+    static func databaseID(_ key: DatabaseKey, in changes: ChangeSet) async throws -> Int64 {
+        let transaction = changes.transaction
         if let id = try await transaction.databaseID(key, create: false) { return id }
         guard let id = try await transaction.databaseID(key, create: true) else {
             throw CloudKitError(.internalError, "database could not be created")
         }
         if key.scope != .shared {
-            _ = try await transaction.insertZone(databaseID: id, zoneName: ZoneID.defaultZoneName, sequence: try transaction.nextChangeSequence())
+            _ = try await transaction.insertZone(databaseID: id, zoneName: ZoneID.defaultZoneName, sequence: try changes.nextSequence())
         }
         return id
     }

@@ -57,17 +57,13 @@ package struct ZoneService: Sendable {
         }
         let key = try access.databaseKey()
         return try await storage.write(publishingTo: hub) { transaction, changes in
-            let databaseID = try await DatabaseDirectory.databaseID(key, in: transaction)
+            let databaseID = try await DatabaseDirectory.databaseID(key, in: changes)
             return ZonesResponse(zones: try await request.operations.asyncMap { operation in
                 let zoneID = operation.zone.zoneID
                 do {
-                    let (zone, deleted) = try await transaction.withSavepoint {
-                        try await Self.apply(operation.operationType, zoneID, databaseID: databaseID, access: access, in: transaction)
-                    }
-                    if let deleted {
-                        try await Self.report(deleted, of: key, to: changes, in: transaction)
-                    }
-                    return .success(zone)
+                    return .success(try await transaction.withSavepoint {
+                        try await Self.apply(operation.operationType, zoneID, databaseID: databaseID, of: key, access: access, in: changes)
+                    })
                 } catch let error as CloudKitError {
                     return .failure(ZoneError(zoneID: zoneID, error: error))
                 }
@@ -75,61 +71,52 @@ package struct ZoneService: Sendable {
         }
     }
 
-    private static func apply(_ type: ZonesModifyRequest.Operation.OperationType, _ zoneID: ZoneID, databaseID: Int64,
-                              access: DatabaseAccess, in transaction: any StorageTransaction) async throws -> (Zone, deleted: DeletedZone?) {
+    private static func apply(_ type: ZonesModifyRequest.Operation.OperationType, _ zoneID: ZoneID, databaseID: Int64, of owner: DatabaseKey,
+                              access: DatabaseAccess, in changes: ChangeSet) async throws -> Zone {
+        let transaction = changes.transaction
         try NameRules.validateZoneName(zoneID.zoneName)
         try access.checkOwner(of: zoneID)
         switch type {
         case .create:
             if let existing = try await transaction.liveZone(databaseID: databaseID, zoneName: zoneID.zoneName) {
-                return (DatabaseDirectory.wireZone(existing, access: access, in: transaction), nil)
+                return DatabaseDirectory.wireZone(existing, access: access, in: transaction)
             }
             guard !zoneID.zoneName.hasPrefix("_") else {
                 throw CloudKitError.badRequest("zone names starting with '_' are reserved")
             }
-            let zone = try await transaction.insertZone(databaseID: databaseID, zoneName: zoneID.zoneName, sequence: try transaction.nextChangeSequence())
-            return (DatabaseDirectory.wireZone(zone, access: access, in: transaction), nil)
+            let zone = try await transaction.insertZone(databaseID: databaseID, zoneName: zoneID.zoneName, sequence: try changes.nextSequence())
+            return DatabaseDirectory.wireZone(zone, access: access, in: transaction)
         case .delete:
             guard !zoneID.isDefaultZone else { throw CloudKitError.badRequest("the default zone cannot be deleted") }
             guard let zone = try await transaction.liveZone(databaseID: databaseID, zoneName: zoneID.zoneName) else {
                 throw CloudKitError.zoneNotFound(zoneID.zoneName)
             }
-            let deleted = try await delete(zone, in: transaction)
-            return (DatabaseDirectory.wireZone(deleted.zone, access: access, in: transaction), deleted)
+            return DatabaseDirectory.wireZone(try await delete(zone, of: owner, in: changes), access: access, in: transaction)
         }
     }
 
-    /// A zone just deleted, and the participants whose shared databases it left.
-    struct DeletedZone {
-        var zone: StoredZone
-        var members: [String]
-    }
-
-    /// Deletes a zone: it leaves every participant's shared database with its shares, and
-    /// becomes a tombstone without records. Returns the tombstone and the participants it left.
-    static func delete(_ zone: StoredZone, in transaction: any StorageTransaction) async throws -> DeletedZone {
+    /// Deletes a zone of `owner`'s private database: it leaves every participant's shared
+    /// database with its shares, and becomes a tombstone without records. The owner's subscribers
+    /// and each participant whose shared database it left hear of it. Returns the tombstone.
+    static func delete(_ zone: StoredZone, of owner: DatabaseKey, in changes: ChangeSet) async throws -> StoredZone {
+        let transaction = changes.transaction
         var zone = zone
         let members = try await transaction.sharedZoneMembers(zoneRowID: zone.rowID)
         for member in members {
-            try await transaction.setSharedZone(user: member, zoneRowID: zone.rowID, active: false, sequence: try transaction.nextChangeSequence())
+            try await transaction.setSharedZone(user: member, zoneRowID: zone.rowID, active: false, sequence: try changes.nextSequence())
         }
         for share in try await transaction.shares(zoneRowID: zone.rowID) {
             try await transaction.deleteShare(zoneRowID: zone.rowID, recordName: share.recordName)
         }
-        zone.changeSequence = try await transaction.nextChangeSequence()
+        zone.changeSequence = try await changes.nextSequence()
         zone.deleted = true
         try await transaction.deleteZone(rowID: zone.rowID, sequence: zone.changeSequence, at: AuthService.now())
-        return DeletedZone(zone: zone, members: members)
-    }
-
-    /// Reports a deleted zone of `owner`'s private database to the change set: to the owner's
-    /// subscribers, and to each participant whose shared database it left.
-    static func report(_ deleted: DeletedZone, of owner: DatabaseKey, to changes: ChangeSet, in transaction: any StorageTransaction) async throws {
-        changes.zoneDeleted(zoneRowID: deleted.zone.rowID, zoneName: deleted.zone.zoneName, database: owner, databaseID: deleted.zone.databaseID)
-        for member in deleted.members {
+        changes.zoneDeleted(zoneRowID: zone.rowID, zoneName: zone.zoneName, database: owner, databaseID: zone.databaseID)
+        for member in members {
             let shared = DatabaseKey(containerID: owner.containerID, environment: owner.environment, scope: .shared, ownerRecordName: member)
             guard let databaseID = try await transaction.databaseID(shared, create: false) else { continue }
-            changes.sharedZoneChanged(deleted.zone, owner: owner.ownerRecordName, database: shared, databaseID: databaseID)
+            changes.sharedZoneChanged(zone, owner: owner.ownerRecordName, database: shared, databaseID: databaseID)
         }
+        return zone
     }
 }
