@@ -4,9 +4,15 @@ import StratusClient
 extension SyncEngine {
     /// What the engine reports, in order, to ``SyncEngineDelegate/handleEvent(_:syncEngine:)`` (CKSyncEngine's events).
     ///
-    /// Apply every record of ``fetchedRecordZoneChanges(modifications:deletions:)`` and the saved
-    /// records of ``sentRecordZoneChanges(_:)`` to local data: they are what the server now has,
-    /// including the outcome of a resolved conflict.
+    /// What the server has reaches the app through one channel. When the engine's state lives in
+    /// a file (``SyncEngine/StateStorage/file(_:)``), apply every record of
+    /// ``fetchedRecordZoneChanges(modifications:deletions:)`` and the saved records of
+    /// ``sentRecordZoneChanges(_:)`` to local data: they are what the server now has, including
+    /// the outcome of a resolved conflict. When it lives in the app's database
+    /// (``SyncEngine/StateStorage/database(_:tablePrefix:)``), ``SyncEngineDelegate/applyServerChanges(_:in:)``
+    /// applies them in the transaction that stores the engine's state; then no
+    /// `fetchedRecordZoneChanges` event is sent, and `sentRecordZoneChanges` reports outcomes of
+    /// records already applied.
     public enum Event: Sendable {
         /// The signed-in user became known or changed; local data of another account should go.
         case accountChange(userRecordName: String)
@@ -21,7 +27,7 @@ extension SyncEngine {
         /// a shared zone ended (sharing stopped, removed, left). Delete their local data; the engine
         /// has forgotten them (and dropped their queued changes).
         case zonesRemoved([ZoneID: ZoneDeletionReason])
-        /// One page of a zone's changes made elsewhere.
+        /// One page of a zone's changes made elsewhere (sent only when the state lives in a file).
         case fetchedRecordZoneChanges(modifications: [CloudRecord], deletions: [RecordZoneChanges.Deletion])
         /// A zone's change token expired; the engine fetches the zone again from scratch.
         case changeTokenExpired(ZoneID?)

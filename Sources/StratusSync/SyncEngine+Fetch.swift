@@ -110,7 +110,7 @@ extension SyncEngine {
             await reportSetAside()
             if !news.isEmpty || !deletions.isEmpty {
                 CrashPoint.fetchedPageCommitted.reach(armed: configuration.crashPoint)
-                await emit(.fetchedRecordZoneChanges(modifications: news, deletions: deletions))
+                await deliverFetched(news, deletions: deletions)
             }
             if !page.moreComing { break }
         }

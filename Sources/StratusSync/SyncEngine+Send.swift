@@ -214,7 +214,7 @@ extension SyncEngine {
         await reportSetAside()
         sent.savedRecords.removeAll { requeued.contains($0.recordID) }
         let deletedSinceCreated = outcome.deletedSinceCreated.map(\.deletion).filter { !requeued.contains($0.recordID) }
-        if !deletedSinceCreated.isEmpty { await emit(.fetchedRecordZoneChanges(modifications: [], deletions: deletedSinceCreated)) }
+        await deliverFetched([], deletions: deletedSinceCreated)
         await emit(.sentRecordZoneChanges(sent))
         if let deferredError { throw deferredError }
         let progressed = !(outcome.saved.isEmpty && outcome.deleted.isEmpty && outcome.setAside.isEmpty && outcome.dropped.isEmpty

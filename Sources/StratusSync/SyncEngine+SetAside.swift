@@ -53,7 +53,7 @@ extension SyncEngine {
         let deletion = server == nil ? knownType.map { [RecordZoneChanges.Deletion(recordID: id, recordType: $0)] } ?? [] : []
         try state.takeServerVersion(server, deleting: deletion, handingTo: applier)
         await reportSetAside()
-        await emit(.fetchedRecordZoneChanges(modifications: server.map { [$0] } ?? [], deletions: deletion))
+        await deliverFetched(server.map { [$0] } ?? [], deletions: deletion)
     }
 
     /// Reports the server versions the app could not apply since the last report.

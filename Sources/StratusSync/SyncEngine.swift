@@ -165,6 +165,16 @@ public actor SyncEngine {
         await configuration.delegate?.handleEvent(event, syncEngine: self)
     }
 
+    /// Reports what the server has now (a fetched page, a record deleted on the server since it
+    /// was created here, a set-aside record's server version) through the one channel the app
+    /// takes it from: when the state lives in the app's database, ``applier`` handed it to the
+    /// delegate in the transaction that stored it, and no event repeats it; otherwise the event
+    /// ``SyncEngine/Event/fetchedRecordZoneChanges(modifications:deletions:)``.
+    func deliverFetched(_ modifications: [CloudRecord], deletions: [RecordZoneChanges.Deletion]) async {
+        guard applier == nil, !modifications.isEmpty || !deletions.isEmpty else { return }
+        await emit(.fetchedRecordZoneChanges(modifications: modifications, deletions: deletions))
+    }
+
     /// What the delegate applies inside the state's transactions, when the state lives in the
     /// app's database.
     var applier: ServerChangesApplier? {

@@ -9,9 +9,11 @@ import StratusClient
 /// inside a call, for a sync of the same engine to end (``SyncEngine/syncNow()``): that sync waits
 /// for the delegate.
 public protocol SyncEngineDelegate: AnyObject, Sendable {
-    /// Handles one event. Apply every record of ``SyncEngine/Event/fetchedRecordZoneChanges(modifications:deletions:)``
-    /// and the saved records of ``SyncEngine/Event/sentRecordZoneChanges(_:)`` to local data, unless
-    /// ``applyServerChanges(_:in:)`` already did.
+    /// Handles one event. With the engine's state in a file, apply every record of
+    /// ``SyncEngine/Event/fetchedRecordZoneChanges(modifications:deletions:)`` and the saved
+    /// records of ``SyncEngine/Event/sentRecordZoneChanges(_:)`` to local data; with it in the
+    /// app's database, ``applyServerChanges(_:in:)`` has applied them, and no fetched-changes
+    /// event is sent.
     func handleEvent(_ event: SyncEngine.Event, syncEngine: SyncEngine) async
 
     /// The app's current version of a record with a pending save; nil if it no longer exists

@@ -1,0 +1,72 @@
+import Foundation
+import GRDB
+import Testing
+import StratusClient
+import StratusSync
+import StratusTesting
+
+/// What the server has reaches the app through one channel: the in-transaction hook when the
+/// engine's state lives in the app's database, the event when it lives in a file.
+@Suite struct OneChannelTests {
+    /// A delegate whose state lives in its own GRDB database: it counts what the hook applied and
+    /// the fetched-changes events it was sent.
+    final class HookDelegate: SyncEngineDelegate, @unchecked Sendable {
+        private let lock = NSLock()
+        private var hooked: [String] = []
+        private var hookedDeletions: [String] = []
+        private var events = 0
+
+        var applied: (saved: [String], deleted: [String], fetchedEvents: Int) {
+            lock.withLock { (hooked.sorted(), hookedDeletions.sorted(), events) }
+        }
+
+        func handleEvent(_ event: SyncEngine.Event, syncEngine: SyncEngine) async {
+            if case .fetchedRecordZoneChanges = event { lock.withLock { events += 1 } }
+        }
+
+        func record(for recordID: RecordID, syncEngine: SyncEngine) async throws -> CloudRecord? { nil }
+
+        func applyServerChanges(_ changes: ServerChanges, in db: GRDB.Database) throws -> [RecordID: String] {
+            lock.withLock {
+                hooked += changes.modifications.map(\.recordID.recordName)
+                hookedDeletions += changes.deletions.map(\.recordID.recordName)
+            }
+            return [:]
+        }
+    }
+
+    @Test func withTheStateInTheAppsDatabaseFetchedRecordsArriveOnlyThroughTheHook() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user)
+            let laptop = try await cloud.device("laptop", of: user)
+            for name in ["a", "b"] {
+                try await phone.save(SyncEngineTests.note(name, at: 1, id: RecordID(recordName: name, zoneID: SyncEngineTests.zone)))
+            }
+            try await phone.sync()
+
+            let container = await cloud.container(deviceID: "tablet")
+            try await container.signIn(username: user, password: "password-\(user)")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("one-channel-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let queue = try DatabaseQueue(path: directory.appendingPathComponent("app.sqlite").path)
+            let delegate = HookDelegate()
+            var configuration = SyncEngine.Configuration(database: container.privateCloudDatabase,
+                                                         state: .database(queue, tablePrefix: "sync_"), delegate: delegate)
+            configuration.automaticallySync = false
+            let tablet = try SyncEngine(configuration: configuration)
+            try await tablet.fetchChanges()
+            #expect(delegate.applied.saved == ["a", "b"] && delegate.applied.fetchedEvents == 0, "\(delegate.applied)")
+
+            try await phone.delete(RecordID(recordName: "a", zoneID: SyncEngineTests.zone))
+            try await phone.sync()
+            try await tablet.fetchChanges()
+            #expect(delegate.applied.deleted == ["a"] && delegate.applied.fetchedEvents == 0, "\(delegate.applied)")
+
+            // With the state in a file, the event carries them (the hook is not called).
+            try await laptop.sync()
+            #expect(await laptop.records().keys.map(\.recordName) == ["b"])
+        }
+    }
+}
