@@ -58,9 +58,7 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
     // MARK: The engine applies what the server has
 
     func applyServerChanges(_ changes: ServerChanges, in db: GRDB.Database) throws -> [RecordID: String] {
-        // The read-only guards let the server's version of a row in.
-        try db.execute(sql: "UPDATE _stratus_state SET applying = 1")
-        defer { try? db.execute(sql: "UPDATE _stratus_state SET applying = 0") }
+        // The engine has set the flag the read-only guards let the server's version of a row in by.
         switch changes.origin {
         case .fetch:
             lock.withLock { census?.formUnion(changes.modifications.map(\.recordID.recordName)) }
@@ -282,12 +280,11 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
     }
 
     /// Deletes rows of `table` the server no longer has, as the server's word: with what cascades
-    /// from them, their bookkeeping gone, and nothing sent (the caller removes what the deletions
-    /// queued before its transaction commits).
+    /// from them, their bookkeeping gone, and nothing sent.
     func deleteMissing(_ ids: [String], from table: SyncedTable, in db: GRDB.Database) throws {
-        try db.execute(sql: "UPDATE _stratus_state SET applying = 1")
-        defer { try? db.execute(sql: "UPDATE _stratus_state SET applying = 0") }
-        for id in ids { try delete(id, from: table, in: db) }
+        try SyncEngine.applyingServerChanges(in: db, tablePrefix: SyncedDatabase.tablePrefix) {
+            for id in ids { try delete(id, from: table, in: db) }
+        }
     }
 
     /// Deletes a row, then applies the delete rules of rows pointing at it: cascade deletes them,

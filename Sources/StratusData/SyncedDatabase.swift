@@ -214,9 +214,7 @@ public final class SyncedDatabase: Sendable {
         let tables = self.tables, coordinator = self.coordinator, sharing = coordinator.sharing
         let outbox = SyncEngine.outboxTable(tablePrefix: Self.tablePrefix)
         try await writer.write { db in
-            // Deleting is no change to send: what the deletions queue goes before the commit. A row
-            // written since the send (queued in the outbox) is not missing, only new.
-            let end = try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM \(outbox)") ?? 0
+            // A row written since the send (queued in the outbox) is not missing, only new.
             let queued = try Set(String.fetchAll(db, sql: "SELECT record_name FROM \(outbox) WHERE change <> ''"))
             for table in tables.values {
                 let key = table.primaryKey
@@ -233,7 +231,6 @@ public final class SyncedDatabase: Sendable {
                     try coordinator.deleteMissing(missing, from: table, in: db)
                 }
             }
-            if policy == .delete { try db.execute(sql: "DELETE FROM \(outbox) WHERE sequence > ?", arguments: [end]) }
         }
         try await syncNow()
     }

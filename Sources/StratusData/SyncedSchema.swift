@@ -1,20 +1,24 @@
 import GRDB
+import StratusSync
 
 /// The bookkeeping tables StratusData adds to an app's database, and the triggers that queue
 /// every change of a synced table — through GRDB records or raw SQL — in the sync engine's outbox
 /// (``SyncEngine/outboxTable(tablePrefix:)``), in the transaction that makes it. The outbox is
 /// append-only (a rowid table), the cheapest insert SQLite has; the engine folds it into its
-/// pending changes when it reads them. Changes the engine applies are queued too, and removed
-/// before the engine's transaction commits, so the capture triggers need no condition.
+/// pending changes when it reads them. What the triggers queue while the engine applies the
+/// server's changes is removed before its transaction commits
+/// (``SyncEngine/applyingServerChanges(in:tablePrefix:_:)``, the one mechanism), so the capture
+/// triggers need no condition; the read-only guards, the cascades and the missing-parent check
+/// test its flag.
 enum SyncedSchema {
+    /// True while the engines apply the server's changes to the app's database.
+    static let applying = SyncEngine.isApplyingServerChanges(tablePrefix: SyncedDatabase.tablePrefix)
+
     /// Installs the bookkeeping tables and the triggers. With `sharing` (rows shared by others
     /// live in the same tables), a change is queued in the zone its row was fetched from; without,
     /// a table with one zone queues every change there, with no lookup.
     static func install(_ tables: [SyncedTable], outbox: String, sharing: Bool, in db: GRDB.Database) throws {
         try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS _stratus_state (id INTEGER PRIMARY KEY CHECK (id = 1), applying INTEGER NOT NULL);
-            INSERT OR IGNORE INTO _stratus_state (id, applying) VALUES (1, 0);
-            UPDATE _stratus_state SET applying = 0;
             CREATE TABLE IF NOT EXISTS _stratus_rows (
                 table_name TEXT NOT NULL, row_id TEXT NOT NULL, zone_name TEXT NOT NULL, owner TEXT NOT NULL DEFAULT '',
                 unknown_fields BLOB, placeholder INTEGER NOT NULL DEFAULT 0, can_edit INTEGER NOT NULL DEFAULT 1,
@@ -31,7 +35,7 @@ enum SyncedSchema {
         for table in tables {
             let name = table.tableName
             let key = table.primaryKey
-            let capturing = "(SELECT applying FROM _stratus_state) = 0"
+            let capturing = "NOT \(applying)"
             // Local columns change without a send, and read-only rows let them change.
             let synced = try db.columns(in: name).map(\.name).filter { !table.localColumns.contains($0) }
                 .map { "\"\($0)\"" }.joined(separator: ", ")
@@ -73,6 +77,8 @@ enum SyncedSchema {
                     """)
             }
         }
+        // Versions before the engine's flag kept their own; the triggers above no longer read it.
+        try db.execute(sql: "DROP TABLE IF EXISTS _stratus_state")
     }
 
     /// The statements that queue a change of a row in its zone's part of the outbox. `row` names
@@ -94,7 +100,7 @@ enum SyncedSchema {
         // The engine applying a page may write a child before its parent: not the app's doing.
         return """
             SELECT RAISE(ABORT, \(literal("a row of '\(table.tableName)' has no zone: its parent is missing")))
-            WHERE \(zone.name) IS NULL AND (SELECT applying FROM _stratus_state) = 0;
+            WHERE \(zone.name) IS NULL AND NOT \(applying);
             """ + queueing
     }
 

@@ -87,7 +87,8 @@ extension SyncEngine {
     /// (`sequence INTEGER PRIMARY KEY, zone_name TEXT, owner TEXT, record_name TEXT, change TEXT`)
     /// into which a row `(zone_name, owner, record_name, 'save' or 'delete')` queues a record
     /// change, with `owner` empty for the user's own zones and the zone owner's record name for
-    /// zones shared with them. It exists once the engine was opened.
+    /// zones shared with them. It exists once the engine was opened. What is appended while the
+    /// engine applies the server's changes is removed (``applyingServerChanges(in:tablePrefix:_:)``).
     public static func outboxTable(tablePrefix: String) -> String { "\(tablePrefix)outbox" }
 }
 

@@ -34,14 +34,18 @@ final class SyncStateStore: Sendable {
         var pendingRecords, pendingZones, tokens, records, setAside, meta: String
         /// The log record changes are appended to; shared by the engines of one database.
         var outbox: String
+        /// The one-row flag set while the server's changes are applied
+        /// (``SyncEngine/isApplyingServerChanges(tablePrefix:)``).
+        var applying: String
         /// Which of the outbox's changes are this engine's: its own zones' (`owner = ''`) for the
         /// private and public databases, other users' for the shared one.
         var ownsChange: String
 
-        init(prefix: String, outbox: String, scope: DatabaseScope) {
+        init(prefix: String, outboxPrefix: String, scope: DatabaseScope) {
             (pendingRecords, pendingZones, tokens, records, setAside, meta) =
                 ("\(prefix)pending_records", "\(prefix)pending_zones", "\(prefix)tokens", "\(prefix)records", "\(prefix)set_aside", "\(prefix)meta")
-            self.outbox = outbox
+            outbox = SyncEngine.outboxTable(tablePrefix: outboxPrefix)
+            applying = SyncEngine.applyingTable(tablePrefix: outboxPrefix)
             ownsChange = scope == .shared ? "owner <> ''" : "owner = ''"
         }
     }
@@ -55,14 +59,14 @@ final class SyncStateStore: Sendable {
         configuration.busyMode = .timeout(10)
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
-        let tables = Tables(prefix: "", outbox: "outbox", scope: scope)
+        let tables = Tables(prefix: "", outboxPrefix: "", scope: scope)
         try Self.fileMigrator(tables).migrate(queue)
         try self.init(database: queue, tables: tables, ownsFile: true)
     }
 
     /// Opens (or creates) the state's tables in an app's database.
     convenience init(database: any DatabaseWriter, tablePrefix: String, scope: DatabaseScope) throws {
-        let tables = Tables(prefix: "\(tablePrefix)\(scope.rawValue)_", outbox: SyncEngine.outboxTable(tablePrefix: tablePrefix), scope: scope)
+        let tables = Tables(prefix: "\(tablePrefix)\(scope.rawValue)_", outboxPrefix: tablePrefix, scope: scope)
         // Created in place rather than by a `DatabaseMigrator`, whose identifiers would mix with
         // the app's own (and make GRDB's `eraseDatabaseOnSchemaChange` erase the app's data).
         try database.write { db in try db.execute(sql: Self.schema(tables)) }
@@ -120,6 +124,8 @@ final class SyncStateStore: Sendable {
             CREATE TABLE IF NOT EXISTS \(t.outbox) (
                 sequence INTEGER PRIMARY KEY, zone_name TEXT NOT NULL, owner TEXT NOT NULL, record_name TEXT NOT NULL, change TEXT NOT NULL
             );
+            \(create) \(t.applying) (id INTEGER PRIMARY KEY CHECK (id = 1), applying INTEGER NOT NULL);
+            INSERT OR IGNORE INTO \(t.applying) (id, applying) VALUES (1, 0);
             """
     }
 
@@ -135,6 +141,8 @@ final class SyncStateStore: Sendable {
                                arguments: [version])
             }
         }
+        // v3 adds the flag set while the server's changes are applied.
+        migrator.registerMigration("v3") { db in try db.execute(sql: schema(tables)) }
         return migrator
     }
 
@@ -456,21 +464,11 @@ final class SyncStateStore: Sendable {
         }
     }
 
-    /// Runs `body` and removes from the outbox whatever it appended (local data taking in what
-    /// the server has is no change to send): the transaction is this connection's alone, so
-    /// every row past the outbox's end before `body` is its.
-    private func withoutCapturing<T>(_ db: GRDB.Database, _ body: () throws -> T) throws -> T {
-        let end = try outboxEnd(db)
-        let result = try body()
-        try db.execute(sql: "DELETE FROM \(tables.outbox) WHERE sequence > ?", arguments: [end])
-        return result
-    }
-
-    /// Hands `changes` to `apply` without capturing what it writes, and sets aside the records it
-    /// could not apply, with its reasons (as changes of kind `apply`: the server's version, not
-    /// applied here).
+    /// Hands `changes` to `apply` as the server's changes (nothing it writes is queued to be
+    /// sent), and sets aside the records it could not apply, with its reasons (as changes of kind
+    /// `apply`: the server's version, not applied here).
     private func hand(_ changes: ServerChanges, to apply: ServerChangesApplier, in db: GRDB.Database) throws {
-        let refused = try withoutCapturing(db) { try apply(changes, db) }
+        let refused = try SyncEngine.applyingServerChanges(in: db, flag: tables.applying, outbox: tables.outbox) { try apply(changes, db) }
         let now = Date().timeIntervalSince1970
         for (id, reason) in refused {
             try db.execute(sql: "INSERT OR REPLACE INTO \(tables.setAside) (zone_name, owner, record_name, change, error, at) VALUES (?, ?, ?, ?, ?, ?)",

@@ -19,6 +19,17 @@ import StratusCore
         #expect(notification.containerIdentifier == "iCloud.c" && notification.notificationID == "n1" && !notification.isPruned)
     }
 
+    /// What `notificationInfo` asked the alert to show, as CKNotification names it.
+    @Test func theAlertBadgeSoundAndCategoryAreTyped() throws {
+        let notification = try Self.decode("""
+            {"aps":{"alert":{"loc-key":"NEW_ITEM","loc-args":["Milk"]},"badge":3,"sound":"ping.caf","category":"LIST"},
+             "ck":{"cid":"c","nid":"n","met":{"dbs":2,"sid":"all"}}}
+            """)
+        #expect(notification.alertLocalizationKey == "NEW_ITEM" && notification.alertLocalizationArgs == ["Milk"])
+        #expect(notification.badge == 3 && notification.soundName == "ping.caf" && notification.category == "LIST")
+        #expect(notification.alertBody == nil)
+    }
+
     @Test func zoneAndDatabaseNotifications() throws {
         let zone = try Self.decode(#"{"aps":{},"ck":{"cid":"c","nid":"n","fet":{"zid":"Notes","zoid":"_me","dbs":2,"sid":"z"}}}"#)
         #expect(zone.subject == .recordZone(ZoneID(zoneName: "Notes", ownerRecordName: "_me")) && zone.databaseScope == .private)

@@ -27,6 +27,12 @@ import StratusTesting
         func record(for recordID: RecordID, syncEngine: SyncEngine) async throws -> CloudRecord? { nil }
 
         func applyServerChanges(_ changes: ServerChanges, in db: GRDB.Database) throws -> [RecordID: String] {
+            for record in changes.modifications {
+                try db.execute(sql: "INSERT OR REPLACE INTO notes (name) VALUES (?)", arguments: [record.recordID.recordName])
+            }
+            for deletion in changes.deletions {
+                try db.execute(sql: "DELETE FROM notes WHERE name = ?", arguments: [deletion.recordID.recordName])
+            }
             lock.withLock {
                 hooked += changes.modifications.map(\.recordID.recordName)
                 hookedDeletions += changes.deletions.map(\.recordID.recordName)
@@ -35,7 +41,7 @@ import StratusTesting
         }
     }
 
-    @Test func withTheStateInTheAppsDatabaseFetchedRecordsArriveOnlyThroughTheHook() async throws {
+    @Test func withTheStateInTheAppsDatabaseTheServersChangesArriveOnceAndAreNotSentBack() async throws {
         try await TestCloud.with { cloud in
             let user = try await cloud.createUser("alice")
             let phone = try await cloud.device("phone", of: user)
@@ -56,13 +62,35 @@ import StratusTesting
                                                          state: .database(queue, tablePrefix: "sync_"), delegate: delegate)
             configuration.automaticallySync = false
             let tablet = try SyncEngine(configuration: configuration)
+            // The app's own capture triggers, with no condition: the outbox ignores the server's changes.
+            let outbox = SyncEngine.outboxTable(tablePrefix: "sync_")
+            try await queue.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE notes (name TEXT PRIMARY KEY);
+                    CREATE TRIGGER notes_saved AFTER INSERT ON notes
+                    BEGIN INSERT INTO \(outbox) (zone_name, owner, record_name, change) VALUES ('\(SyncEngineTests.zone.zoneName)', '', NEW.name, 'save'); END;
+                    CREATE TRIGGER notes_deleted AFTER DELETE ON notes
+                    BEGIN INSERT INTO \(outbox) (zone_name, owner, record_name, change) VALUES ('\(SyncEngineTests.zone.zoneName)', '', OLD.name, 'delete'); END;
+                    """)
+            }
             try await tablet.fetchChanges()
             #expect(delegate.applied.saved == ["a", "b"] && delegate.applied.fetchedEvents == 0, "\(delegate.applied)")
+            #expect(try await queue.read { try String.fetchAll($0, sql: "SELECT name FROM notes ORDER BY name") } == ["a", "b"])
+            #expect(try await tablet.snapshot().pendingRecordChanges.isEmpty, "the server's records are not sent back")
+            try await queue.write { db in
+                try SyncEngine.applyingServerChanges(in: db, tablePrefix: "sync_") {
+                    try db.execute(sql: "DELETE FROM notes WHERE name = 'b'")
+                }
+            }
+            #expect(try await tablet.snapshot().pendingRecordChanges.isEmpty, "a deletion on the server's word is not sent")
+            try await queue.write { db in try db.execute(sql: "INSERT INTO notes (name) VALUES ('c')") }
+            #expect(try await tablet.snapshot().pendingRecordChanges.map(\.recordID.recordName) == ["c"], "the app's own edit is")
 
             try await phone.delete(RecordID(recordName: "a", zoneID: SyncEngineTests.zone))
             try await phone.sync()
             try await tablet.fetchChanges()
             #expect(delegate.applied.deleted == ["a"] && delegate.applied.fetchedEvents == 0, "\(delegate.applied)")
+            #expect(try await tablet.snapshot().pendingRecordChanges.map(\.recordID.recordName) == ["c"])
 
             // With the state in a file, the event carries them (the hook is not called).
             try await laptop.sync()

@@ -59,6 +59,17 @@ extension PushNotification {
 
     /// The alert text the subscription's `notificationInfo` asked for, if any.
     public var alertBody: String? { aps.alert?.body }
+
+    /// The key of a localized alert text, and its arguments (`CKNotification.alertLocalizationKey`
+    /// and `alertLocalizationArgs`).
+    public var alertLocalizationKey: String? { aps.alert?.locKey }
+    public var alertLocalizationArgs: [String]? { aps.alert?.locArgs }
+
+    /// The app icon's badge, the sound's name and the notification category the subscription
+    /// asked for (`CKNotification.badge`, `soundName`, `category`).
+    public var badge: Int? { aps.badge }
+    public var soundName: String? { aps.sound }
+    public var category: String? { aps.category }
 }
 
 extension DatabaseScope {

@@ -1,10 +1,10 @@
-/// A notification as it is delivered: CloudKit's APNs-style payload, `{"aps": {...}, "ck": {...}}`.
+/// A notification as it is delivered (CloudKit's `CKNotification`): on the wire CloudKit's
+/// APNs-style payload, `{"aps": {...}, "ck": {...}}`, read through typed properties.
 ///
-/// `ck.qry` describes a query notification (record, zone, reason, fields), `ck.fet` a zone one,
-/// `ck.met` a database one. `ck.p` (pruned) set on a database notification tells the device it
-/// may have missed notifications and should fetch.
+/// ``subject`` says what changed: a query's record, a record zone, or a database.
+/// ``isPruned`` tells the device it may have missed notifications and should fetch.
 public struct PushNotification: Codable, Sendable, Equatable {
-    public struct APS: Codable, Sendable, Equatable {
+    package struct APS: Codable, Sendable, Equatable {
         public struct Alert: Codable, Sendable, Equatable {
             public var body: String?
             public var locKey: String?
@@ -45,7 +45,7 @@ public struct PushNotification: Codable, Sendable, Equatable {
         }
     }
 
-    public struct CK: Codable, Sendable, Equatable {
+    package struct CK: Codable, Sendable, Equatable {
         /// A query notification.
         public struct Query: Codable, Sendable, Equatable {
             /// Record name, zone name, zone owner, database scope (1 public, 2 private, 3 shared),
@@ -116,10 +116,12 @@ public struct PushNotification: Codable, Sendable, Equatable {
         }
     }
 
-    public var aps: APS
-    public var ck: CK
+    /// The wire's keys, as CloudKit sends them; apps read the typed properties
+    /// (``subject``, ``databaseScope``, ``subscriptionID``, …).
+    package var aps: APS
+    package var ck: CK
 
-    public init(aps: APS, ck: CK) {
+    package init(aps: APS, ck: CK) {
         self.aps = aps
         self.ck = ck
     }
