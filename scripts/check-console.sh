@@ -7,24 +7,11 @@
 # .build/console-screenshots). Installs chromium, chromium-driver and selenium when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v chromedriver >/dev/null 2>&1; then
-  if [ "$(id -u)" -eq 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
-  elif command -v sudo >/dev/null 2>&1; then
-    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
-  else
-    echo "check-console: chromium is missing; install it (apt-get install chromium chromium-driver) and run again"; exit 1
-  fi
-fi
-python3 -c 'import selenium' 2>/dev/null || python3 -m pip install -q -r requirements.txt
 source scripts/lib/walkthrough.sh
-need_products stratus
-stratus="$PWD/.build/debug/stratus"
-data="$work/stratus-data"
-container=iCloud.dev.stratus
+need_browser
+new_data_directory
 
 # An administrator, a queryable schema and public records, made the way an operator would.
-mkdir -p "$data"
 printf 'console password\n' > "$work/password"
 "$stratus" admin create root --data "$data" --password-file "$work/password" >/dev/null
 "$stratus" container create --data "$data" --container "$container" >/dev/null

@@ -65,6 +65,9 @@ step 600 scripts/check-nginx.sh
 # The web console in headless Chromium (Selenium and Debian's chromedriver): sign-in, containers, a record,
 # a query, an edit and a conflict, a user deleted, CSRF refused, a narrow window.
 step 900 scripts/check-console.sh
+# The web example in headless Chromium: sign-in through the popup and a whole-page redirect, notes saved,
+# queried and synced from another client, a file uploaded, notifications heard, a narrow window.
+step 900 scripts/check-web.sh
 # The packaged binary (standard library linked statically) run with an empty environment outside the
 # toolchain; a release build of its own, about 10 minutes cold here.
 step 2400 scripts/check-package.sh

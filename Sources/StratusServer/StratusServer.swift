@@ -127,7 +127,7 @@ public struct StratusServer: Sendable {
         if !configuration.corsOrigins.isEmpty {
             router.add(middleware: CrossOriginPolicy(allowedOrigins: configuration.corsOrigins))
         }
-        router.add(middleware: CloudKitErrorMiddleware())
+        router.add(middleware: CloudKitErrorMiddleware(origin: configuration.origin))
         router.add(middleware: LoadSheddingMiddleware(maxInFlight: configuration.maxRequestsInFlight,
                                                       maxPerAddress: configuration.maxRequestsPerAddress))
         router.add(middleware: RequestBodyDeadline(deadline: configuration.requestBodyDeadline, maxBytes: configuration.maxRequestBytes))
@@ -145,6 +145,9 @@ public struct StratusServer: Sendable {
         // Secure whenever browsers reach the server over HTTPS: its own TLS, or a proxy's (--public-url https://…).
         let secureCookies = configuration.tls != nil || configuration.publicURL?.lowercased().hasPrefix("https://") == true
         ConsoleRoutes(services: services, origin: configuration.origin, secureCookies: secureCookies).register(on: router)
+        SignInPageRoutes(auth: services.auth, containers: services.containers, email: services.email, secureCookies: secureCookies)
+            .register(on: router)
+        if let directory = configuration.examplesDirectory { ExampleRoutes(directory: directory).register(on: router) }
         return router
     }
 

@@ -6,7 +6,7 @@ import StratusServer
 struct ContainerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "container", abstract: "Manage containers.",
-        subcommands: [Create.self, List.self, Token.self, RotateToken.self])
+        subcommands: [Create.self, List.self, Token.self, RotateToken.self, WebOrigins.self])
 
     /// `stratus container create`: a new container; prints its API token alone on the last line.
     struct Create: AsyncParsableCommand {
@@ -56,6 +56,29 @@ struct ContainerCommand: AsyncParsableCommand {
 
         func run() async throws {
             print(try await AdminCall.run { try await location.server().services.admin.rotateAPIToken(containerID: location.container) })
+        }
+    }
+
+    /// `stratus container web-origin add|remove|list ORIGIN`: the web apps that may sign their users
+    /// in through the server's sign-in page; prints the container's web origins, one per line.
+    struct WebOrigins: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "web-origin",
+            abstract: "Add, remove or list the web apps (https://app.example.com) that may sign users in through the sign-in page.")
+        @OptionGroup var location: DataLocation
+        @Argument(help: "add, remove or list.") var action: String
+        @Argument(help: "The web app's origin: scheme://host[:port], never *.") var origin: String?
+
+        func run() async throws {
+            let admin = try await location.server().services.admin
+            let origins: [String]
+            switch (action, origin) {
+            case ("add", let origin?): origins = try await AdminCall.run { try await admin.addWebOrigin(origin, containerID: location.container) }
+            case ("remove", let origin?): origins = try await AdminCall.run { try await admin.removeWebOrigin(origin, containerID: location.container) }
+            case ("list", nil): origins = try await AdminCall.run { try await admin.webOrigins(containerID: location.container) }
+            default: throw ValidationError("use: web-origin add ORIGIN, web-origin remove ORIGIN, or web-origin list")
+            }
+            for origin in origins { print(origin) }
         }
     }
 }

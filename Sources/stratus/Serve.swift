@@ -41,6 +41,8 @@ struct Serve: AsyncParsableCommand {
     var bodyDeadlineSeconds = 10
     @Option(help: "Requests one client address may have in flight at once (long-polls excepted); past it THROTTLED.")
     var requestsPerAddress = 128
+    @Flag(help: "Serve the web example (Examples/Web, found from the current directory) at /examples/web/.")
+    var examples = false
     @Flag(help: "Make private-database download URLs work only with the ckWebAuthToken of the user they were issued to.")
     var bindDownloadUrls = false
     @Option(help: "The SMTP server that mails email verification codes (plain SMTP, no auth: a local relay). Without it, email addresses stay unverified.")
@@ -108,6 +110,13 @@ struct Serve: AsyncParsableCommand {
         configuration.shareAppURL = shareAppUrl
         configuration.appleAppIDs = appleAppId
         configuration.corsOrigins = Set(corsOrigin)
+        if examples {
+            let directory = URL(fileURLWithPath: "Examples/Web", isDirectory: true)
+            guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("index.html").path) else {
+                throw ValidationError("--examples serves Examples/Web from the current directory: run it from the repository's root")
+            }
+            configuration.examplesDirectory = directory
+        }
         configuration.trustedProxies = try trustedProxy.map { text in
             guard let block = IPAddressBlock(text) else { throw ValidationError("--trusted-proxy takes an address or a CIDR block (10.0.0.0/8, ::1/128), not '\(text)'") }
             return block

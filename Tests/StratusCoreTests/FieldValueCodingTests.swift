@@ -100,6 +100,13 @@ import Testing
         #expect(try JSONDecoder().decode(RecordField.self, from: Data(json.utf8)).value == expected)
     }
 
+    /// Milliseconds with a fraction (a JavaScript date's arithmetic) are rounded, typed or not.
+    @Test func aFractionalTimestampIsRounded() throws {
+        for (json, expected) in [(#"{"value":1.5,"type":"TIMESTAMP"}"#, Int64(2)), (#"{"value":1700000000000.4,"type":"TIMESTAMP"}"#, 1_700_000_000_000)] {
+            #expect(try JSONDecoder().decode(RecordField.self, from: Data(json.utf8)).value == .timestamp(expected))
+        }
+    }
+
     @Test func nullValueMeansRemoval() throws {
         let field = try JSONDecoder().decode(RecordField.self, from: Data(#"{"value":null}"#.utf8))
         #expect(field.value == nil)
@@ -108,7 +115,8 @@ import Testing
     @Test(arguments: [
         #"{"value":1,"type":"FLOAT"}"#,
         #"{"value":"abc","type":"INT64"}"#,
-        #"{"value":1.5,"type":"TIMESTAMP"}"#,
+        #"{"value":"not a time","type":"TIMESTAMP"}"#,
+        #"{"value":1e300,"type":"TIMESTAMP"}"#,
         #"{"value":"!!!","type":"BYTES"}"#,
         #"{"value":3,"type":"STRING"}"#,
         #"{"value":{"latitude":91,"longitude":0},"type":"LOCATION"}"#,

@@ -84,7 +84,8 @@ import StratusCore
 
             let noUser = try await server.anonymous.get(path)
             #expect(noUser.status == 421 && noUser.errorCode == .authenticationRequired)
-            #expect(noUser.error?.redirectURL?.hasSuffix("/signin") == true)
+            #expect(noUser.error?.redirectURL?.hasPrefix("\(server.endpoint.baseURL)/auth/1/\(TestServer.containerID)/development/web/signin?ckAPIToken=") == true,
+                    "\(String(describing: noUser.error?.redirectURL))")
 
             let badUser = Caller(server: server.endpoint, webAuthToken: "not-a-token", userRecordName: nil)
             let bad = try await badUser.get(path)

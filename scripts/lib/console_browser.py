@@ -11,8 +11,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+from browser import Walk
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.common.exceptions import WebDriverException
@@ -23,24 +22,10 @@ SHOTS = os.environ["CONSOLE_SCREENSHOTS"]
 STRATUS = os.environ["STRATUS_BINARY"]
 DATA = os.environ["STRATUS_DATA"]
 CONTAINER = os.environ["STRATUS_CONTAINER"]
-os.makedirs(SHOTS, exist_ok=True)
 
-options = webdriver.ChromeOptions()
-for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"):
-    options.add_argument(argument)
-options.binary_location = "/usr/bin/chromium"
-browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-browser.implicitly_wait(5)
-step = "start"
-
-
-def check(condition, what):
-    if not condition:
-        raise AssertionError(f"{step}: {what}\n--- page ---\n{browser.page_source[:3000]}")
-
-
-def shot(name):
-    browser.save_screenshot(os.path.join(SHOTS, f"{name}.png"))
+walk = Walk(SHOTS)
+browser = walk.browser
+check, shot = walk.check, walk.shot
 
 
 def navigate(action):
@@ -70,21 +55,21 @@ def stratus(*arguments):
 
 
 try:
-    step = "a failed sign-in"
+    walk.step = "a failed sign-in"
     browser.get(BASE + "/console")
     check(browser.current_url.endswith("/console/signin"), "the console sends a visitor to sign in")
     navigate(lambda: browser.switch_to.active_element.send_keys("root", Keys.TAB, "wrong password", Keys.ENTER))
     check("wrong password" in text(), "the refusal is shown")
     shot("signin-failed")
 
-    step = "signing in with the keyboard alone"
+    walk.step = "signing in with the keyboard alone"
     browser.get(BASE + "/console/signin")
     navigate(lambda: browser.switch_to.active_element.send_keys("root", Keys.TAB, "console password", Keys.ENTER))
     check(browser.current_url.endswith("/console/containers"), "signed in, the containers page opens")
     check(CONTAINER in text(), "the containers are listed")
     shot("containers")
 
-    step = "creating a container"
+    walk.step = "creating a container"
     browser.find_element(By.ID, "new-container").send_keys("iCloud.test.console")
     navigate(browser.find_element(By.ID, "create-container").click)
     check("iCloud.test.console" in browser.find_element(By.TAG_NAME, "h1").text, "the new container's page opens")
@@ -92,7 +77,7 @@ try:
     shot("container")
     check("iCloud.test.console" in stratus("container", "list"), "the CLI lists it too")
 
-    step = "a form without its CSRF token"
+    walk.step = "a form without its CSRF token"
     cookie = browser.get_cookie("stratus_console")
     check(cookie is not None and cookie.get("httpOnly") and cookie.get("sameSite") == "Strict", "the session cookie is HttpOnly and SameSite=Strict")
     forged = urllib.request.Request(BASE + "/console/containers", data=b"id=iCloud.test.forged", method="POST",
@@ -105,7 +90,7 @@ try:
         check(error.code == 403, f"a forged form is refused with 403, not {error.code}")
     check("iCloud.test.forged" not in stratus("container", "list"), "nothing was created")
 
-    step = "deploying a schema change"
+    walk.step = "deploying a schema change"
     browser.get(BASE + "/console/containers/" + CONTAINER)
     navigate(browser.find_element(By.ID, "schema-link").click)
     area = browser.find_element(By.ID, "schema-text")
@@ -122,7 +107,7 @@ try:
     check("note" in stratus("schema", "export", "--environment", "production", "--container", CONTAINER), "production has the new field")
     check("Production has development's schema." in text(), "nothing is left to deploy")
 
-    step = "browsing to a record"
+    walk.step = "browsing to a record"
     browser.get(BASE + "/console/containers/" + CONTAINER)
     navigate(browser.find_element(By.ID, "data-link").click)
     check("apricot" in text() and "bread" in text(), "the zone's records are listed")
@@ -132,7 +117,7 @@ try:
     check("INT64" in text() and "9" in text(), "its fields are shown with their types")
     shot("record")
 
-    step = "a query with two filters and a sort"
+    walk.step = "a query with two filters and a sort"
     browser.get(BASE + "/console/containers/" + CONTAINER + "/query?environment=development&database=public")
     browser.find_element(By.ID, "query-type").send_keys("Item")
     browser.find_element(By.ID, "field1").send_keys("name")
@@ -148,7 +133,7 @@ try:
     check(names == ["apricot", "apple"], f"the query answers apricot then apple, not {names}")
     shot("query")
 
-    step = "editing a record"
+    walk.step = "editing a record"
     browser.get(BASE + f"/console/containers/{CONTAINER}/record?environment=development&database=public&zone=_defaultZone&name=bread")
     field = browser.find_element(By.ID, "field-qty")
     field.clear()
@@ -158,7 +143,7 @@ try:
     saved = json.loads(stratus("records", "lookup", "bread", "--container", CONTAINER))
     check(saved["records"][0]["fields"]["qty"]["value"] == 8, "the server has the new value")
 
-    step = "a conflict"
+    walk.step = "a conflict"
     browser.get(BASE + f"/console/containers/{CONTAINER}/record?environment=development&database=public&zone=_defaultZone&name=bread")
     stale_tag = browser.find_element(By.ID, "change-tag").text
     meanwhile = {"operations": [{"operationType": "forceUpdate", "record": {
@@ -173,7 +158,7 @@ try:
     check("100" in text() and browser.find_element(By.ID, "change-tag").text != stale_tag, "with the record the server has now")
     shot("conflict")
 
-    step = "deleting a user"
+    walk.step = "deleting a user"
     browser.get(BASE + f"/console/containers/{CONTAINER}/users")
     check("carol" in text(), "the user is listed")
     browser.find_element(By.ID, "confirm-carol").send_keys("carol")
@@ -182,7 +167,7 @@ try:
     check("carol" not in stratus("user", "list", "--container", CONTAINER), "the CLI no longer lists carol")
     shot("users")
 
-    step = "a change made through the API appearing live"
+    walk.step = "a change made through the API appearing live"
     navigate(browser.find_element(By.ID, "activity-link").click)
     WebDriverWait(browser, 10).until(lambda driver: "Live" in driver.find_element(By.ID, "live").text)
     api_token = stratus("container", "token", "--container", CONTAINER).strip().splitlines()[-1]
@@ -202,21 +187,21 @@ try:
     check("/records/modify?ckAPIToken=REDACTED" in text(), "the request is in the recent requests, its tokens redacted")
     check(web_token not in browser.page_source and api_token not in browser.page_source, "no token shows")
 
-    step = "a user's page"
+    walk.step = "a user's page"
     browser.get(BASE + f"/console/containers/{CONTAINER}/users")
     navigate(browser.find_element(By.LINK_TEXT, "dave").click)
     check(browser.find_element(By.TAG_NAME, "h1").text == "dave", "the user's page opens")
     check("_defaultZone" in browser.find_element(By.ID, "user-zones").text, "their zones are listed")
     shot("user")
 
-    step = "a narrow window"
+    walk.step = "a narrow window"
     browser.set_window_size(390, 844)
     browser.get(BASE + "/console/containers/" + CONTAINER + "/data?environment=development&database=public")
     overflow = browser.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
     check(overflow <= 0, f"the page fits the width ({overflow}px too wide)")
     shot("data-narrow")
 
-    step = "signing out"
+    walk.step = "signing out"
     browser.set_window_size(1280, 900)
     browser.get(BASE + "/console/containers")
     navigate(browser.find_element(By.CSS_SELECTOR, "header form button").click)
@@ -226,7 +211,7 @@ try:
     print(f"console: every step passed; screenshots in {SHOTS}")
 except Exception as error:
     shot("failure")
-    print(f"console check failed at {step}: {error}", file=sys.stderr)
+    print(f"console check failed at {walk.step}: {error}", file=sys.stderr)
     sys.exit(1)
 finally:
     browser.quit()

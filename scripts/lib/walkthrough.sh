@@ -8,6 +8,30 @@ need_products() {
   done
 }
 
+# Installs headless Chromium, Debian's chromedriver and Selenium when missing (the browser checks).
+need_browser() {
+  if ! command -v chromedriver >/dev/null 2>&1; then
+    if [ "$(id -u)" -eq 0 ]; then
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+    elif command -v sudo >/dev/null 2>&1; then
+      sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+    else
+      echo "chromium is missing; install it (apt-get install chromium chromium-driver) and run again"; exit 1
+    fi
+  fi
+  python3 -c 'import selenium' 2>/dev/null || python3 -m pip install -q -r requirements.txt
+}
+
+# Sets $stratus (the debug binary, built if missing), $data (a new data directory under $work) and
+# $container (the default container's identifier).
+new_data_directory() {
+  need_products stratus
+  stratus="$PWD/.build/debug/stratus"
+  data="$work/stratus-data"
+  container=iCloud.dev.stratus
+  mkdir -p "$data"
+}
+
 work=$(mktemp -d)
 server=""
 trap '[ -z "$server" ] || kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT

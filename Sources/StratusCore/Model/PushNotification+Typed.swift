@@ -60,15 +60,19 @@ extension PushNotification {
     /// The alert text the subscription's `notificationInfo` asked for, if any.
     public var alertBody: String? { aps.alert?.body }
 
-    /// The key of a localized alert text, and its arguments (`CKNotification.alertLocalizationKey`
-    /// and `alertLocalizationArgs`).
+    /// The key of a localized alert text (`CKNotification.alertLocalizationKey`).
     public var alertLocalizationKey: String? { aps.alert?.locKey }
+
+    /// The arguments of the localized alert text (`CKNotification.alertLocalizationArgs`).
     public var alertLocalizationArgs: [String]? { aps.alert?.locArgs }
 
-    /// The app icon's badge, the sound's name and the notification category the subscription
-    /// asked for (`CKNotification.badge`, `soundName`, `category`).
+    /// The app icon's badge the subscription asked for (`CKNotification.badge`).
     public var badge: Int? { aps.badge }
+
+    /// The name of the sound the subscription asked for (`CKNotification.soundName`).
     public var soundName: String? { aps.sound }
+
+    /// The notification category the subscription asked for (`CKNotification.category`).
     public var category: String? { aps.category }
 }
 

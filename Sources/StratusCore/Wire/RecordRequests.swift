@@ -31,9 +31,17 @@ package struct RecordOperation: Codable, Sendable, Equatable {
     /// key; a create carrying the key of a record deleted since fails with `NOT_FOUND` instead
     /// of bringing the record back. At most ``maxCreateKeyLength`` characters (Unicode scalars).
     package var createKey: String?
+    /// Set when the operation's record could not be read (a field value that does not parse as
+    /// the type it names, malformed BYTES): the operation fails alone with this error, its
+    /// siblings go on (as CloudKit fails one record of a batch). Not part of the wire.
+    package var unreadable: CloudKitError?
 
     /// The longest ``createKey`` the server accepts, in Unicode scalars.
     package static let maxCreateKeyLength = 128
+
+    private enum CodingKeys: String, CodingKey {
+        case operationType, record, desiredKeys, createKey
+    }
 
     package init(_ operationType: RecordOperationType, _ record: Record, desiredKeys: [String]? = nil, createKey: String? = nil) {
         self.operationType = operationType

@@ -146,6 +146,9 @@ extension FieldValue {
         case .int64:
             return .int64(try integer(value))
         case .timestamp:
+            // Milliseconds with a fraction (a JavaScript date's arithmetic) are rounded, as an
+            // untyped number is.
+            if case .number(let number) = value, let rounded = Int64(exactly: number.rounded()) { return .timestamp(rounded) }
             return .timestamp(try integer(value))
         case .double:
             if case .string(let text) = value {
@@ -270,8 +273,19 @@ extension RecordOperation: WireReadable {
         if let createKey, createKey.isEmpty || createKey.unicodeScalars.count > Self.maxCreateKeyLength {
             throw .badRequest("createKey must be 1 to \(Self.maxCreateKeyLength) characters")
         }
-        self.init(type, try Record(json: try object.required("record")), desiredKeys: try object.optionalStrings("desiredKeys"),
-                  createKey: createKey)
+        let json = try object.required("record")
+        var record = Record()
+        var unreadable: CloudKitError?
+        do {
+            record = try Record(json: json)
+        } catch {
+            // The record fails alone when the answer can name it.
+            guard let name = try? json.object("record").optionalString("recordName"), !name.isEmpty else { throw error }
+            record.recordName = name
+            unreadable = error
+        }
+        self.init(type, record, desiredKeys: try object.optionalStrings("desiredKeys"), createKey: createKey)
+        self.unreadable = unreadable
     }
 }
 

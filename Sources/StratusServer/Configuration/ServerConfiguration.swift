@@ -110,6 +110,9 @@ public struct ServerConfiguration: Sendable {
     /// open the push WebSocket. Empty: no CORS headers; browser pages of other origins are refused
     /// the WebSocket.
     public var corsOrigins: Set<String> = []
+    /// The web example's directory (`Examples/Web`), served at `/examples/web/` (`serve --examples`);
+    /// nil serves no example.
+    public var examplesDirectory: URL?
     /// The reverse proxies in front of the server: a request from one of them is counted against
     /// the client it forwards for (``ClientAddressMiddleware``). Empty: every peer is the client.
     public var trustedProxies: [IPAddressBlock] = []

@@ -32,7 +32,8 @@ struct ConsoleContainerRoutes {
                 let id = try context.parameters.require("container")
                 guard let container = try await services.containers.container(id: id) else { throw HTTPError(.notFound) }
                 var values: [String: Any] = ["pageTitle": id, "container": id, "containerPath": ConsoleRoutes.pathComponent(id),
-                                             "apiToken": container.apiToken, "created": ConsoleRoutes.date(container.createdAt)]
+                                             "apiToken": container.apiToken, "created": ConsoleRoutes.date(container.createdAt),
+                                             "webOrigins": container.webOrigins.map { ["origin": $0] }]
                 values["keys"] = try await services.serverKeys.list(containerID: id).map { key -> [String: Any] in
                     ["keyID": key.keyID, "created": ConsoleRoutes.date(key.createdAt), "revoked": key.revokedAt.map(ConsoleRoutes.date) ?? ""]
                 }
@@ -51,6 +52,12 @@ struct ConsoleContainerRoutes {
                     case "rotate-token":
                         _ = try await services.admin.rotateAPIToken(containerID: id)
                         return visit.redirect(back, notice: "The API token was replaced; apps with the old one are refused.")
+                    case "add-web-origin":
+                        _ = try await services.admin.addWebOrigin(form["origin"] ?? "", containerID: id)
+                        return visit.redirect(back, notice: "Web apps of that origin may sign users in.")
+                    case "remove-web-origin":
+                        _ = try await services.admin.removeWebOrigin(form["origin"] ?? "", containerID: id)
+                        return visit.redirect(back, notice: "That origin's web apps may no longer sign users in.")
                     case "add-key":
                         let key = try await services.serverKeys.add(containerID: id, publicKeyPEM: form["publicKey"] ?? "")
                         return visit.redirect(back, notice: "Server-to-server key \(key.keyID) added.")

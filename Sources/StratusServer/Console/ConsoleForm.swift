@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import NIOCore
+import StratusCore
 
 /// A form a console page posted (`application/x-www-form-urlencoded`): its fields in order,
 /// repeated names kept.
@@ -21,9 +23,13 @@ struct ConsoleForm: Sendable {
         fields.first { $0.name == name }?.value
     }
 
-    /// Reads the request's form, at most ``ConsoleRoutes/maxFormBytes``.
-    static func read(_ request: Request) async throws -> ConsoleForm {
-        let body = try await request.body.collect(upTo: ConsoleRoutes.maxFormBytes)
-        return ConsoleForm(Substring(String(buffer: body)))
+    /// Reads the request's form, at most `limit` bytes (``ConsoleRoutes/maxFormBytes`` by default).
+    static func read(_ request: Request, limit: Int = ConsoleRoutes.maxFormBytes) async throws -> ConsoleForm {
+        do {
+            let body = try await request.body.collect(upTo: limit)
+            return ConsoleForm(Substring(String(buffer: body)))
+        } catch is NIOTooManyBytesError {
+            throw CloudKitError.limitExceeded("the form is larger than \(limit) bytes")
+        }
     }
 }

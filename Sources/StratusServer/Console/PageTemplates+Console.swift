@@ -103,6 +103,16 @@ extension PageTemplates {
             </form>
             </section>
             <section>
+            <h2>Web apps</h2>
+            <p>Web apps of these origins may sign their users in through the sign-in page.</p>
+            <ul id="web-origins">{{#webOrigins}}<li><code>{{origin}}</code> <form method="post" action="/console/containers/{{containerPath}}/settings/remove-web-origin" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="origin" value="{{origin}}"><button type="submit" class="danger">Remove</button></form></li>{{/webOrigins}}</ul>
+            <form method="post" action="/console/containers/{{containerPath}}/settings/add-web-origin">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <label>Add a web app's origin (https://app.example.com) <input name="origin" required maxlength="255"></label>
+            <p><button type="submit">Add origin</button></p>
+            </form>
+            </section>
+            <section>
             <h2>Server-to-server keys</h2>
             <div class="scroll"><table>
             <thead><tr><th scope="col">Key ID</th><th scope="col">Created</th><th scope="col">Revoked</th><th scope="col"></th></tr></thead>

@@ -8,6 +8,8 @@ import StratusCore
 /// ends in a bare status or an empty body, and tags every response with `X-Apple-Request-UUID`.
 struct CloudKitErrorMiddleware: RouterMiddleware {
     typealias Context = StratusRequestContext
+    /// Where clients reach the server, for the sign-in page's URL.
+    let origin: ServerOrigin
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let uuid = SecretGenerator.uuid()
@@ -23,7 +25,7 @@ struct CloudKitErrorMiddleware: RouterMiddleware {
                 context.logger.debug("request refused: \(cloudKitError)", metadata: ["uuid": .string(uuid)])
             }
             var dictionary = ErrorDictionary(cloudKitError, uuid: uuid)
-            if cloudKitError.code == .authenticationRequired, let redirect = Self.signInPath(request) {
+            if cloudKitError.code == .authenticationRequired, let redirect = signInURL(request) {
                 dictionary.redirectURL = redirect
             }
             response = try JSONBody.response(dictionary, status: .init(code: cloudKitError.code.httpStatus))
@@ -56,10 +58,21 @@ struct CloudKitErrorMiddleware: RouterMiddleware {
         }
     }
 
-    /// Where a client signs in: our extension endpoint of the same container and environment.
-    private static func signInPath(_ request: Request) -> String? {
+    /// Where a user signs in: the sign-in page of the same container and environment
+    /// (``SignInPageRoutes``), with the request's API token and, for a page's request, its origin,
+    /// to which the page hands the session.
+    private func signInURL(_ request: Request) -> String? {
         let parts = request.uri.path.split(separator: "/")
-        guard parts.count >= 4, parts[0] == "database" else { return nil }
-        return "/auth/1/\(parts[2])/\(parts[3])/signin"
+        guard parts.count >= 4, parts[0] == "database" || parts[0] == "device" else { return nil }
+        var url = "\(origin.of(request))/auth/1/\(parts[2])/\(parts[3])/web/signin"
+        var query: [String] = []
+        if let token = DatabaseAuthenticator.apiToken(request) { query.append("ckAPIToken=\(Self.queryValue(token))") }
+        if let page = request.headers[.origin].flatMap(WebOrigin.normalized) { query.append("origin=\(Self.queryValue(page))") }
+        if !query.isEmpty { url += "?" + query.joined(separator: "&") }
+        return url
+    }
+
+    private static func queryValue(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
     }
 }

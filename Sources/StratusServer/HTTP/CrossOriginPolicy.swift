@@ -13,7 +13,9 @@ struct CrossOriginPolicy: RouterMiddleware {
     let allowedOrigins: Set<String>
 
     static let maxAge = "600"
-    static let exposedHeaders = "X-Apple-Request-UUID, Retry-After"
+    /// What a page may read of an answer: the request's UUID, `Retry-After`, and a rotated session
+    /// under both names CloudKit JS and Apple's documentation use.
+    static let exposedHeaders = "X-Apple-Request-UUID, Retry-After, X-Apple-CloudKit-Session, X-Apple-CloudKit-Web-Auth-Token"
 
     /// Whether a browser page of `origin` may call the server.
     static func allows(_ origin: String, in allowed: Set<String>) -> Bool {

@@ -4,8 +4,9 @@ import NIOCore
 import StratusCore
 
 /// Authenticates `/database/1/{container}/{environment}/{database}/…` requests as CloudKit does:
-/// the container's `ckAPIToken` is required, and the user's `ckWebAuthToken` (query parameter or
-/// `Authorization: Bearer`) is checked when present and demanded by the services that need it —
+/// the container's `ckAPIToken` is required, and the user's session (the `ckWebAuthToken` or
+/// `ckSession` query parameter, or `Authorization: Bearer`) is checked when present and demanded
+/// by the services that need it —
 /// unless the request is signed with a server-to-server key (``ServerKeyService``), which acts in
 /// the public database alone.
 struct DatabaseAuthenticator: RouterMiddleware {
@@ -84,10 +85,22 @@ struct DatabaseAuthenticator: RouterMiddleware {
         request.uri.queryParameters["ckAPIToken"].map(String.init)
     }
 
-    /// The user token from `ckWebAuthToken` or an `Authorization: Bearer` header.
+    /// The query parameters a session comes in: Apple's documented name, and the one CloudKit JS
+    /// 1.x sends (reference, Part 8).
+    static let sessionParameters = ["ckWebAuthToken", "ckSession"]
+
+    /// The user token from a session parameter (``sessionParameters``) or an
+    /// `Authorization: Bearer` header.
     static func webAuthToken(_ request: Request) -> String? {
-        if let token = request.uri.queryParameters["ckWebAuthToken"], !token.isEmpty { return String(token) }
-        guard let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("bearer ") else { return nil }
+        webAuthToken(query: { request.uri.queryParameters[Substring($0)].map(String.init) }, authorization: request.headers[.authorization])
+    }
+
+    /// The same, from a query read by `query` and an `Authorization` header.
+    static func webAuthToken(query: (String) -> String?, authorization: String?) -> String? {
+        for name in sessionParameters {
+            if let token = query(name), !token.isEmpty { return token }
+        }
+        guard let authorization, authorization.lowercased().hasPrefix("bearer ") else { return nil }
         let token = authorization.dropFirst(7).trimmingCharacters(in: .whitespaces)
         return token.isEmpty ? nil : token
     }

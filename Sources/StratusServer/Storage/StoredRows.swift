@@ -6,6 +6,25 @@ package struct StoredContainer: Codable, Sendable, Equatable {
     package var id: String
     package var apiToken: String
     package var createdAt: Int64
+    /// The origins of the web apps that may sign their users in through the server's sign-in page
+    /// (`https://app.example.com`), normalized; never `*`.
+    package var webOrigins: [String]
+
+    package init(id: String, apiToken: String, createdAt: Int64, webOrigins: [String] = []) {
+        self.id = id
+        self.apiToken = apiToken
+        self.createdAt = createdAt
+        self.webOrigins = webOrigins
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        apiToken = try container.decode(String.self, forKey: .apiToken)
+        createdAt = try container.decode(Int64.self, forKey: .createdAt)
+        // Archives written before web origins existed have none.
+        webOrigins = try container.decodeIfPresent([String].self, forKey: .webOrigins) ?? []
+    }
 }
 
 /// A server-to-server key of a container: the public half of an ECDSA P-256 key pair whose

@@ -2,13 +2,15 @@ import Mustache
 
 /// The server's HTML pages, as Mustache templates compiled into the binary (no files to ship).
 /// Every page the server renders is here: the share pages, each filling the `layout` partial's
-/// frame, and the console's (``consoleTemplates``), filling `console-top` and `console-bottom`.
+/// frame, the web sign-in page's (``signInTemplates``), and the console's (``consoleTemplates``),
+/// filling `console-top` and `console-bottom`.
 /// Values are HTML-escaped (`{{value}}`).
 enum PageTemplates {
     static let library: MustacheLibrary = {
         var library = MustacheLibrary()
         do {
-            for (name, text) in templates.merging(consoleTemplates, uniquingKeysWith: { first, _ in first }) {
+            for (name, text) in templates.merging(consoleTemplates, uniquingKeysWith: { first, _ in first })
+                .merging(signInTemplates, uniquingKeysWith: { first, _ in first }) {
                 try library.register(text, named: name)
             }
         } catch {

@@ -57,10 +57,8 @@ struct PushRoutes {
         let segments = components.path.split(separator: "/").map(String.init)
         guard segments.count == 5, segments[0] == "push", segments[1] == "1", segments[4] == "websocket" else { return .dontUpgrade }
         let query = components.queryItems ?? []
-        var webAuthToken = query.first { $0.name == "ckWebAuthToken" }?.value
-        if webAuthToken == nil, let authorization = request.headerFields[.authorization], authorization.lowercased().hasPrefix("bearer ") {
-            webAuthToken = String(authorization.dropFirst(7))
-        }
+        let webAuthToken = DatabaseAuthenticator.webAuthToken(query: { name in query.first { $0.name == name }?.value },
+                                                              authorization: request.headerFields[.authorization])
         let push = self.push
         let connection: PushService.Connection
         do {

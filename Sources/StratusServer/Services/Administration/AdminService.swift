@@ -41,6 +41,43 @@ package struct AdminService: Sendable {
         return token
     }
 
+    /// The origins of the web apps that may sign the container's users in through the sign-in page.
+    package func webOrigins(containerID: String) async throws -> [String] {
+        guard let container = try await containers.container(id: containerID) else { throw CloudKitError.notFound("no container '\(containerID)'") }
+        return container.webOrigins
+    }
+
+    /// Lets the web app at `origin` sign its users in through the server's sign-in page
+    /// (``WebOrigin``). Returns the container's web origins.
+    package func addWebOrigin(_ origin: String, containerID: String) async throws -> [String] {
+        let origin = try WebOrigin.validated(origin)
+        return try await changeWebOrigins(containerID: containerID) { origins in
+            if !origins.contains(origin) { origins.append(origin) }
+        }
+    }
+
+    /// Stops the web app at `origin` signing users in through the sign-in page; `NOT_FOUND` if it
+    /// could not. Returns the container's web origins.
+    package func removeWebOrigin(_ origin: String, containerID: String) async throws -> [String] {
+        let origin = WebOrigin.normalized(origin) ?? origin
+        return try await changeWebOrigins(containerID: containerID) { origins in
+            guard origins.contains(origin) else { throw CloudKitError.notFound("'\(origin)' is not a web origin of container '\(containerID)'") }
+            origins.removeAll { $0 == origin }
+        }
+    }
+
+    private func changeWebOrigins(containerID: String, _ change: @escaping @Sendable (inout [String]) throws -> Void) async throws -> [String] {
+        try await storage.write { transaction in
+            guard var container = try await transaction.container(id: containerID) else { throw CloudKitError.notFound("no container '\(containerID)'") }
+            try change(&container.webOrigins)
+            guard container.webOrigins.count <= WebOrigin.maxPerContainer else {
+                throw CloudKitError.limitExceeded("a container has at most \(WebOrigin.maxPerContainer) web origins")
+            }
+            try await transaction.setWebOrigins(containerID: containerID, origins: container.webOrigins)
+            return container.webOrigins
+        }
+    }
+
     /// Writes the container into `directory` (which must not exist, or be empty) as a container
     /// archive (``ContainerArchive``): a consistent snapshot taken while the server runs. Password
     /// hashes, sessions and APNs credentials and device tokens only with `includingSecrets`.

@@ -139,6 +139,10 @@ package struct RecordService: Sendable {
             guard seen.insert(prepared.recordName).inserted else {
                 throw CloudKitError.badRequest("record '\(prepared.recordName)' appears in more than one operation; one operation per record is allowed")
             }
+            if let unreadable = operation.unreadable {
+                prepared.invalid = unreadable
+                return prepared
+            }
             do throws(CloudKitError) {
                 try validate(prepared, zoneName: zoneName)
             } catch {

@@ -319,5 +319,9 @@ enum PostgresSchema {
             ALTER TABLE apns_tokens ADD COLUMN session_hash TEXT COLLATE "C";
             CREATE INDEX apns_tokens_session ON apns_tokens(session_hash);
             """),
+        Migration(identifier: "v7-web-origins", sql: """
+            -- The web apps that may sign users in through the sign-in page, one origin per line.
+            ALTER TABLE containers ADD COLUMN web_origins TEXT NOT NULL DEFAULT '';
+            """),
     ]
 }

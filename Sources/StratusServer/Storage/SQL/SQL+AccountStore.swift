@@ -3,15 +3,22 @@ import StratusCore
 /// ``AccountStore`` in the SQL both drivers speak.
 extension AccountStore where Self: SQLDatabase {
     package func container(id: String) async throws -> StoredContainer? {
-        try await fetchOne("SELECT id, api_token, created_at FROM containers WHERE id = \(id)").map(AccountRows.container)
+        try await fetchOne("SELECT id, api_token, created_at, web_origins FROM containers WHERE id = \(id)").map(AccountRows.container)
     }
 
     package func containers() async throws -> [StoredContainer] {
-        try await fetch("SELECT id, api_token, created_at FROM containers ORDER BY id").map(AccountRows.container)
+        try await fetch("SELECT id, api_token, created_at, web_origins FROM containers ORDER BY id").map(AccountRows.container)
     }
 
     package func insertContainer(_ container: StoredContainer) async throws {
-        try await run("INSERT INTO containers (id, api_token, created_at) VALUES (\(container.id), \(container.apiToken), \(container.createdAt))")
+        try await run("""
+            INSERT INTO containers (id, api_token, created_at, web_origins)
+            VALUES (\(container.id), \(container.apiToken), \(container.createdAt), \(AccountRows.originsText(container.webOrigins)))
+            """)
+    }
+
+    package func setWebOrigins(containerID: String, origins: [String]) async throws {
+        try await run("UPDATE containers SET web_origins = \(AccountRows.originsText(origins)) WHERE id = \(containerID)")
     }
 
     package func setAPIToken(containerID: String, apiToken: String) async throws {
@@ -116,8 +123,12 @@ extension SQLDatabase {
 /// How account rows read.
 enum AccountRows {
     static func container(_ row: SQLRow) throws -> StoredContainer {
-        StoredContainer(id: try row.string(0), apiToken: try row.string(1), createdAt: try row.int64(2))
+        StoredContainer(id: try row.string(0), apiToken: try row.string(1), createdAt: try row.int64(2),
+                        webOrigins: try row.string(3).split(separator: "\n").map(String.init))
     }
+
+    /// Web origins as the column holds them: one per line.
+    static func originsText(_ origins: [String]) -> String { origins.joined(separator: "\n") }
 
     static func user(_ row: SQLRow) throws -> StoredUser {
         StoredUser(userRecordName: try row.string(0), containerID: try row.string(1), username: try row.string(2),

@@ -307,6 +307,9 @@ enum SQLiteSchema {
                 CREATE INDEX apns_tokens_session ON apns_tokens(session_hash);
                 """)
         }
+        migrator.registerMigration("v17-web-origins") { db in
+            try db.execute(sql: "ALTER TABLE containers ADD COLUMN web_origins TEXT NOT NULL DEFAULT ''")
+        }
         return migrator
     }
 }

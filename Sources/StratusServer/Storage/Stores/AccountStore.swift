@@ -6,6 +6,8 @@ package protocol AccountStore {
     func containers() async throws -> [StoredContainer]
     func insertContainer(_ container: StoredContainer) async throws
     func setAPIToken(containerID: String, apiToken: String) async throws
+    /// Replaces the container's web origins (``StoredContainer/webOrigins``).
+    func setWebOrigins(containerID: String, origins: [String]) async throws
     func user(containerID: String, username: String) async throws -> StoredUser?
     /// The user who verified this email address in the container (unverified claims never match).
     func user(containerID: String, email: String) async throws -> StoredUser?

@@ -1,0 +1,54 @@
+extension PageTemplates {
+    /// The web sign-in page (``SignInPageRoutes``): the form, the page that hands a popup's session
+    /// to its opener, and the refusal. They fill the share pages' `layout` frame.
+    static let signInTemplates = [
+        "signin-style": """
+            <style>
+            form { display: grid; gap: .4rem; margin-top: 1rem; }
+            label { font-weight: 600; margin-top: .4rem; }
+            input { font: inherit; padding: .5rem; border: 1px solid #86868b; border-radius: 8px; width: 100%; box-sizing: border-box; }
+            input:focus, button:focus { outline: 3px solid #0071e3; outline-offset: 2px; }
+            .actions { display: flex; flex-wrap: wrap; gap: .5rem; margin-top: 1rem; }
+            button { font: inherit; padding: .6rem 1.2rem; border-radius: 8px; border: 0; background: #0071e3; color: #fff; }
+            button.secondary { background: #e8e8ed; color: #1d1d1f; }
+            .error { color: #b00020; }
+            .hint { color: #6e6e73; font-size: .9rem; }
+            </style>
+            """,
+        "signin-page": """
+            {{> layout-top}}
+            {{> signin-style}}
+            <h1>Sign in</h1>
+            <p><strong>{{app}}</strong> asks you to sign in.</p>
+            {{#error}}<p class="error" role="alert" id="error">{{error}}</p>{{/error}}
+            <form method="post" action="{{action}}">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <label for="username">Username</label>
+            <input id="username" name="username" autocomplete="username" required maxlength="64" value="{{username}}" autofocus>
+            <label for="password">Password</label>
+            <input id="password" name="password" type="password" autocomplete="current-password" required>
+            <label for="email">Email <span class="hint">(only to create an account; optional)</span></label>
+            <input id="email" name="email" type="email" autocomplete="email" maxlength="255">
+            <div class="actions">
+            <button type="submit" name="action" value="signin" id="sign-in">Sign in</button>
+            <button type="submit" name="action" value="signup" class="secondary" id="sign-up">Create an account</button>
+            </div>
+            </form>
+            {{> layout-bottom}}
+            """,
+        "signin-handoff": """
+            {{> layout-top}}
+            <h1>Signed in</h1>
+            <div id="handoff" data-origin="{{origin}}" data-token="{{token}}"></div>
+            <p>You can close this window and go back to the app.</p>
+            <script src="{{script}}"></script>
+            {{> layout-bottom}}
+            """,
+        "signin-refused": """
+            {{> layout-top}}
+            <h1>{{pageTitle}}</h1>
+            <p role="alert">{{text}}</p>
+            {{> layout-bottom}}
+            """,
+    ]
+}

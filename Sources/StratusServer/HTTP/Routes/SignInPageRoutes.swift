@@ -1,0 +1,172 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import StratusCore
+
+/// *Extension*: the sign-in page behind an `AUTHENTICATION_REQUIRED` answer's `redirectURL`, for
+/// web apps (CloudKit JS among them): `GET /auth/1/{container}/{environment}/web/signin` with
+/// `ckAPIToken` and either `origin` (the app opened the page in a popup) or `callback` (the app
+/// sent the whole page here).
+///
+/// The page signs the user in, or signs them up, and hands the session back the two ways Apple
+/// documents: to the popup's opener with `postMessage({ckSession, ckWebAuthToken}, origin)`, or
+/// by sending the page to the app's callback URL with `?ckWebAuthToken=`. The origin, or the
+/// callback's, must be one of the container's web origins (`stratus container web-origin add`,
+/// never `*`); otherwise the page says so and sends nothing. Its form carries a CSRF token that
+/// must match its cookie; sign-ins and sign-ups are throttled as the API's are; the page follows
+/// the console's rules (escaped values, a strict CSP, no framing, no caching).
+struct SignInPageRoutes {
+    let auth: AuthService
+    let containers: ContainerService
+    let email: EmailVerification
+    /// Whether browsers reach the server over HTTPS (the cookie is then `Secure`).
+    let secureCookies: Bool
+
+    static let cookieName = "stratus_signin"
+    /// The script that hands a popup's session to its opener (the CSP allows no inline script).
+    static let scriptPath = "/auth/1/signin.js"
+
+    func register(on router: Router<StratusRequestContext>) {
+        router.get("auth/1/signin.js") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "max-age=3600"],
+                     body: .init(byteBuffer: ByteBuffer(string: Self.script)))
+        }
+        let group = router.group("auth/1/:container/:environment/web")
+        group.get("signin") { request, context in
+            try await refusing { try await show(request, context) }
+        }
+        group.post("signin") { request, context in
+            try await refusing { try await signIn(request, context) }
+        }
+    }
+
+    /// The page, with a fresh CSRF token in its form and its cookie.
+    private func show(_ request: Request, _ context: StratusRequestContext) async throws -> Response {
+        let place = try await place(request, context)
+        let csrf = SecretGenerator.webAuthToken()
+        var response = page("signin-page", place.values(csrf: csrf), status: .ok, formTarget: place.formTarget)
+        response.setCookie(try Cookie.validated(name: Self.cookieName, value: csrf, path: "/auth/1/", secure: secureCookies,
+                                                httpOnly: true, sameSite: .strict))
+        return response
+    }
+
+    /// Signs the user in (or up) and hands the session to the app.
+    private func signIn(_ request: Request, _ context: StratusRequestContext) async throws -> Response {
+        let place = try await place(request, context)
+        let form = try await ConsoleForm.read(request, limit: AuthRoutes.maxCredentialsBytes)
+        guard let csrf = form["csrf"], let cookie = request.cookies[Self.cookieName]?.value, !csrf.isEmpty, csrf == cookie else {
+            return page("signin-refused", ["pageTitle": "Refused", "text": "This form was not sent from the sign-in page (its CSRF token is missing or wrong). Open the page again."],
+                        status: .forbidden)
+        }
+        let credentials = Credentials(username: form["username"] ?? "", password: form["password"] ?? "",
+                                      email: (form["email"] ?? "").isEmpty ? nil : form["email"])
+        let session: SignInResponse
+        do {
+            if form["action"] == "signup" {
+                let (response, user) = try await auth.signUp(credentials, containerID: place.containerID, environment: place.environment,
+                                                             client: context.clientAddress)
+                await email.sendFirstCode(to: user)
+                session = response
+            } else {
+                session = try await auth.signIn(credentials, containerID: place.containerID, environment: place.environment,
+                                                client: context.clientAddress)
+            }
+        } catch let error as CloudKitError {
+            var values = place.values(csrf: csrf)
+            values["username"] = credentials.username
+            values["error"] = error.reason
+            return page("signin-page", values, status: .init(code: error.code.httpStatus), formTarget: place.formTarget)
+        }
+        switch place.handoff {
+        case .popup(let origin):
+            return page("signin-handoff", ["pageTitle": "Signed in", "origin": origin, "token": session.ckWebAuthToken, "script": Self.scriptPath],
+                        status: .ok)
+        case .redirect(let callback):
+            let separator = callback.contains("?") ? "&" : "?"
+            let token = session.ckWebAuthToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? session.ckWebAuthToken
+            return Response(status: .seeOther, headers: [.location: callback + separator + "ckWebAuthToken=" + token, .cacheControl: "no-store"])
+        }
+    }
+
+    /// What `body` answers, or a page saying why the request was refused (a page opened by an app
+    /// the container does not list, a wrong API token): a person reads it, not a program.
+    private func refusing(_ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let error as CloudKitError {
+            return page("signin-refused", ["pageTitle": "Cannot sign in here", "text": error.reason], status: .init(code: error.code.httpStatus))
+        }
+    }
+
+    /// Where a session goes once the user signed in.
+    enum Handoff {
+        /// To the page that opened the popup, of this origin.
+        case popup(String)
+        /// By sending the page to this URL.
+        case redirect(String)
+    }
+
+    /// What a request of the page names: the container, environment and handoff, checked.
+    struct Place {
+        var containerID: String
+        var environment: ContainerEnvironment
+        var handoff: Handoff
+        /// The page's own URL, which its form posts to.
+        var action: String
+
+        /// The origin the form's answer sends the page on to, after a redirect sign-in.
+        var formTarget: String? {
+            if case .redirect(let callback) = handoff { WebOrigin.of(url: callback) } else { nil }
+        }
+
+        func values(csrf: String) -> [String: Any] {
+            var values: [String: Any] = ["pageTitle": "Sign in", "csrf": csrf, "action": action]
+            switch handoff {
+            case .popup(let origin): values["app"] = origin
+            case .redirect(let callback): values["app"] = WebOrigin.of(url: callback) ?? callback
+            }
+            return values
+        }
+    }
+
+    /// The request's container (by its API token), environment and handoff. A page opened by an
+    /// app the container does not list answers `BAD_REQUEST` (as a page), and sends nothing.
+    private func place(_ request: Request, _ context: StratusRequestContext) async throws -> Place {
+        let (containerID, environment) = try DatabaseAuthenticator.containerAndEnvironment(context)
+        _ = try await auth.authenticate(apiToken: DatabaseAuthenticator.apiToken(request), webAuthToken: nil,
+                                        containerID: containerID, environment: environment)
+        let allowed = try await containers.container(id: containerID)?.webOrigins ?? []
+        let query = request.uri.queryParameters
+        let handoff: Handoff
+        if let callback = query["callback"].map(String.init), let origin = WebOrigin.of(url: callback), allowed.contains(origin) {
+            handoff = .redirect(callback)
+        } else if let origin = query["origin"].flatMap({ WebOrigin.normalized(String($0)) }), allowed.contains(origin), query["callback"] == nil {
+            handoff = .popup(origin)
+        } else {
+            throw CloudKitError.badRequest("this sign-in page was not opened by a web app of container '\(containerID)': "
+                                           + "its origin or callback must be one of the container's web origins (stratus container web-origin add)")
+        }
+        return Place(containerID: containerID, environment: environment, handoff: handoff, action: request.uri.description)
+    }
+
+    /// A page under the console's rules; a form may also post to (and be sent on to) `formTarget`,
+    /// the app's callback origin.
+    private func page(_ name: String, _ values: [String: Any], status: HTTPResponse.Status, formTarget: String? = nil) -> Response {
+        var response = ConsoleRoutes.page(name, values, visit: nil, status: status)
+        if let formTarget, let policy = response.headers[.contentSecurityPolicy] {
+            response.headers[.contentSecurityPolicy] = policy.replacingOccurrences(of: "form-action 'self'", with: "form-action 'self' \(formTarget)")
+        }
+        return response
+    }
+
+    /// Hands the session to the opener, at the origin the server checked, and closes the popup.
+    static let script = """
+        const handoff = document.getElementById("handoff");
+        if (handoff && window.opener) {
+          const token = handoff.dataset.token;
+          window.opener.postMessage({ ckSession: token, ckWebAuthToken: token }, handoff.dataset.origin);
+          window.close();
+        }
+        """
+}
