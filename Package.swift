@@ -199,7 +199,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StratusClientTests",
-            dependencies: ["StratusTesting", "StratusClient", "StratusSync"]
+            dependencies: ["StratusTesting", "StratusClient", "StratusSync", "StratusServer"]
         ),
         .testTarget(
             name: "StratusSyncTests",

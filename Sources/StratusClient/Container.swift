@@ -90,6 +90,22 @@ public actor Container {
         signedInUsername = nil
     }
 
+    /// "Forgot password": asks the server to mail a reset code to the account that verified
+    /// `email`. It answers the same whether or not an account has the address; the code arrives by
+    /// mail, valid 30 minutes and once (``resetPassword(code:newPassword:)``).
+    public func requestPasswordReset(email: String) async throws {
+        _ = try await send(path: authPath("password/forgot"), body: .bytes(Array(try JSONEncoder().encode(["email": email]))))
+    }
+
+    /// Sets a new password with a mailed reset code. Every session of the user ends, this
+    /// container's too: sign in again with the new password.
+    public func resetPassword(code: String, newPassword: String) async throws {
+        _ = try await send(path: authPath("password/reset"), body: .bytes(Array(try JSONEncoder().encode(["code": code, "password": newPassword]))))
+        webAuthToken = nil
+        userRecordName = nil
+        signedInUsername = nil
+    }
+
     /// Uses a web auth token kept from an earlier sign-in.
     public func restoreSession(webAuthToken: String) {
         self.webAuthToken = webAuthToken

@@ -131,7 +131,7 @@ public struct StratusServer: Sendable {
         router.add(middleware: LoadSheddingMiddleware(maxInFlight: configuration.maxRequestsInFlight,
                                                       maxPerAddress: configuration.maxRequestsPerAddress))
         router.add(middleware: RequestBodyDeadline(deadline: configuration.requestBodyDeadline, maxBytes: configuration.maxRequestBytes))
-        AuthRoutes(auth: services.auth, admin: services.admin, hub: services.hub, email: services.email)
+        AuthRoutes(auth: services.auth, admin: services.admin, hub: services.hub, email: services.email, passwordReset: services.passwordReset)
             .register(on: router)
         DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes, origin: configuration.origin,
                        permits: WorkPermits(permits: configuration.maxLargeRequests, maxWaiting: configuration.maxRequestsInFlight))
@@ -145,7 +145,8 @@ public struct StratusServer: Sendable {
         // Secure whenever browsers reach the server over HTTPS: its own TLS, or a proxy's (--public-url https://…).
         let secureCookies = configuration.tls != nil || configuration.publicURL?.lowercased().hasPrefix("https://") == true
         ConsoleRoutes(services: services, origin: configuration.origin, secureCookies: secureCookies).register(on: router)
-        SignInPageRoutes(auth: services.auth, containers: services.containers, email: services.email, secureCookies: secureCookies)
+        SignInPageRoutes(auth: services.auth, containers: services.containers, email: services.email, passwordReset: services.passwordReset,
+                         secureCookies: secureCookies)
             .register(on: router)
         if let directory = configuration.examplesDirectory { ExampleRoutes(directory: directory).register(on: router) }
         return router

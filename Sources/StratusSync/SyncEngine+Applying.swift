@@ -7,7 +7,7 @@ extension SyncEngine {
     /// A trigger that refuses some edits of the app (a row shared read-only) tests it to let the
     /// server's version in.
     public static func isApplyingServerChanges(tablePrefix: String) -> String {
-        "(SELECT applying FROM \(applyingTable(tablePrefix: tablePrefix))) = 1"
+        "(SELECT applying FROM \(applyingTable(tablePrefix: tablePrefix))) > 0"
     }
 
     /// Runs `body` in `db`'s transaction as the engine applies what the server has, the one way
@@ -23,14 +23,13 @@ extension SyncEngine {
     /// The one-row table of the flag, beside the outbox.
     static func applyingTable(tablePrefix: String) -> String { "\(tablePrefix)applying" }
 
-    /// Sets the flag in `flag` around `body` and restores what it was (applying may nest), and
-    /// removes from `outbox` what `body` appended: the transaction is this connection's alone,
-    /// so every row past the outbox's end before `body` is its.
+    /// Raises the flag in `flag` around `body` (a count, as applying may nest), and removes from
+    /// `outbox` what `body` appended: the transaction is this connection's alone, so every row
+    /// past the outbox's end before `body` is its.
     static func applyingServerChanges<T>(in db: GRDB.Database, flag: String, outbox: String, _ body: () throws -> T) throws -> T {
-        let before = try Int.fetchOne(db, sql: "SELECT applying FROM \(flag)") ?? 0
         let end = try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM \(outbox)") ?? 0
-        try db.execute(sql: "UPDATE \(flag) SET applying = 1")
-        defer { try? db.execute(sql: "UPDATE \(flag) SET applying = ?", arguments: [before]) }
+        try db.execute(sql: "UPDATE \(flag) SET applying = applying + 1")
+        defer { try? db.execute(sql: "UPDATE \(flag) SET applying = applying - 1") }
         let result = try body()
         try db.execute(sql: "DELETE FROM \(outbox) WHERE sequence > ?", arguments: [end])
         return result

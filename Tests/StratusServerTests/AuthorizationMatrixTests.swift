@@ -35,10 +35,14 @@ import StratusCore
         }
         routes["POST /console/containers/{container}/record"] = .recordData
         let accounts = "accounts: a session or the caller's own account, no record"
-        for path in ["signup", "email/send", "email/verify", "signin", "signout", "signout/all", "password", "account/delete"] {
+        for path in ["signup", "email/send", "email/verify", "signin", "signout", "signout/all", "password", "password/forgot", "password/reset",
+                     "account/delete"] {
             routes["POST /auth/1/{container}/{environment}/\(path)"] = .none(accounts)
         }
-        for method in ["GET", "POST"] { routes["\(method) /auth/1/{container}/{environment}/web/signin"] = .none(accounts) }
+        for method in ["GET", "POST"] {
+            routes["\(method) /auth/1/{container}/{environment}/web/signin"] = .none(accounts)
+            routes["\(method) /auth/1/{container}/{environment}/web/password"] = .none(accounts)
+        }
         routes["GET /auth/1/signin.js"] = .none("the sign-in page's script")
         let zones = "zones and change tokens: names of zones the caller's own database or shares hold, no record"
         for path in ["changes/database", "zones/changes", "zones/lookup", "zones/modify"] { routes["POST \(database)\(path)"] = .none(zones) }

@@ -50,10 +50,14 @@ import StratusTesting
             throw TestFailure("aiosmtpd did not start")
         }
 
-        /// The codes mailed to an address so far, oldest first.
+        /// The messages mailed to an address so far, oldest first.
+        func messages(to address: String) -> [String] {
+            lock.withLock { text }.components(separatedBy: "---------- MESSAGE FOLLOWS ----------").filter { $0.contains("To: <\(address)>") }
+        }
+
+        /// The verification codes mailed to an address so far, oldest first.
         func codes(to address: String) -> [String] {
-            let messages = lock.withLock { text }.components(separatedBy: "---------- MESSAGE FOLLOWS ----------")
-            return messages.filter { $0.contains("To: <\(address)>") }.compactMap { message in
+            messages(to: address).compactMap { message in
                 message.range(of: #"code: \d{6}"#, options: .regularExpression).map { String(message[$0].suffix(6)) }
             }
         }

@@ -22,6 +22,7 @@ package struct StratusServices: Sendable {
     /// The one rate limiter of the server: sign-ins, sign-ups, per-user request rates.
     package let limiter: RateLimiter
     package let email: EmailVerification
+    package let passwordReset: PasswordReset
     package let serverKeys: ServerKeyService
     package let apns: APNsProvider
     package let admin: AdminService
@@ -75,6 +76,7 @@ package struct StratusServices: Sendable {
         sharing = ShareService(storage: storage, hub: hub)
         users = UserDirectory(storage: storage)
         email = EmailVerification(storage: storage, mailer: configuration.smtp, limiter: limiter, logger: logger)
+        passwordReset = PasswordReset(storage: storage, mailer: configuration.smtp, limiter: limiter, auth: auth, hub: hub, logger: logger)
         serverKeys = ServerKeyService(storage: storage)
         admin = AdminService(storage: storage, blobs: blobs, incoming: incoming, auth: auth, hub: hub, containers: containers)
     }

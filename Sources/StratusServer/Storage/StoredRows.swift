@@ -91,6 +91,14 @@ package struct StoredEmailCode: Sendable, Equatable {
     package var attempts: Int
 }
 
+/// A password reset code mailed to a user (``PasswordReset``): only its SHA-256 is kept; it works
+/// once, until it expires.
+package struct StoredPasswordResetCode: Sendable, Equatable {
+    package var codeHash: String
+    package var userRecordName: String
+    package var expiresAt: Int64
+}
+
 /// A signed-in session. Only the SHA-256 of the web auth token is kept.
 package struct StoredSession: Codable, Sendable, Equatable {
     package var tokenHash: String

@@ -34,6 +34,39 @@ extension PageTemplates {
             <button type="submit" name="action" value="signup" class="secondary" id="sign-up">Create an account</button>
             </div>
             </form>
+            <p><a href="{{forgot}}" id="forgot">Forgot your password?</a></p>
+            {{> layout-bottom}}
+            """,
+        "signin-password": """
+            {{> layout-top}}
+            {{> signin-style}}
+            <h1>Reset your password</h1>
+            {{#error}}<p class="error" role="alert" id="error">{{error}}</p>{{/error}}
+            {{#done}}<p role="status" id="done">Your password is changed, and every device was signed out.</p>
+            <p><a href="{{signIn}}" id="back">Sign in</a></p>{{/done}}
+            {{^done}}
+            {{^mailed}}
+            <p>Give the email address of your account: a reset code goes to it if you verified it.</p>
+            <form method="post" action="{{action}}">
+            <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="action" value="forgot">
+            <label for="email">Email</label>
+            <input id="email" name="email" type="email" autocomplete="email" required maxlength="255" autofocus>
+            <div class="actions"><button type="submit" id="send-code">Mail me a code</button></div>
+            </form>
+            {{/mailed}}
+            {{#mailed}}
+            <p role="status" id="mailed">If an account has that address, a reset code is on its way (valid 30 minutes).</p>
+            <form method="post" action="{{action}}">
+            <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="action" value="reset">
+            <label for="code">Reset code</label>
+            <input id="code" name="code" required maxlength="32" autocomplete="one-time-code" autofocus>
+            <label for="password">New password</label>
+            <input id="password" name="password" type="password" autocomplete="new-password" required minlength="8">
+            <div class="actions"><button type="submit" id="reset">Set the password</button></div>
+            </form>
+            {{/mailed}}
+            <p><a href="{{signIn}}">Back to sign-in</a></p>
+            {{/done}}
             {{> layout-bottom}}
             """,
         "signin-handoff": """

@@ -3,13 +3,15 @@ import StratusCore
 
 /// *Extension* endpoints for accounts: `POST /auth/1/{container}/{environment}/signup`,
 /// `/signin`, `/signout`, `/signout/all` (every session of the user), `/password` (change it),
-/// `/account/delete` (with the password), and `/email/send` and `/email/verify` to prove an email
-/// address. Each needs the container's `ckAPIToken`.
+/// `/account/delete` (with the password), `/email/send` and `/email/verify` to prove an email
+/// address, and `/password/forgot` and `/password/reset` for a forgotten password
+/// (``PasswordReset``). Each needs the container's `ckAPIToken`.
 struct AuthRoutes {
     let auth: AuthService
     let admin: AdminService
     let hub: NotificationHub
     let email: EmailVerification
+    let passwordReset: PasswordReset
     /// A sign-up or sign-in body: a username (at most 64 characters), a password (1,024 bytes), an
     /// email address (255) and a flag, as JSON.
     static let maxCredentialsBytes = 4096
@@ -57,6 +59,18 @@ struct AuthRoutes {
             try await admin.changePassword(session, current: change.password, new: change.newPassword, client: context.clientAddress)
             return try JSONBody.response([String: String]())
         }
+        group.post("password/forgot") { request, context in
+            let (containerID, _) = try await authorize(request, context)
+            let body = try await JSONBody.decode(ResetRequest.self, from: request, limit: 4096)
+            try await passwordReset.requestReset(email: body.email, containerID: containerID, client: context.clientAddress)
+            return try JSONBody.response([String: String]())
+        }
+        group.post("password/reset") { request, context in
+            let (containerID, _) = try await authorize(request, context)
+            let body = try await JSONBody.decode(Reset.self, from: request, limit: 4096)
+            try await passwordReset.reset(code: body.code, password: body.password, containerID: containerID, client: context.clientAddress)
+            return try JSONBody.response([String: String]())
+        }
         group.post("account/delete") { request, context in
             let session = try await signedIn(request, context)
             let confirmation = try await JSONBody.decode(PasswordConfirmation.self, from: request, limit: 4096)
@@ -74,6 +88,17 @@ struct AuthRoutes {
     struct PasswordChange: Decodable {
         var password: String
         var newPassword: String
+    }
+
+    /// The body of `password/forgot`.
+    struct ResetRequest: Decodable {
+        var email: String
+    }
+
+    /// The body of `password/reset`.
+    struct Reset: Decodable {
+        var code: String
+        var password: String
     }
 
     /// The body of `email/verify`.

@@ -9,7 +9,9 @@ import StratusCore
 /// `ckAPIToken` and either `origin` (the app opened the page in a popup) or `callback` (the app
 /// sent the whole page here).
 ///
-/// The page signs the user in, or signs them up, and hands the session back the two ways Apple
+/// The page signs the user in, or signs them up (or, when the server sends mail, links to
+/// `…/web/password`, where a mailed code resets a forgotten password, ``PasswordReset``), and
+/// hands the session back the two ways Apple
 /// documents: to the popup's opener with `postMessage({ckSession, ckWebAuthToken}, origin)`, or
 /// by sending the page to the app's callback URL with `?ckWebAuthToken=`. The origin, or the
 /// callback's, must be one of the container's web origins (`stratus container web-origin add`,
@@ -20,6 +22,7 @@ struct SignInPageRoutes {
     let auth: AuthService
     let containers: ContainerService
     let email: EmailVerification
+    let passwordReset: PasswordReset
     /// Whether browsers reach the server over HTTPS (the cookie is then `Secure`).
     let secureCookies: Bool
 
@@ -39,26 +42,76 @@ struct SignInPageRoutes {
         group.post("signin") { request, context in
             try await refusing { try await signIn(request, context) }
         }
+        group.get("password") { request, context in
+            try await refusing { try await showPasswordReset(request, context) }
+        }
+        group.post("password") { request, context in
+            try await refusing { try await resetPassword(request, context) }
+        }
+    }
+
+    /// The "forgot password" page: an email address to mail a reset code to.
+    private func showPasswordReset(_ request: Request, _ context: StratusRequestContext) async throws -> Response {
+        let place = try await place(request, context)
+        return try fresh("signin-password", place, ["pageTitle": "Reset your password", "signIn": place.signInPage])
+    }
+
+    /// Mails a reset code (`action=forgot`), or sets the password with one (`action=reset`).
+    private func resetPassword(_ request: Request, _ context: StratusRequestContext) async throws -> Response {
+        let place = try await place(request, context)
+        guard let (form, csrf) = try await checkedForm(request) else { return Self.forged }
+        var values = pageValues(place, csrf: csrf)
+        values["pageTitle"] = "Reset your password"
+        values["signIn"] = place.signInPage
+        do {
+            if form["action"] == "reset" {
+                try await passwordReset.reset(code: form["code"] ?? "", password: form["password"] ?? "", containerID: place.containerID,
+                                              client: context.clientAddress)
+                values["done"] = true
+            } else {
+                try await passwordReset.requestReset(email: form["email"] ?? "", containerID: place.containerID, client: context.clientAddress)
+                values["mailed"] = true
+            }
+        } catch let error as CloudKitError {
+            values["error"] = error.reason
+            values["mailed"] = form["action"] == "reset"
+            return page("signin-password", values, status: .init(code: error.code.httpStatus))
+        }
+        return page("signin-password", values, status: .ok)
     }
 
     /// The page, with a fresh CSRF token in its form and its cookie.
     private func show(_ request: Request, _ context: StratusRequestContext) async throws -> Response {
         let place = try await place(request, context)
+        return try fresh("signin-page", place, [:], formTarget: place.formTarget)
+    }
+
+    /// A page with a form, with a new CSRF token in the form and in its cookie.
+    private func fresh(_ name: String, _ place: Place, _ extra: [String: Any], formTarget: String? = nil) throws -> Response {
         let csrf = SecretGenerator.webAuthToken()
-        var response = page("signin-page", place.values(csrf: csrf), status: .ok, formTarget: place.formTarget)
+        var response = page(name, pageValues(place, csrf: csrf).merging(extra) { $1 }, status: .ok, formTarget: formTarget)
         response.setCookie(try Cookie.validated(name: Self.cookieName, value: csrf, path: "/auth/1/", secure: secureCookies,
                                                 httpOnly: true, sameSite: .strict))
         return response
     }
 
+    /// The posted form and its CSRF token, if the token is the one of the form's cookie.
+    private func checkedForm(_ request: Request) async throws -> (ConsoleForm, String)? {
+        let form = try await ConsoleForm.read(request, limit: AuthRoutes.maxCredentialsBytes)
+        guard let csrf = form["csrf"], let cookie = request.cookies[Self.cookieName]?.value, !csrf.isEmpty, csrf == cookie else { return nil }
+        return (form, csrf)
+    }
+
+    /// The answer to a form without its page's CSRF token.
+    private static var forged: Response {
+        ConsoleRoutes.page("signin-refused", ["pageTitle": "Refused", "text": "This form was not sent from this page (its CSRF token is missing or wrong). Open the page again."],
+                           visit: nil, status: .forbidden)
+    }
+
     /// Signs the user in (or up) and hands the session to the app.
     private func signIn(_ request: Request, _ context: StratusRequestContext) async throws -> Response {
         let place = try await place(request, context)
-        let form = try await ConsoleForm.read(request, limit: AuthRoutes.maxCredentialsBytes)
-        guard let csrf = form["csrf"], let cookie = request.cookies[Self.cookieName]?.value, !csrf.isEmpty, csrf == cookie else {
-            return page("signin-refused", ["pageTitle": "Refused", "text": "This form was not sent from the sign-in page (its CSRF token is missing or wrong). Open the page again."],
-                        status: .forbidden)
-        }
+        guard let (form, csrf) = try await checkedForm(request) else { return Self.forged }
         let credentials = Credentials(username: form["username"] ?? "", password: form["password"] ?? "",
                                       email: (form["email"] ?? "").isEmpty ? nil : form["email"])
         let session: SignInResponse
@@ -73,7 +126,7 @@ struct SignInPageRoutes {
                                                 client: context.clientAddress)
             }
         } catch let error as CloudKitError {
-            var values = place.values(csrf: csrf)
+            var values = pageValues(place, csrf: csrf)
             values["username"] = credentials.username
             values["error"] = error.reason
             return page("signin-page", values, status: .init(code: error.code.httpStatus), formTarget: place.formTarget)
@@ -99,6 +152,13 @@ struct SignInPageRoutes {
         }
     }
 
+    /// A page's values; the "forgot password" link only when the server sends mail.
+    private func pageValues(_ place: Place, csrf: String) -> [String: Any] {
+        var values = place.values(csrf: csrf)
+        if passwordReset.mailer == nil { values["forgot"] = nil }
+        return values
+    }
+
     /// Where a session goes once the user signed in.
     enum Handoff {
         /// To the page that opened the popup, of this origin.
@@ -115,13 +175,17 @@ struct SignInPageRoutes {
         /// The page's own URL, which its form posts to.
         var action: String
 
+        /// The sign-in page of the same app, and its "forgot password" page.
+        var signInPage: String { action.replacingOccurrences(of: "/web/password?", with: "/web/signin?") }
+        var passwordPage: String { action.replacingOccurrences(of: "/web/signin?", with: "/web/password?") }
+
         /// The origin the form's answer sends the page on to, after a redirect sign-in.
         var formTarget: String? {
             if case .redirect(let callback) = handoff { WebOrigin.of(url: callback) } else { nil }
         }
 
         func values(csrf: String) -> [String: Any] {
-            var values: [String: Any] = ["pageTitle": "Sign in", "csrf": csrf, "action": action]
+            var values: [String: Any] = ["pageTitle": "Sign in", "csrf": csrf, "action": action, "forgot": passwordPage]
             switch handoff {
             case .popup(let origin): values["app"] = origin
             case .redirect(let callback): values["app"] = WebOrigin.of(url: callback) ?? callback

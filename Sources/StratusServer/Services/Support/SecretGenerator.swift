@@ -26,6 +26,16 @@ enum SecretGenerator {
     static func userRecordName() -> String { "_" + hex(randomBytes(16)) }
 
     /// The SHA-256 of a secret, hex-encoded: what is stored instead of the secret.
+    /// A code a person types from a mail: ten characters of an alphabet without look-alikes
+    /// (no 0/O, 1/I/L), in two groups of five (`K7QXM-2PD9R`), about 49 bits, from the system's
+    /// secure random source.
+    static func typedCode() -> String {
+        let alphabet = Array("23456789ABCDEFGHJKMNPQRSTUVWXYZ")
+        var random = SystemRandomNumberGenerator()
+        let characters = (0..<10).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] }
+        return String(characters[0..<5]) + "-" + String(characters[5...])
+    }
+
     static func digest(_ secret: String) -> String { hex(SHA256.hash(data: Data(secret.utf8))) }
 
     /// A random (version 4) UUID string, as in `X-Apple-Request-UUID` and notification IDs.

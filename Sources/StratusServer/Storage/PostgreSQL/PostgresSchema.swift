@@ -323,5 +323,14 @@ enum PostgresSchema {
             -- The web apps that may sign users in through the sign-in page, one origin per line.
             ALTER TABLE containers ADD COLUMN web_origins TEXT NOT NULL DEFAULT '';
             """),
+        Migration(identifier: "v8-password-reset", sql: """
+            -- Password reset codes mailed to users (SHA-256 only), single-use, expiring.
+            CREATE TABLE password_reset_codes (
+                code_hash TEXT COLLATE "C" PRIMARY KEY,
+                user_record_name TEXT COLLATE "C" NOT NULL,
+                expires_at BIGINT NOT NULL
+            );
+            CREATE INDEX password_reset_codes_user ON password_reset_codes(user_record_name);
+            """),
     ]
 }

@@ -69,7 +69,7 @@ extension AccountStore where Self: SQLDatabase {
     }
 
     package func deleteUser(recordName user: String) async throws {
-        for table in ["email_codes", "user_roles", "apns_tokens", "users"] {
+        for table in ["email_codes", "password_reset_codes", "user_roles", "apns_tokens", "users"] {
             try await run("DELETE FROM \(unescaped: table) WHERE user_record_name = \(user)")
         }
     }
@@ -86,6 +86,24 @@ extension AccountStore where Self: SQLDatabase {
         try await fetchOne("SELECT user_record_name, code_hash, expires_at, attempts FROM email_codes WHERE user_record_name = \(user)").map {
             StoredEmailCode(userRecordName: try $0.string(0), codeHash: try $0.string(1), expiresAt: try $0.int64(2), attempts: try $0.int(3))
         }
+    }
+
+    package func savePasswordResetCode(_ code: StoredPasswordResetCode) async throws {
+        try await deletePasswordResetCodes(user: code.userRecordName)
+        try await run("""
+            INSERT INTO password_reset_codes (code_hash, user_record_name, expires_at)
+            VALUES (\(code.codeHash), \(code.userRecordName), \(code.expiresAt))
+            """)
+    }
+
+    package func passwordResetCode(codeHash: String) async throws -> StoredPasswordResetCode? {
+        try await fetchOne("SELECT code_hash, user_record_name, expires_at FROM password_reset_codes WHERE code_hash = \(codeHash)").map {
+            StoredPasswordResetCode(codeHash: try $0.string(0), userRecordName: try $0.string(1), expiresAt: try $0.int64(2))
+        }
+    }
+
+    package func deletePasswordResetCodes(user: String) async throws {
+        try await run("DELETE FROM password_reset_codes WHERE user_record_name = \(user)")
     }
 
     package func markEmailVerified(user: String) async throws {

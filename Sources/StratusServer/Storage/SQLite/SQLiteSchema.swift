@@ -310,6 +310,16 @@ enum SQLiteSchema {
         migrator.registerMigration("v17-web-origins") { db in
             try db.execute(sql: "ALTER TABLE containers ADD COLUMN web_origins TEXT NOT NULL DEFAULT ''")
         }
+        migrator.registerMigration("v18-password-reset") { db in
+            try db.execute(sql: """
+                CREATE TABLE password_reset_codes (
+                    code_hash TEXT PRIMARY KEY NOT NULL,
+                    user_record_name TEXT NOT NULL,
+                    expires_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX password_reset_codes_user ON password_reset_codes(user_record_name);
+                """)
+        }
         return migrator
     }
 }

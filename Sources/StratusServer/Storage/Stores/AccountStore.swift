@@ -25,6 +25,12 @@ package protocol AccountStore {
     /// Creates or replaces the email verification code of a user.
     func saveEmailCode(_ code: StoredEmailCode) async throws
     func emailCode(user: String) async throws -> StoredEmailCode?
+    /// Keeps a password reset code, replacing the user's earlier ones.
+    func savePasswordResetCode(_ code: StoredPasswordResetCode) async throws
+    /// The reset code with this SHA-256, expired or not.
+    func passwordResetCode(codeHash: String) async throws -> StoredPasswordResetCode?
+    /// Forgets the user's reset codes (one was used, or the account goes).
+    func deletePasswordResetCodes(user: String) async throws
     /// Marks the user's email address verified and forgets their code; `EXISTS` when another
     /// account of the container verified the same address first.
     func markEmailVerified(user: String) async throws

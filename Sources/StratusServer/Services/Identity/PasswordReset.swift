@@ -1,0 +1,75 @@
+import Foundation
+import Logging
+import StratusCore
+
+/// "Forgot password": a code mailed to the account's verified address sets a new password.
+///
+/// `password/forgot` answers the same whether or not an account has the address (nothing tells
+/// who has an account), and is throttled per client address and per address asked for. The code
+/// (``SecretGenerator/typedCode()``, kept as its SHA-256 like an email verification code) is valid
+/// for 30 minutes and once; `password/reset` with it sets the password, ends every session of the
+/// user (their push connections close) and forgets their APNs tokens. Guesses are throttled per
+/// client address. Only verified addresses receive codes: an address someone merely claimed
+/// cannot take the account over.
+package struct PasswordReset: Sendable {
+    let storage: any StratusStorage
+    let mailer: SMTPMailer?
+    let limiter: RateLimiter
+    let auth: AuthService
+    let hub: NotificationHub
+    let logger: Logger
+
+    static let codeLifetime: Duration = .seconds(30 * 60)
+    /// Reset mails asked for from one client address: five, then one a minute.
+    static let requestsPerAddress = RateRule(burst: 5, perSecond: 1.0 / 60)
+    /// Reset mails to one email address: three, then one every ten minutes.
+    static let mailsPerEmail = RateRule(burst: 3, perSecond: 1.0 / 600)
+    /// Codes tried from one client address: ten, then one a minute.
+    static let attemptsPerAddress = RateRule(burst: 10, perSecond: 1.0 / 60)
+
+    /// `password/forgot`: mails a reset code if a user of the container verified `email`.
+    package func requestReset(email: String, containerID: String, client: String) async throws {
+        let email = email.lowercased()
+        guard email.utf8.count <= 255, email.contains("@"), !email.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw CloudKitError.badRequest("give the email address of the account")
+        }
+        guard let mailer else { throw CloudKitError.badRequest("this server sends no mail: passwords cannot be reset by email here") }
+        try await limiter.acquireAcrossInstances("reset|address|\(client)", Self.requestsPerAddress, what: "password resets from this address")
+        try await limiter.acquireAcrossInstances("reset|email|\(containerID)|\(email)", Self.mailsPerEmail, what: "password resets for this email address")
+        guard let user = try await storage.read({ try await $0.user(containerID: containerID, email: email) }) else { return }
+        let code = SecretGenerator.typedCode()
+        try await storage.write { transaction in
+            try await transaction.savePasswordResetCode(StoredPasswordResetCode(codeHash: SecretGenerator.digest(code), userRecordName: user.userRecordName,
+                                                                               expiresAt: AuthService.now() + Self.codeLifetime.milliseconds))
+        }
+        do {
+            try await mailer.send(to: email, subject: "Reset your password",
+                                  body: "Someone, hopefully you, asked to reset the password of \(user.username).\n\n"
+                                      + "Your reset code: \(code)\n\nIt is valid for 30 minutes, once. If you did not ask, ignore this mail: your password stays.\n")
+        } catch {
+            // Said in the log only: an answer that differed would tell that the address has an account.
+            logger.warning("password reset mail could not be sent: \(error)")
+        }
+    }
+
+    /// `password/reset`: sets the password of the code's user, ends their sessions and forgets
+    /// their APNs tokens. A code that is wrong, used or expired is `BAD_REQUEST`.
+    package func reset(code: String, password: String, containerID: String, client: String) async throws {
+        try await limiter.acquireAcrossInstances("reset-try|\(client)", Self.attemptsPerAddress, what: "password reset codes tried from this address")
+        let hash = SecretGenerator.digest(code.uppercased().trimmingCharacters(in: .whitespaces))
+        let refused = CloudKitError.badRequest("the reset code is wrong, used or expired: ask for a new one with password/forgot")
+        guard let stored = try await storage.read({ try await $0.passwordResetCode(codeHash: hash) }), stored.expiresAt > AuthService.now(),
+              let user = try await storage.read({ try await $0.user(recordName: stored.userRecordName) }), user.containerID == containerID else {
+            throw refused
+        }
+        let passwordHash = try await auth.hashPassword(password)
+        let revoked: [String] = try await storage.write { transaction in
+            // Used once: whoever gets here first with it sets the password.
+            guard try await transaction.passwordResetCode(codeHash: hash) != nil else { throw refused }
+            try await transaction.deletePasswordResetCodes(user: user.userRecordName)
+            try await transaction.setPasswordHash(user: user.userRecordName, passwordHash: passwordHash)
+            return try await transaction.deleteSessions(user: user.userRecordName, except: nil)
+        }
+        await hub.endSessions(Set(revoked))
+    }
+}
