@@ -17,6 +17,15 @@ fi
 version=$(cd "$work" && env -i "$binary" --version)
 [ "$version" = "$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/StratusServer/StratusServer.swift)" ] \
   || { echo "package: --version printed '$version'"; exit 1; }
+# The version in one place: the changelog's newest release and the README's package snippet name it too.
+newest=$(sed -n 's/^## \[\([0-9][^]]*\)\].*/\1/p' CHANGELOG.md | head -1)
+[ "$newest" = "$version" ] || { echo "package: CHANGELOG.md's newest release is '$newest', the binary is $version"; exit 1; }
+grep -qF "from: \"$version\")" README.md || { echo "package: the README's package snippet does not name $version"; exit 1; }
+# The checksum and the changelog entry beside the archive.
+(cd "$(dirname "$archive")" && sha256sum -c --quiet "$(basename "$archive").sha256") || { echo "package: the checksum does not match"; exit 1; }
+changes="$(dirname "$archive")/stratus-$version-CHANGES.md"
+head -1 "$changes" | grep -qF "## [$version]" || { echo "package: $changes is not the $version entry"; exit 1; }
+! grep -q '^## \[' <(tail -n +2 "$changes") || { echo "package: $changes holds more than one entry"; exit 1; }
 
 (cd "$work" && exec env -i "$binary" serve --data "$work/data" --port "$port" --ready-json) > "$work/server.log" 2>&1 &
 server=$!
