@@ -179,18 +179,16 @@ struct SignInPageRoutes {
         var signInPage: String { action.replacingOccurrences(of: "/web/password?", with: "/web/signin?") }
         var passwordPage: String { action.replacingOccurrences(of: "/web/signin?", with: "/web/password?") }
 
+        /// The listed web origin the session goes to.
+        var appOrigin: String
+
         /// The origin the form's answer sends the page on to, after a redirect sign-in.
         var formTarget: String? {
-            if case .redirect(let callback) = handoff { WebOrigin.of(url: callback) } else { nil }
+            if case .redirect = handoff { appOrigin } else { nil }
         }
 
         func values(csrf: String) -> [String: Any] {
-            var values: [String: Any] = ["pageTitle": "Sign in", "csrf": csrf, "action": action, "forgot": passwordPage]
-            switch handoff {
-            case .popup(let origin): values["app"] = origin
-            case .redirect(let callback): values["app"] = WebOrigin.of(url: callback) ?? callback
-            }
-            return values
+            ["pageTitle": "Sign in", "csrf": csrf, "action": action, "forgot": passwordPage, "app": appOrigin]
         }
     }
 
@@ -202,16 +200,16 @@ struct SignInPageRoutes {
                                         containerID: containerID, environment: environment)
         let allowed = try await containers.container(id: containerID)?.webOrigins ?? []
         let query = request.uri.queryParameters
-        let handoff: Handoff
+        let handoff: Handoff, appOrigin: String
         if let callback = query["callback"].map(String.init), let origin = WebOrigin.of(url: callback), allowed.contains(origin) {
-            handoff = .redirect(callback)
+            (handoff, appOrigin) = (.redirect(callback), origin)
         } else if let origin = query["origin"].flatMap({ WebOrigin.normalized(String($0)) }), allowed.contains(origin), query["callback"] == nil {
-            handoff = .popup(origin)
+            (handoff, appOrigin) = (.popup(origin), origin)
         } else {
             throw CloudKitError.badRequest("this sign-in page was not opened by a web app of container '\(containerID)': "
                                            + "its origin or callback must be one of the container's web origins (stratus container web-origin add)")
         }
-        return Place(containerID: containerID, environment: environment, handoff: handoff, action: request.uri.description)
+        return Place(containerID: containerID, environment: environment, handoff: handoff, action: request.uri.description, appOrigin: appOrigin)
     }
 
     /// A page under the console's rules; a form may also post to (and be sent on to) `formTarget`,

@@ -58,10 +58,12 @@ package struct PasswordReset: Sendable {
         try await limiter.acquireAcrossInstances("reset-try|\(client)", Self.attemptsPerAddress, what: "password reset codes tried from this address")
         let hash = SecretGenerator.digest(code.uppercased().trimmingCharacters(in: .whitespaces))
         let refused = CloudKitError.badRequest("the reset code is wrong, used or expired: ask for a new one with password/forgot")
-        guard let stored = try await storage.read({ try await $0.passwordResetCode(codeHash: hash) }), stored.expiresAt > AuthService.now(),
-              let user = try await storage.read({ try await $0.user(recordName: stored.userRecordName) }), user.containerID == containerID else {
-            throw refused
+        // Checked before the password is hashed: a wrong guess costs no hash.
+        let user = try await storage.read { transaction -> StoredUser? in
+            guard let stored = try await transaction.passwordResetCode(codeHash: hash), stored.expiresAt > AuthService.now() else { return nil }
+            return try await transaction.user(recordName: stored.userRecordName)
         }
+        guard let user, user.containerID == containerID else { throw refused }
         let passwordHash = try await auth.hashPassword(password)
         let revoked: [String] = try await storage.write { transaction in
             // Used once: whoever gets here first with it sets the password.

@@ -11,18 +11,15 @@ enum WebOrigin {
     /// `scheme://host[:port]` in lowercase without a default port, for an `http` or `https` URL that
     /// is nothing more than an origin (no path but `/`, no query, no user); nil otherwise.
     static func normalized(_ text: String) -> String? {
-        guard text.utf8.count <= 255, let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = url.host?.lowercased(), !host.isEmpty,
-              url.user == nil, url.password == nil, url.query == nil, url.fragment == nil, url.path.isEmpty || url.path == "/" else { return nil }
-        return origin(scheme: scheme, host: host, port: url.port)
+        guard text.utf8.count <= 255, let url = URLComponents(string: text), url.query == nil, url.path.isEmpty || url.path == "/" else { return nil }
+        return of(url: text)
     }
 
     /// The origin of an `http` or `https` URL of any path (an app's callback page); nil for anything else.
     static func of(url text: String) -> String? {
-        guard text.utf8.count <= 2048, let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = url.host?.lowercased(), !host.isEmpty,
+        guard text.utf8.count <= 2048, let url = URLComponents(string: text), ["http", "https"].contains(url.scheme?.lowercased()),
               url.user == nil, url.password == nil, url.fragment == nil else { return nil }
-        return origin(scheme: scheme, host: host, port: url.port)
+        return CrossOriginPolicy.normalized(text)
     }
 
     /// ``normalized(_:)``, or `BAD_REQUEST` saying what an origin is.
@@ -31,10 +28,5 @@ enum WebOrigin {
             throw .badRequest("'\(text)' is not a web origin: give scheme://host[:port], http or https, without a path (never *)")
         }
         return origin
-    }
-
-    private static func origin(scheme: String, host: String, port: Int?) -> String {
-        let defaultPort = scheme == "https" ? 443 : 80
-        return "\(scheme)://\(host)" + (port.map { $0 == defaultPort ? "" : ":\($0)" } ?? "")
     }
 }
