@@ -41,7 +41,7 @@ package final class ChildProcess: @unchecked Sendable {
         // Nothing else of this process's goes to the child: a listening socket it inherited (NIO
         // does not open every socket close-on-exec) kept a test server from binding its port again
         // on restart for as long as the child lived.
-        Self.closeFrom?(&actions, 3)
+        _ = Self.closeFrom?(&actions, 3)
         var argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }

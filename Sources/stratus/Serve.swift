@@ -45,10 +45,18 @@ struct Serve: AsyncParsableCommand {
     var examples = false
     @Flag(help: "Make private-database download URLs work only with the ckWebAuthToken of the user they were issued to.")
     var bindDownloadUrls = false
-    @Option(help: "The SMTP server that mails email verification codes (plain SMTP, no auth: a local relay). Without it, email addresses stay unverified.")
+    @Option(help: "The SMTP server that mails email verification and password reset codes. Without it, email addresses stay unverified and passwords cannot be reset by mail.")
     var smtpHost: String?
-    @Option(help: "The SMTP server's port.") var smtpPort = 25
+    @Option(help: "The SMTP server's port (587 for a provider's submission port).") var smtpPort = 25
     @Option(help: "The address verification mails come from.") var smtpFrom = "stratus@localhost"
+    @Option(help: "The account to authenticate to the SMTP server as (AUTH PLAIN or LOGIN); needs --smtp-password-file.")
+    var smtpUsername: String?
+    @Option(help: "A file holding the SMTP account's password (read at start, never stored in the database).")
+    var smtpPasswordFile: String?
+    @Option(help: "A PEM file of the certificate authorities the SMTP server's certificate is verified against, instead of the system's.")
+    var smtpCaFile: String?
+    @Flag(help: "Send mail in the clear to an SMTP server off loopback that offers no STARTTLS (by default refused).")
+    var smtpAllowCleartext = false
     @Option(help: "Where share pages link \"Open in the app\": a URL with {shortGUID} in it (notes://share/{shortGUID}).")
     var shareAppUrl: String?
     @Option(help: "An app (TEAMID.bundle.id) that opens share URLs as universal links, listed in /.well-known/apple-app-site-association; repeatable.")
@@ -106,7 +114,7 @@ struct Serve: AsyncParsableCommand {
         configuration.maxPushConnections = maxPushConnections
         configuration.requestBodyDeadline = .seconds(bodyDeadlineSeconds)
         configuration.maxRequestsPerAddress = requestsPerAddress
-        configuration.smtp = smtpHost.map { SMTPMailer(host: $0, port: smtpPort, from: smtpFrom) }
+        configuration.smtp = try smtpHost.map(mailer)
         configuration.shareAppURL = shareAppUrl
         configuration.appleAppIDs = appleAppId
         configuration.corsOrigins = Set(corsOrigin)
@@ -153,5 +161,30 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
             }
         }
+    }
+
+    /// The mailer of `--smtp-*`, its password read and its certificate authorities checked now
+    /// rather than at the first mail.
+    private func mailer(host: String) throws -> SMTPMailer {
+        var mailer = SMTPMailer(host: host, port: smtpPort, from: smtpFrom)
+        switch (smtpUsername, smtpPasswordFile) {
+        case (let username?, let file?):
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw ValidationError("--smtp-password-file: cannot read \(file)")
+            }
+            let password = text.trimmingCharacters(in: .newlines)
+            guard !password.isEmpty else { throw ValidationError("--smtp-password-file: \(file) is empty") }
+            mailer.credentials = SMTPMailer.Credentials(username: username, password: password)
+        case (nil, nil): break
+        default: throw ValidationError("--smtp-username and --smtp-password-file go together")
+        }
+        mailer.certificateAuthorities = smtpCaFile.map { URL(fileURLWithPath: $0) }
+        mailer.allowsCleartext = smtpAllowCleartext
+        do {
+            _ = try mailer.tlsConfiguration()
+        } catch {
+            throw ValidationError("--smtp-ca-file: cannot read certificates from \(smtpCaFile ?? ""): \(error)")
+        }
+        return mailer
     }
 }

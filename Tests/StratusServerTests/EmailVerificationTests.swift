@@ -6,79 +6,8 @@ import StratusTesting
 
 /// An address in an invitation or in `users/discover` reaches only an account that proved it
 /// receives mail there: codes are mailed through a real SMTP server (Python's aiosmtpd on
-/// loopback, which `scripts/test.sh` installs from `requirements.txt`).
+/// loopback, see ``MailSink``).
 @Suite struct EmailVerificationTests {
-    static var aiosmtpdAvailable: Bool {
-        (try? ChildProcess.run("python3", ["-c", "import aiosmtpd"]).status) == 0
-    }
-
-    /// A real SMTP server on a free loopback port, printing every message it receives.
-    final class MailSink: @unchecked Sendable {
-        let port: Int
-        private let child: ChildProcess
-        private let lock = NSLock()
-        private var text = ""
-        /// Signalled when the reader has read the server's output to its end.
-        private let outputEnded = DispatchSemaphore(value: 0)
-
-        init() throws {
-            port = try Self.freePort()
-            child = try ChildProcess("python3", ["-u", "-m", "aiosmtpd", "-n", "-l", "127.0.0.1:\(port)", "-c", "aiosmtpd.handlers.Debugging"])
-            Thread.detachNewThread { [child, lock, outputEnded] in
-                while let chunk = child.readChunk() {
-                    lock.withLock { self.text += chunk }
-                }
-                outputEnded.signal()
-            }
-        }
-
-        func stop() {
-            child.send(SIGKILL)
-            outputEnded.wait()
-            child.wait()
-        }
-
-        /// Waits until it is listening.
-        func ready() async throws {
-            for _ in 0..<100 {
-                if let socket = LoopbackSocket.connect(port: port) {
-                    close(socket)
-                    return
-                }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            throw TestFailure("aiosmtpd did not start")
-        }
-
-        /// The messages mailed to an address so far, oldest first.
-        func messages(to address: String) -> [String] {
-            lock.withLock { text }.components(separatedBy: "---------- MESSAGE FOLLOWS ----------").filter { $0.contains("To: <\(address)>") }
-        }
-
-        /// The verification codes mailed to an address so far, oldest first.
-        func codes(to address: String) -> [String] {
-            messages(to: address).compactMap { message in
-                message.range(of: #"code: \d{6}"#, options: .regularExpression).map { String(message[$0].suffix(6)) }
-            }
-        }
-
-        static func freePort() throws -> Int {
-            let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(socket) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                    bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
-                }
-            }
-            guard bound else { throw TestFailure("no free port") }
-            return Int(UInt16(bigEndian: address.sin_port))
-        }
-    }
-
     static let auth = "/auth/1/\(TestServer.containerID)/development"
 
     /// A line break in an address would end the mail's `To:` header (or the SMTP command) and
@@ -103,7 +32,7 @@ import StratusTesting
         }
     }
 
-    @Test(.enabled(if: aiosmtpdAvailable, "needs the aiosmtpd package (scripts/test.sh installs it)"))
+    @Test(.enabled(if: MailSink.isAvailable, "needs the aiosmtpd package (scripts/test.sh installs it)"))
     func anUnverifiedAddressReachesNobody() async throws {
         let sink = try MailSink()
         defer { sink.stop() }

@@ -8,21 +8,21 @@ import StratusCore
     static let auth = EmailVerificationTests.auth
 
     /// The reset codes mailed to an address so far, oldest first.
-    static func resetCodes(_ sink: EmailVerificationTests.MailSink, to address: String) -> [String] {
+    static func resetCodes(_ sink: MailSink, to address: String) -> [String] {
         sink.messages(to: address).compactMap { message in
             message.range(of: #"reset code: [2-9A-Z]{5}-[2-9A-Z]{5}"#, options: .regularExpression).map { String(message[$0].suffix(11)) }
         }
     }
 
-    static func waitForMail(_ sink: EmailVerificationTests.MailSink, to address: String, count: Int) async throws {
+    static func waitForMail(_ sink: MailSink, to address: String, count: Int) async throws {
         for _ in 0..<100 where resetCodes(sink, to: address).count < count { try await Task.sleep(for: .milliseconds(50)) }
     }
 
     /// A server mailing through a real SMTP server, and `username`'s account (password
     /// `old password`) with `username@example.com` verified.
     static func withVerifiedAccount(_ username: String,
-                                    _ body: @escaping @Sendable (TestServer, EmailVerificationTests.MailSink, SignInResponse, Caller) async throws -> Void) async throws {
-        let sink = try EmailVerificationTests.MailSink()
+                                    _ body: @escaping @Sendable (TestServer, MailSink, SignInResponse, Caller) async throws -> Void) async throws {
+        let sink = try MailSink()
         defer { sink.stop() }
         try await sink.ready()
         try await TestServer.with(configure: { $0.smtp = SMTPMailer(host: "127.0.0.1", port: sink.port, from: "stratus@example.com") }) { server in
@@ -36,7 +36,7 @@ import StratusCore
         }
     }
 
-    @Test(.enabled(if: EmailVerificationTests.aiosmtpdAvailable, "needs the aiosmtpd package (scripts/test.sh installs it)"))
+    @Test(.enabled(if: MailSink.isAvailable, "needs the aiosmtpd package (scripts/test.sh installs it)"))
     func aMailedCodeSetsANewPasswordOnceAndEndsEverySession() async throws {
         try await Self.withVerifiedAccount("alice") { server, sink, signedUp, alice in
             let registered = try await alice.post("/device/1/\(TestServer.containerID)/development/tokens/register",
@@ -112,7 +112,7 @@ import StratusCore
 
     /// The web sign-in page links to the same flow, for a listed web app: a form for the address,
     /// then one for the code and the new password.
-    @Test(.enabled(if: EmailVerificationTests.aiosmtpdAvailable, "needs the aiosmtpd package (scripts/test.sh installs it)"))
+    @Test(.enabled(if: MailSink.isAvailable, "needs the aiosmtpd package (scripts/test.sh installs it)"))
     func theSignInPageLinksToTheResetPages() async throws {
         try await Self.withVerifiedAccount("carol") { server, sink, _, _ in
             _ = try await server.server.services.admin.addWebOrigin(SignInPageTests.app, containerID: TestServer.containerID)

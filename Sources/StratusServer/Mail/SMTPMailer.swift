@@ -1,22 +1,40 @@
 import Foundation
-import NIOPosix
+import NIOCore
+import NIOSSL
 import StratusCore
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// Sends mail through an SMTP server the operator runs or relays through (a local MTA, a
-/// provider's submission port behind a relay): plain SMTP (RFC 5321) without authentication or
-/// TLS, so point it at a trusted host, typically on the same machine or network.
+/// Sends mail through an SMTP server: a provider's submission port (587) or a local relay.
 ///
-/// Sending is blocking socket I/O with a deadline, run on NIO's thread pool.
+/// The conversation (RFC 5321) runs on SwiftNIO. When the server offers STARTTLS (RFC 3207) the
+/// mailer always upgrades and verifies the server's certificate against the system's roots, or
+/// against ``certificateAuthorities`` when given; a certificate it cannot verify ends the
+/// conversation, never a fall back to the clear. A server that offers no STARTTLS gets mail in
+/// the clear only on loopback, unless ``allowsCleartext`` says otherwise. With ``credentials``
+/// it authenticates with AUTH PLAIN, or LOGIN when the server offers only that (RFC 4954).
 public struct SMTPMailer: Sendable {
     public var host: String
     public var port: Int
     /// The envelope and `From:` address.
     public var from: String
-    /// How long one conversation with the server may take.
+    /// The account to authenticate as; nil sends without authenticating.
+    public var credentials: Credentials?
+    /// A PEM file of the certificate authorities to trust instead of the system's.
+    public var certificateAuthorities: URL?
+    /// Whether mail may go in the clear to a server off loopback that offers no STARTTLS.
+    public var allowsCleartext = false
+    /// How long one conversation with the server may take, connecting included.
     public var timeout: Duration = .seconds(10)
+
+    /// A username and the password that goes with it (read from a file, never stored in the database).
+    public struct Credentials: Sendable {
+        public var username: String
+        public var password: String
+
+        public init(username: String, password: String) {
+            self.username = username
+            self.password = password
+        }
+    }
 
     public init(host: String, port: Int, from: String) {
         self.host = host
@@ -24,30 +42,67 @@ public struct SMTPMailer: Sendable {
         self.from = from
     }
 
-    /// A message that failed to send, with the server's last reply.
+    /// A message that could not be sent, and why.
     struct Failure: Error, CustomStringConvertible {
         var description: String
+    }
+
+    /// The TLS settings of the STARTTLS upgrade; throws if the certificate authorities cannot be read.
+    package func tlsConfiguration() throws -> TLSConfiguration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.certificateVerification = .fullVerification
+        if let certificateAuthorities {
+            tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(certificateAuthorities.path))
+        }
+        return tls
+    }
+
+    /// Whether mail may go in the clear to a server at `address`: on loopback, where the clear is
+    /// as private as the machine, or anywhere when ``allowsCleartext`` says so.
+    package func permitsCleartext(to address: SocketAddress?) -> Bool {
+        guard !allowsCleartext else { return true }
+        guard let address = address?.ipAddress else { return false }
+        return address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
     }
 
     /// Sends a plain-text message to one recipient.
     package func send(to recipient: String, subject: String, body: String) async throws {
         // Checked at the API too; a header value with a line break would add headers or commands.
-        guard [recipient, subject, from].allSatisfy({ !$0.unicodeScalars.contains(where: CharacterSet.controlCharacters.contains) }) else {
+        let headerValues = [recipient, subject, from] + (credentials.map { [$0.username] } ?? [])
+        guard headerValues.allSatisfy({ !$0.unicodeScalars.contains(where: CharacterSet.controlCharacters.contains) }) else {
             throw CloudKitError.badRequest("a mail header value holds a control character")
         }
         let message = Self.message(from: from, to: recipient, subject: subject, body: body)
-        let (host, port, from, timeout) = (self.host, self.port, self.from, self.timeout)
-        try await NIOThreadPool.singleton.runIfActive {
-            var connection = try Connection(host: host, port: port, timeout: timeout)
-            defer { connection.close() }
-            try connection.expect(220)
-            try connection.command("EHLO stratus", expect: 250)
-            try connection.command("MAIL FROM:<\(from)>", expect: 250)
-            try connection.command("RCPT TO:<\(recipient)>", expect: 250)
-            try connection.command("DATA", expect: 354)
-            try connection.command(message + "\r\n.", expect: 250)
-            try? connection.command("QUIT", expect: 221)
+        let started = ContinuousClock.now
+        do {
+            let connection = try await SMTPConnection.open(host: host, port: port, timeout: timeout)
+            try await connection.converse(within: timeout) { session in
+                try await deliver(message, to: recipient, in: &session)
+            }
+        } catch let error where ContinuousClock.now - started >= timeout {
+            throw Failure(description: "the SMTP server \(host):\(port) did not finish within \(timeout) (\(error))")
         }
+    }
+
+    /// The conversation after connecting: greeting, EHLO, STARTTLS, AUTH, the message, QUIT.
+    private func deliver(_ message: String, to recipient: String, in session: inout SMTPSession) async throws {
+        try await session.reply(expecting: 220)
+        var extensions = try await session.hello()
+        if extensions.offers("STARTTLS") {
+            try await session.command("STARTTLS", expecting: 220)
+            try await session.startTLS(try tlsConfiguration(), serverHostname: host)
+            extensions = try await session.hello()
+        } else if !permitsCleartext(to: session.remoteAddress) {
+            throw Failure(description: "the SMTP server \(host):\(port) offers no STARTTLS, and mail goes in the clear only to loopback (--smtp-allow-cleartext allows it)")
+        }
+        if let credentials {
+            try await session.authenticate(credentials, offered: extensions.parameters("AUTH"))
+        }
+        try await session.command("MAIL FROM:<\(from)>", expecting: 250)
+        try await session.command("RCPT TO:<\(recipient)>", expecting: 250)
+        try await session.command("DATA", expecting: 354)
+        try await session.command(message + "\r\n.", expecting: 250)
+        _ = try? await session.command("QUIT", expecting: 221)
     }
 
     /// The message text: headers, a blank line, the body with dot-stuffed lines and CRLF endings.
@@ -56,70 +111,5 @@ public struct SMTPMailer: Sendable {
         return ["From: <\(from)>", "To: <\(recipient)>", "Subject: \(subject)", "MIME-Version: 1.0",
                 "Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: 8bit", ""]
             .joined(separator: "\r\n") + "\r\n" + lines.joined(separator: "\r\n")
-    }
-
-    /// One TCP connection speaking SMTP's line protocol.
-    private struct Connection {
-        private let descriptor: Int32
-        private var pending = [UInt8]()
-
-        init(host: String, port: Int, timeout: Duration) throws {
-            var hints = addrinfo()
-            hints.ai_family = AF_UNSPEC
-            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-            var result: UnsafeMutablePointer<addrinfo>?
-            guard getaddrinfo(host, String(port), &hints, &result) == 0, let info = result else {
-                throw Failure(description: "cannot resolve SMTP host \(host)")
-            }
-            defer { freeaddrinfo(result) }
-            descriptor = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
-            guard descriptor >= 0 else { throw Failure(description: "cannot open a socket (errno \(errno))") }
-            var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-            setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-            guard connect(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
-                Glibc.close(descriptor)
-                throw Failure(description: "cannot connect to the SMTP server \(host):\(port) (errno \(errno))")
-            }
-        }
-
-        func close() { Glibc.close(descriptor) }
-
-        mutating func command(_ line: String, expect code: Int) throws {
-            let bytes = Array((line + "\r\n").utf8)
-            var sent = 0
-            while sent < bytes.count {
-                let written = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                guard written > 0 else { throw Failure(description: "the SMTP server closed the connection") }
-                sent += written
-            }
-            try expect(code)
-        }
-
-        /// Reads a reply (all its lines) and checks its code.
-        mutating func expect(_ code: Int) throws {
-            while true {
-                let line = try readLine()
-                guard line.count >= 3, let received = Int(line.prefix(3)) else { throw Failure(description: "bad SMTP reply: \(line)") }
-                if line.count > 3 && line[line.index(line.startIndex, offsetBy: 3)] == "-" { continue }
-                guard received == code else { throw Failure(description: "SMTP server answered: \(line)") }
-                return
-            }
-        }
-
-        private mutating func readLine() throws -> String {
-            while true {
-                if let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = String(decoding: pending[..<end], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                    pending.removeSubrange(...end)
-                    return line
-                }
-                var buffer = [UInt8](repeating: 0, count: 1024)
-                let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-                guard count > 0 else { throw Failure(description: "the SMTP server closed the connection or timed out") }
-                pending += buffer[..<count]
-                guard pending.count < 64 * 1024 else { throw Failure(description: "SMTP reply too long") }
-            }
-        }
     }
 }

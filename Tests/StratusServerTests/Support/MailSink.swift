@@ -1,0 +1,76 @@
+import Foundation
+import StratusTesting
+
+/// A real SMTP server on a free loopback port (Python's aiosmtpd, run by `scripts/lib/mail_sink.py`;
+/// `scripts/test.sh` installs it from `requirements.txt`), keeping every message it receives.
+final class MailSink: @unchecked Sendable {
+    static var isAvailable: Bool {
+        (try? ChildProcess.run("python3", ["-c", "import aiosmtpd"]).status) == 0
+    }
+
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/lib/mail_sink.py")
+
+    let port: Int
+    private let child: ChildProcess
+    private let lock = NSLock()
+    private var text = ""
+    /// Signalled when the reader has read the server's output to its end.
+    private let outputEnded = DispatchSemaphore(value: 0)
+
+    /// Starts the server with `mail_sink.py`'s options (`--cert`, `--key`, `--login`, `--hang`).
+    init(_ options: [String] = []) throws {
+        port = try Self.freePort()
+        child = try ChildProcess("python3", ["-u", Self.script.path, "--port", "\(port)"] + options)
+        Thread.detachNewThread { [child, lock, outputEnded] in
+            while let chunk = child.readChunk() {
+                lock.withLock { self.text += chunk }
+            }
+            outputEnded.signal()
+        }
+    }
+
+    func stop() {
+        child.send(SIGKILL)
+        outputEnded.wait()
+        child.wait()
+    }
+
+    /// Waits until it is listening.
+    func ready() async throws {
+        for _ in 0..<100 {
+            if lock.withLock({ text }).contains("ready\n") { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw TestFailure("the mail sink did not start: \(lock.withLock { text })")
+    }
+
+    /// The messages mailed to an address so far, oldest first, each after its `X-Sink-TLS` and
+    /// `X-Sink-Login` lines.
+    func messages(to address: String) -> [String] {
+        lock.withLock { text }.components(separatedBy: "---------- MESSAGE FOLLOWS ----------").filter { $0.contains("To: <\(address)>") }
+    }
+
+    /// The verification codes mailed to an address so far, oldest first.
+    func codes(to address: String) -> [String] {
+        messages(to: address).compactMap { message in
+            message.range(of: #"code: \d{6}"#, options: .regularExpression).map { String(message[$0].suffix(6)) }
+        }
+    }
+
+    static func freePort() throws -> Int {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw TestFailure("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
