@@ -82,6 +82,31 @@ public actor Container {
         try await authenticate("signin", username: username, password: password)
     }
 
+    /// Signs in with Sign in with Apple: `appleIdentityToken` is the `identityToken` of the
+    /// `ASAuthorizationAppleIDCredential` Apple gave the app, as text. When the app set the
+    /// request's `nonce` to the SHA-256 of a nonce it generated, pass that nonce: the server checks
+    /// the token carries its hash, so a token taken from elsewhere cannot be replayed. The first
+    /// sign-in of an Apple ID creates its account. Returns the user's record name.
+    @discardableResult
+    public func signIn(appleIdentityToken: String, nonce: String? = nil) async throws -> String {
+        let request = AppleSignInRequest(identityToken: appleIdentityToken, nonce: nonce)
+        let body = try await send(path: authPath("apple"), body: .bytes(Array(try JSONEncoder().encode(request))))
+        return adopt(try Self.decode(SignInResponse.self, from: body), username: nil)
+    }
+
+    /// Links an Apple ID (its identity token, and the nonce as in ``signIn(appleIdentityToken:nonce:)``)
+    /// to the signed-in account, so that Sign in with Apple reaches it too.
+    public func linkAppleID(identityToken: String, nonce: String? = nil) async throws {
+        let request = AppleSignInRequest(identityToken: identityToken, nonce: nonce)
+        _ = try await send(path: authPath("apple/link"), body: .bytes(Array(try JSONEncoder().encode(request))))
+    }
+
+    /// Unlinks the signed-in account's Apple ID; refused while the account has no password to
+    /// sign in with instead.
+    public func unlinkAppleID() async throws {
+        _ = try await send(path: authPath("apple/unlink"), body: .bytes(Array(try JSONEncoder().encode([String: String]()))))
+    }
+
     /// Revokes the session on the server and forgets it.
     public func signOut() async throws {
         if webAuthToken != nil { _ = try await send(path: authPath("signout"), body: .bytes([])) }
@@ -133,7 +158,11 @@ public actor Container {
 
     private func authenticate(_ action: String, username: String, password: String) async throws -> String {
         let body = try await send(path: authPath(action), body: .bytes(Array(try JSONEncoder().encode(Credentials(username: username, password: password)))))
-        let response = try Self.decode(SignInResponse.self, from: body)
+        return adopt(try Self.decode(SignInResponse.self, from: body), username: username)
+    }
+
+    /// Keeps the session a sign-in answered with; returns the user's record name.
+    private func adopt(_ response: SignInResponse, username: String?) -> String {
         webAuthToken = response.ckWebAuthToken
         userRecordName = response.userRecordName
         signedInUsername = username

@@ -131,7 +131,8 @@ public struct StratusServer: Sendable {
         router.add(middleware: LoadSheddingMiddleware(maxInFlight: configuration.maxRequestsInFlight,
                                                       maxPerAddress: configuration.maxRequestsPerAddress))
         router.add(middleware: RequestBodyDeadline(deadline: configuration.requestBodyDeadline, maxBytes: configuration.maxRequestBytes))
-        AuthRoutes(auth: services.auth, admin: services.admin, hub: services.hub, email: services.email, passwordReset: services.passwordReset)
+        AuthRoutes(auth: services.auth, admin: services.admin, hub: services.hub, email: services.email, passwordReset: services.passwordReset,
+                   apple: services.apple)
             .register(on: router)
         DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes, origin: configuration.origin,
                        permits: WorkPermits(permits: configuration.maxLargeRequests, maxWaiting: configuration.maxRequestsInFlight))

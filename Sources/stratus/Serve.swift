@@ -57,6 +57,10 @@ struct Serve: AsyncParsableCommand {
     var smtpCaFile: String?
     @Flag(help: "Send mail in the clear to an SMTP server off loopback that offers no STARTTLS (by default refused).")
     var smtpAllowCleartext = false
+    @Option(help: "An app's client ID for Sign in with Apple (its bundle ID, or a website's Services ID): identity tokens for it sign users in at auth/…/apple; repeatable.")
+    var appleClientId: [String] = []
+    @Option(help: "Where Apple publishes its identity token keys (https, or http on loopback).")
+    var appleKeysUrl = "https://appleid.apple.com/auth/keys"
     @Option(help: "Where share pages link \"Open in the app\": a URL with {shortGUID} in it (notes://share/{shortGUID}).")
     var shareAppUrl: String?
     @Option(help: "An app (TEAMID.bundle.id) that opens share URLs as universal links, listed in /.well-known/apple-app-site-association; repeatable.")
@@ -115,6 +119,11 @@ struct Serve: AsyncParsableCommand {
         configuration.requestBodyDeadline = .seconds(bodyDeadlineSeconds)
         configuration.maxRequestsPerAddress = requestsPerAddress
         configuration.smtp = try smtpHost.map(mailer)
+        guard AppleSignInConfiguration.isAcceptableKeysURL(appleKeysUrl) else {
+            throw ValidationError("--apple-keys-url must be an https URL (or http on loopback)")
+        }
+        configuration.appleSignIn = AppleSignInConfiguration(clientIDs: appleClientId)
+        configuration.appleSignIn.keysURL = appleKeysUrl
         configuration.shareAppURL = shareAppUrl
         configuration.appleAppIDs = appleAppId
         configuration.corsOrigins = Set(corsOrigin)

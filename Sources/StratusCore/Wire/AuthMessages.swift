@@ -15,6 +15,19 @@ package struct Credentials: Codable, Sendable, Equatable {
     }
 }
 
+/// *Extension*: the body of `auth/1/{container}/{environment}/apple` (and `apple/link`): an
+/// identity token from Sign in with Apple and, when the app gave Apple the SHA-256 of a nonce,
+/// that nonce itself.
+package struct AppleSignInRequest: Codable, Sendable, Equatable {
+    package var identityToken: String
+    package var nonce: String?
+
+    package init(identityToken: String, nonce: String? = nil) {
+        self.identityToken = identityToken
+        self.nonce = nonce
+    }
+}
+
 /// The body of `users/discover`: who to look for.
 package struct UserDiscoveryRequest: Codable, Sendable, Equatable {
     package var lookupInfos: [LookupInfo]

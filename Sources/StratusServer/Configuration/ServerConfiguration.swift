@@ -34,6 +34,8 @@ public struct ServerConfiguration: Sendable {
     /// Where verification codes for users' email addresses are mailed from; nil sends no mail,
     /// and email addresses then stay unverified (only usernames reach people).
     public var smtp: SMTPMailer?
+    /// Which apps' Sign in with Apple tokens sign users in; without client IDs, none.
+    public var appleSignIn = AppleSignInConfiguration()
     /// How long an uploaded file may wait for a record to take it up before it is collected.
     public var assetUploadGracePeriod: Duration = .seconds(24 * 3600)
     /// The URL clients reach this server at (`https://sync.example.com`), used in asset URLs;

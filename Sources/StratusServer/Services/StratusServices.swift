@@ -23,6 +23,7 @@ package struct StratusServices: Sendable {
     package let limiter: RateLimiter
     package let email: EmailVerification
     package let passwordReset: PasswordReset
+    package let apple: AppleSignIn
     package let serverKeys: ServerKeyService
     package let apns: APNsProvider
     package let admin: AdminService
@@ -77,6 +78,7 @@ package struct StratusServices: Sendable {
         users = UserDirectory(storage: storage)
         email = EmailVerification(storage: storage, mailer: configuration.smtp, limiter: limiter, logger: logger)
         passwordReset = PasswordReset(storage: storage, mailer: configuration.smtp, limiter: limiter, auth: auth, hub: hub, logger: logger)
+        apple = AppleSignIn(configuration: configuration.appleSignIn, storage: storage, auth: auth)
         serverKeys = ServerKeyService(storage: storage)
         admin = AdminService(storage: storage, blobs: blobs, incoming: incoming, auth: auth, hub: hub, containers: containers)
     }

@@ -80,6 +80,20 @@ package struct StoredUser: Sendable, Equatable {
     package var emailVerified = false
     /// When an administrator disabled the account (ms); a disabled user cannot sign in.
     package var disabledAt: Int64? = nil
+    /// The Apple ID the user signs in with, if any (``AppleSignIn``).
+    package var apple: StoredAppleIdentity? = nil
+
+    /// Whether the user can sign in with a password (an account made by Sign in with Apple, or
+    /// loaded from an archive without secrets, has none).
+    package var hasPassword: Bool { !passwordHash.isEmpty }
+}
+
+/// An Apple ID linked to a user: Apple's stable user identifier (`sub`) in the app's team, and
+/// the email address as Apple gave it (a private relay address included).
+package struct StoredAppleIdentity: Codable, Sendable, Equatable {
+    package var subject: String
+    package var email: String?
+    package var emailVerified: Bool
 }
 
 /// A code sent to a user's email address to verify it; only its SHA-256 is kept.

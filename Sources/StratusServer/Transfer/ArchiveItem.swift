@@ -67,6 +67,8 @@ package struct ArchivedUser: Codable, Sendable, Equatable {
     package var discoverable: Bool
     package var emailVerified: Bool
     package var disabledAt: Int64?
+    /// The Apple ID the user signs in with (absent in archives made before Sign in with Apple).
+    package var apple: StoredAppleIdentity?
 }
 
 /// A custom security role given to a user in one environment.

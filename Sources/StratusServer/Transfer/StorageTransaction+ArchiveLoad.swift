@@ -14,7 +14,8 @@ extension StorageTransaction {
         case .user(let user):
             try await insertUser(StoredUser(userRecordName: user.userRecordName, containerID: containerID, username: user.username,
                                       passwordHash: user.passwordHash ?? "", createdAt: user.createdAt, email: user.email,
-                                      discoverable: user.discoverable, emailVerified: user.emailVerified, disabledAt: user.disabledAt))
+                                      discoverable: user.discoverable, emailVerified: user.emailVerified, disabledAt: user.disabledAt,
+                                      apple: user.apple))
         case .userRole(let role):
             _ = try await setUserRole(role.role, granted: true, containerID: containerID, environment: role.environment, user: role.user)
         case .serverKey(var key):

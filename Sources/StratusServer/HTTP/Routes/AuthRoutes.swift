@@ -4,14 +4,16 @@ import StratusCore
 /// *Extension* endpoints for accounts: `POST /auth/1/{container}/{environment}/signup`,
 /// `/signin`, `/signout`, `/signout/all` (every session of the user), `/password` (change it),
 /// `/account/delete` (with the password), `/email/send` and `/email/verify` to prove an email
-/// address, and `/password/forgot` and `/password/reset` for a forgotten password
-/// (``PasswordReset``). Each needs the container's `ckAPIToken`.
+/// address, `/password/forgot` and `/password/reset` for a forgotten password
+/// (``PasswordReset``), and `/apple`, `/apple/link` and `/apple/unlink` for Sign in with Apple
+/// (``AppleSignIn``). Each needs the container's `ckAPIToken`.
 struct AuthRoutes {
     let auth: AuthService
     let admin: AdminService
     let hub: NotificationHub
     let email: EmailVerification
     let passwordReset: PasswordReset
+    let apple: AppleSignIn
     /// A sign-up or sign-in body: a username (at most 64 characters), a password (1,024 bytes), an
     /// email address (255) and a flag, as JSON.
     static let maxCredentialsBytes = 4096
@@ -41,6 +43,21 @@ struct AuthRoutes {
             let credentials = try await JSONBody.decode(Credentials.self, from: request, limit: Self.maxCredentialsBytes)
             return try JSONBody.response(try await auth.signIn(credentials, containerID: containerID, environment: environment,
                                                                       client: context.clientAddress))
+        }
+        group.post("apple") { request, context in
+            let (containerID, environment) = try await authorize(request, context)
+            let body = try await JSONBody.decode(AppleSignInRequest.self, from: request, limit: Self.maxAppleRequestBytes)
+            return try JSONBody.response(try await apple.signIn(body, containerID: containerID, environment: environment, client: context.clientAddress))
+        }
+        group.post("apple/link") { request, context in
+            let session = try await signedIn(request, context)
+            let body = try await JSONBody.decode(AppleSignInRequest.self, from: request, limit: Self.maxAppleRequestBytes)
+            try await apple.link(body, to: session)
+            return try JSONBody.response([String: String]())
+        }
+        group.post("apple/unlink") { request, context in
+            try await apple.unlink(try await signedIn(request, context))
+            return try JSONBody.response([String: String]())
         }
         group.post("signout") { request, context in
             let session = try await signedIn(request, context)
@@ -73,22 +90,34 @@ struct AuthRoutes {
         }
         group.post("account/delete") { request, context in
             let session = try await signedIn(request, context)
-            let confirmation = try await JSONBody.decode(PasswordConfirmation.self, from: request, limit: 4096)
-            try await admin.deleteOwnAccount(session, password: confirmation.password, client: context.clientAddress)
+            let confirmation = try await JSONBody.decode(AccountDeletion.self, from: request, limit: Self.maxAppleRequestBytes)
+            if let identityToken = confirmation.identityToken {
+                let user = try await apple.confirmedUser(session, AppleSignInRequest(identityToken: identityToken, nonce: confirmation.nonce))
+                try await admin.deleteAccount(user: user.userRecordName, containerID: session.containerID)
+            } else {
+                try await admin.deleteOwnAccount(session, password: confirmation.password ?? "", client: context.clientAddress)
+            }
             return try JSONBody.response([String: String]())
         }
     }
 
-    /// The body of `account/delete`: the password, once more.
-    struct PasswordConfirmation: Decodable {
-        var password: String
+    /// The body of `account/delete`: the password once more, or, for an account linked to an
+    /// Apple ID, a fresh identity token of it (and its nonce).
+    struct AccountDeletion: Decodable {
+        var password: String?
+        var identityToken: String?
+        var nonce: String?
     }
 
-    /// The body of `password`.
+    /// The body of `password`: the current password (none when the account has none yet, as one
+    /// Sign in with Apple made) and the new one.
     struct PasswordChange: Decodable {
-        var password: String
+        var password: String?
         var newPassword: String
     }
+
+    /// An identity token (8 KB) and a nonce (1 KB), as JSON.
+    static let maxAppleRequestBytes = 16 * 1024
 
     /// The body of `password/forgot`.
     struct ResetRequest: Decodable {

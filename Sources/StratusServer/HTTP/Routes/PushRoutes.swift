@@ -80,7 +80,7 @@ struct PushRoutes {
                     // Until the client closes, or the server stops: then the handler returns, and
                     // the close handshake waits for the client at most the close timeout (a
                     // client that never answers would otherwise hold the shutdown for ever).
-                    try? await cancelWhenGracefulShutdown {
+                    await cancelWhenGracefulShutdown {
                         do { for try await _ in inbound {} } catch {}
                     }
                 })

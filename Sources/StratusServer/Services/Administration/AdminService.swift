@@ -160,7 +160,7 @@ package struct AdminService: Sendable {
 
     /// Changes the signed-in user's password after checking the current one (failures count as
     /// failed sign-ins); every other session of theirs ends.
-    package func changePassword(_ session: StoredSession, current: String, new password: String, client: String) async throws {
+    package func changePassword(_ session: StoredSession, current: String?, new password: String, client: String) async throws {
         let user = try await confirmedUser(session, password: current, client: client)
         let hash = try await auth.hashPassword(password)
         let revoked = try await storage.write { transaction in
@@ -235,12 +235,14 @@ package struct AdminService: Sendable {
                                 containerID: session.containerID)
     }
 
-    /// The signed-in user, once they gave their password again (`AUTHENTICATION_FAILED` if wrong).
-    private func confirmedUser(_ session: StoredSession, password: String, client: String) async throws -> StoredUser {
+    /// The signed-in user, once they gave their password again (`AUTHENTICATION_FAILED` if wrong);
+    /// nil confirms only an account without a password (Sign in with Apple made it).
+    private func confirmedUser(_ session: StoredSession, password: String?, client: String) async throws -> StoredUser {
         guard let user = try await storage.read({ try await $0.user(recordName: session.userRecordName) }) else {
             throw CloudKitError(.authenticationFailed, "the account no longer exists")
         }
-        guard try await auth.verifyPassword(password, of: user, client: client) else {
+        if password == nil && !user.hasPassword { return user }
+        guard try await auth.verifyPassword(password ?? "", of: user, client: client) else {
             throw CloudKitError(.authenticationFailed, "the password is wrong")
         }
         return user

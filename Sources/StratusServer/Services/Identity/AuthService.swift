@@ -157,21 +157,31 @@ package struct AuthService: Sendable {
                         client: String) async throws -> SignInResponse {
         // Before anything else: a username is also a rate limiter's key.
         try Self.validateUsername(credentials.username)
-        try await limiter.acquireAcrossInstances("signin|\(client)", signInsPerAddress, what: "sign-ins from this address")
+        try await throttleSignIn(from: client)
         let user = try await storage.read { try await $0.user(containerID: containerID, username: credentials.username) }
         guard try await checkPassword(credentials.password, against: user?.passwordHash, account: "\(containerID)|\(credentials.username)",
                                       client: client), let user else {
             throw CloudKitError(.authenticationFailed, "unknown username or wrong password")
         }
+        return try await storage.write { transaction in
+            try await transaction.deleteExpiredSessions(before: Self.now())
+            return try await openSession(for: user, environment: environment, in: transaction)
+        }
+    }
+
+    /// Sign-ins from one client address, whatever their method: `THROTTLED` past the limit.
+    func throttleSignIn(from client: String) async throws {
+        try await limiter.acquireAcrossInstances("signin|\(client)", signInsPerAddress, what: "sign-ins from this address")
+    }
+
+    /// A new session for a user who proved who they are; `AUTHENTICATION_FAILED` if an
+    /// administrator disabled the account.
+    func openSession(for user: StoredUser, environment: ContainerEnvironment, in transaction: any StorageTransaction) async throws -> SignInResponse {
         guard user.disabledAt == nil else {
             throw CloudKitError(.authenticationFailed, "this account is disabled; ask the app's administrator")
         }
         let token = SecretGenerator.webAuthToken()
-        let session = makeSession(token: token, user: user.userRecordName, containerID: containerID, environment: environment)
-        try await storage.write { transaction in
-            try await transaction.deleteExpiredSessions(before: Self.now())
-            try await transaction.insertSession(session)
-        }
+        try await transaction.insertSession(makeSession(token: token, user: user.userRecordName, containerID: user.containerID, environment: environment))
         return SignInResponse(ckWebAuthToken: token, userRecordName: user.userRecordName)
     }
 

@@ -25,7 +25,6 @@ enum SecretGenerator {
     /// A user record name in CloudKit's shape: `_` and 32 hexadecimal characters.
     static func userRecordName() -> String { "_" + hex(randomBytes(16)) }
 
-    /// The SHA-256 of a secret, hex-encoded: what is stored instead of the secret.
     /// A code a person types from a mail: ten characters of an alphabet without look-alikes
     /// (no 0/O, 1/I/L), in two groups of five (`K7QXM-2PD9R`), about 49 bits, from the system's
     /// secure random source.
@@ -36,6 +35,7 @@ enum SecretGenerator {
         return String(characters[0..<5]) + "-" + String(characters[5...])
     }
 
+    /// The SHA-256 of a secret, hex-encoded: what is stored instead of the secret.
     static func digest(_ secret: String) -> String { hex(SHA256.hash(data: Data(secret.utf8))) }
 
     /// A random (version 4) UUID string, as in `X-Apple-Request-UUID` and notification IDs.

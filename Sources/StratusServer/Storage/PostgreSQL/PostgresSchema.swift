@@ -332,5 +332,12 @@ enum PostgresSchema {
             );
             CREATE INDEX password_reset_codes_user ON password_reset_codes(user_record_name);
             """),
+        Migration(identifier: "v9-apple-identities", sql: """
+            -- The Apple ID (Sign in with Apple's subject) a user signs in with, and the email Apple gave.
+            ALTER TABLE users ADD COLUMN apple_subject TEXT COLLATE "C";
+            ALTER TABLE users ADD COLUMN apple_email TEXT;
+            ALTER TABLE users ADD COLUMN apple_email_verified BOOLEAN NOT NULL DEFAULT FALSE;
+            CREATE UNIQUE INDEX users_apple_subject ON users(container_id, apple_subject);
+            """),
     ]
 }

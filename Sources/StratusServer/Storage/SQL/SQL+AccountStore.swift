@@ -54,7 +54,8 @@ extension AccountStore where Self: SQLDatabase {
     package func insertUser(_ user: StoredUser) async throws {
         let inserted = try await changedRowCount("""
             INSERT INTO users (\(unescaped: SQLColumns.user)) VALUES (\(user.userRecordName), \(user.containerID), \(user.username),
-                \(user.passwordHash), \(user.createdAt), \(user.email?.lowercased()), \(user.discoverable), \(user.emailVerified), \(user.disabledAt))
+                \(user.passwordHash), \(user.createdAt), \(user.email?.lowercased()), \(user.discoverable), \(user.emailVerified), \(user.disabledAt),
+                \(user.apple?.subject), \(user.apple?.email), \(user.apple?.emailVerified ?? false))
             ON CONFLICT (container_id, username) DO NOTHING RETURNING 1
             """)
         if inserted == 0 { throw CloudKitError(.exists, "username '\(user.username)' is taken") }
@@ -62,6 +63,18 @@ extension AccountStore where Self: SQLDatabase {
 
     package func setUserDisabled(user: String, at time: Int64?) async throws {
         try await run("UPDATE users SET disabled_at = \(time) WHERE user_record_name = \(user)")
+    }
+
+    package func user(containerID: String, appleSubject: String) async throws -> StoredUser? {
+        try await fetchOne("SELECT \(unescaped: SQLColumns.user) FROM users WHERE container_id = \(containerID) AND apple_subject = \(appleSubject)")
+            .map(AccountRows.user)
+    }
+
+    package func setAppleIdentity(user: String, _ identity: StoredAppleIdentity?) async throws {
+        try await run("""
+            UPDATE users SET apple_subject = \(identity?.subject), apple_email = \(identity?.email), apple_email_verified = \(identity?.emailVerified ?? false)
+            WHERE user_record_name = \(user)
+            """)
     }
 
     package func setPasswordHash(user: String, passwordHash: String) async throws {
@@ -121,7 +134,8 @@ extension AccountStore where Self: SQLDatabase {
 
 /// Column lists and patterns the shared statements use.
 enum SQLColumns {
-    static let user = "user_record_name, container_id, username, password_hash, created_at, email, discoverable, email_verified, disabled_at"
+    static let user = "user_record_name, container_id, username, password_hash, created_at, email, discoverable, email_verified, disabled_at, "
+        + "apple_subject, apple_email, apple_email_verified"
 
     /// A `LIKE … ESCAPE '\'` pattern matching text that contains `text`, its wildcards escaped.
     static func containing(_ text: String) -> String {
@@ -151,6 +165,7 @@ enum AccountRows {
     static func user(_ row: SQLRow) throws -> StoredUser {
         StoredUser(userRecordName: try row.string(0), containerID: try row.string(1), username: try row.string(2),
                    passwordHash: try row.string(3), createdAt: try row.int64(4), email: try row.optionalString(5),
-                   discoverable: try row.bool(6), emailVerified: try row.bool(7), disabledAt: try row.optionalInt64(8))
+                   discoverable: try row.bool(6), emailVerified: try row.bool(7), disabledAt: try row.optionalInt64(8),
+                   apple: try row.optionalString(9).map { StoredAppleIdentity(subject: $0, email: try row.optionalString(10), emailVerified: try row.bool(11)) })
     }
 }

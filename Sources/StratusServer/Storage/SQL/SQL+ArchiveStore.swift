@@ -38,7 +38,7 @@ extension ArchiveStore where Self: SQLDatabase & AccountStore & ServerKeyStore &
             try emit(.user(ArchivedUser(userRecordName: user.userRecordName, username: user.username,
                                         passwordHash: includingSecrets ? user.passwordHash : nil, createdAt: user.createdAt,
                                         email: user.email, discoverable: user.discoverable, emailVerified: user.emailVerified,
-                                        disabledAt: user.disabledAt)))
+                                        disabledAt: user.disabledAt, apple: user.apple)))
         }
         for row in try await fetch("""
             SELECT environment, user_record_name, role FROM user_roles WHERE container_id = \(containerID) ORDER BY environment, user_record_name, role

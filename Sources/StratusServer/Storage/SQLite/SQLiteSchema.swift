@@ -320,6 +320,14 @@ enum SQLiteSchema {
                 CREATE INDEX password_reset_codes_user ON password_reset_codes(user_record_name);
                 """)
         }
+        migrator.registerMigration("v19-apple-identities") { db in
+            try db.execute(sql: """
+                ALTER TABLE users ADD COLUMN apple_subject TEXT;
+                ALTER TABLE users ADD COLUMN apple_email TEXT;
+                ALTER TABLE users ADD COLUMN apple_email_verified INTEGER NOT NULL DEFAULT 0;
+                CREATE UNIQUE INDEX users_apple_subject ON users(container_id, apple_subject);
+                """)
+        }
         return migrator
     }
 }

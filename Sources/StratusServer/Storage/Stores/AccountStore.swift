@@ -11,6 +11,10 @@ package protocol AccountStore {
     func user(containerID: String, username: String) async throws -> StoredUser?
     /// The user who verified this email address in the container (unverified claims never match).
     func user(containerID: String, email: String) async throws -> StoredUser?
+    /// The user who signs in with this Apple ID (``StoredAppleIdentity/subject``) in the container.
+    func user(containerID: String, appleSubject: String) async throws -> StoredUser?
+    /// Links the user to an Apple ID, or unlinks them with nil (the subject must not be another user's).
+    func setAppleIdentity(user: String, _ identity: StoredAppleIdentity?) async throws
     /// The user with this record name, if any.
     func user(recordName: String) async throws -> StoredUser?
     /// A container's users by username, those whose username or email contains `text` when given.

@@ -1,0 +1,24 @@
+import Foundation
+
+/// How the server checks Sign in with Apple's identity tokens (``AppleSignIn``).
+public struct AppleSignInConfiguration: Sendable {
+    /// The client IDs of the apps whose tokens are accepted (an app's bundle ID, a website's
+    /// Services ID): a token's `aud` must be one of them. Empty turns Sign in with Apple off.
+    public var clientIDs: [String] = []
+    /// Where Apple publishes the keys its tokens are signed with (a JWKS). Only `https`, or `http`
+    /// on loopback (for tests).
+    public var keysURL = "https://appleid.apple.com/auth/keys"
+    /// How soon the keys may be fetched again: a token signed by a key not seen yet fetches them
+    /// at most this often (Apple rotates keys rarely; a flood of made-up key IDs costs one fetch).
+    public var refetchInterval: Duration = .seconds(60)
+
+    public init(clientIDs: [String] = []) {
+        self.clientIDs = clientIDs
+    }
+
+    /// Whether the keys URL may be used: `https`, or `http` to this machine.
+    package static func isAcceptableKeysURL(_ text: String) -> Bool {
+        guard let url = URLComponents(string: text), let host = url.host?.lowercased(), !host.isEmpty, url.user == nil else { return false }
+        return url.scheme == "https" || (url.scheme == "http" && ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host))
+    }
+}

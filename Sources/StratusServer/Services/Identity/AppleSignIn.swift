@@ -1,0 +1,146 @@
+import Foundation
+import JWTKit
+import StratusCore
+
+/// Sign in with Apple: an app sends the identity token Apple gave it, and the user signs in to
+/// the account linked to their Apple ID, or to a new one.
+///
+/// A token is accepted when its RS256 signature verifies against one of Apple's published keys
+/// (``AppleIdentityKeys``), its issuer is Apple, its audience is one of the configured client IDs,
+/// it has not expired and was not issued in the future (a minute's skew either way), and, when
+/// the client sends the nonce it generated, the token carries that nonce's SHA-256. Any other
+/// `alg` (`none`, `HS256`) is refused before a key is looked at.
+///
+/// Users are found by Apple's `sub`, never by email (an address can change hands, and Apple's
+/// relay addresses differ per app); the email and `email_verified` are kept as Apple gave them.
+/// A signed-in user links an Apple ID to their account explicitly, and unlinks it only while
+/// they have a password to sign in with. Deleting the account forgets the link with the row.
+package struct AppleSignIn: Sendable {
+    let configuration: AppleSignInConfiguration
+    let keys: AppleIdentityKeys
+    let storage: any StratusStorage
+    let auth: AuthService
+
+    /// The longest identity token accepted (Apple's are about 1 KB).
+    static let maxTokenBytes = 8 * 1024
+
+    init(configuration: AppleSignInConfiguration, storage: any StratusStorage, auth: AuthService) {
+        self.configuration = configuration
+        keys = AppleIdentityKeys(url: configuration.keysURL, refetchInterval: configuration.refetchInterval)
+        self.storage = storage
+        self.auth = auth
+    }
+
+    /// `apple`: signs the token's user in, creating their account the first time.
+    package func signIn(_ request: AppleSignInRequest, containerID: String, environment: ContainerEnvironment,
+                        client: String) async throws -> SignInResponse {
+        try await auth.throttleSignIn(from: client)
+        let identity = try await verify(request)
+        return try await storage.write { [auth] transaction in
+            if let user = try await transaction.user(containerID: containerID, appleSubject: identity.subject) {
+                let kept = Self.merged(identity, into: user.apple)
+                if kept != user.apple { try await transaction.setAppleIdentity(user: user.userRecordName, kept) }
+                return try await auth.openSession(for: user, environment: environment, in: transaction)
+            }
+            let user = StoredUser(userRecordName: SecretGenerator.userRecordName(), containerID: containerID, username: Self.newUsername(),
+                                  passwordHash: "", createdAt: AuthService.now(), apple: identity)
+            try await transaction.insertUser(user)
+            return try await auth.openSession(for: user, environment: environment, in: transaction)
+        }
+    }
+
+    /// `apple/link`: links the token's Apple ID to the signed-in user's account.
+    package func link(_ request: AppleSignInRequest, to session: StoredSession) async throws {
+        let identity = try await verify(request)
+        try await storage.write { transaction in
+            if let owner = try await transaction.user(containerID: session.containerID, appleSubject: identity.subject),
+               owner.userRecordName != session.userRecordName {
+                throw CloudKitError.badRequest("this Apple ID signs in to another account")
+            }
+            guard let user = try await transaction.user(recordName: session.userRecordName) else {
+                throw CloudKitError(.authenticationFailed, "the account no longer exists")
+            }
+            if let linked = user.apple, linked.subject != identity.subject {
+                throw CloudKitError.badRequest("the account is linked to another Apple ID: unlink it first")
+            }
+            try await transaction.setAppleIdentity(user: user.userRecordName, Self.merged(identity, into: user.apple))
+        }
+    }
+
+    /// `apple/unlink`: forgets the signed-in user's Apple ID, if they have a password to sign in with.
+    package func unlink(_ session: StoredSession) async throws {
+        try await storage.write { transaction in
+            guard let user = try await transaction.user(recordName: session.userRecordName) else {
+                throw CloudKitError(.authenticationFailed, "the account no longer exists")
+            }
+            guard user.hasPassword else {
+                throw CloudKitError.badRequest("set a password before unlinking Sign in with Apple: the account would have no way to sign in")
+            }
+            try await transaction.setAppleIdentity(user: user.userRecordName, nil)
+        }
+    }
+
+    /// The signed-in user, once they proved it again with a fresh token of their linked Apple ID
+    /// (how an account without a password confirms its deletion).
+    package func confirmedUser(_ session: StoredSession, _ request: AppleSignInRequest) async throws -> StoredUser {
+        let identity = try await verify(request)
+        guard let user = try await storage.read({ try await $0.user(recordName: session.userRecordName) }),
+              user.apple?.subject == identity.subject else {
+            throw CloudKitError(.authenticationFailed, "this Apple ID is not the one linked to the account")
+        }
+        return user
+    }
+
+    /// Checks an identity token (see the type's description) and returns whom it identifies.
+    func verify(_ request: AppleSignInRequest) async throws -> StoredAppleIdentity {
+        guard !configuration.clientIDs.isEmpty else {
+            throw CloudKitError.badRequest("Sign in with Apple is not set up on this server (its operator gives --apple-client-id)")
+        }
+        let token = request.identityToken
+        guard token.utf8.count <= Self.maxTokenBytes, (request.nonce?.utf8.count ?? 0) <= 1024 else {
+            throw CloudKitError.badRequest("identityToken is limited to 8 KB and nonce to 1 KB")
+        }
+        guard let header = try? DefaultJWTParser().parse(Array(token.utf8), as: AppleIdentityClaims.self).header else {
+            throw Self.failed("the identity token is not a token from Apple")
+        }
+        guard header.alg == "RS256" else { throw Self.failed("the identity token must be signed with RS256") }
+        guard let kid = header.kid, !kid.isEmpty, kid.utf8.count <= 256 else { throw Self.failed("the identity token names no key") }
+        let claims: AppleIdentityClaims
+        do {
+            claims = try await keys.keys(for: kid).verify(token, as: AppleIdentityClaims.self)
+        } catch let error as CloudKitError {
+            throw error
+        } catch {
+            throw Self.failed("the identity token is not valid: \(error)")
+        }
+        guard !claims.audience.value.isEmpty, claims.audience.value.allSatisfy(configuration.clientIDs.contains) else {
+            throw Self.failed("the identity token is for another app (aud \(claims.audience.value.joined(separator: ", ")))")
+        }
+        if let nonce = request.nonce {
+            guard let hashed = claims.nonce?.lowercased(),
+                  PasswordHasher.constantTimeEquals(Array(hashed.utf8), Array(SecretGenerator.digest(nonce).utf8)) else {
+                throw Self.failed("the identity token does not carry the SHA-256 of this nonce")
+            }
+        }
+        let email = claims.email.flatMap { email in
+            email.utf8.count <= 255 && !email.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) ? email.lowercased() : nil
+        }
+        return StoredAppleIdentity(subject: claims.subject.value, email: email, emailVerified: email != nil && claims.emailVerified?.value == true)
+    }
+
+    /// What to keep of a token's identity: Apple leaves the email out of some later tokens.
+    static func merged(_ identity: StoredAppleIdentity, into kept: StoredAppleIdentity?) -> StoredAppleIdentity {
+        guard identity.email == nil, let kept, kept.subject == identity.subject else { return identity }
+        return kept
+    }
+
+    /// The username of an account Sign in with Apple creates: `apple-` and ten random characters
+    /// (the user can sign in with Apple only, until they set a password).
+    static func newUsername() -> String {
+        "apple-" + SecretGenerator.typedCode().lowercased().replacingOccurrences(of: "-", with: "")
+    }
+
+    private static func failed(_ reason: String) -> CloudKitError {
+        CloudKitError(.authenticationFailed, reason)
+    }
+}

@@ -1,0 +1,220 @@
+import Crypto
+import Foundation
+import Testing
+import StratusCore
+import StratusTesting
+@testable import StratusServer
+
+/// Sign in with Apple over real HTTP, against a local keys endpoint with test keys
+/// (``AppleTestIssuer``): every token a server must refuse, one Apple ID being one user, and
+/// linking, unlinking and deleting.
+@Suite struct AppleSignInTests {
+    static let auth = "/auth/1/\(TestServer.containerID)/development"
+
+    /// A server that accepts the issuer's tokens, and the issuer.
+    static func withServer(_ body: @escaping @Sendable (TestServer, AppleTestIssuer) async throws -> Void) async throws {
+        let apple = try await AppleTestIssuer.start()
+        do {
+            try await TestServer.with(configure: apple.configure) { server in try await body(server, apple) }
+        } catch {
+            await apple.stop()
+            throw error
+        }
+        await apple.stop()
+    }
+
+    static func signIn(_ server: TestServer, _ token: String, nonce: String? = nil) async throws -> HTTPResult {
+        try await server.anonymous.post("\(auth)/apple", AppleSignInRequest(identityToken: token, nonce: nonce))
+    }
+
+    /// The account an Apple sign-in answered with, as a caller.
+    static func caller(_ server: TestServer, _ answer: HTTPResult) throws -> Caller {
+        let signedIn = try answer.decode(SignInResponse.self)
+        return Caller(server: server.endpoint, webAuthToken: signedIn.ckWebAuthToken, userRecordName: signedIn.userRecordName)
+    }
+
+    /// Expects `AUTHENTICATION_FAILED` whose reason mentions `reason`.
+    static func expectRefused(_ answer: HTTPResult, _ reason: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(answer.status == 401 && answer.errorCode == .authenticationFailed, "\(answer.text)", sourceLocation: sourceLocation)
+        #expect(answer.error?.reason.contains(reason) == true, "\(answer.text)", sourceLocation: sourceLocation)
+    }
+
+    @Test func theSameAppleIDIsOneUserFoundBySubjectNeverByEmail() async throws {
+        try await Self.withServer { server, apple in
+            let first = try await Self.signIn(server, try await apple.token(subject: "001.alice", email: "x1@privaterelay.appleid.com"))
+            #expect(first.status == 200, "\(first.text)")
+            let alice = try Self.caller(server, first)
+            #expect(try await alice.get(alice.path(.private, "zones/list")).status == 200, "the session works")
+            let again = try Self.caller(server, try await Self.signIn(server, try await apple.token(subject: "001.alice")))
+            #expect(again.userRecordName == alice.userRecordName && again.webAuthToken != alice.webAuthToken)
+
+            // Another Apple ID with the same email is another user.
+            let other = try Self.caller(server, try await Self.signIn(server, try await apple.token(subject: "002.bob", email: "x1@privaterelay.appleid.com")))
+            #expect(other.userRecordName != alice.userRecordName)
+
+            // The email is kept as Apple gave it, a later token without one keeps it.
+            let stored = try await server.server.services.storage.read { try await $0.user(recordName: alice.userRecordName!) }
+            #expect(stored?.apple == StoredAppleIdentity(subject: "001.alice", email: "x1@privaterelay.appleid.com", emailVerified: true))
+            #expect(stored?.hasPassword == false && stored?.username.hasPrefix("apple-") == true)
+        }
+    }
+
+    @Test func tokensAServerMustRefuse() async throws {
+        try await Self.withServer { server, apple in
+            var expired = apple.claims(subject: "s")
+            expired.expires = Date() - 120
+            expired.issuedAt = Date() - 720
+            Self.expectRefused(try await Self.signIn(server, try await apple.sign(expired)), "not valid")
+
+            var future = apple.claims(subject: "s")
+            future.issuedAt = Date() + 600
+            Self.expectRefused(try await Self.signIn(server, try await apple.sign(future)), "issued in the future")
+
+            var audience = apple.claims(subject: "s")
+            audience.audience = "com.example.other-app"
+            Self.expectRefused(try await Self.signIn(server, try await apple.sign(audience)), "for another app")
+
+            var issuer = apple.claims(subject: "s")
+            issuer.issuer = "https://appleid.example.com"
+            Self.expectRefused(try await Self.signIn(server, try await apple.sign(issuer)), "not issued by Apple")
+
+            // A payload changed after signing: the signature no longer matches.
+            let genuine = try await apple.token(subject: "s")
+            let parts = genuine.split(separator: ".").map(String.init)
+            let forged = try Self.base64URL(JSONSerialization.data(withJSONObject: [
+                "iss": "https://appleid.apple.com", "aud": apple.clientID, "sub": "someone-else",
+                "iat": Int(Date().timeIntervalSince1970), "exp": Int(Date().timeIntervalSince1970) + 600,
+            ]))
+            Self.expectRefused(try await Self.signIn(server, [parts[0], forged, parts[2]].joined(separator: ".")), "not valid")
+
+            // Signed by a key Apple does not publish, under the published key's kid.
+            try await apple.addKey("forger", publishing: false)
+            let header = try Self.base64URL(JSONSerialization.data(withJSONObject: ["alg": "RS256", "kid": "key-1", "typ": "JWT"]))
+            let byForger = try await apple.sign(apple.claims(subject: "s"), kid: "forger").split(separator: ".").map(String.init)
+            Self.expectRefused(try await Self.signIn(server, [header, byForger[1], byForger[2]].joined(separator: ".")), "not valid")
+
+            // alg none, and HS256 keyed with the public key's published text.
+            let payload = parts[1]
+            for alg in ["none", "HS256"] {
+                let header = try Self.base64URL(JSONSerialization.data(withJSONObject: ["alg": alg, "kid": "key-1", "typ": "JWT"]))
+                let signature = alg == "none" ? "" : Self.base64URL(Data(HMAC<SHA256>.authenticationCode(
+                    for: Data("\(header).\(payload)".utf8), using: SymmetricKey(data: Data("key-1".utf8)))))
+                Self.expectRefused(try await Self.signIn(server, "\(header).\(payload).\(signature)"), "RS256")
+            }
+            Self.expectRefused(try await Self.signIn(server, "not.a.token"), "not a token from Apple")
+            let long = try await Self.signIn(server, String(repeating: "a", count: 10_000))
+            #expect(long.errorCode == .badRequest && long.text.contains("8 KB"), "\(long.text)")
+            let users = try await server.server.services.storage.read { try await $0.users(containerID: TestServer.containerID, matching: "apple-", limit: 10) }
+            #expect(users.isEmpty, "no refused token made an account")
+        }
+    }
+
+    /// The app hashes a nonce into Apple's request and sends the nonce itself: they must agree.
+    @Test func theNonceIsTheOneWhoseHashTheTokenCarries() async throws {
+        try await Self.withServer { server, apple in
+            let token = try await apple.token(subject: "n", nonce: "a-nonce-from-the-app")
+            Self.expectRefused(try await Self.signIn(server, token, nonce: "another-nonce"), "nonce")
+            Self.expectRefused(try await Self.signIn(server, try await apple.token(subject: "n"), nonce: "a-nonce-from-the-app"), "nonce")
+            #expect(try await Self.signIn(server, token, nonce: "a-nonce-from-the-app").status == 200)
+            #expect(try await Self.signIn(server, token).status == 200, "a client that sends no nonce is not checked against one")
+        }
+    }
+
+    /// Apple rotates its keys: a token with an unknown kid fetches them again, at most once per
+    /// interval, so made-up kids cannot make the server hammer Apple.
+    @Test func anUnknownKeyFetchesTheKeysAgainAtMostOncePerInterval() async throws {
+        try await Self.withServer { server, apple in
+            #expect(try await Self.signIn(server, try await apple.token(subject: "r")).status == 200)
+            let afterFirst = apple.keyRequests
+            #expect(afterFirst == 1)
+            try await Task.sleep(for: .milliseconds(1100))
+            Self.expectRefused(try await Self.signIn(server, try await apple.sign(apple.claims(subject: "r"), kid: "key-1").replacingKid(with: "unknown")),
+                               "a key Apple does not publish")
+            #expect(apple.keyRequests == afterFirst + 1, "an unknown kid fetched the keys once")
+            try await apple.addKey("made-up", publishing: false)
+            for _ in 0..<5 {
+                Self.expectRefused(try await Self.signIn(server, try await apple.sign(apple.claims(subject: "r"), kid: "made-up")), "a key Apple does not publish")
+            }
+            #expect(apple.keyRequests == afterFirst + 1, "more unknown kids within the interval fetch nothing")
+
+            try await apple.addKey("key-2")
+            try await Task.sleep(for: .milliseconds(1100))
+            let rotated = try await Self.signIn(server, try await apple.sign(apple.claims(subject: "r"), kid: "key-2"))
+            #expect(rotated.status == 200, "the rotated-in key is fetched: \(rotated.text)")
+            #expect(apple.keyRequests == afterFirst + 2)
+        }
+    }
+
+    @Test func aPasswordUserLinksAndUnlinksTheirAppleID() async throws {
+        try await Self.withServer { server, apple in
+            let alice = try await server.signUp("alice")
+            let token = try await apple.token(subject: "003.alice", email: "alice@example.com")
+            #expect(try await alice.post("\(Self.auth)/apple/link", AppleSignInRequest(identityToken: token)).status == 200)
+            let viaApple = try Self.caller(server, try await Self.signIn(server, token))
+            #expect(viaApple.userRecordName == alice.userRecordName, "Sign in with Apple reaches the linked account")
+
+            // Someone else's Apple ID, or a second one, cannot be linked.
+            let bob = try await server.signUp("bob")
+            let taken = try await bob.post("\(Self.auth)/apple/link", AppleSignInRequest(identityToken: token))
+            #expect(taken.errorCode == .badRequest && taken.text.contains("another account"), "\(taken.text)")
+            let second = try await alice.post("\(Self.auth)/apple/link", AppleSignInRequest(identityToken: try await apple.token(subject: "004.other")))
+            #expect(second.errorCode == .badRequest && second.text.contains("unlink it first"), "\(second.text)")
+            #expect(try await server.anonymous.post("\(Self.auth)/apple/link", AppleSignInRequest(identityToken: token)).errorCode == .authenticationRequired,
+                    "linking needs a session")
+
+            #expect(try await alice.post("\(Self.auth)/apple/unlink", [String: String]()).status == 200)
+            let afterUnlink = try Self.caller(server, try await Self.signIn(server, token))
+            #expect(afterUnlink.userRecordName != alice.userRecordName, "the Apple ID now makes an account of its own")
+        }
+    }
+
+    /// An account Sign in with Apple made has no password: it cannot unlink until it sets one, and
+    /// confirms its deletion with a fresh token, which forgets the link.
+    @Test func anAppleOnlyAccountSetsAPasswordBeforeUnlinkingAndDeletesWithAToken() async throws {
+        try await Self.withServer { server, apple in
+            let user = try Self.caller(server, try await Self.signIn(server, try await apple.token(subject: "005.carol")))
+            let refused = try await user.post("\(Self.auth)/apple/unlink", [String: String]())
+            #expect(refused.errorCode == .badRequest && refused.text.contains("set a password"), "\(refused.text)")
+            let wrongPassword = try await user.post("\(Self.auth)/account/delete", ["password": ""])
+            #expect(wrongPassword.status == 401, "no password confirms a deletion")
+            let otherToken = try await user.post("\(Self.auth)/account/delete", ["identityToken": try await apple.token(subject: "006.mallory")])
+            #expect(otherToken.status == 401, "another Apple ID's token does not confirm it: \(otherToken.text)")
+
+            #expect(try await user.post("\(Self.auth)/password", ["newPassword": "a new password"]).status == 200, "the first password needs no current one")
+            let stored = try #require(try await server.server.services.storage.read { try await $0.user(recordName: user.userRecordName!) })
+            #expect(try await AdministrationTests.signIn(server, stored.username, "a new password").status == 200)
+            #expect(try await user.post("\(Self.auth)/password", ["newPassword": "another password"]).status == 401, "now the current one is needed")
+
+            let deleted = try await user.post("\(Self.auth)/account/delete", ["identityToken": try await apple.token(subject: "005.carol")])
+            #expect(deleted.status == 200, "\(deleted.text)")
+            let fresh = try Self.caller(server, try await Self.signIn(server, try await apple.token(subject: "005.carol")))
+            #expect(fresh.userRecordName != user.userRecordName, "deleting the account forgot the link")
+        }
+    }
+
+    @Test func aServerWithoutClientIDsRefusesAppleSignIn() async throws {
+        let apple = try await AppleTestIssuer.start()
+        defer { Task { await apple.stop() } }
+        try await TestServer.with { server in
+            let answer = try await Self.signIn(server, try await apple.token(subject: "s"))
+            #expect(answer.errorCode == .badRequest && answer.text.contains("--apple-client-id"), "\(answer.text)")
+        }
+        #expect(!AppleSignInConfiguration.isAcceptableKeysURL("http://appleid.example.com/auth/keys"))
+        #expect(AppleSignInConfiguration.isAcceptableKeysURL("https://appleid.apple.com/auth/keys"))
+        #expect(AppleSignInConfiguration.isAcceptableKeysURL("http://127.0.0.1:9/auth/keys"))
+    }
+
+    static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}
+
+extension String {
+    /// The token with its header's kid changed (its signature then matches nothing, which the
+    /// server never gets to check: it looks the kid up first).
+    func replacingKid(with kid: String) throws -> String {
+        let parts = split(separator: ".").map(String.init)
+        let header = try AppleSignInTests.base64URL(JSONSerialization.data(withJSONObject: ["alg": "RS256", "kid": kid, "typ": "JWT"]))
+        return [header, parts[1], parts[2]].joined(separator: ".")
+    }
+}
