@@ -36,13 +36,25 @@ struct Notes: AsyncParsableCommand {
         @Option(help: "The server's base URL.") var server = "http://127.0.0.1:8080"
         @Option(help: "The container.") var container = "iCloud.dev.stratus"
         @Option(help: "The container's API token.") var apiToken: String
-        @Option(help: "Username.") var user: String
-        @Option(help: "Password.") var password: String
+        @Option(help: "Username.") var user: String?
+        @Option(help: "Password.") var password: String?
         @Flag(help: "Create the account.") var signUp = false
+        @Option(help: "Sign in with Apple instead: a file holding the identity token Apple gave the app.")
+        var appleIdentityTokenFile: String?
+        @Option(help: "The nonce whose SHA-256 the identity token carries, if the app gave Apple one.") var appleNonce: String?
 
         func run() async throws {
-            try await NoteDevice.setup(directory: device.url, server: server, container: container, apiToken: apiToken,
-                                       username: user, password: password, signUp: signUp)
+            let signIn: NoteDevice.SignIn
+            switch (user, password, appleIdentityTokenFile) {
+            case (let user?, let password?, nil):
+                signIn = .password(username: user, password: password, signUp: signUp)
+            case (nil, nil, let file?):
+                let token = try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+                signIn = .apple(identityToken: token, nonce: appleNonce)
+            default:
+                throw ValidationError("give --user and --password, or --apple-identity-token-file")
+            }
+            try await NoteDevice.setup(directory: device.url, server: server, container: container, apiToken: apiToken, signIn: signIn)
             print("device ready: \(device.url.path)")
         }
     }

@@ -85,15 +85,25 @@ public struct NoteDevice: Sendable {
         }
     }
 
+    /// How a device signs in.
+    public enum SignIn: Sendable {
+        /// A username and password; `signUp` creates the account first.
+        case password(username: String, password: String, signUp: Bool)
+        /// An identity token from Sign in with Apple (and the nonce whose SHA-256 it carries).
+        case apple(identityToken: String, nonce: String?)
+    }
+
     /// Signs in (or up) and keeps the session in the device's directory.
-    public static func setup(directory: URL, server: String, container identifier: String, apiToken: String,
-                             username: String, password: String, signUp: Bool) async throws {
+    public static func setup(directory: URL, server: String, container identifier: String, apiToken: String, signIn: SignIn) async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let container = Container(baseURL: server, containerIdentifier: identifier, apiToken: apiToken)
-        if signUp {
+        switch signIn {
+        case .password(let username, let password, signUp: true):
             try await container.signUp(username: username, password: password)
-        } else {
+        case .password(let username, let password, signUp: false):
             try await container.signIn(username: username, password: password)
+        case .apple(let identityToken, let nonce):
+            try await container.signIn(appleIdentityToken: identityToken, nonce: nonce)
         }
         try await container.session().write(to: directory.appendingPathComponent("session.json"))
     }

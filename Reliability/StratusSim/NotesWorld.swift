@@ -33,8 +33,8 @@ final class NotesWorld: AppWorld {
             let username = "notes-\(scenario.seed)-\(user)-\(UUID().uuidString.prefix(6))"
             for index in 0..<scenario.devicesPerUser {
                 try await NoteDevice.setup(directory: directory(of: user * scenario.devicesPerUser + index), server: baseURL,
-                                           container: server.containerID, apiToken: apiToken, username: username,
-                                           password: "password-\(username)", signUp: index == 0)
+                                           container: server.containerID, apiToken: apiToken,
+                                           signIn: .password(username: username, password: "password-\(username)", signUp: index == 0))
             }
         }
         for device in 0..<scenario.deviceCount { devices.append(try await open(device, transport: FaultInjectingTransport(clock: clock))) }

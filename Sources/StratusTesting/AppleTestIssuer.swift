@@ -14,12 +14,11 @@ import _CryptoExtras
 /// Point the server at it with ``configure(_:)``, then sign users in with tokens from ``token(subject:email:nonce:)``:
 ///
 /// ```swift
-/// let apple = try await AppleTestIssuer.start()
-/// defer { Task { await apple.stop() } }
-/// try await TestCloud.with(configure: apple.configure) { cloud in
-///     let token = try await apple.token(subject: "001234.abcd", email: "alice@privaterelay.appleid.com")
-///     let container = cloud.container()
-///     let user = try await container.signIn(appleIdentityToken: token)
+/// try await AppleTestIssuer.with { apple in
+///     try await TestCloud.with(configure: apple.configure) { cloud in
+///         let token = try await apple.token(subject: "001234.abcd", email: "alice@privaterelay.appleid.com")
+///         let user = try await cloud.container().signIn(appleIdentityToken: token)
+///     }
 /// }
 /// ```
 public actor AppleTestIssuer {
@@ -89,6 +88,15 @@ public actor AppleTestIssuer {
 
         func publish(_ json: Data) { lock.withLock { self.json = json } }
         var requestCount: Int { lock.withLock { requests } }
+    }
+
+    /// Starts an issuer, runs `body` with it, and stops it, whatever `body` does.
+    public static func with<T: Sendable>(clientID: String = "dev.stratus.tests", _ body: (AppleTestIssuer) async throws -> T) async throws -> T {
+        let issuer = try await start(clientID: clientID)
+        let result: Result<T, any Error>
+        do { result = .success(try await body(issuer)) } catch { result = .failure(error) }
+        await issuer.stop()
+        return try result.get()
     }
 
     /// Starts the keys endpoint with one key, `key-1`, published.

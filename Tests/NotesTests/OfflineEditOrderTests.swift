@@ -61,7 +61,7 @@ import Testing
         for name in Self.devices {
             let directory = cloud.root.appendingPathComponent("notes/\(user)/\(name)")
             try await NoteDevice.setup(directory: directory, server: await cloud.baseURL, container: TestCloud.containerID,
-                                       apiToken: await cloud.apiToken, username: user, password: "password-\(user)", signUp: false)
+                                       apiToken: await cloud.apiToken, signIn: .password(username: user, password: "password-\(user)", signUp: false))
             let transport = FaultInjectingTransport()
             devices[name] = (try await NoteDevice(directory: directory, transport: transport, now: { clock.now }), transport)
         }

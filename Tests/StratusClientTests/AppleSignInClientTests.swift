@@ -8,8 +8,7 @@ import StratusTesting
 /// (every token the server must refuse is `AppleSignInTests` in the server's suite).
 @Suite struct AppleSignInClientTests {
     @Test func signInLinkAndUnlink() async throws {
-        let apple = try await AppleTestIssuer.start()
-        do {
+        try await AppleTestIssuer.with { apple in
             try await TestCloud.with(configure: apple.configure) { cloud in
                 let phone = await cloud.container()
                 let token = try await apple.token(subject: "001.dana", email: "dana@privaterelay.appleid.com", nonce: "raw-nonce")
@@ -31,10 +30,6 @@ import StratusTesting
                 try await tablet.unlinkAppleID()
                 #expect(try await cloud.container().signIn(appleIdentityToken: try await apple.token(subject: "002.erin")) != erin)
             }
-        } catch {
-            await apple.stop()
-            throw error
         }
-        await apple.stop()
     }
 }

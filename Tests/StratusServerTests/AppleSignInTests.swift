@@ -13,14 +13,9 @@ import StratusTesting
 
     /// A server that accepts the issuer's tokens, and the issuer.
     static func withServer(_ body: @escaping @Sendable (TestServer, AppleTestIssuer) async throws -> Void) async throws {
-        let apple = try await AppleTestIssuer.start()
-        do {
+        try await AppleTestIssuer.with { apple in
             try await TestServer.with(configure: apple.configure) { server in try await body(server, apple) }
-        } catch {
-            await apple.stop()
-            throw error
         }
-        await apple.stop()
     }
 
     static func signIn(_ server: TestServer, _ token: String, nonce: String? = nil) async throws -> HTTPResult {
@@ -192,12 +187,27 @@ import StratusTesting
         }
     }
 
+    @Test func theConsoleShowsAUsersSignInMethods() async throws {
+        try await AppleTestIssuer.with { apple in
+            let directory = TestServer.temporaryDirectory()
+            try await TestServer.with(dataDirectory: directory, configure: apple.configure) { server in
+                let (cookie, _) = try await ConsoleTests.administrator(server, directory: directory)
+                let alice = try await server.signUp("alice")
+                let token = try await apple.token(subject: "007.alice", email: "a1@privaterelay.appleid.com")
+                #expect(try await alice.post("\(Self.auth)/apple/link", AppleSignInRequest(identityToken: token)).status == 200)
+                let page = try await ConsoleTests.request(server, .GET, "/console/containers/\(TestServer.containerID)/users/\(alice.username!)", cookie: cookie)
+                #expect(page.text.contains(#"<span class="method">password</span> <span class="method">Sign in with Apple (a1@privaterelay.appleid.com)</span>"#),
+                        "\(page.text)")
+            }
+        }
+    }
+
     @Test func aServerWithoutClientIDsRefusesAppleSignIn() async throws {
-        let apple = try await AppleTestIssuer.start()
-        defer { Task { await apple.stop() } }
-        try await TestServer.with { server in
-            let answer = try await Self.signIn(server, try await apple.token(subject: "s"))
-            #expect(answer.errorCode == .badRequest && answer.text.contains("--apple-client-id"), "\(answer.text)")
+        try await AppleTestIssuer.with { apple in
+            try await TestServer.with { server in
+                let answer = try await Self.signIn(server, try await apple.token(subject: "s"))
+                #expect(answer.errorCode == .badRequest && answer.text.contains("--apple-client-id"), "\(answer.text)")
+            }
         }
         #expect(!AppleSignInConfiguration.isAcceptableKeysURL("http://appleid.example.com/auth/keys"))
         #expect(AppleSignInConfiguration.isAcceptableKeysURL("https://appleid.apple.com/auth/keys"))

@@ -45,7 +45,7 @@ struct ConsoleUserRoutes {
                 let values: [String: Any] = [
                     "pageTitle": username, "container": id, "containerPath": ConsoleRoutes.pathComponent(id), "username": username,
                     "userPath": ConsoleRoutes.pathComponent(username), "recordName": overview.user.userRecordName,
-                    "email": overview.user.email ?? "", "environment": environment.rawValue,
+                    "email": overview.user.email ?? "", "environment": environment.rawValue, "signInMethods": overview.signInMethods,
                     "production": environment == .production, "disabled": overview.user.disabledAt != nil, "zones": zones,
                     "sharedWithThem": overview.sharedWithThem.map { ["owner": name($0.owner), "zone": $0.zone] },
                     "subscriptions": overview.subscriptions.map { ["id": $0.subscription.subscriptionID, "type": $0.subscription.subscriptionType.rawValue,

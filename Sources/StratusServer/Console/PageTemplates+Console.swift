@@ -183,6 +183,7 @@ extension PageTemplates {
             <section>
             <h1>{{username}}</h1>
             <p><small>{{recordName}}</small>{{#email}} · {{email}}{{/email}} · {{#disabled}}disabled{{/disabled}}{{^disabled}}active{{/disabled}}</p>
+            <p id="sign-in-methods">Signs in with: {{#signInMethods}}<span class="method">{{.}}</span> {{/signInMethods}}{{^signInMethods}}no method (an archive loaded without secrets){{/signInMethods}}</p>
             <form method="get" action="/console/containers/{{containerPath}}/users/{{userPath}}" class="inline">
             <label>Environment <select name="environment"><option value="development">development</option><option value="production"{{#production}} selected{{/production}}>production</option></select></label>
             <button type="submit">Show</button>

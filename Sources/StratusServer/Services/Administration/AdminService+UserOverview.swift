@@ -18,6 +18,17 @@ package struct UserOverview: Sendable {
     package var pushConnections: Int
     /// Usernames by user record name, for the participants and owners named above.
     package var usernames: [String: String]
+
+    /// How the user can sign in, in words: a password, an Apple ID (with the email Apple gave).
+    package var signInMethods: [String] {
+        var methods: [String] = []
+        if user.hasPassword { methods.append("password") }
+        if let apple = user.apple {
+            let email = apple.email.map { " (\($0)\(apple.emailVerified ? "" : ", unverified"))" } ?? ""
+            methods.append("Sign in with Apple\(email)")
+        }
+        return methods
+    }
 }
 
 extension AdminService {
