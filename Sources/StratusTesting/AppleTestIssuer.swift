@@ -6,7 +6,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import StratusServer
-import _CryptoExtras
+import CryptoExtras
 
 /// A stand-in for Apple's identity service, for tests of Sign in with Apple: RSA keys of its own,
 /// published as a JWKS on a loopback port, and identity tokens signed with them.
