@@ -138,12 +138,12 @@ public actor AppleTestIssuer {
         _ = await task.result
     }
 
-    /// Lets a server accept this issuer's tokens: its client ID and keys URL, and a refetch
-    /// interval of one second so that tests of key rotation need not wait a minute.
+    /// Lets a server accept this issuer's tokens: its client ID and keys URL, and no refetch
+    /// interval, so that a key rotated in is fetched at once (a test of the interval sets one).
     public nonisolated func configure(_ configuration: inout ServerConfiguration) {
         configuration.appleSignIn = AppleSignInConfiguration(clientIDs: [clientID])
         configuration.appleSignIn.keysURL = keysURL
-        configuration.appleSignIn.refetchInterval = .seconds(1)
+        configuration.appleSignIn.refetchInterval = .zero
     }
 
     /// Makes a new signing key and publishes it (as Apple does when it rotates keys), or, with
