@@ -91,6 +91,33 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         logger.logLevel = level
+        let configuration = try serverConfiguration()
+        if exportOnExit && importDirectory == nil { throw ValidationError("--export-on-exit writes to the --import directory: give both") }
+        if let importDirectory {
+            // Imported by a server of its own: an import into an empty store gives it the
+            // archive's epoch, which the serving server then opens with.
+            for line in try await DevelopmentArchives.importAll(from: URL(fileURLWithPath: importDirectory), configuration: configuration) {
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            }
+        }
+        let server = try await StratusServer(configuration: configuration, logger: logger)
+        let apiToken = try await server.ensureContainer(container)
+        let announcement = ReadyAnnouncement(scheme: configuration.tls == nil ? "http" : "https", host: host, container: container,
+                                             apiToken: apiToken, json: readyJson, waitsForMetrics: metricsPort != nil)
+        let application = try server.makeApplication(onServerRunning: { announcement.apiListens(on: $0) },
+                                                     onMetricsRunning: { announcement.metricsListen(on: $0) })
+        let serviceGroup = ServiceGroup(configuration: .init(
+            services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await serviceGroup.run()
+        if exportOnExit, let importDirectory {
+            for line in try await DevelopmentArchives.exportAll(from: server, to: URL(fileURLWithPath: importDirectory)) {
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            }
+        }
+    }
+
+    /// The server's configuration from the options (what `stratus doctor` checks too).
+    func serverConfiguration() throws -> ServerConfiguration {
         for origin in corsOrigin where origin != "*" {
             guard let url = URLComponents(string: origin), url.scheme != nil, url.host != nil, url.path.isEmpty else {
                 throw ValidationError("--cors-origin takes an origin such as https://app.example.com (no path), or *")
@@ -148,28 +175,7 @@ struct Serve: AsyncParsableCommand {
         configuration.apns.productionURL = apnsProductionUrl
         configuration.apns.sandboxURL = apnsSandboxUrl
         configuration.apns.additionalTrustRoots = apnsTrustRoots.map { URL(fileURLWithPath: $0) }
-        if exportOnExit && importDirectory == nil { throw ValidationError("--export-on-exit writes to the --import directory: give both") }
-        if let importDirectory {
-            // Imported by a server of its own: an import into an empty store gives it the
-            // archive's epoch, which the serving server then opens with.
-            for line in try await DevelopmentArchives.importAll(from: URL(fileURLWithPath: importDirectory), configuration: configuration) {
-                FileHandle.standardOutput.write(Data((line + "\n").utf8))
-            }
-        }
-        let server = try await StratusServer(configuration: configuration, logger: logger)
-        let apiToken = try await server.ensureContainer(container)
-        let announcement = ReadyAnnouncement(scheme: configuration.tls == nil ? "http" : "https", host: host, container: container,
-                                             apiToken: apiToken, json: readyJson, waitsForMetrics: metricsPort != nil)
-        let application = try server.makeApplication(onServerRunning: { announcement.apiListens(on: $0) },
-                                                     onMetricsRunning: { announcement.metricsListen(on: $0) })
-        let serviceGroup = ServiceGroup(configuration: .init(
-            services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await serviceGroup.run()
-        if exportOnExit, let importDirectory {
-            for line in try await DevelopmentArchives.exportAll(from: server, to: URL(fileURLWithPath: importDirectory)) {
-                FileHandle.standardOutput.write(Data((line + "\n").utf8))
-            }
-        }
+        return configuration
     }
 
     /// The mailer of `--smtp-*`, its password read and its certificate authorities checked now

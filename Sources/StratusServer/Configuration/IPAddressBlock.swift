@@ -4,6 +4,9 @@ public struct IPAddressBlock: Sendable, Hashable, CustomStringConvertible {
     private let network: IPAddress
     private let prefixLength: Int
 
+    /// Whether the block holds every address of its family (`0.0.0.0/0`, `::/0`).
+    package var coversEveryAddress: Bool { prefixLength == 0 }
+
     /// Parses `address/prefix` or a bare address; nil when it is neither.
     public init?(_ text: String) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)

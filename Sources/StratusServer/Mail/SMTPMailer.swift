@@ -73,19 +73,41 @@ public struct SMTPMailer: Sendable {
             throw CloudKitError.badRequest("a mail header value holds a control character")
         }
         let message = Self.message(from: from, to: recipient, subject: subject, body: body)
+        try await converse { session in
+            try await session.command("MAIL FROM:<\(from)>", expecting: 250)
+            try await session.command("RCPT TO:<\(recipient)>", expecting: 250)
+            try await session.command("DATA", expecting: 354)
+            try await session.command(message + "\r\n.", expecting: 250)
+        }
+    }
+
+    /// Connects as a mail would be sent (TLS, authentication) and leaves without sending one;
+    /// says how it went (`stratus doctor`).
+    package func check() async throws -> String {
+        var secured = false
+        try await converse { session in secured = session.isEncrypted }
+        return "\(host):\(port) answers, \(secured ? "over STARTTLS with a verified certificate" : "in the clear on loopback or as allowed")"
+            + (credentials.map { ", authenticated as \($0.username)" } ?? "")
+    }
+
+    /// Connects and runs a conversation: greeting, EHLO, STARTTLS, AUTH, then `body`, then QUIT;
+    /// within ``timeout`` altogether.
+    private func converse(_ body: (inout SMTPSession) async throws -> Void) async throws {
         let started = ContinuousClock.now
         do {
             let connection = try await SMTPConnection.open(host: host, port: port, timeout: timeout)
             try await connection.converse(within: timeout) { session in
-                try await deliver(message, to: recipient, in: &session)
+                try await begin(&session)
+                try await body(&session)
+                _ = try? await session.command("QUIT", expecting: 221)
             }
         } catch let error where ContinuousClock.now - started >= timeout {
             throw Failure(description: "the SMTP server \(host):\(port) did not finish within \(timeout) (\(error))")
         }
     }
 
-    /// The conversation after connecting: greeting, EHLO, STARTTLS, AUTH, the message, QUIT.
-    private func deliver(_ message: String, to recipient: String, in session: inout SMTPSession) async throws {
+    /// Greeting, EHLO, STARTTLS (or the clear where permitted), AUTH.
+    private func begin(_ session: inout SMTPSession) async throws {
         try await session.reply(expecting: 220)
         var extensions = try await session.hello()
         if extensions.offers("STARTTLS") {
@@ -98,11 +120,6 @@ public struct SMTPMailer: Sendable {
         if let credentials {
             try await session.authenticate(credentials, offered: extensions.parameters("AUTH"))
         }
-        try await session.command("MAIL FROM:<\(from)>", expecting: 250)
-        try await session.command("RCPT TO:<\(recipient)>", expecting: 250)
-        try await session.command("DATA", expecting: 354)
-        try await session.command(message + "\r\n.", expecting: 250)
-        _ = try? await session.command("QUIT", expecting: 221)
     }
 
     /// The message text: headers, a blank line, the body with dot-stuffed lines and CRLF endings.

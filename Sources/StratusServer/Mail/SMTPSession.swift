@@ -58,6 +58,8 @@ struct SMTPSession {
     private let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     /// Bytes received and not yet read as a reply line.
     private var pending = ByteBuffer()
+    /// Whether TLS runs under the conversation (after STARTTLS).
+    private(set) var isEncrypted = false
 
     /// The longest reply accepted (RFC 5321 allows 512 bytes a line; servers list extensions).
     static let maxReplyBytes = 64 * 1024
@@ -117,6 +119,7 @@ struct SMTPSession {
         }.get()
         do {
             try await handshake.futureResult.get()
+            isEncrypted = true
         } catch {
             throw SMTPMailer.Failure(description: "TLS with the SMTP server \(host) failed: \(error)")
         }

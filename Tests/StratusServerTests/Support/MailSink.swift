@@ -51,6 +51,11 @@ final class MailSink: @unchecked Sendable {
         lock.withLock { text }.components(separatedBy: "---------- MESSAGE FOLLOWS ----------").filter { $0.contains("To: <\(address)>") }
     }
 
+    /// How many messages arrived, to any address.
+    var messageCount: Int {
+        lock.withLock { text }.components(separatedBy: "---------- MESSAGE FOLLOWS ----------").count - 1
+    }
+
     /// The verification codes mailed to an address so far, oldest first.
     func codes(to address: String) -> [String] {
         messages(to: address).compactMap { message in

@@ -23,9 +23,9 @@ struct TestCertificate {
     /// The certificate authority of ``makeIssuedByAuthority()``.
     var authority: URL { directory.appendingPathComponent("ca.pem") }
 
-    /// A certificate for localhost and 127.0.0.1 issued by a test certificate authority of its own
-    /// (``authority``), as a provider's certificate is issued by a public one.
-    static func makeIssuedByAuthority() throws -> TestCertificate {
+    /// A certificate for localhost and 127.0.0.1, valid for `days`, issued by a test certificate
+    /// authority of its own (``authority``), as a provider's certificate is issued by a public one.
+    static func makeIssuedByAuthority(days: Int = 1) throws -> TestCertificate {
         let files = TestCertificate(directory: FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)"))
         try FileManager.default.createDirectory(at: files.directory, withIntermediateDirectories: true)
         let authorityKey = files.directory.appendingPathComponent("ca-key.pem").path
@@ -37,7 +37,7 @@ struct TestCertificate {
             ["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", files.privateKey.path,
              "-out", request, "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
             ["x509", "-req", "-in", request, "-CA", files.authority.path, "-CAkey", authorityKey, "-CAcreateserial",
-             "-copy_extensions", "copy", "-out", files.certificate.path, "-days", "1"],
+             "-copy_extensions", "copy", "-out", files.certificate.path, "-days", "\(days)"],
         ]
         for step in steps {
             let made = try ChildProcess.run("openssl", step, capturingStandardError: true)
