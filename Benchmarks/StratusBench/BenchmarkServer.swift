@@ -34,12 +34,18 @@ struct BenchmarkServer {
 
     /// Runs a server in a child process (this executable's `child-server` command) over
     /// `directory`, or over `database` (PostgreSQL) when given.
+    /// With `logLevel` `info` the server logs every request to its standard output, which is
+    /// read to its end meanwhile (as journald or a container runtime reads it).
     static func inChildProcess<T: Sendable>(directory: URL, database: String? = nil, username: String = "bench", pushConnectionsPerUser: Int? = nil,
+                                            logLevel: String = "error", userRequestsPerSecond: Double? = nil,
                                             _ body: @Sendable (BenchmarkServer) async throws -> T) async throws -> T {
-        let child = try ChildProcess("/proc/self/exe", ["child-server", "--data", directory.path] + (database.map { ["--database", $0] } ?? [])
+        let child = try ChildProcess("/proc/self/exe", ["child-server", "--data", directory.path, "--log-level", logLevel]
+                                         + (userRequestsPerSecond.map { ["--user-requests-per-second", String($0)] } ?? [])
+                                         + (database.map { ["--database", $0] } ?? [])
                                          + (pushConnectionsPerUser.map { ["--push-connections-per-user", String($0)] } ?? []))
         defer { child.end(with: SIGTERM) }
         let (ready, _) = try await ServerProcess.awaitReady(child)
+        Thread.detachNewThread { while child.readChunk() != nil {} }
         var client = BenchmarkServer(baseURL: ready.url, apiToken: ready.ckAPIToken, dataDirectory: directory)
         client.processID = child.processIdentifier
         return try await body(try await client.signedIn(as: username))

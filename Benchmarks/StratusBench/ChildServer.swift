@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import ServiceLifecycle
 import StratusServer
 
@@ -13,12 +14,18 @@ struct ChildServer: AsyncParsableCommand {
     @Option var database: String?
     /// The push benchmark connects a thousand devices of one user.
     @Option var pushConnectionsPerUser: Int?
+    /// `info` logs each request to standard output, as `stratus serve` does by default.
+    @Option var logLevel = "error"
+    /// Requests per second one user may make (the limiter still counts each request).
+    @Option var userRequestsPerSecond: Double?
 
     func run() async throws {
-        let logger = BenchmarkServer.quietLogger
+        var logger = BenchmarkServer.quietLogger
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .error
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), port: 0)
         configuration.databaseURL = database
         if let pushConnectionsPerUser { configuration.maxPushConnectionsPerUser = pushConnectionsPerUser }
+        if let userRequestsPerSecond { configuration.requestsPerUser = RateRule(burst: userRequestsPerSecond * 4, perSecond: userRequestsPerSecond) }
         let server = try await StratusServer(configuration: configuration, logger: logger)
         let apiToken = try await server.ensureContainer(BenchmarkServer.containerID)
         let application = try server.makeApplication { port in

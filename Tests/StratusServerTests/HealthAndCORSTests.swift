@@ -216,6 +216,35 @@ import StratusTesting
         }
     }
 
+    @Test func aLineIsJSONWithItsStringsEscaped() throws {
+        let line = AccessLog.line(client: "::1", method: "GET", uri: "/a\"b\\c\u{1}d/é", status: 404, milliseconds: 1.234, uuid: "U")
+        #expect(line.hasPrefix(#"{"client":"::1","method":"GET","ms":1.23,"path":"/a\"b\\c\u0001d/é","status":404,"time":""#), "\(line)")
+        let entry = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(entry["path"] as? String == "/a\"b\\c\u{1}d/é" && entry["uuid"] as? String == "U" && entry["status"] as? Int == 404)
+        #expect(AccessLog.mattersToSecurity(path: "/auth/1/c/development/signin", status: 401))
+        #expect(AccessLog.mattersToSecurity(path: "/database/1/c/development/private/records/modify", status: 429))
+        #expect(!AccessLog.mattersToSecurity(path: "/database/1/c/development/private/records/modify", status: 200))
+    }
+
+    /// A reader that stops reading costs requests nothing: ordinary lines past the buffer are
+    /// dropped and counted, lines that matter to security are kept.
+    @Test func aStalledReaderDropsOrdinaryLinesButNeverSecurityOnes() throws {
+        let pipe = Pipe()
+        let output = LogOutput(handle: pipe.fileHandleForWriting)
+        let ordinary = String(repeating: "x", count: 200)
+        // 5 MB while nobody reads (a pipe holds 64 KB): a write that waited for the reader would
+        // never return, since the reading starts only after them.
+        for _ in 0..<25_000 { output.write(ordinary, keep: false) }
+        for index in 0..<10 { output.write("kept \(index)", keep: true) }
+        var text = ""
+        while !(text.contains("kept 9\n") && text.contains("\"dropped\":")) {
+            text += String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        #expect((0..<10).allSatisfy { text.contains("kept \($0)\n") })
+        let ordinaryLines = text.components(separatedBy: ordinary + "\n").count - 1
+        #expect(ordinaryLines < 25_000 && ordinaryLines > 0, "\(ordinaryLines) ordinary lines arrived")
+    }
+
     @Test func capabilitiesAndQueryValuesAreRedacted() {
         #expect(AccessLog.redacted("/assets/1/download/abc?x=1") == "/assets/1/download/REDACTED?x=REDACTED")
         #expect(AccessLog.redacted("/share/GUID") == "/share/REDACTED")

@@ -1,11 +1,10 @@
 import Foundation
 import Hummingbird
 import Logging
-import NIOConcurrencyHelpers
 
 /// One JSON line on standard output per request, when the server's log level is `info` or finer
 /// (`serve`'s default): time, client address (``ClientAddressMiddleware``), method, path, status,
-/// duration and request UUID.
+/// duration and request UUID. Lines leave through ``LogOutput``: no request waits on the output.
 ///
 /// Secrets never reach it: every query value is replaced by `REDACTED` (`ckAPIToken`,
 /// `ckWebAuthToken` and `ckSession`, which CloudKit JS sends, among them), and so are the path segments that are capabilities —
@@ -16,7 +15,6 @@ struct AccessLog: RouterMiddleware {
 
     /// Path prefixes whose last segment is a capability.
     static let capabilityPrefixes = ["/push/1/courier/", "/assets/1/upload/", "/assets/1/download/", "/share/"]
-    private static let output = NIOLockedValueBox(FileHandle.standardOutput)
 
     /// Where every request is noted for the console, whatever the log level.
     let recent: RecentRequests
@@ -30,17 +28,48 @@ struct AccessLog: RouterMiddleware {
         guard context.logger.logLevel <= .info else { return response }
         let line = Self.line(client: context.clientAddress, method: request.method.rawValue, uri: request.uri.description, status: response.status.code,
                              milliseconds: milliseconds, uuid: response.headers[CloudKitErrorMiddleware.requestUUID])
-        Self.output.withLockedValue { $0.write(Data((line + "\n").utf8)) }
+        LogOutput.standardOutput.write(line, keep: Self.mattersToSecurity(path: request.uri.path, status: response.status.code))
         return response
     }
 
-    /// The JSON line for one request.
+    /// Whether a request's line must reach the log even when lines are being dropped: failed
+    /// sign-ins and other refused authentication, denials and throttling.
+    static func mattersToSecurity(path: String, status: Int) -> Bool {
+        [401, 403, 421, 429].contains(status) || (status >= 400 && (path.hasPrefix("/auth/") || path.hasPrefix("/console/")))
+    }
+
+    /// The JSON line for one request, its keys in alphabetical order (written by hand: the
+    /// general JSON encoder cost a request more than the rest of its logging).
     static func line(client: String, method: String, uri: String, status: Int, milliseconds: Double, uuid: String?) -> String {
-        var entry: [String: Any] = ["time": Date().formatted(.iso8601), "client": client, "method": method,
-                                    "path": redacted(uri), "status": status, "ms": (milliseconds * 100).rounded() / 100]
-        if let uuid { entry["uuid"] = uuid }
-        let data = (try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        var line = "{\"client\":"
+        appendString(client, to: &line)
+        line += ",\"method\":"
+        appendString(method, to: &line)
+        line += ",\"ms\":" + String((milliseconds * 100).rounded() / 100) + ",\"path\":"
+        appendString(redacted(uri), to: &line)
+        line += ",\"status\":" + String(status) + ",\"time\":"
+        appendString(Date().formatted(Self.timeFormat), to: &line)
+        if let uuid {
+            line += ",\"uuid\":"
+            appendString(uuid, to: &line)
+        }
+        return line + "}"
+    }
+
+    private static let timeFormat = Date.ISO8601FormatStyle()
+
+    /// A JSON string: quotes, backslashes and control characters escaped.
+    static func appendString(_ text: String, to line: inout String) {
+        line += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": line += "\\\""
+            case "\\": line += "\\\\"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: line += String(format: "\\u%04x", scalar.value)
+            default: line.unicodeScalars.append(scalar)
+            }
+        }
+        line += "\""
     }
 
     /// The URI with query values and capability segments replaced by `REDACTED`.

@@ -19,7 +19,8 @@ import StratusCore
 /// - `stratus_records_written_total`, `stratus_records_served_total{via=lookup|query|changes}`;
 /// - `stratus_push_connections` (gauge);
 /// - `stratus_errors_total{code}`: answers with a CloudKit error, `THROTTLED` among them;
-/// - `stratus_asset_bytes_total{direction=upload|download}`.
+/// - `stratus_asset_bytes_total{direction=upload|download}`;
+/// - `stratus_access_log_dropped_total`: access log lines dropped while standard output's reader fell behind.
 package enum ServerMetrics {
     private static let bootstrapped = NIOLockedValueBox<PrometheusCollectorRegistry?>(nil)
 
@@ -64,6 +65,11 @@ package enum ServerMetrics {
     static func writeQueue(depth: Int) {
         guard isRecording else { return }
         Gauge(label: "stratus_write_queue_depth").record(depth)
+    }
+
+    static func accessLogLineDropped() {
+        guard isRecording else { return }
+        Counter(label: "stratus_access_log_dropped_total").increment()
     }
 
     static func recordsWritten(_ count: Int) {

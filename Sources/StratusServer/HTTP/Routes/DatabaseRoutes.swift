@@ -15,6 +15,8 @@ struct DatabaseRoutes {
     static let largeAnswers: Set<String> = ["records/lookup", "records/query", "records/changes", "changes/zone"]
     /// Bodies larger than this take a permit whatever the endpoint.
     static let largeBody = 256 * 1024
+    /// Answers up to this size give their permit back before they are written.
+    static let smallAnswer = 64 * 1024
 
     func register(on router: Router<StratusRequestContext>) {
         let database = router.group("database/1/:container/:environment/:database")
@@ -91,8 +93,13 @@ struct DatabaseRoutes {
             guard largeAnswer || declared > Self.largeBody else { return try await respond(decoded, access) }
             let lease = try await permits.lease()
             var response = try await respond(decoded, access)
-            // The permit covers the answer until it is written to the socket.
+            // A small answer gives its permit back now and leaves in one write with its head; a
+            // large one holds the permit until it is written to the socket.
             let body = response.body
+            if let length = body.contentLength, length <= Self.smallAnswer {
+                lease.release()
+                return response
+            }
             response.body = ResponseBody(contentLength: body.contentLength) { writer in
                 defer { lease.release() }
                 try await body.write(writer)

@@ -28,9 +28,8 @@ package struct ChangeService: Sendable {
         for query in request.zones where !named.insert(query.zoneID).inserted {
             throw CloudKitError.badRequest("zone '\(query.zoneID.zoneName)' appears more than once; name each zone once")
         }
-        let databaseID = try await databaseID(access)
         let maxResponseBytes = self.maxResponseBytes
-        return try await storage.read { transaction in
+        return try await directory.read(for: access) { databaseID, transaction in
             var budget = ResponseBudget(bytes: maxResponseBytes)
             var pages: [Result<ZoneChangesPage, ZoneError>] = []
             for query in request.zones {
@@ -51,9 +50,8 @@ package struct ChangeService: Sendable {
     /// The older single-zone feed, `records/changes`.
     package func recordChanges(_ request: RecordsChangesRequest, _ access: DatabaseAccess) async throws -> RecordChangesPage {
         try checkFeedAvailable(access)
-        let databaseID = try await databaseID(access)
         let maxResponseBytes = self.maxResponseBytes
-        return try await storage.read { transaction in
+        return try await directory.read(for: access) { databaseID, transaction in
             var budget = ResponseBudget(bytes: maxResponseBytes)
             return try await RecordChangesPage(page: changes(
                 of: request.zoneID ?? .default, after: request.syncToken, limit: request.resultsLimit,
@@ -66,8 +64,7 @@ package struct ChangeService: Sendable {
     package func databaseChanges(_ request: DatabaseChangesRequest, _ access: DatabaseAccess) async throws -> DatabaseChangesResponse {
         try checkFeedAvailable(access)
         let limit = try resultsLimit(request.resultsLimit)
-        let databaseID = try await databaseID(access)
-        return try await storage.read { transaction in
+        return try await directory.read(for: access) { databaseID, transaction in
             var after: Int64 = 0
             var horizon = try await transaction.currentChangeSequence()
             if let text = request.syncToken {
@@ -139,10 +136,6 @@ package struct ChangeService: Sendable {
             throw .badRequest("change feeds are available in the private and shared databases only")
         }
         _ = try access.requireUser()
-    }
-
-    private func databaseID(_ access: DatabaseAccess) async throws -> Int64 {
-        try await directory.databaseID(for: access)
     }
 
     private func resultsLimit(_ requested: Int?) throws(CloudKitError) -> Int {

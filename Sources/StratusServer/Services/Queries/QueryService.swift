@@ -36,12 +36,11 @@ package struct QueryService: Sendable {
     package func query(_ request: RecordsQueryRequest, _ access: DatabaseAccess) async throws -> QueryResults {
         let limit = try ResultsLimit.resolve(request.resultsLimit, maximum: maxResultsLimit)
         try checkBounds(request.query)
-        let databaseID = try await directory.databaseID(for: access)
         let fingerprint = try Self.fingerprint(request)
         let links = AssetLinks(signer: signer, access: access)
         let limits = self.limits
         let markerKey = self.markerKey
-        return try await storage.read { transaction in
+        return try await directory.read(for: access) { databaseID, transaction in
             let grants = try await Self.zones(of: request, databaseID: databaseID, access: access, in: transaction)
             let recordType = request.query.recordType
             guard let schema = try await transaction.recordTypeSchema(containerID: access.containerID, environment: access.environment,

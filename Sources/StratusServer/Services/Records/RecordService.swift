@@ -90,9 +90,8 @@ package struct RecordService: Sendable {
         for item in request.records where !named.insert(item.recordName).inserted {
             throw CloudKitError.badRequest("record '\(item.recordName)' appears more than once; name each record once")
         }
-        let databaseID = try await directory.databaseID(for: access)
         let maxResponseBytes = self.maxResponseBytes
-        return try await storage.read { transaction in
+        return try await directory.read(for: access) { databaseID, transaction in
             let grant = try await DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let zone = grant.zone
             var found: [StoredRecord] = []

@@ -16,6 +16,27 @@ struct DatabaseDirectory: Sendable {
         }
     }
 
+    /// Runs `body` in one read transaction with the row ID of the database `access` names,
+    /// looked up in that same transaction (one read where a lookup and then a read took two); a
+    /// database that does not exist yet is made first, then read.
+    func read<T: Sendable>(for access: DatabaseAccess,
+                           _ body: @escaping @Sendable (_ databaseID: Int64, any StorageTransaction) async throws -> T) async throws -> T {
+        let key = try access.databaseKey()
+        let found = try await storage.read { transaction -> Found<T> in
+            guard let databaseID = try await transaction.databaseID(key, create: false) else { return .missing }
+            return .value(try await body(databaseID, transaction))
+        }
+        if case .value(let value) = found { return value }
+        let databaseID = try await databaseID(for: access)
+        return try await storage.read { try await body(databaseID, $0) }
+    }
+
+    /// What ``read(for:_:)`` found in its first transaction.
+    private enum Found<T: Sendable>: Sendable {
+        case missing
+        case value(T)
+    }
+
     /// The same, inside a write transaction.
     static func databaseID(_ key: DatabaseKey, in changes: ChangeSet) async throws -> Int64 {
         let transaction = changes.transaction
