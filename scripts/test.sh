@@ -58,6 +58,7 @@ step 300 .build/debug/stratus-sim soak --minutes 0.5 --rate 100 --report-every 1
 # (scripts/schemathesis.sh runs 100).
 step 1200 scripts/schemathesis.sh --examples 10 | grep -E "generated|issues found|failures"
 step 600 scripts/check-quickstart.sh
+step 600 scripts/check-upgrading.sh
 step 600 scripts/check-notes.sh
 step 600 scripts/check-shopping.sh
 # Stratus behind Debian's nginx: the quickstart, an asset round trip and a push over the proxied WebSocket.

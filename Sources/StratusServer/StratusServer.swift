@@ -16,11 +16,13 @@ public struct StratusServer: Sendable {
     package let services: StratusServices
     let logger: Logger
 
-    /// Opens (creating if needed) the data directory and its database.
+    /// Opens (creating if needed, open to its owner only) the data directory and its database.
     public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "stratus")) async throws {
         // Before any instrument is made, so that the storage's and services' record into it.
         if configuration.metricsPort != nil { ServerMetrics.bootstrap() }
-        try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+        // It holds the URL signing key and, on SQLite, every record: no other user of the machine reads it.
+        try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
         self.configuration = configuration
         self.logger = logger
         let storage = try await StorageOpening.open(configuration, logger: logger)

@@ -7,12 +7,14 @@ import StratusTesting
 /// `stratus doctor` on a deployment ready to go live and on a broken one, as an operator runs it.
 @Suite(.enabled(if: MailSink.isAvailable, "needs the aiosmtpd package (scripts/test.sh installs it)"))
 struct DoctorTests {
-    /// A data directory a server has run on (migrated), closed to other users.
+    /// A data directory a server has made and run on (migrated; closed to other users, as the
+    /// server makes it).
     static func preparedDataDirectory() async throws -> URL {
         let data = TestServer.temporaryDirectory()
         let process = try await ServerProcess.started(dataDirectory: data)
         _ = process.stop()
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: data.path)
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: data.path)[.posixPermissions] as? NSNumber)
+        #expect(mode.intValue == 0o700, "the server makes its data directory for its owner only")
         return data
     }
 

@@ -67,5 +67,10 @@ expect() {
 
 # Prints the README block between <!-- $1 --> and <!-- /$1 --> markers, without the fences.
 readme_block() {
-  sed -n "/<!-- $1 -->/,/<!-- \/$1 -->/p" README.md | sed '1,2d;$d' | sed '$d'
+  doc_block "$1" README.md
+}
+
+# Prints the block between <!-- $1 --> and <!-- /$1 --> markers in the file $2, without the fences.
+doc_block() {
+  sed -n "/<!-- $1 -->/,/<!-- \/$1 -->/p" "$2" | sed '1,2d;$d' | sed '$d'
 }
