@@ -11,12 +11,8 @@ import PostgresNIO
 /// serving), with the fix in words.
 package struct DeploymentDoctor: Sendable {
     /// How a check ended.
-    package enum Level: String, Sendable, Comparable {
+    package enum Level: String, Sendable {
         case ok, warning, error
-
-        package static func < (lhs: Level, rhs: Level) -> Bool {
-            [.ok, .warning, .error].firstIndex(of: lhs)! < [.ok, .warning, .error].firstIndex(of: rhs)!
-        }
     }
 
     /// One check's outcome.
@@ -36,6 +32,8 @@ package struct DeploymentDoctor: Sendable {
     /// Clock skew against the database: a warning past 2 seconds, an error past 30.
     static let skewWarning: TimeInterval = 2
     static let skewError: TimeInterval = 30
+    /// Hosts that name this machine.
+    static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "::1"]
 
     package init(configuration: ServerConfiguration) {
         self.configuration = configuration
@@ -182,9 +180,8 @@ package struct DeploymentDoctor: Sendable {
 
     private func publicURL() -> Finding {
         let check = "public URL"
-        let loopback = ["127.0.0.1", "localhost", "::1"].contains(configuration.host)
         guard let text = configuration.publicURL else {
-            return loopback
+            return Self.loopbackHosts.contains(configuration.host)
                 ? Finding(check: check, level: .ok, detail: "none; the server listens on loopback only", fix: nil)
                 : Finding(check: check, level: .warning, detail: "none, and the server listens on \(configuration.host): asset URLs follow each request's Host",
                           fix: "give --public-url https://your.host so asset URLs and web pages name the address clients reach")
@@ -192,7 +189,7 @@ package struct DeploymentDoctor: Sendable {
         guard let url = URLComponents(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), let host = url.host, !host.isEmpty else {
             return Finding(check: check, level: .error, detail: "'\(text)' is not an http or https URL", fix: "give --public-url as https://your.host")
         }
-        if scheme == "http" && !["127.0.0.1", "localhost", "::1"].contains(host) {
+        if scheme == "http" && !Self.loopbackHosts.contains(host) {
             return Finding(check: check, level: .warning, detail: "\(text) is cleartext: sessions and data cross the network unencrypted",
                            fix: "serve https (--tls-cert/--tls-key, or a TLS proxy) and give an https public URL")
         }

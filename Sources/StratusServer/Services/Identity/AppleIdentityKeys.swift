@@ -19,8 +19,6 @@ actor AppleIdentityKeys {
     private var fetchedAt: ContinuousClock.Instant?
     private var attemptedAt: ContinuousClock.Instant?
     private var fetching: Task<Void, any Error>?
-    /// How many times the keys were fetched.
-    private(set) var fetchCount = 0
 
     static let maxBytes = 64 * 1024
     static let maxKeys = 16
@@ -65,7 +63,6 @@ actor AppleIdentityKeys {
     }
 
     private func fetch() async throws {
-        fetchCount += 1
         let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: Self.timeout)
         guard response.status == .ok else {
             throw CloudKitError(.tryAgainLater, "Apple's keys answered \(response.status.code)", retryAfter: Int(refetchInterval.components.seconds))
