@@ -1,5 +1,6 @@
 import Foundation
 import StratusTesting
+@testable import StratusServer
 
 /// A real SMTP server on a free loopback port (Python's aiosmtpd, run by `scripts/lib/mail_sink.py`;
 /// `scripts/test.sh` installs it from `requirements.txt`), keeping every message it receives.
@@ -51,16 +52,34 @@ final class MailSink: @unchecked Sendable {
         lock.withLock { text }.components(separatedBy: "---------- MESSAGE FOLLOWS ----------").filter { $0.contains("To: <\(address)>") }
     }
 
+    /// The messages mailed to an address, once there are at least `count` (or after 30 s, what
+    /// there is): the sink prints a message before it answers 250, but this process reads its
+    /// output on a thread of its own, which may not have caught up when the mailer returns.
+    func messages(to address: String, atLeast count: Int) async throws -> [String] {
+        for _ in 0..<600 where messages(to: address).count < count { try await Task.sleep(for: .milliseconds(50)) }
+        return messages(to: address)
+    }
+
     /// How many messages arrived, to any address.
     var messageCount: Int {
         lock.withLock { text }.components(separatedBy: "---------- MESSAGE FOLLOWS ----------").count - 1
     }
 
-    /// The verification codes mailed to an address so far, oldest first.
-    func codes(to address: String) -> [String] {
-        messages(to: address).compactMap { message in
+    /// The verification codes mailed to an address, oldest first, once there are at least `count`
+    /// messages to it.
+    func codes(to address: String, atLeast count: Int = 1) async throws -> [String] {
+        try await messages(to: address, atLeast: count).compactMap { message in
             message.range(of: #"code: \d{6}"#, options: .regularExpression).map { String(message[$0].suffix(6)) }
         }
+    }
+
+    /// A mailer to this sink. Its deadline is a minute, not the default 10 s: the whole suite runs
+    /// at once on two cores, and a conversation (TLS included) has been seen to take longer than
+    /// 10 s there; the deadline itself is tested with a server that never answers.
+    func mailer(host: String = "127.0.0.1") -> SMTPMailer {
+        var mailer = SMTPMailer(host: host, port: port, from: "stratus@example.com")
+        mailer.timeout = .seconds(60)
+        return mailer
     }
 
     static func freePort() throws -> Int {
