@@ -217,6 +217,10 @@ let package = Package(
             dependencies: ["StratusData", "StratusTesting", "StratusClient", "StratusSync", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
+            name: "GuideTests",
+            dependencies: ["StratusClient", "StratusSync", "StratusData", "StratusTesting", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
             name: "NotesTests",
             dependencies: ["NotesKit", "StratusTesting", "StratusClient", "StratusServer"]
         ),

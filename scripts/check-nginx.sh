@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Stratus behind Debian's nginx on loopback, as the README's "Behind a reverse proxy" section sets it
-# up: the README's curl quickstart through the proxy (its asset upload and download included), then a
-# push over the proxied WebSocket. Installs nginx when missing.
+# Stratus behind Debian's nginx on loopback, as docs/deploy.md's "Behind a reverse proxy" sets it up:
+# its nginx block checked by `nginx -t` as written (TLS included, with a test certificate), then served
+# on a loopback port without TLS in front of a server started with its serve line, with the README's
+# curl quickstart through the proxy (its asset upload and download included), a push over the proxied
+# WebSocket, and two clients throttled apart. Installs nginx when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
@@ -17,14 +19,25 @@ nginx=$(command -v nginx || echo /usr/sbin/nginx)
 source scripts/lib/walkthrough.sh
 need_products stratus
 proxy_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-# The README's serve command for this setup, on this run's ports and data directory.
-serve_args=$(readme_block proxy-serve | sed -n 's#^stratus serve --host 127.0.0.1 --port 8080 ##p' | sed "s#https://sync.example.com#http://127.0.0.1:$proxy_port#")
-[ -n "$serve_args" ] || { echo "the README's proxy-serve block is not 'stratus serve --host 127.0.0.1 --port 8080 …'"; exit 1; }
+# docs/deploy.md's serve command for this setup, on this run's ports and data directory.
+serve_args=$(doc_block proxy-serve docs/deploy.md | sed -n 's#^stratus serve --host 127.0.0.1 --port 8080 ##p' | sed "s#https://sync.example.com#http://127.0.0.1:$proxy_port#")
+[ -n "$serve_args" ] || { echo "docs/deploy.md's proxy-serve block is not 'stratus serve --host 127.0.0.1 --port 8080 …'"; exit 1; }
 # shellcheck disable=SC2086
 start_server "$work/stratus-data" $serve_args
 
-mkdir -p "$work/nginx/logs"
-readme_block nginx \
+mkdir -p "$work/nginx/logs" "$work/tls"
+# The block as written, with a self-signed certificate where Let's Encrypt's would be: nginx -t.
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/tls/privkey.pem" -out "$work/tls/fullchain.pem" -days 2 \
+  -subj "/CN=sync.example.com" 2>/dev/null
+doc_block nginx docs/deploy.md | sed "s#/etc/letsencrypt/live/sync.example.com/#$work/tls/#" > "$work/nginx/verbatim.conf"
+cat > "$work/nginx/test.conf" <<CONF
+pid $work/nginx/test.pid;
+error_log $work/nginx/logs/test-error.log warn;
+events { worker_connections 16; }
+http { include $work/nginx/verbatim.conf; }
+CONF
+"$nginx" -t -q -p "$work/nginx" -c "$work/nginx/test.conf" || { echo "nginx -t refused docs/deploy.md's block"; exit 1; }
+doc_block nginx docs/deploy.md \
   | sed "s#listen 443 ssl;#listen 127.0.0.1:$proxy_port;#; /ssl_certificate/d; s#server_name sync.example.com;#server_name localhost;#; s#127.0.0.1:8080#127.0.0.1:$port#" \
   > "$work/nginx/site.conf"
 user_line=""

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# The test of scripts/package.sh: builds the package, unpacks it outside the repository and the
-# toolchain, checks that the binary loads no Swift library, then runs it with an empty environment
+# The test of scripts/package.sh: runs docs/deploy.md's package block (the build and its checksum
+# check), unpacks the archive outside the repository and the toolchain, checks that the binary loads no Swift library, then runs it with an empty environment
 # (no PATH, no LD_LIBRARY_PATH): --version, and a server answering /healthz and /readyz. It also checks
 # the systemd unit with systemd-analyze (when present) and that the Containerfile copies only what the
 # package holds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-archive=$(scripts/package.sh | tail -1)
 source scripts/lib/walkthrough.sh
+doc_block package docs/deploy.md > "$work/package.sh"
+bash -e -o pipefail "$work/package.sh" > "$work/package.txt" 2>&1 || { cat "$work/package.txt"; echo "package: the block of docs/deploy.md failed"; exit 1; }
+archive=$(grep -m1 '^dist/stratus-.*\.tar\.gz$' "$work/package.txt") || { cat "$work/package.txt"; echo "package: no archive named"; exit 1; }
+grep -q "$(basename "$archive"): OK" "$work/package.txt" || { echo "package: the block did not check the checksum"; exit 1; }
 tar -xzf "$archive" -C "$work"
 binary=$(ls "$work"/*/stratus)
 
@@ -17,10 +20,11 @@ fi
 version=$(cd "$work" && env -i "$binary" --version)
 [ "$version" = "$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/StratusServer/StratusServer.swift)" ] \
   || { echo "package: --version printed '$version'"; exit 1; }
-# The version in one place: the changelog's newest release and the README's package snippet name it too.
+# The version in one place: the changelog's newest release, the README and the getting-started guide's Package.swift name it too.
 newest=$(sed -n 's/^## \[\([0-9][^]]*\)\].*/\1/p' CHANGELOG.md | head -1)
 [ "$newest" = "$version" ] || { echo "package: CHANGELOG.md's newest release is '$newest', the binary is $version"; exit 1; }
-grep -qF "from: \"$version\")" README.md || { echo "package: the README's package snippet does not name $version"; exit 1; }
+grep -qF "from: \"$version\")" docs/getting-started.md || { echo "package: docs/getting-started.md's Package.swift does not name $version"; exit 1; }
+grep -qF "Version \`$version\`" README.md || { echo "package: the README's status does not name $version"; exit 1; }
 # The checksum and the changelog entry beside the archive.
 (cd "$(dirname "$archive")" && sha256sum -c --quiet "$(basename "$archive").sha256") || { echo "package: the checksum does not match"; exit 1; }
 changes="$(dirname "$archive")/stratus-$version-CHANGES.md"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Follows the README's Shopping walkthrough against a fresh server: Alice shares a list with Bob,
+# Runs docs/examples.md's Shopping walkthrough against a fresh server: Alice shares a list with Bob,
 # both edit, both see the same list; Bob leaves.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -7,8 +7,8 @@ source scripts/lib/walkthrough.sh
 need_products stratus shopping
 start_server "$work/data"
 
-# The README's block, with its data directory and port pointed at this server.
-readme_block shopping \
+# The block, with its data directory and port pointed at this server.
+doc_block shopping docs/examples.md \
   | sed "s#http://127.0.0.1:8080#http://127.0.0.1:$port#; s#--data ./stratus-data#--data $work/data#; s#.build/release/stratus #$PWD/.build/debug/stratus #; s#.build/debug/shopping#$PWD/.build/debug/shopping#; s#Examples/Shopping/Shopping.ckdb#$PWD/Examples/Shopping/Shopping.ckdb#" \
   > "$work/walkthrough.sh"
 (cd "$work" && bash -e -o pipefail walkthrough.sh) > "$work/out.txt" 2>&1 || { cat "$work/out.txt"; echo "walkthrough failed"; exit 1; }

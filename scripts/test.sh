@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds everything and runs the whole test suite, then checks the README's curl quickstart and
-# its Notes walkthrough against real servers.
+# Builds everything and runs the whole test suite, then runs the README's and the guides' blocks (the
+# curl quickstart, the walkthroughs, deployment, operations) against real servers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Every step below is named on standard error with the time it starts, and has a time limit (in
@@ -58,6 +58,9 @@ step 300 .build/debug/stratus-sim soak --minutes 0.5 --rate 100 --report-every 1
 # (scripts/schemathesis.sh runs 100).
 step 1200 scripts/schemathesis.sh --examples 10 | grep -E "generated|issues found|failures"
 step 600 scripts/check-quickstart.sh
+# Every block of the README and the guides is marked and run (Tests/GuideTests runs the Swift ones in swift test
+# above); this runs the TLS, operations and PostgreSQL blocks no walkthrough below runs.
+step 600 scripts/check-guides.sh
 step 600 scripts/check-upgrading.sh
 step 600 scripts/check-notes.sh
 step 600 scripts/check-shopping.sh

@@ -1,5 +1,6 @@
 # Shared by the check-*.sh scripts: built binaries, a fresh server on a free port over a temporary
 # data directory, and output checks. Source it from the repository root.
+repository=$PWD
 
 # Builds the named products unless their debug binaries exist.
 need_products() {
@@ -40,7 +41,7 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 # Starts `stratus serve --ready-json` on $port over data directory $1 (more `serve` options may
 # follow), waits for its ready line and sets $base_url, $api_token and $container from it.
 start_server() {
-  "$PWD/.build/debug/stratus" serve --data "$1" --port "$port" --log-level error --ready-json "${@:2}" > "$work/server.log" 2>&1 &
+  "$repository/.build/debug/stratus" serve --data "$1" --port "$port" --log-level error --ready-json "${@:2}" > "$work/server.log" 2>&1 &
   server=$!
   wait_until_ready "$work/server.log" || { echo "server did not start"; cat "$work/server.log"; exit 1; }
 }

@@ -1,7 +1,7 @@
 /// A CloudKit Web Services `serverErrorCode`, with the HTTP status CloudKit answers it with.
 ///
 /// The raw values are Apple's spelling. Codes marked *extension* are Stratus additions for
-/// situations CloudKit Web Services does not document; they are listed in the README.
+/// situations CloudKit Web Services does not document; they are listed in docs/protocol.md (Extensions).
 public enum ServerErrorCode: String, Codable, Sendable, CaseIterable {
     case accessDenied = "ACCESS_DENIED"
     case atomicError = "ATOMIC_ERROR"
