@@ -61,7 +61,7 @@ served_by_block() {
 # docs/getting-started.md's Package.swift: SwiftPM loads it (dump-package fetches no dependency).
 app="$work/MyNotes"
 mkdir -p "$app/Sources/MyNotes" "$app/Tests/MyNotesTests"
-python3 scripts/lib/doc_blocks.py show manifest > "$app/Package.swift"
+doc_block swift-manifest:manifest docs/getting-started.md > "$app/Package.swift"
 (cd "$app" && swift package dump-package) > "$work/manifest.json"
 expect '"name" : "MyNotes"' "$(cat "$work/manifest.json")"
 expect '"urlString" : "https://git.example.com/stratus.git"' "$(cat "$work/manifest.json")"

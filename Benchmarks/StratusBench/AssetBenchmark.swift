@@ -18,9 +18,8 @@ struct AssetBenchmark: AsyncParsableCommand {
     @Option(help: "Repetitions; the median of each figure is reported.") var repetitions = 7
 
     func run() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try ScratchDirectory.make()
+        defer { ScratchDirectory.remove(directory) }
         let size = megabytes * 1024 * 1024
         let source = directory.appendingPathComponent("source.bin").path
         try Self.writeRandomFile(source, size: size)

@@ -16,9 +16,8 @@ struct HostileBenchmark: AsyncParsableCommand {
     @Option(help: "Concurrent clients reading large records.") var readers = 64
 
     func run() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try ScratchDirectory.make()
+        defer { ScratchDirectory.remove(directory) }
         let (sockets, readers) = (self.sockets, self.readers)
         let (peak, tally, good) = try await BenchmarkServer.inChildProcess(directory: directory.appendingPathComponent("server")) { server in
             let tally = Tally()

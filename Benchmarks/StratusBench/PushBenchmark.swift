@@ -24,9 +24,8 @@ struct PushBenchmark: AsyncParsableCommand {
     @Option(help: "With --backend postgres: the PostgreSQL server to make a database on (postgres://user@host:port).") var database: String?
 
     func run() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try ScratchDirectory.make()
+        defer { ScratchDirectory.remove(directory) }
         let counts = devices.split(separator: ",").compactMap { Int($0) }
         switch backend {
         case "sqlite": break

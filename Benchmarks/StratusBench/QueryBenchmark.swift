@@ -12,8 +12,8 @@ struct QueryBenchmark: AsyncParsableCommand {
     @Option(help: "Queries per zone.") var runs = 200
 
     func run() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try ScratchDirectory.make()
+        defer { ScratchDirectory.remove(directory) }
         print("EQUALS on a QUERYABLE field, 20 results; \(small) vs \(large) records; p50 of \(runs) queries")
         let (smallP50, largeP50) = try await BenchmarkServer.with(directory: directory) { server in
             try await server.importSchema("DEFINE SCHEMA RECORD TYPE Item (category STRING QUERYABLE, title STRING, qty INT64);")

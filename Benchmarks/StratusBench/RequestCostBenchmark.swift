@@ -14,9 +14,8 @@ struct RequestCostBenchmark: AsyncParsableCommand {
     @Option(help: "Requests of each kind.") var requests = 3000
 
     func run() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try ScratchDirectory.make()
+        defer { ScratchDirectory.remove(directory) }
         let requests = self.requests
         let (healthz, lookup, changes) = try await BenchmarkServer.inChildProcess(directory: directory.appendingPathComponent("server"),
                                                                                   logLevel: "info", userRequestsPerSecond: 100_000) { server in

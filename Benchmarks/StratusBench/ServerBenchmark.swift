@@ -16,9 +16,8 @@ struct ServerBenchmark: AsyncParsableCommand {
     @Option(help: "With --backend postgres: the PostgreSQL server to make databases on (postgres://user@host:port).") var database: String?
 
     func run() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try ScratchDirectory.make()
+        defer { ScratchDirectory.remove(directory) }
         let records = (0..<self.records).map(Self.record)
         print("N = \(self.records) records of 5 fields, batches of \(batch), median of \(repeats) interleaved repetitions")
         switch backend {

@@ -16,9 +16,8 @@ struct StoreBenchmark: AsyncParsableCommand {
     @Option(help: "Repetitions; medians are reported.") var repetitions = 5
 
     func run() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try ScratchDirectory.make()
+        defer { ScratchDirectory.remove(directory) }
         let count = rows
         print("\(count) rows of 4 columns, median of \(repetitions)")
         // As fetched: with the server's system fields (a change tag), which the engine remembers.

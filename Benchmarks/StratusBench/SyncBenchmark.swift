@@ -15,9 +15,8 @@ struct SyncBenchmark: AsyncParsableCommand {
     @Option(help: "Records to sync each way.") var records = 100_000
 
     func run() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try ScratchDirectory.make()
+        defer { ScratchDirectory.remove(directory) }
         let count = records
         print("\(count) records of 4 fields; server in a child process")
         let figures = try await BenchmarkServer.inChildProcess(directory: directory.appendingPathComponent("server")) { server in

@@ -15,7 +15,7 @@ import StratusCore
     }
 
     static func waitForMail(_ sink: MailSink, to address: String, count: Int) async throws {
-        for _ in 0..<600 where resetCodes(sink, to: address).count < count { try await Task.sleep(for: .milliseconds(50)) }
+        try await sink.wait { resetCodes($0, to: address).count >= count }
     }
 
     /// A server mailing through a real SMTP server, and `username`'s account (password

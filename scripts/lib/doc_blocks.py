@@ -7,7 +7,8 @@ that names it, and closed by the same name after its closing fence:
     <!-- swift:NAME -->            Swift statements: compiled into Tests/GuideTests as the body of
                                    `GuideBlocks.NAME(_ guide:)`, which a test runs against a TestCloud
     <!-- swift-file:NAME -->       a Swift file: compiled into Tests/GuideTests as it is (its tests run)
-    <!-- swift-manifest:NAME -->   a Package.swift: loaded by `swift package dump-package` (check-guides.sh)
+    <!-- swift-manifest:NAME -->   a Package.swift: loaded by `swift package dump-package` (check-guides.sh,
+                                   which extracts it with `doc_block swift-manifest:NAME FILE`)
 
 Other blocks must say what they hold (```text, ```json) and are not run.
 
@@ -19,8 +20,6 @@ the guide's code is all in one module here.
     doc_blocks.py audit              every block is marked, every mark has its runner, and the README's
                                      and docs/'s relative links lead to a file and heading
     doc_blocks.py generate [--check] writes Tests/GuideTests/Generated/ (--check: fails if it differs)
-    doc_blocks.py show NAME          prints the block NAME (for scripts; doc_block in walkthrough.sh
-                                     does the same for one file)
 """
 import os
 import re
@@ -58,7 +57,7 @@ RUNNERS = {
     "dev-loop": "scripts/check-guides.sh",
     "console": "scripts/check-guides.sh",
 }
-# What loads each swift-manifest block (`doc_blocks.py show NAME`).
+# What loads each swift-manifest block (`doc_block swift-manifest:NAME FILE`).
 MANIFEST_RUNNER = "scripts/check-guides.sh"
 RUN_LANGUAGES = {"sh", "nginx"}
 SWIFT_KINDS = {"swift", "swift-file", "swift-manifest"}
@@ -122,7 +121,7 @@ def audit(root):
         if block.language == "swift":
             if block.kind not in SWIFT_KINDS:
                 problems.append(f"{where}: a Swift block needs <!-- swift:NAME -->, <!-- swift-file:NAME --> or <!-- swift-manifest:NAME -->")
-            elif block.kind == "swift-manifest" and f"doc_blocks.py show {block.name}" not in read(root, MANIFEST_RUNNER):
+            elif block.kind == "swift-manifest" and f"doc_block swift-manifest:{block.name} " not in read(root, MANIFEST_RUNNER):
                 problems.append(f"{where}: {MANIFEST_RUNNER} does not load the Package.swift {block.name}")
             continue
         if block.language in RUN_LANGUAGES:
@@ -221,13 +220,6 @@ def generate(root, check):
 def main(arguments):
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     command = arguments[0] if arguments else "audit"
-    if command == "show" and len(arguments) == 2:
-        block = next((b for b in every_block(root) if b.name == arguments[1]), None)
-        if block is None:
-            print(f"no block {arguments[1]}", file=sys.stderr)
-            return 1
-        sys.stdout.write(block.text)
-        return 0
     if command == "audit":
         problems = audit(root)
     elif command == "generate":

@@ -45,7 +45,7 @@ class DocBlocksTests(unittest.TestCase):
     def test_a_package_manifest_nothing_loads_is_refused(self):
         self.write("docs/getting-started.md", "<!-- swift-manifest:manifest -->\n```swift\nlet package = Package()\n```\n<!-- /swift-manifest:manifest -->\n")
         self.assertIn("does not load the Package.swift manifest", " ".join(doc_blocks.audit(self.root)))
-        self.write(doc_blocks.MANIFEST_RUNNER, self.read(doc_blocks.MANIFEST_RUNNER) + "python3 scripts/lib/doc_blocks.py show manifest\n")
+        self.write(doc_blocks.MANIFEST_RUNNER, self.read(doc_blocks.MANIFEST_RUNNER) + "doc_block swift-manifest:manifest docs/getting-started.md\n")
         self.assertEqual(doc_blocks.audit(self.root), [])
 
     def test_a_link_to_a_missing_file_or_heading_is_refused(self):

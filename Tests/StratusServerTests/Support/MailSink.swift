@@ -52,11 +52,17 @@ final class MailSink: @unchecked Sendable {
         lock.withLock { text }.components(separatedBy: "---------- MESSAGE FOLLOWS ----------").filter { $0.contains("To: <\(address)>") }
     }
 
+    /// Waits until `ready` holds of what the sink received (30 s at most, then returns): the sink
+    /// prints a message before it answers 250, but this process reads its output on a thread of
+    /// its own, which may not have caught up when the mailer returns.
+    func wait(until ready: (MailSink) -> Bool) async throws {
+        for _ in 0..<600 where !ready(self) { try await Task.sleep(for: .milliseconds(50)) }
+    }
+
     /// The messages mailed to an address, once there are at least `count` (or after 30 s, what
-    /// there is): the sink prints a message before it answers 250, but this process reads its
-    /// output on a thread of its own, which may not have caught up when the mailer returns.
+    /// there is).
     func messages(to address: String, atLeast count: Int) async throws -> [String] {
-        for _ in 0..<600 where messages(to: address).count < count { try await Task.sleep(for: .milliseconds(50)) }
+        try await wait { $0.messages(to: address).count >= count }
         return messages(to: address)
     }
 
