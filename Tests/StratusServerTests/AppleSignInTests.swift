@@ -154,7 +154,8 @@ import StratusTesting
         try await Self.withServer { server, apple in
             let alice = try await server.signUp("alice")
             let token = try await apple.token(subject: "003.alice", email: "alice@example.com")
-            #expect(try await alice.post("\(Self.auth)/apple/link", AppleSignInRequest(identityToken: token)).status == 200)
+            let linked = try await alice.post("\(Self.auth)/apple/link", AppleSignInRequest(identityToken: token))
+            #expect(linked.status == 200, "\(linked.text)")
             let viaApple = try Self.caller(server, try await Self.signIn(server, token))
             #expect(viaApple.userRecordName == alice.userRecordName, "Sign in with Apple reaches the linked account")
 

@@ -37,9 +37,10 @@ final class MailSink: @unchecked Sendable {
         child.wait()
     }
 
-    /// Waits until it is listening.
+    /// Waits until it is listening (a minute at most: Python starting under the whole suite's
+    /// load on two cores has taken more than the 10 s this waited before).
     func ready() async throws {
-        for _ in 0..<100 {
+        for _ in 0..<600 {
             if lock.withLock({ text }).contains("ready\n") { return }
             try await Task.sleep(for: .milliseconds(100))
         }
