@@ -1,7 +1,6 @@
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
-import HummingbirdWSClient
 import Logging
 import StratusClient
 import Synchronization
@@ -202,31 +201,6 @@ struct PushBenchmark: AsyncParsableCommand {
         let listener = RawListener()
         listener.start(url: try await PushConnection.webSocketURL(for: try await container(server)))
         return listener
-    }
-}
-
-/// A bare push WebSocket.
-final class RawListener: Sendable {
-    private let connected = Mutex(false)
-    private let runner = Mutex<Task<Void, Never>?>(nil)
-
-    var isConnected: Bool { connected.withLock { $0 } }
-
-    func start(url: String) {
-        var logger = Logger(label: "bench-listener")
-        logger.logLevel = .critical
-        let task = Task { [self] in
-            _ = try? await WebSocketClient.connect(url: url, logger: logger) { inbound, _, _ in
-                self.connected.withLock { $0 = true }
-                for try await _ in inbound {}
-            }
-            self.connected.withLock { $0 = false }
-        }
-        runner.withLock { $0 = task }
-    }
-
-    func stop() {
-        runner.withLock { $0?.cancel() }
     }
 }
 

@@ -171,7 +171,7 @@ public struct StratusServer: Sendable {
         // FirstRequestDeadline).
         var server = HTTPServerBuilder { responder in
             FirstRequestDeadlineChannel(base: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channelConfiguration,
-                                                                           shouldUpgrade: { request, _, _ in try await push.shouldUpgrade(request) }),
+                                                                           shouldUpgrade: { request, channel, _ in try await push.shouldUpgrade(request, channel: channel) }),
                                         deadline: idleTimeout)
         }
         if let tls = configuration.tls {

@@ -1,3 +1,4 @@
+import NIOCore
 import StratusCore
 import Synchronization
 
@@ -6,46 +7,47 @@ import Synchronization
 /// ones are replaced by a single "you may have missed some: fetch" notification.
 ///
 /// A long-poll courier takes notifications with ``next(as:)`` and ``poll()``; at most one poll waits
-/// at a time. A WebSocket hands the
-/// mailbox a ``Delivery`` instead (``deliver(_:)``): a task that sends runs only while
-/// notifications are waiting, so an idle connection holds no task of its own.
+/// at a time. A WebSocket hands the mailbox a ``Delivery`` instead (``deliver(_:)``): one
+/// notification at a time is handed to it, the next once the last has left, so a device that
+/// reads slowly holds at most one write and its mailbox; an idle connection holds no task.
 package final class Mailbox: Sendable {
-    /// How a WebSocket's notifications leave: `send` each in order; `end` once the mailbox
-    /// closes (its session ended), to close the connection.
+    /// How a WebSocket's notifications leave: `send` writes one and calls its completion once it
+    /// has left (true) or could not (false, which closes the mailbox); `end` is called once the
+    /// mailbox closes (its session ended), to close the connection.
     package struct Delivery: Sendable {
-        package var send: @Sendable (String) async throws -> Void
+        package var send: @Sendable (_ notification: ByteBuffer, _ completion: @escaping @Sendable (Bool) -> Void) -> Void
         package var end: @Sendable () async -> Void
 
-        package init(send: @escaping @Sendable (String) async throws -> Void, end: @escaping @Sendable () async -> Void) {
+        package init(send: @escaping @Sendable (ByteBuffer, @escaping @Sendable (Bool) -> Void) -> Void, end: @escaping @Sendable () async -> Void) {
             self.send = send
             self.end = end
         }
     }
 
     private struct State {
-        var queue: [(key: String, notification: String)] = []
+        var queue: [(key: String, notification: ByteBuffer)] = []
         /// The waiting long-poll: its number (``makeWaiter()``) and continuation.
-        var waiter: (id: UInt64, continuation: CheckedContinuation<String?, Never>)?
+        var waiter: (id: UInt64, continuation: CheckedContinuation<ByteBuffer?, Never>)?
         /// The last number ``makeWaiter()`` handed out.
         var lastWaiter: UInt64 = 0
         /// Long-polls at or below this number get nil at once: woken before they began to wait.
         var wokenUpTo: UInt64 = 0
         var closed = false
         var delivery: Delivery?
-        /// Whether a task is sending the queue through `delivery`.
+        /// Whether a notification is on its way through `delivery` (the next waits for it).
         var delivering = false
     }
 
     private let state = Mutex(State())
     let capacity: Int
     /// The notification that stands for many (pruned): a database notification with `p` set.
-    private let overflow: String
+    private let overflow: ByteBuffer
     /// The hash of the session the device signed in with, and when that session expires: its
     /// end closes the mailbox.
     let sessionHash: String
     let sessionExpiresAt: Int64
 
-    init(capacity: Int, overflow: String, session: StoredSession) {
+    init(capacity: Int, overflow: ByteBuffer, session: StoredSession) {
         self.capacity = capacity
         self.overflow = overflow
         sessionHash = session.tokenHash
@@ -53,8 +55,8 @@ package final class Mailbox: Sendable {
     }
 
     /// Queues a notification, or hands it to the device if it is waiting.
-    func post(_ notification: String, key: String) {
-        let (waiter, delivery) = state.withLock { state -> (CheckedContinuation<String?, Never>?, Delivery?) in
+    func post(_ notification: ByteBuffer, key: String) {
+        let (waiter, delivery) = state.withLock { state -> (CheckedContinuation<ByteBuffer?, Never>?, (Delivery, ByteBuffer)?) in
             guard !state.closed else { return (nil, nil) }
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -70,48 +72,45 @@ package final class Mailbox: Sendable {
             return (nil, Self.startDelivering(&state))
         }
         waiter?.resume(returning: notification)
-        if let delivery { deliverQueued(delivery) }
+        if let (delivery, first) = delivery { send(first, through: delivery) }
     }
 
     /// Sends every notification, those waiting now and those to come, through `delivery`; when
     /// the mailbox closes, calls its `end`. A send that fails closes the mailbox.
     package func deliver(_ delivery: Delivery) {
-        let (start, closed) = state.withLock { state -> (Delivery?, Bool) in
+        let (start, closed) = state.withLock { state -> ((Delivery, ByteBuffer)?, Bool) in
             state.delivery = delivery
             return (Self.startDelivering(&state), state.closed)
         }
         if closed {
             Task { await delivery.end() }
-        } else if let start {
-            deliverQueued(start)
+        } else if let (delivery, first) = start {
+            send(first, through: delivery)
         }
     }
 
-    /// The delivery to start a sending task with, if there is one, something waits, and no task
-    /// sends yet (the caller holds the lock and starts it).
-    private static func startDelivering(_ state: inout State) -> Delivery? {
+    /// The delivery and the notification to start with, if there is a delivery, something
+    /// waits, and nothing is on its way yet (the caller holds the lock and sends it).
+    private static func startDelivering(_ state: inout State) -> (Delivery, ByteBuffer)? {
         guard let delivery = state.delivery, !state.delivering, !state.queue.isEmpty else { return nil }
         state.delivering = true
-        return delivery
+        return (delivery, state.queue.removeFirst().notification)
     }
 
-    /// A task that sends what waits, in order, and ends when nothing does.
-    private func deliverQueued(_ delivery: Delivery) {
-        Task {
-            while let next = state.withLock({ state -> String? in
-                guard !state.closed, !state.queue.isEmpty else {
+    /// Sends `notification`, then, once it has left, what waits by then, until nothing does.
+    private func send(_ notification: ByteBuffer, through delivery: Delivery) {
+        delivery.send(notification) { [self] sent in
+            let next = state.withLock { state -> ByteBuffer? in
+                guard sent, !state.closed, !state.queue.isEmpty else {
                     state.delivering = false
                     return nil
                 }
                 return state.queue.removeFirst().notification
-            }) {
-                do {
-                    try await delivery.send(next)
-                } catch {
-                    state.withLock { $0.delivering = false }
-                    close()
-                    return
-                }
+            }
+            if let next {
+                send(next, through: delivery)
+            } else if !sent {
+                close()
             }
         }
     }
@@ -127,9 +126,9 @@ package final class Mailbox: Sendable {
     /// The next notification, waiting for one; nil once the mailbox is closed, once `waiter` was
     /// woken, or when a newer long-poll takes its place: one poll waits at a time, and each gets an
     /// answer.
-    func next(as waiter: UInt64) async -> String? {
+    func next(as waiter: UInt64) async -> ByteBuffer? {
         await withCheckedContinuation { continuation in
-            let (ready, displaced) = state.withLock { state -> (String??, CheckedContinuation<String?, Never>?) in
+            let (ready, displaced) = state.withLock { state -> (ByteBuffer??, CheckedContinuation<ByteBuffer?, Never>?) in
                 if !state.queue.isEmpty { return (.some(state.queue.removeFirst().notification), nil) }
                 if state.closed || waiter <= state.wokenUpTo || (state.waiter?.id ?? 0) > waiter { return (.some(nil), nil) }
                 let displaced = state.waiter?.continuation
@@ -142,14 +141,14 @@ package final class Mailbox: Sendable {
     }
 
     /// The next notification if one is waiting now, else nil.
-    func poll() -> String? {
+    func poll() -> ByteBuffer? {
         state.withLock { $0.queue.isEmpty ? nil : $0.queue.removeFirst().notification }
     }
 
     /// Makes `waiter`'s ``next(as:)`` return nil without closing the mailbox (its long-poll timed
     /// out), whether it waits already or is about to.
     func wake(_ waiter: UInt64) {
-        let continuation = state.withLock { state -> CheckedContinuation<String?, Never>? in
+        let continuation = state.withLock { state -> CheckedContinuation<ByteBuffer?, Never>? in
             state.wokenUpTo = max(state.wokenUpTo, waiter)
             guard let waiting = state.waiter, waiting.id <= waiter else { return nil }
             state.waiter = nil
@@ -163,7 +162,7 @@ package final class Mailbox: Sendable {
 
     /// Ends the mailbox: a waiting `next()` returns nil, and a delivery's `end` is called.
     func close() {
-        let (waiter, delivery) = state.withLock { state -> (CheckedContinuation<String?, Never>?, Delivery?) in
+        let (waiter, delivery) = state.withLock { state -> (CheckedContinuation<ByteBuffer?, Never>?, Delivery?) in
             guard !state.closed else { return (nil, nil) }
             state.closed = true
             defer { state.waiter = nil }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import StratusCore
 
 /// The notifications a commit makes for a subscription, as CloudKit shapes them (`ck.met`,
@@ -77,8 +78,8 @@ extension NotificationHub {
         return aps
     }
 
-    static func encoded(_ notification: PushNotification) -> String {
-        (try? String(decoding: JSONEncoder().encode(notification), as: UTF8.self)) ?? "{}"
+    static func encoded(_ notification: PushNotification) -> ByteBuffer {
+        ByteBuffer(bytes: (try? JSONEncoder().encode(notification)) ?? Data("{}".utf8))
     }
 
     /// "You may have missed notifications: fetch" — a pruned database notification.

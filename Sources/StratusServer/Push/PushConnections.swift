@@ -1,3 +1,4 @@
+import NIOCore
 import StratusCore
 
 /// The push connections (WebSockets and couriers) one instance holds, each a ``Mailbox``, by
@@ -38,7 +39,7 @@ struct PushConnections {
     /// Opens a connection's mailbox; it starts with `catchUp`, the notification that tells a
     /// device to fetch (it may have missed some while it was away), and falls back to it when
     /// it overflows.
-    mutating func open(_ listener: NotificationHub.Listener, session: StoredSession, catchUp: String) throws(CloudKitError) -> Mailbox {
+    mutating func open(_ listener: NotificationHub.Listener, session: StoredSession, catchUp: ByteBuffer) throws(CloudKitError) -> Mailbox {
         guard count < maxConnections else {
             throw CloudKitError(.throttled, "the server holds as many push connections as it may (\(maxConnections)); retry later",
                                 retryAfter: Self.retryAfter)

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOCore
 import StratusCore
 
 /// Delivers notifications to devices: over a WebSocket that stays open (each notification is a
@@ -37,14 +38,13 @@ package struct PushService: Sendable {
     }
 
     /// Serves one WebSocket connection until it closes: every notification for the listener,
-    /// starting with a "fetch to catch up" one, goes out through `send`. The caller's task reads
+    /// starting with a "fetch to catch up" one, goes out through `delivery`. The caller's task reads
     /// the device's side in `untilClosed`; when the session ends (sign-out, or expiry found every
-    /// ``ServerConfiguration/expiredSessionSweepInterval``, closes the mailbox), `end` closes the
-    /// connection, which ends that reading.
-    package func serve(_ connection: Connection, send: @escaping @Sendable (String) async throws -> Void,
-                       end: @escaping @Sendable () async -> Void, untilClosed closed: () async -> Void) async throws {
+    /// ``ServerConfiguration/expiredSessionSweepInterval``, closes the mailbox), the delivery's
+    /// `end` closes the connection, which ends that reading.
+    package func serve(_ connection: Connection, through delivery: Mailbox.Delivery, untilClosed closed: () async -> Void) async throws {
         let mailbox = try await hub.connect(connection.listener, session: connection.session)
-        mailbox.deliver(Mailbox.Delivery(send: send, end: end))
+        mailbox.deliver(delivery)
         await closed()
         await hub.disconnect(connection.listener, mailbox)
     }
@@ -63,11 +63,11 @@ package struct PushService: Sendable {
 
     /// One long-poll: the next notification's JSON, or nil when none came within the wait, or when
     /// a newer poll of the same courier came (it answers this one at once and waits instead).
-    package func poll(courierToken: String) async throws -> String? {
+    package func poll(courierToken: String) async throws -> ByteBuffer? {
         let mailbox = try await courier(token: courierToken)
         if let ready = mailbox.poll() { return ready }
         let waiter = mailbox.makeWaiter()
-        return await withTaskGroup(of: String?.self) { group in
+        return await withTaskGroup(of: ByteBuffer?.self) { group in
             group.addTask { await mailbox.next(as: waiter) }
             group.addTask {
                 try? await Task.sleep(for: courierWait)

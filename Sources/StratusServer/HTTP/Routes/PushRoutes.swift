@@ -20,6 +20,8 @@ struct PushRoutes {
     /// The web origins whose pages may open the WebSocket (``CrossOriginPolicy``); a request
     /// without `Origin` (an app, not a browser) or from the server's public URL is always let in.
     let allowedOrigins: Set<String>
+    /// Where the WebSockets' notifications are written, one per event loop.
+    let outboxes = WebSocketOutboxes()
 
     func register(on router: Router<StratusRequestContext>) {
         for prefix in ["device/1/:container/:environment", "database/1/:container/:environment"] {
@@ -40,8 +42,7 @@ struct PushRoutes {
             guard let json = try await push.poll(courierToken: try context.parameters.require("token")) else {
                 return Response(status: .noContent)
             }
-            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: json)))
+            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: json))
         }
     }
 
@@ -52,7 +53,11 @@ struct PushRoutes {
     /// authentication or a bound is upgraded anyway and answered with CloudKit's error
     /// dictionary as one text frame, then closed with code 4000 + the error's HTTP status
     /// (4401 `AUTHENTICATION_FAILED`, 4421 `AUTHENTICATION_REQUIRED`, 4413 `LIMIT_EXCEEDED`…).
-    func shouldUpgrade(_ request: HTTPRequest) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
+    ///
+    /// Notifications are written on the connection's `channel` directly, through its event
+    /// loop's ``WebSocketOutbox``: at a thousand devices a change, a task and an async writer
+    /// per connection cost more than the write itself.
+    func shouldUpgrade(_ request: HTTPRequest, channel: any Channel) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
         guard let path = request.path, let components = URLComponents(string: path) else { return .dontUpgrade }
         let segments = components.path.split(separator: "/").map(String.init)
         guard segments.count == 5, segments[0] == "push", segments[1] == "1", segments[4] == "websocket" else { return .dontUpgrade }
@@ -75,8 +80,10 @@ struct PushRoutes {
         }
         return .upgrade([:]) { inbound, outbound, _ in
             do {
-                try await push.serve(connection, send: { try await outbound.write(.text($0)) },
-                                     end: { try? await outbound.close(.normalClosure, reason: "session ended") }, untilClosed: {
+                let outbox = outboxes.outbox(for: channel.eventLoop)
+                let delivery = Mailbox.Delivery(send: { json, completion in outbox.write(json, on: channel, completion: completion) },
+                                                end: { try? await outbound.close(.normalClosure, reason: "session ended") })
+                try await push.serve(connection, through: delivery, untilClosed: {
                     // Until the client closes, or the server stops: then the handler returns, and
                     // the close handshake waits for the client at most the close timeout (a
                     // client that never answers would otherwise hold the shutdown for ever).
