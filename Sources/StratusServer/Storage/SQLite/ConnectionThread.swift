@@ -16,12 +16,20 @@ final class ConnectionThread: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var finished = false
+    /// Whether `body` may wait for work on another executor (see ``run(_:mayWaitElsewhere:)``).
+    private let mayWaitElsewhere: Bool
 
-    private init() {}
+    private init(mayWaitElsewhere: Bool) {
+        self.mayWaitElsewhere = mayWaitElsewhere
+    }
 
     /// Runs `body` to completion on the calling thread and returns its result.
-    static func run<T>(_ body: () async throws -> T) throws -> T {
-        let thread = ConnectionThread()
+    ///
+    /// - parameter mayWaitElsewhere: false when the calling thread is one of the cooperative
+    ///   pool's (a read, lent its connection on the caller's thread): a body that then waits for
+    ///   an actor holds a thread that actor may need, so debug builds stop there.
+    static func run<T>(_ body: () async throws -> T, mayWaitElsewhere: Bool = true) throws -> T {
+        let thread = ConnectionThread(mayWaitElsewhere: mayWaitElsewhere)
         // The task runs only while this frame waits below, on this thread; it does not outlive it.
         return try withoutActuallyEscaping(body) { body in
             let work = UnsafeTransfer(body)
@@ -59,7 +67,10 @@ final class ConnectionThread: TaskExecutor, @unchecked Sendable {
     private func drain() {
         while true {
             condition.lock()
-            while jobs.isEmpty && !finished { condition.wait() }
+            while jobs.isEmpty && !finished {
+                assert(mayWaitElsewhere, "a storage read's body waited for another executor while holding a thread of the cooperative pool")
+                condition.wait()
+            }
             guard !jobs.isEmpty else {
                 condition.unlock()
                 return
@@ -71,12 +82,12 @@ final class ConnectionThread: TaskExecutor, @unchecked Sendable {
     }
 }
 
-/// Where the task of ``ConnectionThread/run(_:)`` leaves its result.
+/// Where the task of ``ConnectionThread/run(_:mayWaitElsewhere:)`` leaves its result.
 private final class OutcomeBox<T> {
     var result: Result<T, any Error>?
 }
 
-/// Carries a value into the task of ``ConnectionThread/run(_:)``, which runs on the thread that
+/// Carries a value into the task of ``ConnectionThread/run(_:mayWaitElsewhere:)``, which runs on the thread that
 /// owns the value while its owner waits.
 private struct UnsafeTransfer<Value>: @unchecked Sendable {
     let value: Value
