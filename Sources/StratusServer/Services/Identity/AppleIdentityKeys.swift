@@ -63,7 +63,14 @@ actor AppleIdentityKeys {
     }
 
     private func fetch() async throws {
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: Self.timeout)
+        let response: HTTPClientResponse
+        do {
+            response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: Self.timeout)
+        } catch {
+            // Once more on a new connection: a pooled one may have been closed by the other side
+            // as the request left (the client cannot tell), which says nothing about Apple's keys.
+            response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: Self.timeout)
+        }
         guard response.status == .ok else {
             throw CloudKitError(.tryAgainLater, "Apple's keys answered \(response.status.code)", retryAfter: Int(refetchInterval.components.seconds))
         }
