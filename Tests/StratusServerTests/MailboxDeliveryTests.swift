@@ -35,7 +35,7 @@ import StratusCore
     }
 
     static func mailbox(capacity: Int = 3) -> Mailbox {
-        Mailbox(capacity: capacity, overflow: ByteBuffer(string: "overflow"),
+        Mailbox(capacity: capacity, overflow: { ByteBuffer(string: "overflow") },
                 session: StoredSession(tokenHash: "h", userRecordName: "_u", containerID: "c", environment: .development, expiresAt: .max))
     }
 

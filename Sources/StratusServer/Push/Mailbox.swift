@@ -40,14 +40,15 @@ package final class Mailbox: Sendable {
 
     private let state = Mutex(State())
     let capacity: Int
-    /// The notification that stands for many (pruned): a database notification with `p` set.
-    private let overflow: ByteBuffer
+    /// Makes the notification that stands for many (pruned): a database notification with `p`
+    /// set. Made when needed, not kept: an idle connection holds only this.
+    private let overflow: @Sendable () -> ByteBuffer
     /// The hash of the session the device signed in with, and when that session expires: its
     /// end closes the mailbox.
     let sessionHash: String
     let sessionExpiresAt: Int64
 
-    init(capacity: Int, overflow: ByteBuffer, session: StoredSession) {
+    init(capacity: Int, overflow: @escaping @Sendable () -> ByteBuffer, session: StoredSession) {
         self.capacity = capacity
         self.overflow = overflow
         sessionHash = session.tokenHash
@@ -65,7 +66,7 @@ package final class Mailbox: Sendable {
             if let index = state.queue.firstIndex(where: { $0.key == key }) {
                 state.queue[index].notification = notification
             } else if state.queue.count >= capacity {
-                state.queue = [("overflow", overflow)]
+                state.queue = [("overflow", overflow())]
             } else {
                 state.queue.append((key, notification))
             }

@@ -57,7 +57,8 @@ package actor NotificationHub {
 
     /// A device connected with a session: its mailbox (see ``PushConnections/open(_:session:catchUp:)``).
     package func connect(_ listener: Listener, session: StoredSession) throws(CloudKitError) -> Mailbox {
-        try connections.open(listener, session: session, catchUp: Self.encoded(Self.catchUp(containerID: listener.containerID)))
+        let containerID = listener.containerID
+        return try connections.open(listener, session: session, catchUp: { Self.encoded(Self.catchUp(containerID: containerID)) })
     }
 
     package func disconnect(_ listener: Listener, _ mailbox: Mailbox) {

@@ -36,10 +36,10 @@ struct PushConnections {
         Set(mailboxes.values.flatMap { $0.values.map(\.sessionHash) })
     }
 
-    /// Opens a connection's mailbox; it starts with `catchUp`, the notification that tells a
-    /// device to fetch (it may have missed some while it was away), and falls back to it when
-    /// it overflows.
-    mutating func open(_ listener: NotificationHub.Listener, session: StoredSession, catchUp: ByteBuffer) throws(CloudKitError) -> Mailbox {
+    /// Opens a connection's mailbox; it starts with what `catchUp` makes, the notification that
+    /// tells a device to fetch (it may have missed some while it was away), and falls back to a
+    /// new one when it overflows.
+    mutating func open(_ listener: NotificationHub.Listener, session: StoredSession, catchUp: @escaping @Sendable () -> ByteBuffer) throws(CloudKitError) -> Mailbox {
         guard count < maxConnections else {
             throw CloudKitError(.throttled, "the server holds as many push connections as it may (\(maxConnections)); retry later",
                                 retryAfter: Self.retryAfter)
@@ -52,7 +52,7 @@ struct PushConnections {
         mailboxes[listener, default: [:]][ObjectIdentifier(mailbox)] = mailbox
         count += 1
         ServerMetrics.pushConnections(count)
-        mailbox.post(catchUp, key: "overflow")
+        mailbox.post(catchUp(), key: "overflow")
         return mailbox
     }
 
