@@ -63,13 +63,16 @@ actor AppleIdentityKeys {
     }
 
     private func fetch() async throws {
+        let request = HTTPClientRequest(url: url)
         let response: HTTPClientResponse
         do {
-            response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: Self.timeout)
+            response = try await HTTPClient.shared.execute(request, timeout: Self.timeout)
+        } catch let error as HTTPClientError where error == .deadlineExceeded {
+            throw error  // a second try would only double the wait
         } catch {
             // Once more on a new connection: a pooled one may have been closed by the other side
             // as the request left (the client cannot tell), which says nothing about Apple's keys.
-            response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: Self.timeout)
+            response = try await HTTPClient.shared.execute(request, timeout: Self.timeout)
         }
         guard response.status == .ok else {
             throw CloudKitError(.tryAgainLater, "Apple's keys answered \(response.status.code)", retryAfter: Int(refetchInterval.components.seconds))

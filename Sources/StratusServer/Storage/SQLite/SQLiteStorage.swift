@@ -60,7 +60,7 @@ package final class SQLiteStorage: StratusStorage {
 
     /// Runs `body` in a read transaction on the calling thread: GRDB lends a reader connection
     /// there (its queue runs the closure on the caller's thread), so a read costs no hop to another
-    /// thread and back, a third of a small request's time.
+    /// thread and back (a fifth of a one-record lookup's time, which reads twice).
     ///
     /// The body must not wait for an actor or anything else that needs the cooperative pool: it
     /// holds one of its threads (debug builds stop when it does; see
