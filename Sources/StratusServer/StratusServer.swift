@@ -132,7 +132,7 @@ public struct StratusServer: Sendable {
         router.add(middleware: CloudKitErrorMiddleware(origin: configuration.origin))
         router.add(middleware: LoadSheddingMiddleware(maxInFlight: configuration.maxRequestsInFlight,
                                                       maxPerAddress: configuration.maxRequestsPerAddress))
-        router.add(middleware: RequestBodyDeadline(deadline: configuration.requestBodyDeadline, maxBytes: configuration.maxRequestBytes))
+        router.add(middleware: WholeRequestBody(maxBytes: configuration.maxRequestBytes))
         AuthRoutes(auth: services.auth, admin: services.admin, hub: services.hub, email: services.email, passwordReset: services.passwordReset,
                    apple: services.apple)
             .register(on: router)
@@ -162,10 +162,12 @@ public struct StratusServer: Sendable {
                                 onMetricsRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some ApplicationProtocol {
         let push = PushRoutes(push: services.push, apns: services.apns, origin: configuration.origin,
                               allowedOrigins: configuration.corsOrigins)
-        let writeDeadline = configuration.responseWriteDeadline
+        let (writeDeadline, bodyDeadline) = (configuration.responseWriteDeadline, configuration.requestBodyDeadline)
         let idleTimeout = Self.timeAmount(configuration.httpIdleTimeout)
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(additionalChannelHandlers: [ResponseWriteDeadline(deadline: Self.timeAmount(writeDeadline))], idleTimeout: idleTimeout),
+            http1: .init(additionalChannelHandlers: [ResponseWriteDeadline(deadline: Self.timeAmount(writeDeadline)),
+                                                     RequestBodyDeadline(deadline: Self.timeAmount(bodyDeadline))],
+                         idleTimeout: idleTimeout),
             ws: .init(autoPing: .enabled(timePeriod: configuration.pushPingInterval), closeTimeout: .seconds(5)))
         // A connection is bounded by the idle timeout before its first request too (see
         // FirstRequestDeadline).

@@ -24,6 +24,12 @@ import Synchronization
 
         deinit { close(socket) }
 
+        /// Sends more of the request, or another request on the same connection.
+        func transmit(_ text: String) throws {
+            let bytes = Array(text.utf8)
+            guard send(socket, bytes, bytes.count, 0) == bytes.count else { throw TestFailure("could not send") }
+        }
+
         /// Whether the server closed the connection (seen by ``received()``).
         private(set) var closed = false
 
@@ -77,6 +83,25 @@ import Synchronization
                 let answer = try await sender.answered()
                 #expect(answer.hasPrefix("HTTP/1.1 400") && answer.contains("BAD_REQUEST") && answer.contains("did not arrive"), "\(answer)")
             }
+        }
+    }
+
+    /// The body deadline bounds a body still arriving, not the connection: a request whose body
+    /// arrived whole leaves its keep-alive connection serving requests past the deadline.
+    @Test(.timeLimit(.minutes(2)))
+    func aBodyThatArrivedLeavesItsConnectionPastTheDeadline() async throws {
+        try await TestServer.with(configure: { $0.requestBodyDeadline = .seconds(1) }) { server in
+            let path = "/database/1/\(TestServer.containerID)/development/public/records/query?ckAPIToken=\(server.apiToken)"
+            let body = String(decoding: try JSONEncoder().encode(RecordsQueryRequest(query: CloudQuery(recordType: "Note"))), as: UTF8.self)
+            let client = try SlowSender(server, path: path, body: body, declaredLength: body.utf8.count)
+            #expect(try await client.answered().hasPrefix("HTTP/1.1 200"))
+            try await Task.sleep(for: .seconds(2))
+            try client.transmit("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            for _ in 0..<600 where client.received().components(separatedBy: "HTTP/1.1 200").count < 3 && !client.closed {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(client.received().components(separatedBy: "HTTP/1.1 200").count == 3, "\(client.received())")
+            #expect(!client.closed)
         }
     }
 

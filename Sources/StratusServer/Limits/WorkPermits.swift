@@ -3,7 +3,7 @@ import StratusCore
 
 /// A bound on the requests that may hold large amounts of memory at once: reads whose answers
 /// can fill a response budget, and writes with large bodies. A request takes a permit once its
-/// body is in (``RequestBodyDeadline``: a slow sender never holds one) and holds it while its
+/// body is in (``WholeRequestBody``: a slow sender never holds one) and holds it while its
 /// work is done and its answer encoded; others wait, and past `maxWaiting` waiters a request is
 /// shed with `THROTTLED`.
 ///

@@ -87,7 +87,7 @@ struct DatabaseRoutes {
         group.post(RouterPath(path)) { request, context in
             let access = try context.requireAccess()
             let declared = request.headers[.contentLength].flatMap { Int($0) } ?? Int.max
-            // The body is in (``RequestBodyDeadline``) before a permit is taken: a client that
+            // The body is in (``WholeRequestBody``) before a permit is taken: a client that
             // sends slowly never holds one.
             let decoded = try await JSONBody.decode(Body.self, from: request, limit: limit)
             guard largeAnswer || declared > Self.largeBody else { return try await respond(decoded, access) }
