@@ -98,6 +98,9 @@ struct DirectStatement {
 
     // MARK: Columns of the current row (0-based)
 
+    /// The number of columns each row has.
+    var columnCount: Int32 { sqlite3_column_count(handle) }
+
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
     func bool(_ column: Int32) -> Bool { int64(column) != 0 }

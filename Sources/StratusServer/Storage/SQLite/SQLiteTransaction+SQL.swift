@@ -5,16 +5,23 @@ import GRDB
 extension SQLiteTransaction: SQLDatabase {
     var dialect: SQLDialect { .sqlite }
 
+    /// Binds and reads through SQLite's C API (``DirectStatement``): every request's
+    /// authentication and most small reads come this way.
     func fetch(_ statement: SQLStatement) throws -> [SQLRow] {
         let (sql, binds) = statement.rendered(.sqlite)
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(binds.map(\.databaseValue))).map { row in
-            SQLRow(row.databaseValues.map(SQLValue.init))
+        var rows = DirectStatement(try db.cachedStatement(sql: sql))
+        for value in binds { rows.bind(value) }
+        let columns = rows.columnCount
+        var result: [SQLRow] = []
+        while try rows.next(in: db) {
+            result.append(SQLRow((0..<columns).map { rows.value($0) }))
         }
+        return result
     }
 
     func run(_ statement: SQLStatement) throws {
         let (sql, binds) = statement.rendered(.sqlite)
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(binds.map(\.databaseValue)))
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(binds.map { $0.databaseValue }))
     }
 
     /// Binds and reads through SQLite's C API (``DirectStatement``), without GRDB's boxing.
@@ -33,16 +40,6 @@ extension SQLiteTransaction: SQLDatabase {
 }
 
 extension SQLValue {
-    init(_ value: DatabaseValue) {
-        switch value.storage {
-        case .null: self = .null
-        case .int64(let integer): self = .integer(integer)
-        case .double(let real): self = .real(real)
-        case .string(let text): self = .text(text)
-        case .blob(let data): self = .blob([UInt8](data))
-        }
-    }
-
     var databaseValue: DatabaseValue {
         switch self {
         case .null: .null
