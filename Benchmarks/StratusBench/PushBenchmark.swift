@@ -185,6 +185,7 @@ struct PushBenchmark: AsyncParsableCommand {
         }
         try await Task.sleep(for: .seconds(2))
         let after = PeakMemory.status("VmRSS", of: "\(pid)")
+        print(String(format: "server RSS before the idle connections %.1f MiB, with them %.1f MiB", Double(before) / 1024 / 1024, Double(after) / 1024 / 1024))
         for connection in opened { connection.stop() }
         return Double(after - before) / Double(connections) / 1024
     }
