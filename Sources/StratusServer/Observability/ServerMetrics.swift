@@ -84,6 +84,15 @@ package enum ServerMetrics {
         Counter(label: "stratus_records_served_total", dimensions: [("via", feed.rawValue)]).increment(by: count)
     }
 
+    enum ReadAheadOutcome: String { case used, stale }
+
+    /// A page of changes read ahead (``ChangeReadAhead``) was asked for: used, or read again
+    /// because the zone changed after it was read.
+    static func changePageReadAhead(_ outcome: ReadAheadOutcome) {
+        guard isRecording else { return }
+        Counter(label: "stratus_change_pages_read_ahead_total", dimensions: [("outcome", outcome.rawValue)]).increment()
+    }
+
     static func pushConnections(_ count: Int) {
         guard isRecording else { return }
         Gauge(label: "stratus_push_connections").record(count)

@@ -64,7 +64,8 @@ package struct StratusServices: Sendable {
                              signer: signer)
         changes = ChangeService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit,
                                 maxZonesPerRequest: configuration.maxZonesPerRequest, maxResponseBytes: configuration.maxResponseBytes,
-                                tombstoneRetention: configuration.tombstoneRetention, signer: signer)
+                                tombstoneRetention: configuration.tombstoneRetention, signer: signer,
+                                readAhead: ChangeReadAhead(storage: storage))
         assets = AssetService(storage: storage, directory: directory, auth: auth, blobs: blobs, incoming: incoming, signer: signer,
                               maxAssetBytes: configuration.maxAssetBytes, maxTokens: configuration.maxResultsLimit,
                               uploadGracePeriod: configuration.assetUploadGracePeriod)

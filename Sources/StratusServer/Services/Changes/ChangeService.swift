@@ -14,6 +14,7 @@ package struct ChangeService: Sendable {
     let maxResponseBytes: Int
     let tombstoneRetention: Duration
     let signer: AssetURLSigner
+    let readAhead: ChangeReadAhead
 
     /// Changes of each requested zone; a zone that fails gets an error entry of its own.
     ///
@@ -29,7 +30,10 @@ package struct ChangeService: Sendable {
             throw CloudKitError.badRequest("zone '\(query.zoneID.zoneName)' appears more than once; name each zone once")
         }
         let maxResponseBytes = self.maxResponseBytes
-        return try await directory.read(for: access) { databaseID, transaction in
+        // An owner's request for one zone may find its page read already (``ChangeReadAhead``).
+        let readAheadKey = request.zones.count == 1 ? readAheadKey(request.zones[0], of: request, access) : nil
+        let kept = if let readAheadKey, readAheadKey.syncToken != "" { await readAhead.take(readAheadKey) } else { ChangeReadAhead.Page?.none }
+        let response = try await directory.read(for: access) { databaseID, transaction in
             var budget = ResponseBudget(bytes: maxResponseBytes)
             var pages: [Result<ZoneChangesPage, ZoneError>] = []
             for query in request.zones {
@@ -38,13 +42,27 @@ package struct ChangeService: Sendable {
                         of: query.zoneID, after: query.syncToken, limit: query.resultsLimit ?? request.resultsLimit,
                         desiredKeys: query.desiredKeys ?? request.desiredKeys,
                         recordTypes: query.desiredRecordTypes ?? request.desiredRecordTypes,
-                        databaseID: databaseID, access: access, budget: &budget, in: transaction)))
+                        databaseID: databaseID, access: access, budget: &budget, kept: kept, in: transaction)))
                 } catch let error as CloudKitError {
                     pages.append(.failure(ZoneError(zoneID: query.zoneID, error: error)))
                 }
             }
             return ZoneChangesPages(zones: pages)
         }
+        if var key = readAheadKey, case .success(let page)? = response.zones.first, page.moreComing,
+           let token = try? ChangeToken(decoding: page.syncToken, as: .zone) {
+            key.syncToken = page.syncToken
+            readAhead.start(key, zoneRowID: token.ownerID, after: token.sequence, horizon: token.firstSyncHorizon,
+                            limit: try resultsLimit(key.resultsLimit), maxBytes: maxResponseBytes)
+        }
+        return response
+    }
+
+    /// What a page of `query` is kept under when read ahead: only an owner's pages are.
+    private func readAheadKey(_ query: ZoneChangesRequest.ZoneQuery, of request: ZoneChangesRequest, _ access: DatabaseAccess) -> ChangeReadAhead.Key? {
+        guard access.scope == .private, let user = access.userRecordName else { return nil }
+        return ChangeReadAhead.Key(user: user, syncToken: query.syncToken ?? "", resultsLimit: query.resultsLimit ?? request.resultsLimit,
+                                   recordTypes: query.desiredRecordTypes ?? request.desiredRecordTypes)
     }
 
     /// The older single-zone feed, `records/changes`.
@@ -56,7 +74,7 @@ package struct ChangeService: Sendable {
             return try await RecordChangesPage(page: changes(
                 of: request.zoneID ?? .default, after: request.syncToken, limit: request.resultsLimit,
                 desiredKeys: request.desiredKeys, recordTypes: nil, databaseID: databaseID, access: access,
-                budget: &budget, in: transaction))
+                budget: &budget, kept: nil, in: transaction))
         }
     }
 
@@ -144,7 +162,7 @@ package struct ChangeService: Sendable {
 
     private func changes(of zoneID: ZoneID, after tokenText: String?, limit requestedLimit: Int?, desiredKeys: [String]?,
                          recordTypes: [String]?, databaseID: Int64, access: DatabaseAccess, budget: inout ResponseBudget,
-                         in transaction: any StorageTransaction) async throws -> ZoneChangesPage {
+                         kept: ChangeReadAhead.Page?, in transaction: any StorageTransaction) async throws -> ZoneChangesPage {
         let limit = try resultsLimit(requestedLimit)
         let grant = try await DatabaseDirectory.grant(zoneID, databaseID: databaseID, access: access, in: transaction)
         let zone = grant.zone
@@ -170,9 +188,22 @@ package struct ChangeService: Sendable {
             after = token.sequence
             horizon = token.firstSyncHorizon
         }
-        // Read no further than the budget can answer (plus one row, to know whether more come).
-        let rows = try await transaction.recordChanges(zoneRowID: zone.rowID, after: after, skippingDeletionsThrough: horizon,
-                                                 limit: limit + 1, maxBytes: budget.remaining, recordTypes: recordTypes)
+        // Read no further than the budget can answer (plus one row, to know whether more come),
+        // unless the page was read ahead (with the whole budget) and the zone has not changed since.
+        let rows: [StoredRecord]
+        if let kept, kept.zoneRowID == zone.rowID, tokenText != nil, budget.remaining == maxResponseBytes {
+            if kept.zoneSequence == zone.changeSequence {
+                ServerMetrics.changePageReadAhead(.used)
+                rows = kept.rows
+            } else {
+                ServerMetrics.changePageReadAhead(.stale)
+                rows = try await transaction.recordChanges(zoneRowID: zone.rowID, after: after, skippingDeletionsThrough: horizon,
+                                                           limit: limit + 1, maxBytes: budget.remaining, recordTypes: recordTypes)
+            }
+        } else {
+            rows = try await transaction.recordChanges(zoneRowID: zone.rowID, after: after, skippingDeletionsThrough: horizon,
+                                                       limit: limit + 1, maxBytes: budget.remaining, recordTypes: recordTypes)
+        }
         var page: [StoredRecord] = []
         page.reserveCapacity(min(rows.count, limit))
         for row in rows.prefix(limit) {
