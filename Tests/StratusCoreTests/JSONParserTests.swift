@@ -75,6 +75,13 @@ import Testing
 }
 
 @Suite struct WireWriterTests {
+    @Test(arguments: [0, 7, -1, 10, 1_700_000_000_001, -9_000, Int64.max, Int64.min])
+    func integersAreWrittenAsDecimalText(_ value: Int64) {
+        var writer = WireWriter()
+        writer.integer(value)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == String(value))
+    }
+
     @Test(arguments: FieldValueCodingTests.samples)
     func writtenFieldsDecodeBack(_ value: FieldValue) throws {
         var writer = WireWriter()

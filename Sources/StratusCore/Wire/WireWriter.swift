@@ -50,8 +50,19 @@ package struct WireWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// A decimal integer, its digits written straight into the bytes (no string is made).
     package mutating func integer(_ value: Int64) {
-        bytes.append(contentsOf: String(value).utf8)
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     /// A finite double in its shortest round-tripping form.
