@@ -17,7 +17,7 @@ import StratusTesting
         try await alice.createZone("Notes")
         _ = try await alice.save((0..<3).map { .create("n\($0)") }, zone: "Notes")
         _ = try await alice.lookup(["n0", "n1"], zone: "Notes")
-        _ = try await alice.allZoneChanges("Notes")
+        _ = try await alice.allZoneChanges("Notes", limit: 2)   // its second page read ahead
         let asset = try await alice.upload(TestFile.bytes(count: 1_000), record: "photo")
         _ = try await alice.save([.create("photo", ["file": .asset(asset)])])
         let twice = RecordsLookupRequest(records: [.init(recordName: "n0"), .init(recordName: "n0")], zoneID: ZoneID(zoneName: "Notes"))
@@ -35,6 +35,7 @@ import StratusTesting
         #expect(value("stratus_records_written_total") == 4)
         #expect(value(#"stratus_records_served_total{via="lookup"}"#) == 2)
         #expect(value(#"stratus_records_served_total{via="changes"}"#) == 3)
+        #expect(value(#"stratus_change_pages_read_ahead_total{outcome="used"}"#) == 1)
         #expect(value(#"stratus_asset_bytes_total{direction="upload"}"#) == 1_000)
         #expect(value(#"stratus_errors_total{code="BAD_REQUEST"}"#) == 1)
         #expect((value("stratus_commit_duration_count") ?? 0) >= 4)

@@ -37,16 +37,22 @@ final class ChangeReadAhead: Sendable {
         var read: Task<Page?, Never>
     }
 
-    let storage: any StratusStorage
-    let maxPages: Int
-    let lifetime: Duration
-    private let entries = Mutex<[Entry]>([])
+    /// Most pages kept or being read at once, for all users.
+    static let maxPages = 8
+    /// How long a page is kept for its request.
+    static let lifetime = Duration.seconds(30)
 
-    init(storage: any StratusStorage, maxPages: Int = 8, lifetime: Duration = .seconds(30)) {
+    let storage: any StratusStorage
+    private let entries = Mutex<[Entry]>([])
+    private let outcomes = Mutex((used: 0, stale: 0))
+
+    init(storage: any StratusStorage) {
         self.storage = storage
-        self.maxPages = maxPages
-        self.lifetime = lifetime
     }
+
+    /// Kept pages a request used, and those it read again because the zone had changed, since
+    /// the server started.
+    var statistics: (used: Int, stale: Int) { outcomes.withLock { $0 } }
 
     /// Starts reading the page `key` names: at most `limit` rows of the zone after `after` and
     /// one more (to tell whether more come), within `maxBytes`, leaving out deletions up to
@@ -55,8 +61,8 @@ final class ChangeReadAhead: Sendable {
     func start(_ key: Key, zoneRowID: Int64, after: Int64, horizon: Int64, limit: Int, maxBytes: Int) {
         let now = ContinuousClock.now
         entries.withLock { entries in
-            entries.removeAll { $0.started + lifetime < now || ($0.key.user == key.user && $0.zoneRowID == zoneRowID) }
-            guard entries.count < maxPages else { return }
+            entries.removeAll { $0.started + Self.lifetime < now || ($0.key.user == key.user && $0.zoneRowID == zoneRowID) }
+            guard entries.count < Self.maxPages else { return }
             let storage = self.storage
             let read = Task<Page?, Never>.detached {
                 try? await storage.read { transaction in
@@ -80,8 +86,23 @@ final class ChangeReadAhead: Sendable {
             guard let index = entries.firstIndex(where: { $0.key == key }) else { return nil }
             return entries.remove(at: index)
         }
-        guard let entry, entry.started + lifetime >= now else { return nil }
+        guard let entry, entry.started + Self.lifetime >= now else { return nil }
         return await entry.read.value
+    }
+
+    /// The rows of `page` if they answer a read of zone `zoneRowID` now at `zoneSequence`: nil
+    /// when there is no page, it is another zone's, or the zone has changed since it was read.
+    func rows(of page: Page?, zoneRowID: Int64, zoneSequence: Int64) -> [StoredRecord]? {
+        guard let page, page.zoneRowID == zoneRowID else { return nil }
+        let used = page.zoneSequence == zoneSequence
+        outcomes.withLock { if used { $0.used += 1 } else { $0.stale += 1 } }
+        ServerMetrics.changePageReadAhead(used ? .used : .stale)
+        return used ? page.rows : nil
+    }
+
+    /// Returns once every page being read has been read (tests wait for it).
+    func settled() async {
+        for read in entries.withLock({ $0.map(\.read) }) { _ = await read.value }
     }
 }
 

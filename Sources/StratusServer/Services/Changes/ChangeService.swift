@@ -30,10 +30,11 @@ package struct ChangeService: Sendable {
             throw CloudKitError.badRequest("zone '\(query.zoneID.zoneName)' appears more than once; name each zone once")
         }
         let maxResponseBytes = self.maxResponseBytes
-        // An owner's request for one zone may find its page read already (``ChangeReadAhead``).
+        // An owner's request for one zone may find its page read already, and reads the next one
+        // ahead (``ChangeReadAhead``).
         let readAheadKey = request.zones.count == 1 ? readAheadKey(request.zones[0], of: request, access) : nil
-        let kept = if let readAheadKey, readAheadKey.syncToken != "" { await readAhead.take(readAheadKey) } else { ChangeReadAhead.Page?.none }
-        let response = try await directory.read(for: access) { databaseID, transaction in
+        let kept = if let readAheadKey { await readAhead.take(readAheadKey) } else { ChangeReadAhead.Page?.none }
+        return try await directory.read(for: access) { databaseID, transaction in
             var budget = ResponseBudget(bytes: maxResponseBytes)
             var pages: [Result<ZoneChangesPage, ZoneError>] = []
             for query in request.zones {
@@ -42,20 +43,13 @@ package struct ChangeService: Sendable {
                         of: query.zoneID, after: query.syncToken, limit: query.resultsLimit ?? request.resultsLimit,
                         desiredKeys: query.desiredKeys ?? request.desiredKeys,
                         recordTypes: query.desiredRecordTypes ?? request.desiredRecordTypes,
-                        databaseID: databaseID, access: access, budget: &budget, kept: kept, in: transaction)))
+                        databaseID: databaseID, access: access, budget: &budget, readAhead: readAheadKey, kept: kept, in: transaction)))
                 } catch let error as CloudKitError {
                     pages.append(.failure(ZoneError(zoneID: query.zoneID, error: error)))
                 }
             }
             return ZoneChangesPages(zones: pages)
         }
-        if var key = readAheadKey, case .success(let page)? = response.zones.first, page.moreComing,
-           let token = try? ChangeToken(decoding: page.syncToken, as: .zone) {
-            key.syncToken = page.syncToken
-            readAhead.start(key, zoneRowID: token.ownerID, after: token.sequence, horizon: token.firstSyncHorizon,
-                            limit: try resultsLimit(key.resultsLimit), maxBytes: maxResponseBytes)
-        }
-        return response
     }
 
     /// What a page of `query` is kept under when read ahead: only an owner's pages are.
@@ -74,7 +68,7 @@ package struct ChangeService: Sendable {
             return try await RecordChangesPage(page: changes(
                 of: request.zoneID ?? .default, after: request.syncToken, limit: request.resultsLimit,
                 desiredKeys: request.desiredKeys, recordTypes: nil, databaseID: databaseID, access: access,
-                budget: &budget, kept: nil, in: transaction))
+                budget: &budget, readAhead: nil, kept: nil, in: transaction))
         }
     }
 
@@ -162,7 +156,8 @@ package struct ChangeService: Sendable {
 
     private func changes(of zoneID: ZoneID, after tokenText: String?, limit requestedLimit: Int?, desiredKeys: [String]?,
                          recordTypes: [String]?, databaseID: Int64, access: DatabaseAccess, budget: inout ResponseBudget,
-                         kept: ChangeReadAhead.Page?, in transaction: any StorageTransaction) async throws -> ZoneChangesPage {
+                         readAhead key: ChangeReadAhead.Key?, kept: ChangeReadAhead.Page?,
+                         in transaction: any StorageTransaction) async throws -> ZoneChangesPage {
         let limit = try resultsLimit(requestedLimit)
         let grant = try await DatabaseDirectory.grant(zoneID, databaseID: databaseID, access: access, in: transaction)
         let zone = grant.zone
@@ -191,15 +186,8 @@ package struct ChangeService: Sendable {
         // Read no further than the budget can answer (plus one row, to know whether more come),
         // unless the page was read ahead (with the whole budget) and the zone has not changed since.
         let rows: [StoredRecord]
-        if let kept, kept.zoneRowID == zone.rowID, tokenText != nil, budget.remaining == maxResponseBytes {
-            if kept.zoneSequence == zone.changeSequence {
-                ServerMetrics.changePageReadAhead(.used)
-                rows = kept.rows
-            } else {
-                ServerMetrics.changePageReadAhead(.stale)
-                rows = try await transaction.recordChanges(zoneRowID: zone.rowID, after: after, skippingDeletionsThrough: horizon,
-                                                           limit: limit + 1, maxBytes: budget.remaining, recordTypes: recordTypes)
-            }
+        if budget.remaining == maxResponseBytes, let keptRows = readAhead.rows(of: kept, zoneRowID: zone.rowID, zoneSequence: zone.changeSequence) {
+            rows = keptRows
         } else {
             rows = try await transaction.recordChanges(zoneRowID: zone.rowID, after: after, skippingDeletionsThrough: horizon,
                                                        limit: limit + 1, maxBytes: budget.remaining, recordTypes: recordTypes)
@@ -212,14 +200,19 @@ package struct ChangeService: Sendable {
         }
         let moreComing = rows.count > page.count
         let sequence = moreComing ? page.last?.sequence ?? after : zone.changeSequence
+        let syncToken = ChangeToken(kind: .zone, ownerID: zone.rowID, sequence: sequence, firstSyncHorizon: horizon,
+                                    epoch: transaction.storeEpoch).encoded
+        if var key, moreComing {
+            key.syncToken = syncToken
+            readAhead.start(key, zoneRowID: zone.rowID, after: sequence, horizon: horizon, limit: limit, maxBytes: maxResponseBytes)
+        }
         if grant.sharing != nil {
             // A participant sees only what their shares cover.
             page = try await page.asyncFilter { try await grant.permission(forRecord: $0.recordName, in: transaction).canRead }
         }
         var changes = ZoneChangesPage(
             zoneID: ZoneID(zoneName: zone.zoneName, ownerRecordName: access.scope == .shared ? grant.owner : access.zoneOwnerName),
-            syncToken: ChangeToken(kind: .zone, ownerID: zone.rowID, sequence: sequence, firstSyncHorizon: horizon,
-                                   epoch: transaction.storeEpoch).encoded,
+            syncToken: syncToken,
             moreComing: moreComing, records: page, desiredKeys: desiredKeys,
             links: AssetLinks(signer: signer, access: access))
         changes.shares = try await ShareKeysView.keys(forShareRecords: page, zoneRowID: zone.rowID, owner: grant.owner,
