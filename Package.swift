@@ -238,6 +238,7 @@ let package = Package(
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 "StratusTesting",
                 "StratusFuzzTargets",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -92,8 +92,9 @@ public struct ServerConfiguration: Sendable {
     public var maxSubscriptionBytes = 16 * 1024
     public var maxSubscriptionBytesPerUser = 1024 * 1024
     /// How long a request's whole body may take to arrive (asset uploads, which may be large, not
-    /// counted); a body still arriving then fails the request with `BAD_REQUEST`. No request waits
-    /// for a work permit before its body is in.
+    /// counted); a body still arriving then fails the request with `BAD_REQUEST`. Only the time the
+    /// server waits for the client counts, not time it holds the body back itself (a busy handler).
+    /// No request waits for a work permit before its body is in.
     public var requestBodyDeadline: Duration = .seconds(10)
     /// How long an answer may wait unsent because its client does not read it (the connection's
     /// buffers full); past it the connection is closed. Thirty seconds let a 4 MB answer through a

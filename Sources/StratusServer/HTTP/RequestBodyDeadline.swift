@@ -3,23 +3,37 @@ import NIOCore
 import NIOHTTPTypes
 
 /// The deadline of a request's body: from its head, a body must have arrived whole within
-/// `deadline`, or the request's body stream fails with ``Expired`` (which ``WholeRequestBody``
-/// answers with `BAD_REQUEST`).
+/// `deadline` of the time the server was waiting for it, or the request's body stream fails with
+/// ``Expired`` (which ``WholeRequestBody`` answers with `BAD_REQUEST`).
+///
+/// The clock runs only while the server asks the socket for more (a `read` is outstanding): when the
+/// request's handler is slow to take what arrived (a busy machine, a large body), the connection's
+/// async channel stops asking, the client cannot send, and that time is the server's, not the
+/// client's. A client that dribbles its body still meets the deadline, since the server keeps asking.
 ///
 /// A timer on the connection's own event loop, armed by the head and cancelled by the end, costs a
 /// small request nearly nothing; racing the body against a sleeping task cost a one-record lookup
 /// about a tenth of its time (`stratus-bench requests`).
-final class RequestBodyDeadline: ChannelInboundHandler, RemovableChannelHandler {
+final class RequestBodyDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
 
     /// The error a request's body stream fails with when its deadline passes.
     struct Expired: Error {
         let deadline: TimeAmount
     }
 
+    /// A body on its way: how much of the deadline is left, and, while the clock runs, since when
+    /// and the timer that ends it.
+    private struct Body {
+        var remaining: TimeAmount
+        var running: (since: NIODeadline, timer: Scheduled<Void>)?
+    }
+
     private let deadline: TimeAmount
-    private var timer: Scheduled<Void>?
+    private var body: Body?
 
     init(deadline: TimeAmount) {
         self.deadline = deadline
@@ -36,22 +50,52 @@ final class RequestBodyDeadline: ChannelInboundHandler, RemovableChannelHandler 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head) where Self.bounds(head):
-            timer?.cancel()
-            let deadline = self.deadline
-            timer = context.eventLoop.assumeIsolated().scheduleTask(in: deadline) { [context] in
-                context.fireErrorCaught(Expired(deadline: deadline))
-            }
+            stop()
+            // The head arrived in answer to a read, so the clock starts running.
+            body = Body(remaining: deadline)
+            run(context: context)
         case .end:
-            timer?.cancel()
-            timer = nil
+            stop()
         default:
             break
         }
         context.fireChannelRead(data)
     }
 
+    /// The end of what one read brought: the clock stops until the server asks for more.
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if var body, let running = body.running {
+            running.timer.cancel()
+            body.remaining = body.remaining - (context.eventLoop.now - running.since)
+            body.running = nil
+            self.body = body
+        }
+        context.fireChannelReadComplete()
+    }
+
+    /// The server asks for more: the clock runs again.
+    func read(context: ChannelHandlerContext) {
+        if body?.running == nil { run(context: context) }
+        context.read()
+    }
+
     func handlerRemoved(context: ChannelHandlerContext) {
-        timer?.cancel()
-        timer = nil
+        stop()
+    }
+
+    private func run(context: ChannelHandlerContext) {
+        guard var body, body.running == nil else { return }
+        let deadline = self.deadline
+        let timer = context.eventLoop.assumeIsolated().scheduleTask(in: max(body.remaining, .zero)) { [self, context] in
+            self.body = nil
+            context.fireErrorCaught(Expired(deadline: deadline))
+        }
+        body.running = (context.eventLoop.now, timer)
+        self.body = body
+    }
+
+    private func stop() {
+        body?.running?.timer.cancel()
+        body = nil
     }
 }
