@@ -75,7 +75,7 @@ final class RequestBodyDeadline: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The server asks for more: the clock runs again.
     func read(context: ChannelHandlerContext) {
-        if body?.running == nil { run(context: context) }
+        run(context: context)
         context.read()
     }
 
@@ -83,6 +83,7 @@ final class RequestBodyDeadline: ChannelDuplexHandler, RemovableChannelHandler {
         stop()
     }
 
+    /// Starts the clock of the body on its way, if it is not running already.
     private func run(context: ChannelHandlerContext) {
         guard var body, body.running == nil else { return }
         let deadline = self.deadline

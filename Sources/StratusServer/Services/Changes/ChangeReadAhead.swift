@@ -105,4 +105,3 @@ final class ChangeReadAhead: Sendable {
         for read in entries.withLock({ $0.map(\.read) }) { _ = await read.value }
     }
 }
-
