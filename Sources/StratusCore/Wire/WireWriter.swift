@@ -22,6 +22,12 @@ package struct WireWriter: Sendable {
         bytes.append(contentsOf: json)
     }
 
+    /// The same for bytes in an array (stored fields JSON): a copy other modules need not
+    /// specialize.
+    package mutating func raw(_ json: [UInt8]) {
+        bytes.append(contentsOf: json)
+    }
+
     /// A JSON string with the escapes JSON requires.
     package mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
@@ -251,7 +257,8 @@ package struct WireWriter: Sendable {
         bytes.append(UInt8(ascii: "}"))
     }
 
-    private mutating func stamp(_ stamp: RecordStamp) {
+    /// A record's `created` or `modified` dictionary.
+    package mutating func stamp(_ stamp: RecordStamp) {
         raw("{\"timestamp\":")
         integer(stamp.timestamp)
         key("userRecordName")
@@ -361,4 +368,12 @@ package struct WireWriter: Sendable {
 /// A response body that writes itself with ``WireWriter`` instead of `JSONEncoder`.
 package protocol WireWritable: Sendable {
     func write(to writer: inout WireWriter) throws
+
+    /// About how many bytes ``write(to:)`` writes, for the writer to reserve at once (a large
+    /// answer then never copies its bytes over as it grows).
+    var estimatedByteCount: Int { get }
+}
+
+extension WireWritable {
+    package var estimatedByteCount: Int { 16 * 1024 }
 }

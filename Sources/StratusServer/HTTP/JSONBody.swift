@@ -53,7 +53,7 @@ package enum JSONBody {
 
     /// A body that writes itself: the fast path for records and change pages.
     static func response(writing value: some WireWritable, status: HTTPResponse.Status = .ok) throws -> Response {
-        var writer = WireWriter(capacity: 16 * 1024)
+        var writer = WireWriter(capacity: value.estimatedByteCount)
         try value.write(to: &writer)
         return response(bytes: writer.bytes, status: status)
     }

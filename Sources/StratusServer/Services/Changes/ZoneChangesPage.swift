@@ -18,6 +18,10 @@ package struct ZoneChangesPage: Sendable {
 package struct ZoneChangesPages: WireWritable {
     package var zones: [Result<ZoneChangesPage, ZoneError>]
 
+    package var estimatedByteCount: Int {
+        zones.reduce(64) { $0 + ((try? $1.get()).map { WireWriter.estimatedByteCount(of: $0.records) + 256 } ?? 256) }
+    }
+
     package func write(to writer: inout WireWriter) throws {
         writer.raw("{\"zones\":[")
         for (index, zone) in zones.enumerated() {
@@ -44,6 +48,8 @@ package struct ZoneChangesPages: WireWritable {
 /// The response of the older `records/changes`: one zone's page.
 package struct RecordChangesPage: WireWritable {
     package var page: ZoneChangesPage
+
+    package var estimatedByteCount: Int { WireWriter.estimatedByteCount(of: page.records) + 256 }
 
     package func write(to writer: inout WireWriter) throws {
         writer.raw("{\"records\":")

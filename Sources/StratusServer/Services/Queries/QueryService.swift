@@ -201,6 +201,8 @@ package struct QueryResults: WireWritable {
     var continuationMarker: String?
     var links: AssetLinks
 
+    package var estimatedByteCount: Int { WireWriter.estimatedByteCount(of: rows) + 256 }
+
     package func write(to writer: inout WireWriter) throws {
         writer.raw("{\"records\":")
         try writer.records(rows, desiredKeys: desiredKeys, links: links, zoneIDs: zoneIDs)

@@ -15,21 +15,58 @@ extension WireWriter {
             wire.zoneID = zoneID
             record(wire)
         } else {
-            var system = RecordMapper.systemFields(of: stored)
-            system.zoneID = zoneID
-            record(system, encodedFields: stored.fieldsJSON)
+            recordAsStored(stored, zoneID: zoneID)
         }
+    }
+
+    /// Writes a live record's dictionary straight from its row, the stored fields JSON copied as
+    /// it is: what ``record(_:encodedFields:writingRemovals:)`` writes for the row's system fields
+    /// (``RecordMapper/systemFields(of:)``), without making a `Record` of them.
+    mutating func recordAsStored(_ stored: StoredRecord, zoneID: ZoneID?) {
+        raw("{\"recordName\":")
+        string(stored.recordName)
+        key("recordType")
+        string(stored.recordType)
+        key("recordChangeTag")
+        string(stored.changeTag)
+        key("fields")
+        raw(stored.fieldsJSON)
+        key("created")
+        stamp(stored.created)
+        key("modified")
+        stamp(stored.modified)
+        raw(",\"deleted\":false")
+        if let parent = stored.parent {
+            raw(",\"parent\":{\"recordName\":")
+            string(parent)
+            raw("}")
+        }
+        if let share = stored.share {
+            raw(",\"share\":{\"recordName\":")
+            string(share)
+            raw("}")
+        }
+        if let zoneID {
+            key("zoneID")
+            self.zoneID(zoneID)
+        }
+        raw("}")
     }
 
     /// Writes `[record, …]` from stored rows; with `zoneIDs`, each names its zone.
     mutating func records(_ rows: [StoredRecord], desiredKeys: [String]?, links: AssetLinks, shares: [String: ShareKeys] = [:],
                           zoneIDs: [Int64: ZoneID]? = nil) throws {
         raw("[")
-        for (index, stored) in rows.enumerated() {
+        for index in rows.indices {
             if index > 0 { raw(",") }
-            try record(stored, desiredKeys: desiredKeys, links: links, shares: shares, zoneID: zoneIDs?[stored.zoneRowID])
+            try record(rows[index], desiredKeys: desiredKeys, links: links, shares: shares, zoneID: zoneIDs?[rows[index].zoneRowID])
         }
         raw("]")
+    }
+
+    /// About the bytes ``records(_:desiredKeys:links:shares:zoneIDs:)`` writes for `rows`.
+    static func estimatedByteCount(of rows: [StoredRecord]) -> Int {
+        rows.reduce(64) { $0 + $1.fieldsJSON.count + 320 }
     }
 }
 
@@ -42,6 +79,12 @@ package struct RecordResults: WireWritable {
     }
 
     package var results: [Outcome]
+
+    package var estimatedByteCount: Int {
+        results.reduce(64) { total, result in
+            if case .stored(let stored, _) = result { total + stored.fieldsJSON.count + 320 } else { total + 256 }
+        }
+    }
 
     /// How many operations succeeded: records stored or served.
     var storedCount: Int {
