@@ -66,7 +66,13 @@ extension WireWriter {
 
     /// About the bytes ``records(_:desiredKeys:links:shares:zoneIDs:)`` writes for `rows`.
     static func estimatedByteCount(of rows: [StoredRecord]) -> Int {
-        rows.reduce(64) { $0 + $1.fieldsJSON.count + 320 }
+        rows.reduce(64) { $0 + estimatedByteCount(of: $1) }
+    }
+
+    /// About the bytes a row's dictionary takes: its fields JSON, and its system fields (name,
+    /// type, tag and two stamps) in about 320.
+    static func estimatedByteCount(of row: StoredRecord) -> Int {
+        row.fieldsJSON.count + 320
     }
 }
 
@@ -82,7 +88,7 @@ package struct RecordResults: WireWritable {
 
     package var estimatedByteCount: Int {
         results.reduce(64) { total, result in
-            if case .stored(let stored, _) = result { total + stored.fieldsJSON.count + 320 } else { total + 256 }
+            if case .stored(let stored, _) = result { total + WireWriter.estimatedByteCount(of: stored) } else { total + 256 }
         }
     }
 
