@@ -11,7 +11,7 @@ import Testing
     private let loop = EmbeddedEventLoop()
     private let channel: EmbeddedChannel
 
-    init() throws {
+    init() {
         channel = EmbeddedChannel(handler: RequestBodyDeadline(deadline: .seconds(10)), loop: loop)
     }
 
