@@ -38,7 +38,7 @@ package struct RecordService: Sendable {
             try await sharing.prepare(&prepared)
             let writer = RecordWriter(changes: changes, grant: grant, context: context, maxRecordBytes: maxRecordBytes,
                                       maxBatchBytes: maxBatchBytes)
-            try await writer.prefetch(prepared.filter { $0.invalid == nil }.map(\.recordName))
+            try await writer.prefetch(prepared)
             let atomic = (request.atomic ?? true) && !zone.isDefaultZone
             let outcomes: [Result<StoredRecord, RecordWriter.Failure>]
             do {

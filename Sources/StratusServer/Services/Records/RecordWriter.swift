@@ -47,13 +47,17 @@ final class RecordWriter {
         if context.access.scope == .public { roles = PublicPermissions(context.access, in: transaction) }
     }
 
-    /// Reads the rows of the named records, a few queries in all, creates included: a name known
-    /// to be free is saved with ``RecordStore/saveRecord(_:references:replacingReferences:)``,
-    /// whose answer the store may hold back and send with the saves around it. Past
-    /// `maxBatchBytes` of fields it stops: the rest are read one at a time as the operations reach
-    /// them, and a create among them inserts (``RecordStore/insertRecord(_:references:)``) to find
-    /// out whether its name is taken.
-    func prefetch(_ names: [String]) async throws {
+    /// Reads the rows of the named operations' records, a few queries in all. Creates are
+    /// included only where the store holds saves back (``RecordStore/holdsSaves``): a name known to
+    /// be free is then saved with ``RecordStore/saveRecord(_:references:replacingReferences:)``,
+    /// sent with the saves around it. Past `maxBatchBytes` of fields it stops: the rest are read one
+    /// at a time as the operations reach them, and a create among them inserts
+    /// (``RecordStore/insertRecord(_:references:)``) to find out whether its name is taken.
+    func prefetch(_ operations: [PreparedOperation]) async throws {
+        let holdsSaves = transaction.holdsSaves
+        let names = operations.compactMap { operation in
+            operation.invalid == nil && (holdsSaves || operation.operation.operationType != .create) ? operation.recordName : nil
+        }
         known.reserveCapacity(names.count)
         var bytes = 0
         for start in stride(from: 0, to: names.count, by: 50) where bytes <= maxBatchBytes {

@@ -17,6 +17,9 @@ extension PostgresTransaction {
             deleted: try row[14].decode(Bool.self), createKey: try row[15].decode(String?.self))
     }
 
+    /// Saves wait in ``HeldRecordWrites`` and travel together.
+    var holdsSaves: Bool { true }
+
     /// Held back (``HeldRecordWrites``) and sent with the saves around it.
     func saveRecord(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) async throws {
         if held.holds(record) { try await sendHeldWrites() }

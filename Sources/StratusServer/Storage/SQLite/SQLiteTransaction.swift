@@ -73,6 +73,9 @@ final class SQLiteTransaction: StorageTransaction {
         return true
     }
 
+    /// Each statement runs at once, in this process: an insert finds a taken name as cheaply as a read.
+    var holdsSaves: Bool { false }
+
     private static let insertRecordSQL = "INSERT INTO records (\(RecordColumns.names)) VALUES (\(databaseQuestionMarks(count: RecordColumns.count)))"
     private static let replaceRecordSQL = "INSERT OR REPLACE INTO records (\(RecordColumns.names)) VALUES (\(databaseQuestionMarks(count: RecordColumns.count)))"
 

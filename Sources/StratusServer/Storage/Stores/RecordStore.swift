@@ -12,6 +12,11 @@ package protocol RecordStore {
     /// Inserts a record whose name has no row in the zone yet, with its reference edges. Returns
     /// false, writing nothing, when a row (record or tombstone) of that name exists.
     func insertRecord(_ record: StoredRecord, references: [StoredReference]) async throws -> Bool
+    /// Whether the store holds saves back and sends them together (a network database, where each
+    /// statement is a round trip): then the names a batch creates are read up front, so that
+    /// creates of free names become held saves. Otherwise each create is an
+    /// ``insertRecord(_:references:)``, whose own uniqueness check tells whether the name was free.
+    var holdsSaves: Bool { get }
     /// Edges pointing at `targetName` from live records of the zone.
     func references(zoneRowID: Int64, targetName: String) async throws -> [StoredReference]
     /// Records and tombstones changed after `sequence`, oldest first, leaving out tombstones at
