@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import Synchronization
 import Testing
 import StratusCore
 @testable import StratusServer
@@ -86,6 +88,36 @@ import StratusCore
                     "the eight saves shared a commit: \(before) then \(after)")
             let names = try await alice.allZoneChanges(ZoneID.defaultZoneName).records.compactMap(\.recordName)
             #expect(names.count == 7, "one 'taken' and 6 fresh records, each once")
+        }
+    }
+
+    /// A write's answer is made while its transaction commits, and dropped when the commit fails:
+    /// the caller gets the commit's error, never an answer for a write that is not there. (A
+    /// deferred foreign key left dangling fails the commit itself, after the body returned.)
+    @Test(.enabled(if: !TestServer.runsOnPostgres, "about SQLite")) func anAnswerIsGivenOnlyForACommittedWrite() async throws {
+        try await TestServer.with { server in
+            let services = server.server.services
+            let bodyReturned = Mutex(false)
+            let error = await #expect(throws: DatabaseError.self) {
+                _ = try await services.storage.write(publishingTo: services.hub, answering: { (value: Int) in "answer \(value)" }) { transaction, _ in
+                    let db = try #require(transaction as? SQLiteTransaction).db
+                    try db.execute(sql: """
+                        CREATE TABLE answered_parents (id INTEGER PRIMARY KEY);
+                        CREATE TABLE answered_children (parent INTEGER REFERENCES answered_parents(id) DEFERRABLE INITIALLY DEFERRED);
+                        INSERT INTO answered_children VALUES (1);
+                        """)
+                    bodyReturned.withLock { $0 = true }
+                    return 1
+                }
+            }
+            #expect(error?.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY && bodyReturned.withLock { $0 }, "the commit failed, after the body")
+            let tables = try await services.storage.read { transaction in
+                try String.fetchAll(try #require(transaction as? SQLiteTransaction).db,
+                                    sql: "SELECT name FROM sqlite_master WHERE name LIKE 'answered_%'")
+            }
+            #expect(tables.isEmpty, "the failed commit left nothing")
+            let answer = try await services.storage.write(publishingTo: services.hub, answering: { "answer \($0)" }) { _, _ in 2 }
+            #expect(answer == "answer 2")
         }
     }
 

@@ -114,14 +114,31 @@ extension StratusStorage {
     /// subscriptions that changed, then hears of the records and zones.
     func write<T: Sendable>(publishingTo hub: NotificationHub,
                             _ body: @escaping @Sendable (any StorageTransaction, ChangeSet) async throws -> T) async throws -> T {
-        let (value, commits, subscriptionDatabases) = try await write { transaction in
+        try await write(publishingTo: hub, answering: { $0 }, body)
+    }
+
+    /// As ``write(publishingTo:_:)``, and turns the body's value into the request's answer with
+    /// `answer` in a task of its own that starts as soon as the body returns: the answer is made
+    /// while the transaction commits (its fsync keeps the writer waiting, not working), and is
+    /// returned only once the commit is durable. When the transaction fails, the answer made is
+    /// dropped.
+    func write<T: Sendable, Answer: Sendable>(publishingTo hub: NotificationHub, answering answer: @escaping @Sendable (T) throws -> Answer,
+                                              _ body: @escaping @Sendable (any StorageTransaction, ChangeSet) async throws -> T) async throws -> Answer {
+        let (answering, commits, subscriptionDatabases) = try await write { transaction in
             let changes = ChangeSet(transaction: transaction)
             let value = try await body(transaction, changes)
-            try await changes.seal()
-            return (value, changes.commits, changes.subscriptionDatabases)
+            // Not on the connection's thread: the commit keeps that one.
+            let answering = Task(executorPreference: globalConcurrentExecutor) { try answer(value) }
+            do {
+                try await changes.seal()
+            } catch {
+                answering.cancel()
+                throw error
+            }
+            return (answering, changes.commits, changes.subscriptionDatabases)
         }
         for databaseID in subscriptionDatabases { await hub.subscriptionsChanged(databaseID: databaseID) }
         await hub.publish(commits)
-        return value
+        return try await answering.value
     }
 }

@@ -24,9 +24,11 @@ struct DatabaseRoutes {
                                                    origin: origin))
 
         post(database, "records/modify") { (request: RecordsModifyRequest, access) in
-            let results = try await services.records.modify(request, access)
-            ServerMetrics.recordsWritten(results.storedCount)
-            return try JSONBody.response(writing: results)
+            let (response, stored) = try await services.records.modify(request, access) { results in
+                (try JSONBody.response(writing: results), results.storedCount)
+            }
+            ServerMetrics.recordsWritten(stored)
+            return response
         }
         post(database, "records/query") { (request: RecordsQueryRequest, access) in
             let results = try await services.query.query(request, access)

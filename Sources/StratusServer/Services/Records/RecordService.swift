@@ -22,6 +22,13 @@ package struct RecordService: Sendable {
     /// one failure fails them all: the failing operations report their own error and the others
     /// `ATOMIC_ERROR`. Otherwise each operation succeeds or fails on its own.
     package func modify(_ request: RecordsModifyRequest, _ access: DatabaseAccess) async throws -> RecordResults {
+        try await modify(request, access, answering: { $0 })
+    }
+
+    /// As ``modify(_:_:)``, with the results turned into the request's answer by `answer` while
+    /// the transaction commits (see ``StratusStorage/write(publishingTo:answering:_:)``).
+    package func modify<Answer: Sendable>(_ request: RecordsModifyRequest, _ access: DatabaseAccess,
+                                          answering answer: @escaping @Sendable (RecordResults) throws -> Answer) async throws -> Answer {
         let user = try access.requireUser()
         guard request.operations.count <= maxOperations else {
             throw CloudKitError.limitExceeded("a request may carry at most \(maxOperations) operations; split the batch")
@@ -29,7 +36,7 @@ package struct RecordService: Sendable {
         let prepared = try prepare(request)
         let key = try access.databaseKey()
         let context = WriteContext(access: access, user: user, now: AuthService.now())
-        return try await storage.write(publishingTo: hub) { transaction, changes in
+        return try await storage.write(publishingTo: hub, answering: answer) { transaction, changes in
             let databaseID = try await DatabaseDirectory.databaseID(key, in: changes)
             let grant = try await DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let zone = grant.zone
