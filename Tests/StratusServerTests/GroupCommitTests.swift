@@ -91,15 +91,16 @@ import StratusCore
         }
     }
 
-    /// A write's answer is made while its transaction commits, and dropped when the commit fails:
+    /// A write's answer, made while its transaction commits or after, is dropped when the commit fails:
     /// the caller gets the commit's error, never an answer for a write that is not there. (A
     /// deferred foreign key left dangling fails the commit itself, after the body returned.)
-    @Test(.enabled(if: !TestServer.runsOnPostgres, "about SQLite")) func anAnswerIsGivenOnlyForACommittedWrite() async throws {
+    @Test(.enabled(if: !TestServer.runsOnPostgres, "about SQLite"), arguments: [true, false])
+    func anAnswerIsGivenOnlyForACommittedWrite(whileCommitting: Bool) async throws {
         try await TestServer.with { server in
             let services = server.server.services
             let bodyReturned = Mutex(false)
             let error = await #expect(throws: DatabaseError.self) {
-                _ = try await services.storage.write(publishingTo: services.hub, answering: { (value: Int) in "answer \(value)" }) { transaction, _ in
+                _ = try await services.storage.write(publishingTo: services.hub, answering: { (value: Int) in "answer \(value)" }, whileCommitting: whileCommitting) { transaction, _ in
                     let db = try #require(transaction as? SQLiteTransaction).db
                     try db.execute(sql: """
                         CREATE TABLE answered_parents (id INTEGER PRIMARY KEY);
@@ -116,7 +117,7 @@ import StratusCore
                                     sql: "SELECT name FROM sqlite_master WHERE name LIKE 'answered_%'")
             }
             #expect(tables.isEmpty, "the failed commit left nothing")
-            let answer = try await services.storage.write(publishingTo: services.hub, answering: { "answer \($0)" }) { _, _ in 2 }
+            let answer = try await services.storage.write(publishingTo: services.hub, answering: { "answer \($0)" }, whileCommitting: whileCommitting) { _, _ in 2 }
             #expect(answer == "answer 2")
         }
     }

@@ -25,8 +25,12 @@ package struct RecordService: Sendable {
         try await modify(request, access, answering: { $0 })
     }
 
-    /// As ``modify(_:_:)``, with the results turned into the request's answer by `answer` while
-    /// the transaction commits (see ``StratusStorage/write(publishingTo:answering:_:)``).
+    /// From this many operations on, a batch's answer is made while its transaction commits.
+    static let answeredWhileCommitting = 100
+
+    /// As ``modify(_:_:)``, with the results turned into the request's answer by `answer`: for a
+    /// batch of ``answeredWhileCommitting`` operations or more, while the transaction commits (see
+    /// ``StratusStorage/write(publishingTo:answering:whileCommitting:_:)``).
     package func modify<Answer: Sendable>(_ request: RecordsModifyRequest, _ access: DatabaseAccess,
                                           answering answer: @escaping @Sendable (RecordResults) throws -> Answer) async throws -> Answer {
         let user = try access.requireUser()
@@ -36,7 +40,8 @@ package struct RecordService: Sendable {
         let prepared = try prepare(request)
         let key = try access.databaseKey()
         let context = WriteContext(access: access, user: user, now: AuthService.now())
-        return try await storage.write(publishingTo: hub, answering: answer) { transaction, changes in
+        let whileCommitting = request.operations.count >= Self.answeredWhileCommitting
+        return try await storage.write(publishingTo: hub, answering: answer, whileCommitting: whileCommitting) { transaction, changes in
             let databaseID = try await DatabaseDirectory.databaseID(key, in: changes)
             let grant = try await DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let zone = grant.zone
