@@ -99,29 +99,6 @@ import Testing
         #expect(try RecordsModifyRequest(json: JSONParser.parse(writer.bytes)) == request)
     }
 
-    /// A batch large enough to be read in two halves at once comes back whole and in order, and
-    /// the first unreadable operation (in either half, or both) is the one the request fails with.
-    @Test(arguments: [[], [10], [100], [10, 100]])
-    func aLargeBatchReadsInOrderAndFailsAtItsFirstBadOperation(_ bad: [Int]) throws {
-        let count = 2 * RecordsModifyRequest.operationsReadInHalves + 1
-        let operations = (0..<count).map { index in
-            RecordOperation(.create, Record(recordName: "r\(index)", recordType: "Note", fields: ["n": .int64(Int64(index))]))
-        }
-        var writer = WireWriter()
-        try RecordsModifyRequest(operations: operations, zoneID: ZoneID(zoneName: "Z")).write(to: &writer)
-        var text = String(decoding: writer.bytes, as: UTF8.self)
-        for index in bad {
-            text = text.replacingOccurrences(of: "\"operationType\":\"create\",\"record\":{\"recordName\":\"r\(index)\"",
-                                             with: "\"operationType\":\"explode\(index)\",\"record\":{\"recordName\":\"r\(index)\"")
-        }
-        let parsed = try JSONParser.parse(Array(text.utf8))
-        guard let first = bad.first else {
-            #expect(try RecordsModifyRequest(json: parsed).operations.map(\.record.recordName) == operations.map(\.record.recordName))
-            return
-        }
-        #expect(throws: CloudKitError.badRequest("unknown operationType 'explode\(first)'")) { try RecordsModifyRequest(json: parsed) }
-    }
-
     @Test func writtenRecordDecodesBack() throws {
         let record = Record(
             recordName: "quote\"back\\slash\ncontrol\u{01}", recordType: "Note", recordChangeTag: "7",

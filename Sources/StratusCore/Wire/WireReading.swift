@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A request body that reads itself from a ``JSONValue`` tree (see ``JSONParser``), the server's
 /// fast path. The type's `Decodable` conformance goes through the same conversion.
@@ -294,39 +293,14 @@ extension RecordsModifyRequest: WireReadable {
     package init(json: JSONValue) throws(CloudKitError) {
         let object = try json.object("the request body")
         let list = try object.required("operations").array("operations")
-        self.init(operations: try Self.read(list), zoneID: try object.optional("zoneID").map { json throws(CloudKitError) in try ZoneID(json: json, at: "zoneID") },
-                  atomic: try object.optionalBool("atomic"), desiredKeys: try object.optionalStrings("desiredKeys"))
-        numbersAsStrings = try object.optionalBool("numbersAsStrings")
-    }
-}
-
-extension RecordsModifyRequest {
-    /// Operations from this many on are read in two halves at once, on two threads.
-    static let operationsReadInHalves = 64
-
-    /// Reads the operations in order; the first unreadable one fails the request. A large batch
-    /// is read in two halves at once: its reading comes before anything else the request does,
-    /// while the other core has nothing to do.
-    private static func read(_ list: [JSONValue]) throws(CloudKitError) -> [RecordOperation] {
-        guard list.count >= operationsReadInHalves else { return try read(list[...]) }
-        let middle = list.count / 2
-        let halves = [list[..<middle], list[middle...]]
-        let read = Mutex<[Result<[RecordOperation], CloudKitError>?]>([nil, nil])
-        DispatchQueue.concurrentPerform(iterations: 2) { half in
-            let operations = Result { () throws(CloudKitError) in try Self.read(halves[half]) }
-            read.withLock { $0[half] = operations }
-        }
-        let (first, second) = read.withLock { ($0[0]!, $0[1]!) }
-        return try first.get() + second.get()
-    }
-
-    private static func read(_ list: ArraySlice<JSONValue>) throws(CloudKitError) -> [RecordOperation] {
         var operations: [RecordOperation] = []
         operations.reserveCapacity(list.count)
         for operation in list {
             operations.append(try RecordOperation(json: operation))
         }
-        return operations
+        self.init(operations: operations, zoneID: try object.optional("zoneID").map { json throws(CloudKitError) in try ZoneID(json: json, at: "zoneID") },
+                  atomic: try object.optionalBool("atomic"), desiredKeys: try object.optionalStrings("desiredKeys"))
+        numbersAsStrings = try object.optionalBool("numbersAsStrings")
     }
 }
 
