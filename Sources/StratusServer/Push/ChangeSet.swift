@@ -114,14 +114,7 @@ extension StratusStorage {
     /// subscriptions that changed, then hears of the records and zones.
     func write<T: Sendable>(publishingTo hub: NotificationHub,
                             _ body: @escaping @Sendable (any StorageTransaction, ChangeSet) async throws -> T) async throws -> T {
-        let (value, commits, subscriptionDatabases) = try await write { transaction in
-            let changes = ChangeSet(transaction: transaction)
-            let value = try await body(transaction, changes)
-            try await changes.seal()
-            return (value, changes.commits, changes.subscriptionDatabases)
-        }
-        await publish(commits, subscriptionDatabases: subscriptionDatabases, to: hub)
-        return value
+        try await write(publishingTo: hub, body, carrying: { $0 })
     }
 
     /// As ``write(publishingTo:_:)``, and turns the body's value into the request's answer with
@@ -134,26 +127,26 @@ extension StratusStorage {
                                               whileCommitting: Bool,
                                               _ body: @escaping @Sendable (any StorageTransaction, ChangeSet) async throws -> T) async throws -> Answer {
         guard whileCommitting else { return try answer(try await write(publishingTo: hub, body)) }
-        let (answering, commits, subscriptionDatabases) = try await write { transaction in
-            let changes = ChangeSet(transaction: transaction)
-            let value = try await body(transaction, changes)
+        let answering = try await write(publishingTo: hub, body) { value in
             // Not on the connection's thread: the commit keeps that one.
-            let answering = Task(executorPreference: globalConcurrentExecutor) { try answer(value) }
-            do {
-                try await changes.seal()
-            } catch {
-                answering.cancel()
-                throw error
-            }
-            return (answering, changes.commits, changes.subscriptionDatabases)
+            Task(executorPreference: globalConcurrentExecutor) { try answer(value) }
         }
-        await publish(commits, subscriptionDatabases: subscriptionDatabases, to: hub)
         return try await answering.value
     }
 
-    /// After a commit: each instance forgets the subscriptions that changed, then hears of the changes.
-    private func publish(_ commits: [CommittedChanges], subscriptionDatabases: Set<Int64>, to hub: NotificationHub) async {
+    /// The transaction and its publishing, once: `carry` takes the body's value on the
+    /// connection's thread, before the set is sealed and the transaction commits.
+    private func write<T: Sendable, Carried: Sendable>(publishingTo hub: NotificationHub,
+                                                       _ body: @escaping @Sendable (any StorageTransaction, ChangeSet) async throws -> T,
+                                                       carrying carry: @escaping @Sendable (T) -> Carried) async throws -> Carried {
+        let (carried, commits, subscriptionDatabases) = try await write { transaction in
+            let changes = ChangeSet(transaction: transaction)
+            let carried = carry(try await body(transaction, changes))
+            try await changes.seal()
+            return (carried, changes.commits, changes.subscriptionDatabases)
+        }
         for databaseID in subscriptionDatabases { await hub.subscriptionsChanged(databaseID: databaseID) }
         await hub.publish(commits)
+        return carried
     }
 }
