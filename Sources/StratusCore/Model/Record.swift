@@ -15,7 +15,7 @@ package struct Record: Codable, Sendable, Equatable {
     package var parent: RecordPointer?
     package var share: RecordPointer?
     /// The share-only keys of a `cloudkit.share` record (participants, permissions, short GUID).
-    package var shareKeys: ShareKeys?
+    @OutOfLine package var shareKeys: ShareKeys? = nil
     /// The record's zone, in answers that span zones (a `zoneWide` query); nil elsewhere, where
     /// the request names the zone.
     package var zoneID: ZoneID?

@@ -195,8 +195,8 @@ struct PreparedOperation: Sendable {
     /// Set when the operation failed validation: it fails without touching the database.
     var invalid: CloudKitError?
     /// Set when the operation was carried out before the writes (a participant leaving a share):
-    /// its result.
-    var settled: StoredRecord?
+    /// its result. Out of line: a batch's operations are copied as they are applied.
+    @OutOfLine var settled: StoredRecord? = nil
 
     init(operation: RecordOperation) {
         self.operation = operation
