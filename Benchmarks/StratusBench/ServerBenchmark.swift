@@ -28,7 +28,7 @@ struct ServerBenchmark: AsyncParsableCommand {
         default: throw ValidationError("--backend is sqlite or postgres")
         }
 
-        var runs: [(sqlite: Double, modify: Double, changes: Double)] = []
+        var runs: [(sqlite: Double, modify: Double, changes: Double, read: Double)] = []
         for run in 0..<repeats {
             // Each repetition starts from empty files, for the baseline and the server alike.
             let sqlite = try await RawSQLiteInsert(batch: batch).seconds(try Self.rows(of: records),
@@ -37,9 +37,17 @@ struct ServerBenchmark: AsyncParsableCommand {
                 try await Self.serverRun(server, zone: ZoneID(zoneName: "Bench"), records: records, batch: batch)
             }
             guard fetched == records.count else { throw BenchmarkError("changes/zone returned \(fetched) records, expected \(records.count)") }
-            let rates = (sqlite: Double(records.count) / sqlite, modify: Double(records.count) / modify, changes: Double(records.count) / changes)
-            print(String(format: "  run %d: (a) %.0f  (b) %.0f  (c) %.0f records/s   b/a %.2f  c/a %.2f",
-                         run + 1, rates.sqlite, rates.modify, rates.changes, rates.modify / rates.sqlite, rates.changes / rates.sqlite))
+            // (r): the same requests to a server whose operation limit is one below the batch:
+            // each is read whole (parsed and converted) and refused before it reaches the writer.
+            let read = try await BenchmarkServer.with(directory: directory.appendingPathComponent("read-\(run)"),
+                                                      configure: { $0.maxOperationsPerRequest = batch - 1 }) { server in
+                try await Self.readOnlyRun(server, zone: ZoneID(zoneName: "Bench"), records: records, batch: batch)
+            }
+            let rates = (sqlite: Double(records.count) / sqlite, modify: Double(records.count) / modify, changes: Double(records.count) / changes,
+                         read: Double(records.count) / read)
+            print(String(format: "  run %d: (a) %.0f  (b) %.0f  (c) %.0f  (r) %.0f records/s   b/a %.2f  c/a %.2f  r/a %.2f",
+                         run + 1, rates.sqlite, rates.modify, rates.changes, rates.read, rates.modify / rates.sqlite,
+                         rates.changes / rates.sqlite, rates.read / rates.sqlite))
             runs.append(rates)
         }
         let sqliteRate = median(runs.map(\.sqlite))
@@ -47,14 +55,19 @@ struct ServerBenchmark: AsyncParsableCommand {
         let changesRate = median(runs.map(\.changes))
         let modifyRatio = median(runs.map { $0.modify / $0.sqlite })
         let changesRatio = median(runs.map { $0.changes / $0.sqlite })
+        let readRate = median(runs.map(\.read))
+        let readRatio = median(runs.map { $0.read / $0.sqlite })
         print(String(format: "(a) raw GRDB insert:        %9.0f records/s", sqliteRate))
         print(String(format: "(b) records/modify (HTTP):  %9.0f records/s   b/a = %.2f", modifyRate, modifyRatio))
         print(String(format: "(c) changes/zone (HTTP):    %9.0f records/s   c/a = %.2f", changesRate, changesRatio))
+        print(String(format: "(r) records/modify read and refused: %9.0f records/s   r/a = %.2f", readRate, readRatio))
         Report.figure("sqlite_insert_records_per_s", sqliteRate, decimals: 0)
         Report.figure("modify_records_per_s", modifyRate, decimals: 0)
         Report.figure("changes_records_per_s", changesRate, decimals: 0)
         Report.ratio("modify_vs_sqlite", modifyRatio, of: "modify_records_per_s", to: "sqlite_insert_records_per_s")
         Report.ratio("changes_vs_sqlite", changesRatio, of: "changes_records_per_s", to: "sqlite_insert_records_per_s")
+        Report.figure("modify_read_records_per_s", readRate, decimals: 0)
+        Report.ratio("modify_read_vs_sqlite", readRatio, of: "modify_read_records_per_s", to: "sqlite_insert_records_per_s")
         try await ConcurrentSaves(saves: saves, repeats: repeats).run(in: directory)
     }
 
@@ -78,14 +91,34 @@ struct ServerBenchmark: AsyncParsableCommand {
         }
     }
 
-    /// (b) and (c): save through `records/modify`, then read everything back through `changes/zone`.
-    static func serverRun(_ server: BenchmarkServer, zone: ZoneID, records: [StratusCore.Record], batch: Int) async throws -> (Double, Double, Int) {
+    /// The zone and the `records/modify` bodies that create `records` in it, `batch` a request.
+    static func modifyBodies(_ server: BenchmarkServer, zone: ZoneID, records: [StratusCore.Record], batch: Int) async throws -> [Data] {
         _ = try await server.post(server.databasePath("zones/modify"),
                                   body: try JSONEncoder().encode(ZonesModifyRequest(operations: [.init(.create, zone)])))
-        let bodies = try stride(from: 0, to: records.count, by: batch).map { start in
+        return try stride(from: 0, to: records.count, by: batch).map { start in
             try JSONEncoder().encode(RecordsModifyRequest(
                 operations: records[start..<min(start + batch, records.count)].map { RecordOperation(.create, $0) }, zoneID: zone))
         }
+    }
+
+    /// (r): seconds to send the bodies of (b) to a server that reads each whole and refuses it
+    /// (`LIMIT_EXCEEDED`: more operations than it allows) before any write — what (b) spends
+    /// before its writer starts, answer included.
+    static func readOnlyRun(_ server: BenchmarkServer, zone: ZoneID, records: [StratusCore.Record], batch: Int) async throws -> Double {
+        let bodies = try await modifyBodies(server, zone: zone, records: records, batch: batch)
+        return try await Stopwatch.seconds {
+            for body in bodies {
+                let (status, answer) = try await server.send(.POST, server.databasePath("records/modify"), body: body)
+                guard status == 413, String(decoding: answer, as: UTF8.self).contains("LIMIT_EXCEEDED") else {
+                    throw BenchmarkError("records/modify over the operation limit answered HTTP \(status): \(String(decoding: answer, as: UTF8.self))")
+                }
+            }
+        }
+    }
+
+    /// (b) and (c): save through `records/modify`, then read everything back through `changes/zone`.
+    static func serverRun(_ server: BenchmarkServer, zone: ZoneID, records: [StratusCore.Record], batch: Int) async throws -> (Double, Double, Int) {
+        let bodies = try await modifyBodies(server, zone: zone, records: records, batch: batch)
         let modifySeconds = try await Stopwatch.seconds {
             for body in bodies {
                 _ = try await server.post(server.databasePath("records/modify"), body: body)
