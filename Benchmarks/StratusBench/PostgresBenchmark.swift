@@ -26,13 +26,16 @@ struct PostgresBenchmark {
     static let clients = 32
 
     func run(_ records: [StratusCore.Record], in directory: URL) async throws {
+        let zone = ZoneID(zoneName: "Bench")
+        let bodies = try ServerBenchmark.modifyBodies(zone: zone, records: records, batch: batch)
+        let rows = try ServerBenchmark.rows(of: records)
         var runs: [(raw: Double, modify: Double, changes: Double)] = []
         for run in 0..<repeats {
-            let raw = try await RawPostgresInsert(batch: batch).seconds(try ServerBenchmark.rows(of: records), database: try await newDatabase())
+            let raw = try await RawPostgresInsert(batch: batch).seconds(rows, database: try await newDatabase())
             let database = try await newDatabase()
             let (modify, changes, fetched) = try await BenchmarkServer.with(directory: directory.appendingPathComponent("pg-\(run)"),
                                                                             configure: { $0.databaseURL = database }) { server in
-                try await ServerBenchmark.serverRun(server, zone: ZoneID(zoneName: "Bench"), records: records, batch: batch)
+                try await ServerBenchmark.serverRun(server, zone: zone, bodies: bodies)
             }
             guard fetched == records.count else { throw BenchmarkError("changes/zone returned \(fetched) records, expected \(records.count)") }
             let rates = (raw: Double(records.count) / raw, modify: Double(records.count) / modify, changes: Double(records.count) / changes)

@@ -28,20 +28,23 @@ struct ServerBenchmark: AsyncParsableCommand {
         default: throw ValidationError("--backend is sqlite or postgres")
         }
 
+        let zone = ZoneID(zoneName: "Bench")
+        let bodies = try Self.modifyBodies(zone: zone, records: records, batch: batch)
+        let rows = try Self.rows(of: records)
         var runs: [(sqlite: Double, modify: Double, changes: Double, read: Double)] = []
         for run in 0..<repeats {
             // Each repetition starts from empty files, for the baseline and the server alike.
-            let sqlite = try await RawSQLiteInsert(batch: batch).seconds(try Self.rows(of: records),
+            let sqlite = try await RawSQLiteInsert(batch: batch).seconds(rows,
                                                                          path: directory.appendingPathComponent("raw-\(run).sqlite").path)
             let (modify, changes, fetched) = try await BenchmarkServer.with(directory: directory.appendingPathComponent("server-\(run)")) { server in
-                try await Self.serverRun(server, zone: ZoneID(zoneName: "Bench"), records: records, batch: batch)
+                try await Self.serverRun(server, zone: zone, bodies: bodies)
             }
             guard fetched == records.count else { throw BenchmarkError("changes/zone returned \(fetched) records, expected \(records.count)") }
             // (r): the same requests to a server whose operation limit is one below the batch:
             // each is read whole (parsed and converted) and refused before it reaches the writer.
             let read = try await BenchmarkServer.with(directory: directory.appendingPathComponent("read-\(run)"),
                                                       configure: { $0.maxOperationsPerRequest = batch - 1 }) { server in
-                try await Self.readOnlyRun(server, zone: ZoneID(zoneName: "Bench"), records: records, batch: batch)
+                try await Self.readOnlyRun(server, zone: zone, bodies: bodies)
             }
             let rates = (sqlite: Double(records.count) / sqlite, modify: Double(records.count) / modify, changes: Double(records.count) / changes,
                          read: Double(records.count) / read)
@@ -91,21 +94,25 @@ struct ServerBenchmark: AsyncParsableCommand {
         }
     }
 
-    /// The zone and the `records/modify` bodies that create `records` in it, `batch` a request.
-    static func modifyBodies(_ server: BenchmarkServer, zone: ZoneID, records: [StratusCore.Record], batch: Int) async throws -> [Data] {
-        _ = try await server.post(server.databasePath("zones/modify"),
-                                  body: try JSONEncoder().encode(ZonesModifyRequest(operations: [.init(.create, zone)])))
-        return try stride(from: 0, to: records.count, by: batch).map { start in
+    /// The `records/modify` bodies that create `records` in `zone`, `batch` a request: encoded once,
+    /// before any clock starts, and sent to every server of the run.
+    static func modifyBodies(zone: ZoneID, records: [StratusCore.Record], batch: Int) throws -> [Data] {
+        try stride(from: 0, to: records.count, by: batch).map { start in
             try JSONEncoder().encode(RecordsModifyRequest(
                 operations: records[start..<min(start + batch, records.count)].map { RecordOperation(.create, $0) }, zoneID: zone))
         }
     }
 
+    private static func createZone(_ zone: ZoneID, on server: BenchmarkServer) async throws {
+        _ = try await server.post(server.databasePath("zones/modify"),
+                                  body: try JSONEncoder().encode(ZonesModifyRequest(operations: [.init(.create, zone)])))
+    }
+
     /// (r): seconds to send the bodies of (b) to a server that reads each whole and refuses it
     /// (`LIMIT_EXCEEDED`: more operations than it allows) before any write — what (b) spends
     /// before its writer starts, answer included.
-    static func readOnlyRun(_ server: BenchmarkServer, zone: ZoneID, records: [StratusCore.Record], batch: Int) async throws -> Double {
-        let bodies = try await modifyBodies(server, zone: zone, records: records, batch: batch)
+    static func readOnlyRun(_ server: BenchmarkServer, zone: ZoneID, bodies: [Data]) async throws -> Double {
+        try await createZone(zone, on: server)
         return try await Stopwatch.seconds {
             for body in bodies {
                 let (status, answer) = try await server.send(.POST, server.databasePath("records/modify"), body: body)
@@ -117,8 +124,8 @@ struct ServerBenchmark: AsyncParsableCommand {
     }
 
     /// (b) and (c): save through `records/modify`, then read everything back through `changes/zone`.
-    static func serverRun(_ server: BenchmarkServer, zone: ZoneID, records: [StratusCore.Record], batch: Int) async throws -> (Double, Double, Int) {
-        let bodies = try await modifyBodies(server, zone: zone, records: records, batch: batch)
+    static func serverRun(_ server: BenchmarkServer, zone: ZoneID, bodies: [Data]) async throws -> (Double, Double, Int) {
+        try await createZone(zone, on: server)
         let modifySeconds = try await Stopwatch.seconds {
             for body in bodies {
                 _ = try await server.post(server.databasePath("records/modify"), body: body)
