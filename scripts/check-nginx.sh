@@ -101,4 +101,38 @@ expect '"serverErrorCode":"THROTTLED"' "$last"
 other=$(curl -s --interface 127.0.0.3 -X POST "$auth_url/signin?ckAPIToken=$api" -d '{"username":"owner","password":"right password"}')
 expect '"ckWebAuthToken"' "$other"
 grep -q '^127.0.0.2 ' "$work/nginx/logs/access.log" || { echo "the guesses did not come from 127.0.0.2"; exit 1; }
-echo "nginx: quickstart, asset round trip, WebSocket push and per-client throttling through the proxy: ok"
+
+# Behind an nginx that writes RFC 7239 Forwarded (and passes the client's own X-Forwarded-For on
+# untouched), a server told --proxy-header forwarded reads Forwarded alone: guesses under a new forged
+# X-Forwarded-For address each time are all the one client's, and throttled.
+second_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+forwarded_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$PWD/.build/debug/stratus" serve --data "$work/forwarded-data" --port "$second_port" --log-level error --ready-json \
+  --trusted-proxy 127.0.0.1 --proxy-header forwarded > "$work/forwarded.log" 2>&1 &
+second=$!
+trap '[ -z "$server" ] || kill "$server" 2>/dev/null || true; kill "$second" "$proxy" 2>/dev/null || true; rm -rf "$work"' EXIT
+saved_base=$base_url; saved_api=$api_token
+wait_until_ready "$work/forwarded.log" || { echo "the Forwarded server did not start"; cat "$work/forwarded.log"; exit 1; }
+second_api=$api_token; base_url=$saved_base; api_token=$saved_api
+cat >> "$work/nginx/site.conf" <<CONF
+server {
+    listen 127.0.0.1:$forwarded_port;
+    location / {
+        proxy_pass http://127.0.0.1:$second_port;
+        proxy_set_header Forwarded "for=\$remote_addr";
+    }
+}
+CONF
+kill -HUP "$proxy"
+for _ in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$forwarded_port/healthz" && break; sleep 0.1; done
+forwarded_url="http://127.0.0.1:$forwarded_port/auth/1/iCloud.dev.stratus/development"
+curl -s -X POST "$forwarded_url/signup?ckAPIToken=$second_api" -d '{"username":"owner","password":"right password"}' | grep -q ckWebAuthToken \
+  || { echo "sign-up through the Forwarded proxy failed"; exit 1; }
+for guess in $(seq 1 11); do
+  last=$(curl -s --interface 127.0.0.4 -H "X-Forwarded-For: 198.51.100.$guess" -X POST "$forwarded_url/signin?ckAPIToken=$second_api" \
+    -d "{\"username\":\"owner\",\"password\":\"guess $guess\"}")
+done
+expect '"serverErrorCode":"THROTTLED"' "$last"
+other=$(curl -s --interface 127.0.0.5 -X POST "$forwarded_url/signin?ckAPIToken=$second_api" -d '{"username":"owner","password":"right password"}')
+expect '"ckWebAuthToken"' "$other"
+echo "nginx: quickstart, asset round trip, WebSocket push and per-client throttling through the proxy (X-Forwarded-For and Forwarded): ok"

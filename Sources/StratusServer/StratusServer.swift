@@ -124,7 +124,7 @@ public struct StratusServer: Sendable {
     package func makeRouter() -> Router<StratusRequestContext> {
         let router = Router(context: StratusRequestContext.self)
         if configuration.metricsPort != nil { router.add(middleware: MetricsMiddleware()) }
-        if !configuration.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(trustedProxies: configuration.trustedProxies)) }
+        if !configuration.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(trustedProxies: configuration.trustedProxies, header: configuration.proxyHeader)) }
         router.add(middleware: AccessLog(recent: services.recentRequests))
         if !configuration.corsOrigins.isEmpty {
             router.add(middleware: CrossOriginPolicy(allowedOrigins: configuration.corsOrigins))
@@ -134,7 +134,7 @@ public struct StratusServer: Sendable {
                                                       maxPerAddress: configuration.maxRequestsPerAddress))
         router.add(middleware: WholeRequestBody(maxBytes: configuration.maxRequestBytes))
         AuthRoutes(auth: services.auth, admin: services.admin, hub: services.hub, email: services.email, passwordReset: services.passwordReset,
-                   apple: services.apple)
+                   apple: services.apple, account: services.account)
             .register(on: router)
         DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes, origin: configuration.origin,
                        permits: WorkPermits(permits: configuration.maxLargeRequests, maxWaiting: configuration.maxRequestsInFlight))

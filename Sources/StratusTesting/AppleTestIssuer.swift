@@ -37,7 +37,7 @@ public actor AppleTestIssuer {
     public struct Claims: JWTPayload {
         enum CodingKeys: String, CodingKey {
             case issuer = "iss", audience = "aud", expires = "exp", issuedAt = "iat", subject = "sub"
-            case nonce, email, emailVerified = "email_verified"
+            case nonce, email, emailVerified = "email_verified", codeHash = "c_hash"
         }
 
         /// `iss`: Apple's is `https://appleid.apple.com`.
@@ -56,6 +56,9 @@ public actor AppleTestIssuer {
         public var email: String?
         /// `email_verified`, a string as Apple sends it.
         public var emailVerified: String?
+        /// `c_hash`, the hash of the authorization code issued with the token: different for every
+        /// sign-in, so that no two tokens are alike (a server accepts each token once).
+        public var codeHash: String? = UUID().uuidString
 
         /// Signing checks nothing: the server under test does.
         public func verify(using _: some JWTAlgorithm) throws {}
@@ -70,6 +73,7 @@ public actor AppleTestIssuer {
             try container.encodeIfPresent(nonce, forKey: .nonce)
             try container.encodeIfPresent(email, forKey: .email)
             try container.encodeIfPresent(emailVerified, forKey: .emailVerified)
+            try container.encodeIfPresent(codeHash, forKey: .codeHash)
         }
     }
 

@@ -18,6 +18,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
     @Option(help: "Days a signed-in session (ckWebAuthToken) stays valid.") var sessionDays = 14
     @Option(help: "Days tombstones are kept; change tokens older than a purged tombstone expire.") var tombstoneDays = 90
+    @Option(help: "Seconds a sign-in or re-authentication counts as fresh proof, which adding or removing a sign-in method, setting a password and deleting the account take.")
+    var freshProofSeconds = 300
     @Option(help: "Largest asset file accepted, in MB.") var assetLimitMb = 50
     @Option(help: "The URL clients reach the server at, used in asset upload and download URLs (default: http:// and the request's Host).")
     var publicUrl: String?
@@ -61,6 +63,8 @@ struct Serve: AsyncParsableCommand {
     var appleClientId: [String] = []
     @Option(help: "Where Apple publishes its identity token keys (https, or http on loopback).")
     var appleKeysUrl = "https://appleid.apple.com/auth/keys"
+    @Flag(help: "Accept only Sign in with Apple identity tokens that carry a nonce (the app hashes one into Apple's request and sends it with the token).")
+    var appleRequireNonce = false
     @Option(help: "Where share pages link \"Open in the app\": a URL with {shortGUID} in it (notes://share/{shortGUID}).")
     var shareAppUrl: String?
     @Option(help: "An app (TEAMID.bundle.id) that opens share URLs as universal links, listed in /.well-known/apple-app-site-association; repeatable.")
@@ -72,6 +76,8 @@ struct Serve: AsyncParsableCommand {
     var corsOrigin: [String] = []
     @Option(help: "A reverse proxy in front of the server (CIDR, as 10.0.0.0/8, or an address): requests from it are throttled and logged by the client address it forwards in X-Forwarded-For or Forwarded; repeatable.")
     var trustedProxy: [String] = []
+    @Option(help: "The one header the --trusted-proxy proxies write the client's address in: x-forwarded-for, forwarded (RFC 7239) or x-real-ip; no other is read.")
+    var proxyHeader = "x-forwarded-for"
     @Option(help: "Serve Prometheus metrics at /metrics on this port, on --host (0 picks a free one); never on the API's port. Default: no metrics.")
     var metricsPort: Int?
     @Option(name: .customLong("import"),
@@ -123,13 +129,14 @@ struct Serve: AsyncParsableCommand {
                 throw ValidationError("--cors-origin takes an origin such as https://app.example.com (no path), or *")
             }
         }
-        guard sessionDays > 0, tombstoneDays > 0, assetLimitMb > 0, maxResponseMb > 0, signInFailures > 0, accountSignInFailuresPerHour > 0, userRequestsPerSecond >= 0, courierWaitSeconds > 0,
+        guard sessionDays > 0, freshProofSeconds > 0, tombstoneDays > 0, assetLimitMb > 0, maxResponseMb > 0, signInFailures > 0, accountSignInFailuresPerHour > 0, userRequestsPerSecond >= 0, courierWaitSeconds > 0,
               (maxDatabaseMb ?? 1) > 0, pushConnectionsPerUser > 0, (maxPushConnections ?? 1) > 0, bodyDeadlineSeconds > 0, requestsPerAddress > 0 else {
-            throw ValidationError("--session-days, --tombstone-days, --asset-limit-mb, --max-response-mb, --max-database-mb, --sign-in-failures, --account-sign-in-failures-per-hour, --courier-wait-seconds, --push-connections-per-user, --max-push-connections, --body-deadline-seconds and --requests-per-address must be positive")
+            throw ValidationError("--session-days, --fresh-proof-seconds, --tombstone-days, --asset-limit-mb, --max-response-mb, --max-database-mb, --sign-in-failures, --account-sign-in-failures-per-hour, --courier-wait-seconds, --push-connections-per-user, --max-push-connections, --body-deadline-seconds and --requests-per-address must be positive")
         }
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), host: host, port: port)
         configuration.databaseURL = database
         configuration.sessionLifetime = .seconds(sessionDays * 24 * 3600)
+        configuration.freshProofWindow = .seconds(freshProofSeconds)
         configuration.tombstoneRetention = .seconds(tombstoneDays * 24 * 3600)
         configuration.maxAssetBytes = Int64(assetLimitMb) * 1024 * 1024
         configuration.publicURL = publicUrl
@@ -151,6 +158,7 @@ struct Serve: AsyncParsableCommand {
         }
         configuration.appleSignIn = AppleSignInConfiguration(clientIDs: appleClientId)
         configuration.appleSignIn.keysURL = appleKeysUrl
+        configuration.appleSignIn.requiresNonce = appleRequireNonce
         configuration.shareAppURL = shareAppUrl
         configuration.appleAppIDs = appleAppId
         configuration.corsOrigins = Set(corsOrigin)
@@ -165,6 +173,10 @@ struct Serve: AsyncParsableCommand {
             guard let block = IPAddressBlock(text) else { throw ValidationError("--trusted-proxy takes an address or a CIDR block (10.0.0.0/8, ::1/128), not '\(text)'") }
             return block
         }
+        guard let header = ProxyHeader(rawValue: proxyHeader.lowercased()) else {
+            throw ValidationError("--proxy-header is one of \(ProxyHeader.allCases.map(\.rawValue).joined(separator: ", ")), not '\(proxyHeader)'")
+        }
+        configuration.proxyHeader = header
         configuration.metricsPort = metricsPort
         switch (tlsCert, tlsKey) {
         case (let cert?, let key?):

@@ -104,14 +104,40 @@ import StratusTesting
         }
     }
 
-    /// The app hashes a nonce into Apple's request and sends the nonce itself: they must agree.
+    /// The app hashes a nonce into Apple's request and sends the nonce itself: they must agree,
+    /// and a token that carries a nonce is refused without it (it would otherwise replay).
     @Test func theNonceIsTheOneWhoseHashTheTokenCarries() async throws {
         try await Self.withServer { server, apple in
             let token = try await apple.token(subject: "n", nonce: "a-nonce-from-the-app")
             Self.expectRefused(try await Self.signIn(server, token, nonce: "another-nonce"), "nonce")
             Self.expectRefused(try await Self.signIn(server, try await apple.token(subject: "n"), nonce: "a-nonce-from-the-app"), "nonce")
+            Self.expectRefused(try await Self.signIn(server, token), "carries a nonce: send the nonce")
             #expect(try await Self.signIn(server, token, nonce: "a-nonce-from-the-app").status == 200)
-            #expect(try await Self.signIn(server, token).status == 200, "a client that sends no nonce is not checked against one")
+            #expect(try await Self.signIn(server, try await apple.token(subject: "n")).status == 200,
+                    "a token without a nonce is accepted unless the server requires one")
+        }
+        try await AppleTestIssuer.with { apple in
+            try await TestServer.with(configure: { apple.configure(&$0); $0.appleSignIn.requiresNonce = true }) { server in
+                Self.expectRefused(try await Self.signIn(server, try await apple.token(subject: "n")), "only identity tokens that carry a nonce")
+                #expect(try await Self.signIn(server, try await apple.token(subject: "n", nonce: "x"), nonce: "x").status == 200)
+            }
+        }
+    }
+
+    /// An identity token signs in once: sent again (by whoever lifted it), even after a restart,
+    /// it is refused.
+    @Test func anIdentityTokenIsAcceptedOnceEvenAcrossARestart() async throws {
+        try await AppleTestIssuer.with { apple in
+            let directory = TestServer.temporaryDirectory()
+            let token = try await apple.token(subject: "once")
+            try await TestServer.with(dataDirectory: directory, configure: apple.configure) { server in
+                #expect(try await Self.signIn(server, token).status == 200)
+                Self.expectRefused(try await Self.signIn(server, token), "used already")
+            }
+            try await TestServer.with(dataDirectory: directory, configure: apple.configure) { server in
+                Self.expectRefused(try await Self.signIn(server, token), "used already")
+                #expect(try await Self.signIn(server, try await apple.token(subject: "once")).status == 200, "a new token signs in")
+            }
         }
     }
 
@@ -135,15 +161,17 @@ import StratusTesting
     }
 
     /// Tokens naming made-up keys cost at most one fetch per interval: the server cannot be made
-    /// to hammer Apple.
+    /// to hammer Apple. Within the interval such a token answers `TRY_AGAIN_LATER` with the wait
+    /// until the next fetch (Apple may have published the key a moment ago), not a refusal.
     @Test func unknownKeysFetchAtMostOncePerInterval() async throws {
         try await AppleTestIssuer.with { apple in
             try await TestServer.with(configure: { apple.configure(&$0); $0.appleSignIn.refetchInterval = .seconds(3600) }) { server in
                 #expect(try await Self.signIn(server, try await apple.token(subject: "r")).status == 200)
-                try await apple.addKey("made-up", publishing: false)
+                try await apple.addKey("just-published")
                 for _ in 0..<5 {
-                    Self.expectRefused(try await Self.signIn(server, try await apple.sign(apple.claims(subject: "r"), kid: "made-up")),
-                                       "a key Apple does not publish")
+                    let answer = try await Self.signIn(server, try await apple.sign(apple.claims(subject: "r"), kid: "just-published"))
+                    #expect(answer.errorCode == .tryAgainLater, "\(answer.text)")
+                    #expect((3500...3600).contains(answer.error?.retryAfter ?? 0), "the wait until the next fetch: \(answer.text)")
                 }
                 #expect(apple.keyRequests == 1, "no unknown kid fetched the keys within the interval")
             }
@@ -156,20 +184,20 @@ import StratusTesting
             let token = try await apple.token(subject: "003.alice", email: "alice@example.com")
             let linked = try await alice.post("\(Self.auth)/apple/link", AppleSignInRequest(identityToken: token))
             #expect(linked.status == 200, "\(linked.text)")
-            let viaApple = try Self.caller(server, try await Self.signIn(server, token))
+            let viaApple = try Self.caller(server, try await Self.signIn(server, try await apple.token(subject: "003.alice")))
             #expect(viaApple.userRecordName == alice.userRecordName, "Sign in with Apple reaches the linked account")
 
             // Someone else's Apple ID, or a second one, cannot be linked.
             let bob = try await server.signUp("bob")
-            let taken = try await bob.post("\(Self.auth)/apple/link", AppleSignInRequest(identityToken: token))
+            let taken = try await bob.post("\(Self.auth)/apple/link", AppleSignInRequest(identityToken: try await apple.token(subject: "003.alice")))
             #expect(taken.errorCode == .badRequest && taken.text.contains("another account"), "\(taken.text)")
             let second = try await alice.post("\(Self.auth)/apple/link", AppleSignInRequest(identityToken: try await apple.token(subject: "004.other")))
             #expect(second.errorCode == .badRequest && second.text.contains("unlink it first"), "\(second.text)")
-            #expect(try await server.anonymous.post("\(Self.auth)/apple/link", AppleSignInRequest(identityToken: token)).errorCode == .authenticationRequired,
+            #expect(try await server.anonymous.post("\(Self.auth)/apple/link", AppleSignInRequest(identityToken: try await apple.token(subject: "003.alice"))).errorCode == .authenticationRequired,
                     "linking needs a session")
 
             #expect(try await alice.post("\(Self.auth)/apple/unlink", [String: String]()).status == 200)
-            let afterUnlink = try Self.caller(server, try await Self.signIn(server, token))
+            let afterUnlink = try Self.caller(server, try await Self.signIn(server, try await apple.token(subject: "003.alice")))
             #expect(afterUnlink.userRecordName != alice.userRecordName, "the Apple ID now makes an account of its own")
         }
     }
@@ -195,6 +223,23 @@ import StratusTesting
             #expect(deleted.status == 200, "\(deleted.text)")
             let fresh = try Self.caller(server, try await Self.signIn(server, try await apple.token(subject: "005.carol")))
             #expect(fresh.userRecordName != user.userRecordName, "deleting the account forgot the link")
+        }
+    }
+
+    /// Every sign-in attempt costs exactly one password hash, whatever its name: unknown, an
+    /// account Sign in with Apple made (no password), or a password account (wrong or right).
+    @Test func everySignInAttemptCostsOneHash() async throws {
+        try await Self.withServer { server, apple in
+            let appleUser = try Self.caller(server, try await Self.signIn(server, try await apple.token(subject: "hash.apple")))
+            let appleName = try #require(try await server.server.services.storage.read { try await $0.user(recordName: appleUser.userRecordName!) }).username
+            let passwordUser = try await server.signUp("hashed")
+            let hashes = server.server.services.auth.hasher.derivations
+            for (username, password) in [("nobody-\(UUID().uuidString.prefix(6))", "whatever-1"), (appleName, "whatever-2"),
+                                         (passwordUser.username!, "wrong-password"), (passwordUser.username!, "password-hashed")] {
+                let before = hashes.value
+                _ = try await server.anonymous.post("\(Self.auth)/signin", Credentials(username: username, password: password))
+                #expect(hashes.value - before == 1, "\(username): \(hashes.value - before) hashes")
+            }
         }
     }
 

@@ -153,6 +153,29 @@ import StratusTesting
         }
     }
 
+    /// Names that need percent-encoding in a path are opened, disabled and deleted like any other.
+    @Test func usersWhoseNamesArePercentEncodedAreManaged() async throws {
+        let directory = TestServer.temporaryDirectory()
+        try await TestServer.with(dataDirectory: directory) { server in
+            let (token, csrf) = try await Self.administrator(server, directory: directory)
+            let users = "/console/containers/\(TestServer.containerID)/users"
+            for name in ["josé", "spam<>", "a%2Fb"] {
+                let signedUp = try await server.anonymous.post("/auth/1/\(TestServer.containerID)/development/signup",
+                                                               Credentials(username: name, password: "password-\(name)")).decode(SignInResponse.self)
+                let user = Caller(server: server.endpoint, webAuthToken: signedUp.ckWebAuthToken, userRecordName: signedUp.userRecordName)
+                let path = "\(users)/\(ConsoleRoutes.pathComponent(name))"
+                let page = try await Self.request(server, .GET, path, cookie: token)
+                #expect(page.status == 200 && page.text.contains(signedUp.userRecordName), "\(name): \(page.status) \(page.text.prefix(300))")
+                _ = try await Self.request(server, .POST, "\(path)/disable", form: "csrf=\(csrf)", cookie: token)
+                #expect(try await user.get(user.path(.private, "zones/list")).status == 401, "\(name): disabling ends the sessions")
+                let confirm = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
+                _ = try await Self.request(server, .POST, "\(path)/delete", form: "csrf=\(csrf)&confirm=\(confirm)", cookie: token)
+                let stored = try await server.server.services.storage.read { try await $0.user(containerID: TestServer.containerID, username: name) }
+                #expect(stored == nil, "\(name) is deleted")
+            }
+        }
+    }
+
     @Test func usersAreManagedAndRecordsPagedCreatedAndDeletedWithTheAPIsRules() async throws {
         let directory = TestServer.temporaryDirectory()
         try await TestServer.with(dataDirectory: directory) { server in

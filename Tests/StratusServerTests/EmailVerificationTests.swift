@@ -83,4 +83,33 @@ import StratusTesting
             #expect(late.errorCode == .exists)
         }
     }
+
+    /// Codes are bounded by address, not only by account: ten sign-ups claiming one address mail
+    /// it three verification codes, and one client address's wrong codes are throttled after
+    /// twenty, whichever accounts they are tried on.
+    @Test(.enabled(if: MailSink.isAvailable, "needs the aiosmtpd package (scripts/test.sh installs it)"))
+    func codesAreBoundedPerEmailAndClientAddressAcrossAccounts() async throws {
+        let sink = try MailSink()
+        defer { sink.stop() }
+        try await sink.ready()
+        try await TestServer.with(configure: { $0.smtp = sink.mailer() }) { server in
+            var callers: [Caller] = []
+            for index in 0..<10 {
+                let answer = try await server.anonymous.post("\(Self.auth)/signup",
+                                                             Credentials(username: "claimer\(index)", password: "claimer-password", email: "target@example.com"))
+                let signedIn = try answer.decode(SignInResponse.self)
+                callers.append(Caller(server: server.endpoint, webAuthToken: signedIn.ckWebAuthToken, userRecordName: signedIn.userRecordName))
+            }
+            let more = try await callers[9].post("\(Self.auth)/email/send", [String: String]())
+            #expect(more.errorCode == .throttled && more.error?.retryAfter != nil, "\(more.text)")
+            try await sink.wait { $0.messages(to: "target@example.com").count >= 3 }
+            #expect(sink.messages(to: "target@example.com").count == 3, "three verification mails an hour to one address")
+
+            var codes: [ServerErrorCode?] = []
+            for attempt in 0..<25 {
+                codes.append(try await callers[attempt % callers.count].post("\(Self.auth)/email/verify", ["code": String(format: "%06d", attempt)]).errorCode)
+            }
+            #expect(codes.prefix(20).allSatisfy { $0 == .badRequest } && codes.suffix(5).allSatisfy { $0 == .throttled }, "\(codes)")
+        }
+    }
 }

@@ -141,6 +141,27 @@ import StratusTesting
         }
     }
 
+    /// A signature accepted before a restart is still a replay after it: what was used is kept in
+    /// the database (``ReplayStore``), not in the process's memory.
+    @Test func aSignatureReplaysNeitherAfterARestart() async throws {
+        let directory = TestServer.temporaryDirectory()
+        let (backend, path, body, headers) = try await TestServer.with(dataDirectory: directory) { server in
+            let backend = try await Self.register(server)
+            let path = server.anonymous.path(.public, "records/modify")
+            let body = try Self.create("before-restart")
+            let headers = try backend.headers(path, body: body)
+            let first = try await server.anonymous.send(.POST, path, body: body, apiToken: .some(nil), headers: headers)
+            #expect(first.status == 200, "\(first.text)")
+            return (backend, path, body, headers)
+        }
+        try await TestServer.with(dataDirectory: directory) { server in
+            let again = try await server.anonymous.send(.POST, path, body: body, apiToken: .some(nil), headers: headers)
+            #expect(again.status == 401 && again.text.contains("replay"), "after a restart: \(again.text)")
+            let fresh = try await backend.send(server.anonymous, .POST, path, body: try Self.create("after-restart"))
+            #expect(fresh.status == 200, "a new signature still works: \(fresh.text)")
+        }
+    }
+
     /// `stratus key add` prints the key ID alone on its last line; `list` and `revoke` use it.
     @Test func keyCommands() async throws {
         let directory = TestServer.temporaryDirectory()

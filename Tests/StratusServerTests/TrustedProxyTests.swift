@@ -10,10 +10,11 @@ import StratusCore
 @Suite struct TrustedProxyTests {
     static let proxies = ["10.0.0.0/8", "2001:db8::/32"].compactMap(IPAddressBlock.init)
 
-    static func client(_ peer: String, _ fields: [(String, String)]) -> String {
+    static func client(_ peer: String, _ fields: [(String, String)], header: ProxyHeader? = nil) -> String {
         var headers = HTTPFields()
         for (name, value) in fields { headers.append(HTTPField(name: HTTPField.Name(name)!, value: value)) }
-        return ClientAddressMiddleware.client(peer: peer, headers: headers, trusting: proxies)
+        let header = header ?? (fields.contains { $0.0 == "Forwarded" } ? .forwarded : .xForwardedFor)
+        return ClientAddressMiddleware.client(peer: peer, headers: headers, header: header, trusting: proxies)
     }
 
     @Test func blocksAndAddressesParse() throws {
@@ -45,7 +46,43 @@ import StratusCore
                 == "198.51.100.66", "2001:db8:cafe::17 is a trusted proxy here")
         #expect(Self.client("10.0.0.2", [("Forwarded", #"for="203.0.113.43:47011""#)]) == "203.0.113.43")
         // Without a trusted peer, nothing is read.
-        #expect(ClientAddressMiddleware.client(peer: "10.0.0.2", headers: [ClientAddressMiddleware.forwardedFor: "203.0.113.1"], trusting: []) == "10.0.0.2")
+        #expect(ClientAddressMiddleware.client(peer: "10.0.0.2", headers: [ClientAddressMiddleware.forwardedFor: "203.0.113.1"],
+                                               header: .xForwardedFor, trusting: []) == "10.0.0.2")
+    }
+
+    /// Only the header the operator names is read: behind a proxy that writes `Forwarded`, the
+    /// client's own `X-Forwarded-For` (passed on untouched) decides nothing, and the other way round.
+    @Test func onlyTheNamedHeaderIsRead() {
+        let forged = ("X-Forwarded-For", "198.51.100.66")
+        let written = ("Forwarded", "for=203.0.113.1")
+        #expect(Self.client("10.0.0.2", [forged, written], header: .forwarded) == "203.0.113.1")
+        #expect(Self.client("10.0.0.2", [forged], header: .forwarded) == "10.0.0.2", "no Forwarded: the proxy is the client")
+        #expect(Self.client("10.0.0.2", [written, ("X-Forwarded-For", "203.0.113.1")], header: .xForwardedFor) == "203.0.113.1")
+        #expect(Self.client("10.0.0.2", [("Forwarded", "for=198.51.100.66")], header: .xForwardedFor) == "10.0.0.2")
+        // X-Real-IP: one address, the proxy's line (the last); a client's own line before it counts for nothing.
+        #expect(Self.client("10.0.0.2", [("X-Real-IP", "203.0.113.9")], header: .xRealIP) == "203.0.113.9")
+        #expect(Self.client("10.0.0.2", [("X-Real-IP", "198.51.100.66"), ("X-Real-IP", "203.0.113.9")], header: .xRealIP) == "203.0.113.9")
+        #expect(Self.client("10.0.0.2", [forged], header: .xRealIP) == "10.0.0.2")
+        #expect(Self.client("192.0.2.9", [("X-Real-IP", "203.0.113.9")], header: .xRealIP) == "192.0.2.9", "an untrusted peer's header is its own")
+    }
+
+    /// Through the server with `--proxy-header forwarded`: wrong passwords under forged
+    /// `X-Forwarded-For` addresses all count against the address `Forwarded` names.
+    @Test func forgedXForwardedForBehindAForwardedProxyIsThrottled() async throws {
+        try await TestServer.with(configure: {
+            $0.trustedProxies = [IPAddressBlock("127.0.0.1")!]
+            $0.proxyHeader = .forwarded
+        }) { server in
+            _ = try await server.anonymous.post("/auth/1/\(TestServer.containerID)/development/signup",
+                                                Credentials(username: "owner", password: "right-password")).decode(SignInResponse.self)
+            var codes: [ServerErrorCode?] = []
+            for guess in 0..<12 {
+                let result = try await server.anonymous.send(.POST, Self.signin, body: try JSONEncoder().encode(Credentials(username: "owner", password: "guess-\(guess)")),
+                                                             headers: [("X-Forwarded-For", "198.51.100.\(guess)"), ("Forwarded", "for=203.0.113.7")])
+                codes.append(result.errorCode)
+            }
+            #expect(codes.prefix(10).allSatisfy { $0 == .authenticationFailed } && codes.suffix(2).allSatisfy { $0 == .throttled }, "\(codes)")
+        }
     }
 
     /// Through the server: a proxy on loopback forwards for two clients, and one client's wrong

@@ -8,11 +8,15 @@ package struct CloudKitError: Error, Sendable, Equatable, CustomStringConvertibl
     package var code: ServerErrorCode
     package var reason: String
     package var retryAfter: Int?
+    /// *Extension*: with `AUTHENTICATION_REQUIRED` for a change that needs fresh proof, the
+    /// sign-in methods the account can prove itself with (`account/reauthenticate`).
+    package var methods: [String]?
 
-    package init(_ code: ServerErrorCode, _ reason: String, retryAfter: Int? = nil) {
+    package init(_ code: ServerErrorCode, _ reason: String, retryAfter: Int? = nil, methods: [String]? = nil) {
         self.code = code
         self.reason = reason
         self.retryAfter = retryAfter
+        self.methods = methods
     }
 
     package var description: String { "\(code.rawValue): \(reason)" }

@@ -11,6 +11,11 @@ public struct AppleSignInConfiguration: Sendable {
     /// How soon the keys may be fetched again: a token signed by a key not seen yet fetches them
     /// at most this often (Apple rotates keys rarely; a flood of made-up key IDs costs one fetch).
     public var refetchInterval: Duration = .seconds(60)
+    /// Whether every identity token must carry a nonce (`serve --apple-require-nonce`): an app
+    /// hashes a nonce of its own into Apple's request and sends the nonce with the token, so a
+    /// token lifted from elsewhere cannot be played. A token that carries a nonce is checked
+    /// against it whether or not this is set.
+    public var requiresNonce = false
 
     public init(clientIDs: [String] = []) {
         self.clientIDs = clientIDs

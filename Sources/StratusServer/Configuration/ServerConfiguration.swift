@@ -18,6 +18,9 @@ public struct ServerConfiguration: Sendable {
     public var maxResultsLimit = 200
     /// How long a `ckWebAuthToken` stays valid.
     public var sessionLifetime: Duration = .seconds(14 * 24 * 3600)
+    /// How long a sign-in or re-authentication counts as fresh proof, which changing how an
+    /// account signs in takes (``AccountCentre``).
+    public var freshProofWindow: Duration = .seconds(300)
     /// How long tombstones of deleted records and zones are kept; change tokens older than a
     /// purged tombstone get `CHANGE_TOKEN_EXPIRED`.
     public var tombstoneRetention: Duration = .seconds(90 * 24 * 3600)
@@ -119,6 +122,8 @@ public struct ServerConfiguration: Sendable {
     /// The reverse proxies in front of the server: a request from one of them is counted against
     /// the client it forwards for (``ClientAddressMiddleware``). Empty: every peer is the client.
     public var trustedProxies: [IPAddressBlock] = []
+    /// The one header the trusted proxies write the client's address in; no other is read.
+    public var proxyHeader = ProxyHeader.xForwardedFor
     /// The port of a second listener, on ``host``, that serves Prometheus metrics at `/metrics`
     /// (0 picks a free one); nil serves no metrics. Never on the API listener: the API token ships
     /// inside apps, and metrics tell how the server is used.

@@ -29,7 +29,7 @@ struct ConsoleContainerRoutes {
         }
         console.get("containers/:container") { request, context in
             try await routes.show(request) { visit in
-                let id = try context.parameters.require("container")
+                let id = try ConsoleRoutes.parameter("container", of: context)
                 guard let container = try await services.containers.container(id: id) else { throw HTTPError(.notFound) }
                 var values: [String: Any] = ["pageTitle": id, "container": id, "containerPath": ConsoleRoutes.pathComponent(id),
                                              "apiToken": container.apiToken, "created": ConsoleRoutes.date(container.createdAt),
@@ -45,10 +45,10 @@ struct ConsoleContainerRoutes {
         }
         console.post("containers/:container/settings/:action") { request, context in
             try await routes.change(request, context) { visit, form in
-                let id = try context.parameters.require("container")
+                let id = try ConsoleRoutes.parameter("container", of: context)
                 let back = "/console/containers/\(ConsoleRoutes.pathComponent(id))"
                 do {
-                    switch try context.parameters.require("action") {
+                    switch try ConsoleRoutes.parameter("action", of: context) {
                     case "rotate-token":
                         _ = try await services.admin.rotateAPIToken(containerID: id)
                         return visit.redirect(back, notice: "The API token was replaced; apps with the old one are refused.")

@@ -10,7 +10,7 @@ struct ConsolePlace {
     let zone: String
 
     init(_ request: Request, _ context: StratusRequestContext, form: ConsoleForm? = nil) throws {
-        container = try context.parameters.require("container")
+        container = try ConsoleRoutes.parameter("container", of: context)
         let parameters = request.uri.queryParameters
         func value(_ name: String) -> String? { form?[name] ?? parameters[Substring(name)].map(String.init) }
         environment = ContainerEnvironment(rawValue: value("environment") ?? "") ?? .development

@@ -112,6 +112,14 @@ struct ConsoleRoutes {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601)
     }
 
+    /// A path parameter as the route names it, percent-decoded (``pathComponent(_:)`` encodes
+    /// names such as `josé` or `spam<>` in the links the console writes).
+    static func parameter(_ name: String, of context: StratusRequestContext) throws -> String {
+        let raw = try context.parameters.require(name)
+        guard let decoded = raw.removingPercentEncoding else { throw HTTPError(.badRequest, message: "the path is not valid percent-encoding") }
+        return decoded
+    }
+
     static func pathComponent(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? text
     }

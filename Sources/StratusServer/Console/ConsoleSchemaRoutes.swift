@@ -13,7 +13,7 @@ struct ConsoleSchemaRoutes {
     func register(on console: RouterGroup<StratusRequestContext>) {
         console.get("containers/:container/schema") { request, context in
             try await routes.show(request) { visit in
-                let id = try context.parameters.require("container")
+                let id = try ConsoleRoutes.parameter("container", of: context)
                 guard try await services.containers.container(id: id) != nil else { throw HTTPError(.notFound) }
                 let development = try await services.schema.export(containerID: id, environment: .development)
                 var values: [String: Any] = [
@@ -32,7 +32,7 @@ struct ConsoleSchemaRoutes {
         }
         console.get("containers/:container/schema/export") { request, context in
             try await routes.show(request) { _ in
-                let id = try context.parameters.require("container")
+                let id = try ConsoleRoutes.parameter("container", of: context)
                 let environment = ContainerEnvironment(rawValue: request.uri.queryParameters["environment"].map(String.init) ?? "") ?? .development
                 let text = try await services.schema.export(containerID: id, environment: environment)
                 return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store",
@@ -42,10 +42,10 @@ struct ConsoleSchemaRoutes {
         }
         console.post("containers/:container/schema/:action") { request, context in
             try await routes.change(request, context) { visit, form in
-                let id = try context.parameters.require("container")
+                let id = try ConsoleRoutes.parameter("container", of: context)
                 let back = "/console/containers/\(ConsoleRoutes.pathComponent(id))/schema"
                 do {
-                    switch try context.parameters.require("action") {
+                    switch try ConsoleRoutes.parameter("action", of: context) {
                     case "deploy":
                         let changes = try await services.schema.deploy(containerID: id)
                         return visit.redirect(back, notice: changes.isEmpty ? "Production was up to date."

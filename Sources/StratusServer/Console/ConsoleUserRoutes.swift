@@ -11,7 +11,7 @@ struct ConsoleUserRoutes {
     func register(on console: RouterGroup<StratusRequestContext>) {
         console.get("containers/:container/users") { request, context in
             try await routes.show(request) { visit in
-                let id = try context.parameters.require("container")
+                let id = try ConsoleRoutes.parameter("container", of: context)
                 let search = request.uri.queryParameters["search"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
                 let users = try await services.admin.listUsers(containerID: id, matching: search).map { user -> [String: Any] in
                     ["username": user.username, "path": ConsoleRoutes.pathComponent(user.username), "recordName": user.userRecordName, "email": user.email ?? "",
@@ -23,8 +23,8 @@ struct ConsoleUserRoutes {
         }
         console.get("containers/:container/users/:username") { request, context in
             try await routes.show(request) { visit in
-                let id = try context.parameters.require("container")
-                let username = try context.parameters.require("username")
+                let id = try ConsoleRoutes.parameter("container", of: context)
+                let username = try ConsoleRoutes.parameter("username", of: context)
                 let environment = ContainerEnvironment(rawValue: request.uri.queryParameters["environment"].map(String.init) ?? "") ?? .development
                 let overview: UserOverview
                 do {
@@ -59,11 +59,11 @@ struct ConsoleUserRoutes {
         }
         console.post("containers/:container/users/:username/:action") { request, context in
             try await routes.change(request, context) { visit, form in
-                let id = try context.parameters.require("container")
-                let username = try context.parameters.require("username")
+                let id = try ConsoleRoutes.parameter("container", of: context)
+                let username = try ConsoleRoutes.parameter("username", of: context)
                 let back = "/console/containers/\(ConsoleRoutes.pathComponent(id))/users"
                 do {
-                    switch try context.parameters.require("action") {
+                    switch try ConsoleRoutes.parameter("action", of: context) {
                     case "disable":
                         _ = try await services.admin.setDisabled(true, username: username, containerID: id)
                         return visit.redirect(back, notice: "\(username) is disabled: signed out everywhere, and sign-in is refused.")

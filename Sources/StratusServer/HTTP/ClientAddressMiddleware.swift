@@ -2,32 +2,37 @@ import HTTPTypes
 import Hummingbird
 
 /// Who a request comes from, for throttles, the access log and the console's activity: the
-/// peer's address, unless the peer is a trusted proxy (`serve --trusted-proxy`). Then the
-/// `X-Forwarded-For` (or, without it, RFC 7239 `Forwarded`) entries are walked from the right,
-/// past trusted proxies, to the first address that is not one: the entries left of it are the
-/// client's to write, so a forged left-most entry changes nothing.
+/// peer's address, unless the peer is a trusted proxy (`serve --trusted-proxy`). Then the one
+/// header the operator names (`serve --proxy-header`: `X-Forwarded-For`, RFC 7239 `Forwarded` or
+/// `X-Real-IP`) is walked from the right, past trusted proxies, to the first address that is not
+/// one: the entries left of it are the client's to write, so a forged left-most entry changes
+/// nothing, and no other header is read at all (a client's own `X-Forwarded-For` passed on by a
+/// proxy that writes `Forwarded` counts for nothing).
 struct ClientAddressMiddleware: RouterMiddleware {
     typealias Context = StratusRequestContext
 
     let trustedProxies: [IPAddressBlock]
+    let header: ProxyHeader
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        context.clientAddress = Self.client(peer: context.clientAddress, headers: request.headers, trusting: trustedProxies)
+        context.clientAddress = Self.client(peer: context.clientAddress, headers: request.headers, header: header, trusting: trustedProxies)
         return try await next(request, context)
     }
 
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
     static let forwarded = HTTPField.Name("Forwarded")!
+    static let realIP = HTTPField.Name("X-Real-IP")!
 
     /// The client's address for a request from `peer` with those headers.
-    static func client(peer: String, headers: HTTPFields, trusting trusted: [IPAddressBlock]) -> String {
+    static func client(peer: String, headers: HTTPFields, header: ProxyHeader, trusting trusted: [IPAddressBlock]) -> String {
         guard var client = IPAddress(peer) else { return peer }
         let entries: [Substring]
-        if headers[forwardedFor] != nil {
-            entries = headers[values: forwardedFor].flatMap { $0.split(separator: ",") }
-        } else {
-            entries = headers[values: forwarded].flatMap { $0.split(separator: ",") }.compactMap(forElement)
+        switch header {
+        case .xForwardedFor: entries = headers[values: forwardedFor].flatMap { $0.split(separator: ",") }
+        case .forwarded: entries = headers[values: forwarded].flatMap { $0.split(separator: ",") }.compactMap(forElement)
+        // One address set by the proxy: a second line means the client sent one too, and is ignored.
+        case .xRealIP: entries = headers[values: realIP].last.map { [Substring($0)] } ?? []
         }
         for entry in entries.reversed() {
             guard trusted.contains(where: { $0.contains(client) }) else { break }

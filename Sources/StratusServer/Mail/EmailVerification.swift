@@ -7,12 +7,14 @@ import StratusCore
 /// An address given at sign-up is only claimed: share invitations and `users/discover` never match
 /// it (usernames always match). With an SMTP server configured, sign-up mails a six-digit code,
 /// valid 15 minutes and for five tries; the user sends it to `email/verify` and the address then
-/// matches. Without one, addresses stay unverified and only usernames reach people.
+/// matches. Without one, addresses stay unverified and only usernames reach people. Codes mailed
+/// and codes tried are bounded per email address and per client address (``MailedCodeLimits``).
 package struct EmailVerification: Sendable {
     let storage: any StratusStorage
     let mailer: SMTPMailer?
     let limiter: RateLimiter
     let logger: Logger
+    var codeLimits: MailedCodeLimits { MailedCodeLimits(limiter: limiter) }
 
     static let codeLifetime: Duration = .seconds(15 * 60)
     static let maxAttempts = 5
@@ -21,24 +23,25 @@ package struct EmailVerification: Sendable {
 
     /// After sign-up: mails the first code when the user gave an address and a mailer is
     /// configured. The account exists either way; a mail that fails can be asked for again.
-    package func sendFirstCode(to user: StoredUser) async {
+    package func sendFirstCode(to user: StoredUser, client: String) async {
         guard user.email != nil, mailer != nil else { return }
-        try? await sendCode(to: user)
+        try? await sendCode(to: user, client: client)
     }
 
     /// `email/send`: mails the signed-in user a new code.
-    package func sendCode(to userRecordName: String) async throws {
+    package func sendCode(to userRecordName: String, client: String) async throws {
         guard let user = try await storage.read({ try await $0.user(recordName: userRecordName) }) else {
             throw AuthService.authenticationRequired
         }
-        try await sendCode(to: user)
+        try await sendCode(to: user, client: client)
     }
 
     /// Mails a new code to the user's address.
-    private func sendCode(to user: StoredUser) async throws {
+    private func sendCode(to user: StoredUser, client: String) async throws {
         guard let email = user.email, !user.emailVerified else { throw CloudKitError.badRequest("there is no unverified email address to verify") }
         guard let mailer else { throw CloudKitError.badRequest("this server sends no mail: email addresses cannot be verified here") }
         try await limiter.acquireAcrossInstances("email-codes|\(user.userRecordName)", Self.codesPerUser, what: "verification codes for this account")
+        try await codeLimits.chargeCode(to: email, containerID: user.containerID, client: client, verification: true)
         let code = String(format: "%06d", Int.random(in: 0..<1_000_000))
         try await storage.write { transaction in
             try await transaction.saveEmailCode(StoredEmailCode(userRecordName: user.userRecordName, codeHash: SecretGenerator.digest(code),
@@ -54,7 +57,8 @@ package struct EmailVerification: Sendable {
     }
 
     /// Checks a code the user received; the address is verified when it matches.
-    package func verify(code: String, user: String) async throws {
+    package func verify(code: String, user: String, client: String) async throws {
+        try await codeLimits.chargeTry(client: client)
         let hash = SecretGenerator.digest(code)
         let now = AuthService.now()
         let outcome: CloudKitError? = try await storage.write { transaction in
@@ -70,5 +74,6 @@ package struct EmailVerification: Sendable {
             return nil
         }
         if let outcome { throw outcome }
+        await codeLimits.refundTry(client: client)
     }
 }

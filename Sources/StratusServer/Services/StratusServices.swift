@@ -24,6 +24,7 @@ package struct StratusServices: Sendable {
     package let email: EmailVerification
     package let passwordReset: PasswordReset
     package let apple: AppleSignIn
+    package let account: AccountCentre
     package let serverKeys: ServerKeyService
     package let apns: APNsProvider
     package let admin: AdminService
@@ -80,6 +81,7 @@ package struct StratusServices: Sendable {
         email = EmailVerification(storage: storage, mailer: configuration.smtp, limiter: limiter, logger: logger)
         passwordReset = PasswordReset(storage: storage, mailer: configuration.smtp, limiter: limiter, auth: auth, hub: hub, logger: logger)
         apple = AppleSignIn(configuration: configuration.appleSignIn, storage: storage, auth: auth)
+        account = AccountCentre(storage: storage, auth: auth, apple: apple, hub: hub, freshProofWindow: configuration.freshProofWindow)
         serverKeys = ServerKeyService(storage: storage)
         admin = AdminService(storage: storage, blobs: blobs, incoming: incoming, auth: auth, hub: hub, containers: containers)
     }

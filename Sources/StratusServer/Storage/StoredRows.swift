@@ -120,6 +120,50 @@ package struct StoredSession: Codable, Sendable, Equatable {
     package var containerID: String
     package var environment: ContainerEnvironment
     package var expiresAt: Int64
+    /// When it was opened (ms; 0 for a session older than the column).
+    package var createdAt: Int64 = 0
+    /// When it was last used, to within ``AccountCentre/lastUseResolution`` (ms).
+    package var lastUsedAt: Int64 = 0
+    /// When its user last proved who they are in it: signed in, or re-authenticated (ms). Only
+    /// this session may use that proof (``AccountCentre/requireFreshProof(_:)``).
+    package var provenAt: Int64 = 0
+    /// What the device said it is (its `User-Agent`, at most 200 characters), and the client
+    /// address it signed in from.
+    package var device = ""
+    package var clientAddress = ""
+
+    /// The identifier the account centre shows for it: the first 16 hexadecimal digits of the
+    /// token's hash, which name it without telling anything of the token.
+    package var id: String { String(tokenHash.prefix(16)) }
+
+    package init(tokenHash: String, userRecordName: String, containerID: String, environment: ContainerEnvironment, expiresAt: Int64,
+                 createdAt: Int64 = 0, lastUsedAt: Int64 = 0, provenAt: Int64 = 0, device: String = "", clientAddress: String = "") {
+        self.tokenHash = tokenHash
+        self.userRecordName = userRecordName
+        self.containerID = containerID
+        self.environment = environment
+        self.expiresAt = expiresAt
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.provenAt = provenAt
+        self.device = device
+        self.clientAddress = clientAddress
+    }
+
+    /// Reads archives written before sessions had more than their expiry.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(tokenHash: try container.decode(String.self, forKey: .tokenHash),
+                  userRecordName: try container.decode(String.self, forKey: .userRecordName),
+                  containerID: try container.decode(String.self, forKey: .containerID),
+                  environment: try container.decode(ContainerEnvironment.self, forKey: .environment),
+                  expiresAt: try container.decode(Int64.self, forKey: .expiresAt),
+                  createdAt: try container.decodeIfPresent(Int64.self, forKey: .createdAt) ?? 0,
+                  lastUsedAt: try container.decodeIfPresent(Int64.self, forKey: .lastUsedAt) ?? 0,
+                  provenAt: try container.decodeIfPresent(Int64.self, forKey: .provenAt) ?? 0,
+                  device: try container.decodeIfPresent(String.self, forKey: .device) ?? "",
+                  clientAddress: try container.decodeIfPresent(String.self, forKey: .clientAddress) ?? "")
+    }
 }
 
 /// Names one database: a container's environment, a scope and, for private databases, its owner.

@@ -2,11 +2,13 @@ import Hummingbird
 import StratusCore
 
 /// *Extension* endpoints for accounts: `POST /auth/1/{container}/{environment}/signup`,
-/// `/signin`, `/signout`, `/signout/all` (every session of the user), `/password` (change it),
-/// `/account/delete` (with the password), `/email/send` and `/email/verify` to prove an email
-/// address, `/password/forgot` and `/password/reset` for a forgotten password
-/// (``PasswordReset``), and `/apple`, `/apple/link` and `/apple/unlink` for Sign in with Apple
-/// (``AppleSignIn``). Each needs the container's `ckAPIToken`.
+/// `/signin`, `/signout`, `/signout/all` (every session of the user), `/password` (set or change
+/// it), `/account/delete`, `/email/send` and `/email/verify` to prove an email address,
+/// `/password/forgot` and `/password/reset` for a forgotten password (``PasswordReset``), `/apple`,
+/// `/apple/link` and `/apple/unlink` for Sign in with Apple (``AppleSignIn``), and the account
+/// centre (``AccountCentre``): `GET /account`, `/account/reauthenticate` and
+/// `/account/sessions/{id}/signout`. Changing how the account signs in takes fresh proof. Each
+/// needs the container's `ckAPIToken`.
 struct AuthRoutes {
     let auth: AuthService
     let admin: AdminService
@@ -14,6 +16,7 @@ struct AuthRoutes {
     let email: EmailVerification
     let passwordReset: PasswordReset
     let apple: AppleSignIn
+    let account: AccountCentre
     /// A sign-up or sign-in body: a username (at most 64 characters), a password (1,024 bytes), an
     /// email address (255) and a flag, as JSON.
     static let maxCredentialsBytes = 4096
@@ -24,39 +27,42 @@ struct AuthRoutes {
             let (containerID, environment) = try await authorize(request, context)
             let credentials = try await JSONBody.decode(Credentials.self, from: request, limit: Self.maxCredentialsBytes)
             let (response, user) = try await auth.signUp(credentials, containerID: containerID, environment: environment,
-                                                         client: context.clientAddress)
-            await email.sendFirstCode(to: user)
+                                                         from: SessionOrigin(request, context))
+            await email.sendFirstCode(to: user, client: context.clientAddress)
             return try JSONBody.response(response)
         }
         group.post("email/send") { request, context in
-            try await email.sendCode(to: try await signedIn(request, context).userRecordName)
+            try await email.sendCode(to: try await signedIn(request, context).userRecordName, client: context.clientAddress)
             return try JSONBody.response([String: String]())
         }
         group.post("email/verify") { request, context in
             let session = try await signedIn(request, context)
             let body = try await JSONBody.decode(EmailCode.self, from: request, limit: 1024)
-            try await email.verify(code: body.code, user: session.userRecordName)
+            try await email.verify(code: body.code, user: session.userRecordName, client: context.clientAddress)
             return try JSONBody.response([String: String]())
         }
         group.post("signin") { request, context in
             let (containerID, environment) = try await authorize(request, context)
             let credentials = try await JSONBody.decode(Credentials.self, from: request, limit: Self.maxCredentialsBytes)
             return try JSONBody.response(try await auth.signIn(credentials, containerID: containerID, environment: environment,
-                                                                      client: context.clientAddress))
+                                                                      from: SessionOrigin(request, context)))
         }
         group.post("apple") { request, context in
             let (containerID, environment) = try await authorize(request, context)
             let body = try await JSONBody.decode(AppleSignInRequest.self, from: request, limit: Self.maxAppleRequestBytes)
-            return try JSONBody.response(try await apple.signIn(body, containerID: containerID, environment: environment, client: context.clientAddress))
+            return try JSONBody.response(try await apple.signIn(body, containerID: containerID, environment: environment, from: SessionOrigin(request, context)))
         }
         group.post("apple/link") { request, context in
             let session = try await signedIn(request, context)
             let body = try await JSONBody.decode(AppleSignInRequest.self, from: request, limit: Self.maxAppleRequestBytes)
+            try await account.requireFreshProof(session)
             try await apple.link(body, to: session)
             return try JSONBody.response([String: String]())
         }
         group.post("apple/unlink") { request, context in
-            try await apple.unlink(try await signedIn(request, context))
+            let session = try await signedIn(request, context)
+            try await account.requireFreshProof(session)
+            await hub.endSessions(Set(try await apple.unlink(session)))
             return try JSONBody.response([String: String]())
         }
         group.post("signout") { request, context in
@@ -73,7 +79,8 @@ struct AuthRoutes {
         group.post("password") { request, context in
             let session = try await signedIn(request, context)
             let change = try await JSONBody.decode(PasswordChange.self, from: request, limit: 4096)
-            try await admin.changePassword(session, current: change.password, new: change.newPassword, client: context.clientAddress)
+            try await account.requireProof(session, password: change.password, client: context.clientAddress)
+            try await admin.changePassword(session, new: change.newPassword)
             return try JSONBody.response([String: String]())
         }
         group.post("password/forgot") { request, context in
@@ -91,26 +98,40 @@ struct AuthRoutes {
         group.post("account/delete") { request, context in
             let session = try await signedIn(request, context)
             let confirmation = try await JSONBody.decode(AccountDeletion.self, from: request, limit: Self.maxAppleRequestBytes)
-            if let identityToken = confirmation.identityToken {
-                let user = try await apple.confirmedUser(session, AppleSignInRequest(identityToken: identityToken, nonce: confirmation.nonce))
-                try await admin.deleteAccount(user: user.userRecordName, containerID: session.containerID)
-            } else {
-                try await admin.deleteOwnAccount(session, password: confirmation.password ?? "", client: context.clientAddress)
+            if confirmation.identityToken != nil || confirmation.password != nil {
+                try await account.reauthenticate(session, ReauthenticationRequest(password: confirmation.password, identityToken: confirmation.identityToken,
+                                                                                  nonce: confirmation.nonce), client: context.clientAddress)
             }
+            try await account.requireFreshProof(session)
+            try await admin.deleteAccount(user: session.userRecordName, containerID: session.containerID)
+            return try JSONBody.response([String: String]())
+        }
+        group.get("account") { request, context in
+            try JSONBody.response(try await account.account(try await signedIn(request, context)))
+        }
+        group.post("account/reauthenticate") { request, context in
+            let session = try await signedIn(request, context)
+            let proof = try await JSONBody.decode(ReauthenticationRequest.self, from: request, limit: Self.maxAppleRequestBytes)
+            try await account.reauthenticate(session, proof, client: context.clientAddress)
+            return try JSONBody.response([String: String]())
+        }
+        group.post("account/sessions/:session/signout") { request, context in
+            let session = try await signedIn(request, context)
+            try await account.signOut(sessionID: try context.parameters.require("session"), of: session)
             return try JSONBody.response([String: String]())
         }
     }
 
-    /// The body of `account/delete`: the password once more, or, for an account linked to an
-    /// Apple ID, a fresh identity token of it (and its nonce).
+    /// The body of `account/delete`: the password once more, or a fresh identity token of the
+    /// linked Apple ID (and its nonce); neither, when the session's proof is fresh.
     struct AccountDeletion: Decodable {
         var password: String?
         var identityToken: String?
         var nonce: String?
     }
 
-    /// The body of `password`: the current password (none when the account has none yet, as one
-    /// Sign in with Apple made) and the new one.
+    /// The body of `password`: the current password (or none, when the session's proof is fresh,
+    /// as for an account Sign in with Apple made) and the new one.
     struct PasswordChange: Decodable {
         var password: String?
         var newPassword: String

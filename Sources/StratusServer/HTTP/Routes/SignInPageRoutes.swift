@@ -118,12 +118,12 @@ struct SignInPageRoutes {
         do {
             if form["action"] == "signup" {
                 let (response, user) = try await auth.signUp(credentials, containerID: place.containerID, environment: place.environment,
-                                                             client: context.clientAddress)
-                await email.sendFirstCode(to: user)
+                                                             from: SessionOrigin(request, context))
+                await email.sendFirstCode(to: user, client: context.clientAddress)
                 session = response
             } else {
                 session = try await auth.signIn(credentials, containerID: place.containerID, environment: place.environment,
-                                                client: context.clientAddress)
+                                                from: SessionOrigin(request, context))
             }
         } catch let error as CloudKitError {
             var values = pageValues(place, csrf: csrf)

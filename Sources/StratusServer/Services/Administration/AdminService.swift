@@ -158,14 +158,13 @@ package struct AdminService: Sendable {
 
     // MARK: A user's own account
 
-    /// Changes the signed-in user's password after checking the current one (failures count as
-    /// failed sign-ins); every other session of theirs ends.
-    package func changePassword(_ session: StoredSession, current: String?, new password: String, client: String) async throws {
-        let user = try await confirmedUser(session, password: current, client: client)
+    /// Sets the signed-in user's password (its proof checked by the caller,
+    /// ``AccountCentre/requireProof(_:password:client:)``) and ends their other sessions.
+    package func changePassword(_ session: StoredSession, new password: String) async throws {
         let hash = try await auth.hashPassword(password)
         let revoked = try await storage.write { transaction in
-            try await transaction.setPasswordHash(user: user.userRecordName, passwordHash: hash)
-            return try await transaction.deleteSessions(user: user.userRecordName, except: session.tokenHash)
+            try await transaction.setPasswordHash(user: session.userRecordName, passwordHash: hash)
+            return try await transaction.deleteSessions(user: session.userRecordName, except: session.tokenHash)
         }
         await end(revoked)
     }
@@ -227,25 +226,6 @@ package struct AdminService: Sendable {
     /// Deletes the account of the user with that username (see ``deleteAccount(user:containerID:)``).
     package func deleteUser(username: String, containerID: String) async throws {
         try await deleteAccount(user: try await user(username: username, containerID: containerID).userRecordName, containerID: containerID)
-    }
-
-    /// The signed-in user deletes their own account, confirming it with their password.
-    package func deleteOwnAccount(_ session: StoredSession, password: String, client: String) async throws {
-        try await deleteAccount(user: try await confirmedUser(session, password: password, client: client).userRecordName,
-                                containerID: session.containerID)
-    }
-
-    /// The signed-in user, once they gave their password again (`AUTHENTICATION_FAILED` if wrong);
-    /// nil confirms only an account without a password (Sign in with Apple made it).
-    private func confirmedUser(_ session: StoredSession, password: String?, client: String) async throws -> StoredUser {
-        guard let user = try await storage.read({ try await $0.user(recordName: session.userRecordName) }) else {
-            throw CloudKitError(.authenticationFailed, "the account no longer exists")
-        }
-        if password == nil && !user.hasPassword { return user }
-        guard try await auth.verifyPassword(password ?? "", of: user, client: client) else {
-            throw CloudKitError(.authenticationFailed, "the password is wrong")
-        }
-        return user
     }
 
     // MARK: Records

@@ -1,8 +1,8 @@
 import Logging
 
 /// Background upkeep, run by a ``Periodic`` service: purging expired tombstones, collecting
-/// asset files nothing refers to, and forgetting the fleet's full rate buckets and expired
-/// accepted messages.
+/// asset files nothing refers to, and forgetting expired replay keys and the fleet's full rate
+/// buckets.
 struct Maintenance: Sendable {
     let services: StratusServices
     let logger: Logger
@@ -18,7 +18,9 @@ struct Maintenance: Sendable {
                 if collected.uploads + collected.files > 0 {
                     logger.info("collected \(collected.uploads) unused asset uploads and \(collected.files) unreferenced files")
                 }
-                try await services.storage.fleetCounters?.purge(now: AuthService.now())
+                let now = AuthService.now()
+                try await services.storage.write { try await $0.deleteExpiredReplayKeys(before: now) }
+                try await services.storage.fleetCounters?.purge(now: now)
             }
         } catch {
             logger.error("maintenance failed: \(error)")

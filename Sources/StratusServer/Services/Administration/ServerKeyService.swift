@@ -2,7 +2,6 @@ import Crypto
 import Foundation
 import NIOCore
 import StratusCore
-import Synchronization
 
 /// CloudKit's server-to-server keys: a backend registers the public half of an ECDSA P-256 key
 /// with the container (`stratus key add`) and signs each request with the private half.
@@ -21,13 +20,6 @@ package final class ServerKeyService: Sendable {
     /// The user every container's server keys act as: one identity, so that rotating keys keeps
     /// the ownership of what the backend created.
     package static let identity = "_server"
-    /// The most signatures remembered for replay detection; past it, signed requests are
-    /// throttled until the oldest leave the window.
-    static let maxRemembered = 100_000
-
-    /// Signatures accepted (``replayKey(keyID:_:)``) and when they leave the skew window (ms).
-    private let seen = Mutex<[String: Int64]>([:])
-
     init(storage: any StratusStorage) {
         self.storage = storage
     }
@@ -113,30 +105,11 @@ package final class ServerKeyService: Sendable {
         keyID + " " + Data(signature.rawRepresentation.prefix(32)).base64EncodedString()
     }
 
-    /// Accepts a signature once within the window, on every instance of the store (in
-    /// this process when it has no others).
+    /// Accepts a signature once within the window, on every instance of the store and across
+    /// restarts (``ReplayStore``).
     private func acceptOnce(_ message: String, until expiry: Int64, now: Int64) async throws {
-        guard let fleet = storage.fleetCounters else { return try remember(message, until: expiry, now: now) }
-        let first: Bool
-        do {
-            first = try await fleet.acceptOnce(message, until: expiry, now: now)
-        } catch {
-            throw CloudKitError(.tryAgainLater, "the server could not check the signature's freshness; try again", retryAfter: 1)
-        }
-        guard first else { throw Self.replayed }
-    }
-
-    private static let replayed = failed("this signature was used already; sign each request anew (a replay)")
-
-    /// Accepts a signed message once within the window, in this process.
-    private func remember(_ message: String, until expiry: Int64, now: Int64) throws {
-        try seen.withLock { seen in
-            if seen.count >= Self.maxRemembered { seen = seen.filter { $0.value > now } }
-            guard seen[message] == nil else { throw Self.replayed }
-            guard seen.count < Self.maxRemembered else {
-                throw CloudKitError(.throttled, "too many signed requests; try again later", retryAfter: 1)
-            }
-            seen[message] = expiry
+        guard try await storage.write({ try await $0.useOnce("signature " + message, until: expiry, now: now) }) else {
+            throw Self.failed("this signature was used already; sign each request anew (a replay)")
         }
     }
 

@@ -9,7 +9,9 @@ import StratusCore
 ///
 /// The keys are fetched when first needed, again when a token names a key not among them (Apple
 /// rotated its keys) and once a day, but never more often than ``AppleSignInConfiguration/refetchInterval``:
-/// tokens with made-up key IDs cost at most one fetch a minute. A fetch is bounded (10 seconds,
+/// tokens with made-up key IDs cost at most one fetch a minute. A token naming a key that is not
+/// among them when they may not be fetched again yet answers `TRY_AGAIN_LATER` with the wait
+/// (Apple may have published it since); once fetched and still absent, `AUTHENTICATION_FAILED`. A fetch is bounded (10 seconds,
 /// 64 KB, 16 keys) and keeps only RSA keys for RS256; concurrent callers share one fetch.
 actor AppleIdentityKeys {
     private let url: String
@@ -35,12 +37,20 @@ actor AppleIdentityKeys {
     func keys(for kid: String) async throws -> JWTKeyCollection {
         let now = ContinuousClock.now
         let wanted = !identifiers.contains(kid) || fetchedAt.map { now - $0 >= Self.maxAge } ?? true
-        if wanted, attemptedAt.map({ now - $0 >= refetchInterval }) ?? true {
+        let refetched = wanted && attemptedAt.map({ now - $0 >= refetchInterval }) ?? true
+        if refetched {
             try await refresh()
         }
         guard identifiers.contains(kid) else {
             guard fetchedAt != nil else {
                 throw CloudKitError(.tryAgainLater, "Apple's keys could not be fetched yet", retryAfter: Int(refetchInterval.components.seconds))
+            }
+            // Not fetched again for this token (too soon after the last fetch): Apple may have
+            // published the key a moment ago, and the next fetch will tell.
+            if !refetched, let attemptedAt {
+                let wait = refetchInterval - (now - attemptedAt)
+                throw CloudKitError(.tryAgainLater, "the identity token names a key not among Apple's keys fetched a moment ago; they are fetched again in a while",
+                                    retryAfter: max(1, Int((wait + .milliseconds(999)).components.seconds)))
             }
             throw CloudKitError(.authenticationFailed, "the identity token is signed by a key Apple does not publish")
         }

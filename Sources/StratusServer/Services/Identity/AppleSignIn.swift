@@ -8,13 +8,16 @@ import StratusCore
 /// A token is accepted when its RS256 signature verifies against one of Apple's published keys
 /// (``AppleIdentityKeys``), its issuer is Apple, its audience is one of the configured client IDs,
 /// it has not expired and was not issued in the future (a minute's skew either way), and, when
-/// the client sends the nonce it generated, the token carries that nonce's SHA-256. Any other
-/// `alg` (`none`, `HS256`) is refused before a key is looked at.
+/// the token carries a nonce's SHA-256, the client sent that nonce (with
+/// ``AppleSignInConfiguration/requiresNonce``, every token must carry one). Any other `alg`
+/// (`none`, `HS256`) is refused before a key is looked at. A token is accepted once: the server
+/// remembers it (``ReplayStore``) until it expires, across restarts and instances.
 ///
 /// Users are found by Apple's `sub`, never by email (an address can change hands, and Apple's
 /// relay addresses differ per app); the email and `email_verified` are kept as Apple gave them.
 /// A signed-in user links an Apple ID to their account explicitly, and unlinks it only while
-/// they have a password to sign in with. Deleting the account forgets the link with the row.
+/// they have a password to sign in with, each with fresh proof (``AccountCentre``). Deleting the
+/// account forgets the link with the row.
 package struct AppleSignIn: Sendable {
     let configuration: AppleSignInConfiguration
     let keys: AppleIdentityKeys
@@ -33,19 +36,19 @@ package struct AppleSignIn: Sendable {
 
     /// `apple`: signs the token's user in, creating their account the first time.
     package func signIn(_ request: AppleSignInRequest, containerID: String, environment: ContainerEnvironment,
-                        client: String) async throws -> SignInResponse {
-        try await auth.throttleSignIn(from: client)
+                        from origin: SessionOrigin) async throws -> SignInResponse {
+        try await auth.throttleSignIn(from: origin.client)
         let identity = try await verify(request)
         return try await storage.write { [auth] transaction in
             if let user = try await transaction.user(containerID: containerID, appleSubject: identity.subject) {
                 let kept = Self.merged(identity, into: user.apple)
                 if kept != user.apple { try await transaction.setAppleIdentity(user: user.userRecordName, kept) }
-                return try await auth.openSession(for: user, environment: environment, in: transaction)
+                return try await auth.openSession(for: user, environment: environment, from: origin, in: transaction)
             }
             let user = StoredUser(userRecordName: SecretGenerator.userRecordName(), containerID: containerID, username: Self.newUsername(),
                                   passwordHash: "", createdAt: AuthService.now(), apple: identity)
             try await transaction.insertUser(user)
-            return try await auth.openSession(for: user, environment: environment, in: transaction)
+            return try await auth.openSession(for: user, environment: environment, from: origin, in: transaction)
         }
     }
 
@@ -67,8 +70,9 @@ package struct AppleSignIn: Sendable {
         }
     }
 
-    /// `apple/unlink`: forgets the signed-in user's Apple ID, if they have a password to sign in with.
-    package func unlink(_ session: StoredSession) async throws {
+    /// `apple/unlink`: forgets the signed-in user's Apple ID, if they have a password to sign in
+    /// with, and ends their other sessions; returns the token hashes of the sessions ended.
+    package func unlink(_ session: StoredSession) async throws -> [String] {
         try await storage.write { transaction in
             guard let user = try await transaction.user(recordName: session.userRecordName) else {
                 throw CloudKitError(.authenticationFailed, "the account no longer exists")
@@ -77,6 +81,7 @@ package struct AppleSignIn: Sendable {
                 throw CloudKitError.badRequest("set a password before unlinking Sign in with Apple: the account would have no way to sign in")
             }
             try await transaction.setAppleIdentity(user: user.userRecordName, nil)
+            return try await transaction.deleteSessions(user: user.userRecordName, except: session.tokenHash)
         }
     }
 
@@ -116,11 +121,23 @@ package struct AppleSignIn: Sendable {
         guard !claims.audience.value.isEmpty, claims.audience.value.allSatisfy(configuration.clientIDs.contains) else {
             throw Self.failed("the identity token is for another app (aud \(claims.audience.value.joined(separator: ", ")))")
         }
-        if let nonce = request.nonce {
-            guard let hashed = claims.nonce?.lowercased(),
-                  PasswordHasher.constantTimeEquals(Array(hashed.utf8), Array(SecretGenerator.digest(nonce).utf8)) else {
+        if let hashed = claims.nonce?.lowercased() {
+            guard let nonce = request.nonce else {
+                throw Self.failed("the identity token carries a nonce: send the nonce with it")
+            }
+            guard PasswordHasher.constantTimeEquals(Array(hashed.utf8), Array(SecretGenerator.digest(nonce).utf8)) else {
                 throw Self.failed("the identity token does not carry the SHA-256 of this nonce")
             }
+        } else if request.nonce != nil {
+            throw Self.failed("the identity token does not carry the SHA-256 of this nonce")
+        } else if configuration.requiresNonce {
+            throw Self.failed("this server accepts only identity tokens that carry a nonce (the app hashes one into Apple's request)")
+        }
+        // Used once, and remembered until it would have expired anyway.
+        let expiry = Int64((claims.expires.value.timeIntervalSince1970 + AppleIdentityClaims.allowedSkew) * 1000)
+        let key = "apple-token " + SecretGenerator.digest(token)
+        guard try await storage.write({ try await $0.useOnce(key, until: expiry, now: AuthService.now()) }) else {
+            throw Self.failed("this identity token was used already: sign in with Apple again for a new one")
         }
         let email = claims.email.flatMap { email in
             email.utf8.count <= 255 && !email.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) ? email.lowercased() : nil

@@ -45,8 +45,17 @@ package struct AuthService: Sendable {
         }
         try Self.check(container, apiToken: apiToken, containerID: containerID)
         guard hash != nil else { return nil }
-        return try Self.check(session, containerID: containerID, environment: environment)
+        let checked = try Self.check(session, containerID: containerID, environment: environment)
+        let now = Self.now()
+        if now - checked.lastUsedAt >= Self.lastUseResolution {
+            // What the account centre shows; a request never fails for want of it.
+            try? await storage.write { try await $0.setSessionUsed(tokenHash: checked.tokenHash, at: now) }
+        }
+        return checked
     }
+
+    /// How often a session's last use is written: at most once in ten minutes.
+    static let lastUseResolution: Int64 = 10 * 60 * 1000
 
     private static func check(_ container: StoredContainer?, apiToken: String, containerID: String) throws(CloudKitError) {
         guard let container, PasswordHasher.constantTimeEquals(Array(container.apiToken.utf8), Array(apiToken.utf8)) else {
@@ -72,12 +81,12 @@ package struct AuthService: Sendable {
     /// Creates an account and signs it in; returns the answer and the new user (whose email
     /// address, if any, is not verified yet).
     package func signUp(_ credentials: Credentials, containerID: String, environment: ContainerEnvironment,
-                        client: String) async throws -> (SignInResponse, StoredUser) {
+                        from origin: SessionOrigin) async throws -> (SignInResponse, StoredUser) {
         try Self.validateUsername(credentials.username)
-        try await limiter.acquireAcrossInstances("signup|\(client)", signUpsPerAddress, what: "sign-ups from this address")
+        try await limiter.acquireAcrossInstances("signup|\(origin.client)", signUpsPerAddress, what: "sign-ups from this address")
         let user = try await newUser(credentials, containerID: containerID)
         let token = SecretGenerator.webAuthToken()
-        let session = makeSession(token: token, user: user.userRecordName, containerID: containerID, environment: environment)
+        let session = makeSession(token: token, user: user.userRecordName, containerID: containerID, environment: environment, origin: origin)
         try await storage.write { transaction in
             try await transaction.insertUser(user)
             try await transaction.insertSession(session)
@@ -138,8 +147,10 @@ package struct AuthService: Sendable {
             await limiter.refundAcrossInstances(pair, signInFailuresPerAccountAndAddress)
             throw RateLimiter.throttled("failed sign-ins for this account from this address", wait: addressWait)
         }
-        // An unknown username costs a hash too, so timing does not tell which usernames exist.
-        guard try await hasher.verify(password, against: hash ?? unknownUserHash), hash != nil else { return false }
+        // An unknown username, and an account without a password (Sign in with Apple made it), cost
+        // one hash too, so timing does not tell which usernames exist or how they sign in.
+        let stored = hash.flatMap { $0.isEmpty ? nil : $0 }
+        guard try await hasher.verify(password, against: stored ?? unknownUserHash), stored != nil else { return false }
         await limiter.refundAcrossInstances(pair, signInFailuresPerAccountAndAddress)
         if withinAccountLimit { await limiter.refundAcrossInstances(accountKey, signInFailuresPerAccount) }
         if cleanAddress { await limiter.refundAcrossInstances(failedHere, Self.oneFailurePerHour) }
@@ -154,18 +165,18 @@ package struct AuthService: Sendable {
     /// An address that failed too often for the account is refused with `THROTTLED` before the
     /// password is even checked (``checkPassword(_:against:account:client:)``).
     package func signIn(_ credentials: Credentials, containerID: String, environment: ContainerEnvironment,
-                        client: String) async throws -> SignInResponse {
+                        from origin: SessionOrigin) async throws -> SignInResponse {
         // Before anything else: a username is also a rate limiter's key.
         try Self.validateUsername(credentials.username)
-        try await throttleSignIn(from: client)
+        try await throttleSignIn(from: origin.client)
         let user = try await storage.read { try await $0.user(containerID: containerID, username: credentials.username) }
         guard try await checkPassword(credentials.password, against: user?.passwordHash, account: "\(containerID)|\(credentials.username)",
-                                      client: client), let user else {
+                                      client: origin.client), let user else {
             throw CloudKitError(.authenticationFailed, "unknown username or wrong password")
         }
         return try await storage.write { transaction in
             try await transaction.deleteExpiredSessions(before: Self.now())
-            return try await openSession(for: user, environment: environment, in: transaction)
+            return try await openSession(for: user, environment: environment, from: origin, in: transaction)
         }
     }
 
@@ -174,14 +185,16 @@ package struct AuthService: Sendable {
         try await limiter.acquireAcrossInstances("signin|\(client)", signInsPerAddress, what: "sign-ins from this address")
     }
 
-    /// A new session for a user who proved who they are; `AUTHENTICATION_FAILED` if an
-    /// administrator disabled the account.
-    func openSession(for user: StoredUser, environment: ContainerEnvironment, in transaction: any StorageTransaction) async throws -> SignInResponse {
+    /// A new session for a user who proved who they are (its proof is fresh); `AUTHENTICATION_FAILED`
+    /// if an administrator disabled the account.
+    func openSession(for user: StoredUser, environment: ContainerEnvironment, from origin: SessionOrigin,
+                     in transaction: any StorageTransaction) async throws -> SignInResponse {
         guard user.disabledAt == nil else {
             throw CloudKitError(.authenticationFailed, "this account is disabled; ask the app's administrator")
         }
         let token = SecretGenerator.webAuthToken()
-        try await transaction.insertSession(makeSession(token: token, user: user.userRecordName, containerID: user.containerID, environment: environment))
+        try await transaction.insertSession(makeSession(token: token, user: user.userRecordName, containerID: user.containerID,
+                                                        environment: environment, origin: origin))
         return SignInResponse(ckWebAuthToken: token, userRecordName: user.userRecordName)
     }
 
@@ -190,9 +203,12 @@ package struct AuthService: Sendable {
         try await storage.write { try await $0.deleteSession(tokenHash: session.tokenHash) }
     }
 
-    private func makeSession(token: String, user: String, containerID: String, environment: ContainerEnvironment) -> StoredSession {
-        StoredSession(tokenHash: SecretGenerator.digest(token), userRecordName: user, containerID: containerID,
-                      environment: environment, expiresAt: Self.now() + sessionLifetime.milliseconds)
+    private func makeSession(token: String, user: String, containerID: String, environment: ContainerEnvironment,
+                             origin: SessionOrigin) -> StoredSession {
+        let now = Self.now()
+        return StoredSession(tokenHash: SecretGenerator.digest(token), userRecordName: user, containerID: containerID,
+                             environment: environment, expiresAt: now + sessionLifetime.milliseconds, createdAt: now, lastUsedAt: now,
+                             provenAt: now, device: origin.device, clientAddress: origin.client)
     }
 
     /// The username rule, checked first on every route that takes one: 1 to 64 characters, no

@@ -3,6 +3,7 @@ import CryptoExtras
 import Foundation
 import NIOPosix
 import StratusCore
+import Synchronization
 
 /// Slow salted password hashing with scrypt, in a self-describing format:
 /// `scrypt$<log2 N>$<r>$<p>$<salt base64>$<hash base64>`, so the cost can rise without breaking
@@ -15,6 +16,16 @@ struct PasswordHasher: Sendable {
     var log2Cost: Int
     /// The hashes computing or waiting for a thread.
     private let queued: Occupancy
+    /// How many hashes were computed (or refused for load): a sign-in attempt costs exactly one,
+    /// whatever the name it gives, so timing tells nothing about which accounts exist.
+    let derivations = DerivationCount()
+
+    /// A count shared by the copies of a hasher.
+    final class DerivationCount: Sendable {
+        private let count = Atomic<Int>(0)
+        var value: Int { count.load(ordering: .relaxed) }
+        func increment() { count.add(1, ordering: .relaxed) }
+    }
 
     init(log2Cost: Int, maxQueued: Int = 64) {
         self.log2Cost = log2Cost
@@ -52,6 +63,7 @@ struct PasswordHasher: Sendable {
 
     private func derive(_ password: String, salt: Data, log2Cost: Int, blockSize: Int, parallelism: Int) async throws -> Data {
         let outputBytes = Self.outputBytes
+        derivations.increment()
         return try await queued.run(shedding: "too many sign-ins at once") {
             try await Self.pool.runIfActive {
                 let key = try KDF.Scrypt.deriveKey(

@@ -36,6 +36,7 @@ package struct PasswordReset: Sendable {
         guard let mailer else { throw CloudKitError.badRequest("this server sends no mail: passwords cannot be reset by email here") }
         try await limiter.acquireAcrossInstances("reset|address|\(client)", Self.requestsPerAddress, what: "password resets from this address")
         try await limiter.acquireAcrossInstances("reset|email|\(containerID)|\(email)", Self.mailsPerEmail, what: "password resets for this email address")
+        try await MailedCodeLimits(limiter: limiter).chargeCode(to: email, containerID: containerID, client: client, verification: false)
         guard let user = try await storage.read({ try await $0.user(containerID: containerID, email: email) }) else { return }
         let code = SecretGenerator.typedCode()
         try await storage.write { transaction in

@@ -3,7 +3,7 @@ import PostgresNIO
 
 /// ``FleetCounters`` in the database every instance uses: a bucket is a row of `rate_buckets`
 /// refilled and taken from in one statement (under the row's lock, so concurrent takes on any
-/// instances never overdraw it), an accepted message a row of `accepted_messages`.
+/// instances never overdraw it).
 package struct PostgresFleetCounters: FleetCounters {
     let client: PostgresClient
     let logger: Logger
@@ -34,16 +34,7 @@ package struct PostgresFleetCounters: FleetCounters {
         try await client.query("UPDATE rate_buckets SET tokens = LEAST(\(rule.burst), tokens + 1) WHERE key = \(key)", logger: logger)
     }
 
-    package func acceptOnce(_ message: String, until expiry: Int64, now: Int64) async throws -> Bool {
-        try await client.query("""
-            INSERT INTO accepted_messages (message, expires_at) VALUES (\(message), \(expiry))
-            ON CONFLICT (message) DO UPDATE SET expires_at = EXCLUDED.expires_at WHERE accepted_messages.expires_at <= \(now)
-            RETURNING 1
-            """, logger: logger).decode(Int32.self).first { _ in true } != nil
-    }
-
     package func purge(now: Int64) async throws {
         try await client.query("DELETE FROM rate_buckets WHERE updated_at < \(now - 3_600_000)", logger: logger)
-        try await client.query("DELETE FROM accepted_messages WHERE expires_at <= \(now)", logger: logger)
     }
 }

@@ -339,5 +339,22 @@ enum PostgresSchema {
             ALTER TABLE users ADD COLUMN apple_email_verified BOOLEAN NOT NULL DEFAULT FALSE;
             CREATE UNIQUE INDEX users_apple_subject ON users(container_id, apple_subject);
             """),
+        Migration(identifier: "v10-replay-keys-and-session-details", sql: """
+            -- What may be used once (identity tokens, server-to-server signatures), until it expires;
+            -- it replaces accepted_messages, which held the signatures alone.
+            CREATE TABLE replay_keys (
+                key TEXT COLLATE "C" PRIMARY KEY,
+                expires_at BIGINT NOT NULL
+            );
+            CREATE INDEX replay_keys_expiry ON replay_keys(expires_at);
+            INSERT INTO replay_keys (key, expires_at) SELECT 'signature ' || message, expires_at FROM accepted_messages;
+            DROP TABLE accepted_messages;
+            -- What the account centre shows of a session, and when its user last proved who they are in it.
+            ALTER TABLE sessions ADD COLUMN created_at BIGINT NOT NULL DEFAULT 0;
+            ALTER TABLE sessions ADD COLUMN last_used_at BIGINT NOT NULL DEFAULT 0;
+            ALTER TABLE sessions ADD COLUMN proven_at BIGINT NOT NULL DEFAULT 0;
+            ALTER TABLE sessions ADD COLUMN device TEXT NOT NULL DEFAULT '';
+            ALTER TABLE sessions ADD COLUMN client_address TEXT NOT NULL DEFAULT '';
+            """),
     ]
 }

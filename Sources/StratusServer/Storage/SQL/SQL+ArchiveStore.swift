@@ -48,10 +48,13 @@ extension ArchiveStore where Self: SQLDatabase & AccountStore & ServerKeyStore &
         for key in try await serverKeys(containerID: containerID) { try emit(.serverKey(key)) }
         if includingSecrets {
             for row in try await fetch("""
-                SELECT token_hash, user_record_name, environment, expires_at FROM sessions WHERE container_id = \(containerID) ORDER BY token_hash
+                SELECT token_hash, user_record_name, environment, expires_at, created_at, last_used_at, proven_at, device, client_address
+                FROM sessions WHERE container_id = \(containerID) ORDER BY token_hash
                 """) {
                 try emit(.session(StoredSession(tokenHash: try row.string(0), userRecordName: try row.string(1), containerID: containerID,
-                                                environment: try Self.environment(row, 2), expiresAt: try row.int64(3))))
+                                                environment: try Self.environment(row, 2), expiresAt: try row.int64(3), createdAt: try row.int64(4),
+                                                lastUsedAt: try row.int64(5), provenAt: try row.int64(6), device: try row.string(7),
+                                                clientAddress: try row.string(8))))
             }
             if let credentials = try await apnsCredentials(containerID: containerID) { try emit(.apnsCredentials(credentials)) }
             for row in try await fetch("""

@@ -328,6 +328,20 @@ enum SQLiteSchema {
                 CREATE UNIQUE INDEX users_apple_subject ON users(container_id, apple_subject);
                 """)
         }
+        migrator.registerMigration("v20-replay-keys-and-session-details") { db in
+            try db.execute(sql: """
+                CREATE TABLE replay_keys (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    expires_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX replay_keys_expiry ON replay_keys(expires_at);
+                ALTER TABLE sessions ADD COLUMN created_at INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE sessions ADD COLUMN last_used_at INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE sessions ADD COLUMN proven_at INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE sessions ADD COLUMN device TEXT NOT NULL DEFAULT '';
+                ALTER TABLE sessions ADD COLUMN client_address TEXT NOT NULL DEFAULT '';
+                """)
+        }
         return migrator
     }
 }
