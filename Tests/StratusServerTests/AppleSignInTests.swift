@@ -214,10 +214,12 @@ import StratusTesting
             let otherToken = try await user.post("\(Self.auth)/account/delete", ["identityToken": try await apple.token(subject: "006.mallory")])
             #expect(otherToken.status == 401, "another Apple ID's token does not confirm it: \(otherToken.text)")
 
-            #expect(try await user.post("\(Self.auth)/password", ["newPassword": "a new password"]).status == 200, "the first password needs no current one")
+            #expect(try await user.post("\(Self.auth)/password", ["newPassword": "a new password"]).status == 200,
+                    "the first password needs no current one while the sign-in is fresh proof")
             let stored = try #require(try await server.server.services.storage.read { try await $0.user(recordName: user.userRecordName!) })
             #expect(try await AdministrationTests.signIn(server, stored.username, "a new password").status == 200)
-            #expect(try await user.post("\(Self.auth)/password", ["newPassword": "another password"]).status == 401, "now the current one is needed")
+            #expect(try await user.post("\(Self.auth)/password", ["password": "wrong", "newPassword": "another password"]).status == 401,
+                    "a current password given must be right")
 
             let deleted = try await user.post("\(Self.auth)/account/delete", ["identityToken": try await apple.token(subject: "005.carol")])
             #expect(deleted.status == 200, "\(deleted.text)")
