@@ -64,6 +64,10 @@ public struct CloudError: Error, Sendable, CustomStringConvertible {
     public var serverRecord: CloudRecord?
     /// The server's version the client's record was based on, when known.
     public var ancestorRecord: CloudRecord?
+    /// For a change that needs fresh proof (``Code-swift.enum/notAuthenticated``, reason `fresh
+    /// proof required`): the sign-in methods the account can prove itself with again
+    /// (``Container/reauthenticate(password:)``, ``Container/reauthenticate(appleIdentityToken:nonce:)``).
+    public var freshProofMethods: [String]?
 
     /// An error with a code and a reason; `retryAfter` and `serverErrorCode` as the server gave them.
     public init(_ code: Code, _ reason: String, retryAfter: Double? = nil, serverErrorCode: ServerErrorCode? = nil) {
@@ -82,6 +86,7 @@ public struct CloudError: Error, Sendable, CustomStringConvertible {
     init(status: Int, body: [UInt8]) {
         if let dictionary = try? JSONDecoder().decode(ErrorDictionary.self, from: Data(body)) {
             self.init(server: dictionary.serverErrorCode, reason: dictionary.reason, retryAfter: dictionary.retryAfter)
+            freshProofMethods = dictionary.methods
             return
         }
         let code: Code = switch status {

@@ -17,8 +17,12 @@ import StratusTesting
                 _ = try await phone.privateCloudDatabase.allRecordZones()
 
                 let laptop = await cloud.container()
-                #expect(try await laptop.signIn(appleIdentityToken: token) == dana, "the same Apple ID is the same user")
-                await #expect { try await laptop.signIn(appleIdentityToken: token, nonce: "another nonce") } throws: { error in
+                #expect(try await laptop.signIn(appleIdentityToken: try await apple.token(subject: "001.dana", nonce: "n2"), nonce: "n2") == dana,
+                        "the same Apple ID is the same user")
+                await #expect { try await laptop.signIn(appleIdentityToken: token, nonce: "raw-nonce") } throws: { error in
+                    (error as? CloudError)?.code == .notAuthenticated
+                }
+                await #expect { try await laptop.signIn(appleIdentityToken: try await apple.token(subject: "001.dana", nonce: "n3"), nonce: "another nonce") } throws: { error in
                     (error as? CloudError)?.code == .notAuthenticated
                 }
                 await #expect(throws: CloudError.self, "an account without a password keeps its Apple ID") { try await phone.unlinkAppleID() }
@@ -29,6 +33,36 @@ import StratusTesting
                 #expect(try await cloud.container().signIn(appleIdentityToken: try await apple.token(subject: "002.erin")) == erin)
                 try await tablet.unlinkAppleID()
                 #expect(try await cloud.container().signIn(appleIdentityToken: try await apple.token(subject: "002.erin")) != erin)
+            }
+        }
+    }
+
+    /// The account centre through the SDK: methods and sessions, one device signed out, and a
+    /// change that needs fresh proof told apart from a failed sign-in.
+    @Test func theAccountCentre() async throws {
+        try await AppleTestIssuer.with { apple in
+            try await TestCloud.with(configure: { apple.configure(&$0); $0.freshProofWindow = .seconds(1) }) { cloud in
+                let phone = await cloud.container()
+                let name = "frank-\(UUID().uuidString.prefix(6))"
+                try await phone.signUp(username: name, password: "frank's password")
+                let laptop = await cloud.container()
+                try await laptop.signIn(username: name, password: "frank's password")
+
+                let account = try await phone.account()
+                #expect(account.username == name && account.signInMethods == ["password"] && account.sessions.count == 2)
+                let other = try #require(account.sessions.first { !$0.isCurrent })
+                try await phone.signOut(sessionID: other.id)
+                await #expect { _ = try await laptop.privateCloudDatabase.allRecordZones() } throws: { error in
+                    (error as? CloudError)?.code == .notAuthenticated
+                }
+
+                try await Task.sleep(for: .milliseconds(1300))
+                await #expect { try await phone.linkAppleID(identityToken: try await apple.token(subject: "003.frank")) } throws: { error in
+                    (error as? CloudError)?.freshProofMethods == ["password"]
+                }
+                try await phone.reauthenticate(password: "frank's password")
+                try await phone.linkAppleID(identityToken: try await apple.token(subject: "003.frank"))
+                #expect(try await phone.account().signInMethods == ["password", "apple"])
             }
         }
     }
