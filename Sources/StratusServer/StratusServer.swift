@@ -204,6 +204,7 @@ public struct StratusServer: Sendable {
         if let bus = services.storage.bus {
             application.addServices(InstanceListener(bus: bus, hub: hub))
         }
+        if let outbox = services.outbox { application.addServices(outbox) }
         if let metricsPort = configuration.metricsPort {
             application.addServices(MetricsListener.application(host: configuration.host, port: metricsPort, logger: logger,
                                                                 onRunning: onMetricsRunning))

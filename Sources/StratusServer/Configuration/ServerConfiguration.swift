@@ -37,6 +37,9 @@ public struct ServerConfiguration: Sendable {
     /// Where verification codes for users' email addresses are mailed from; nil sends no mail,
     /// and email addresses then stay unverified (only usernames reach people).
     public var smtp: SMTPMailer?
+    /// How long the mail courier waits before trying a mail again the first time; the wait doubles
+    /// with each failure, up to an hour, for 24 hours (``MailOutbox``).
+    public var mailRetryInterval: Duration = .seconds(30)
     /// Which apps' Sign in with Apple tokens sign users in; without client IDs, none.
     public var appleSignIn = AppleSignInConfiguration()
     /// How long an uploaded file may wait for a record to take it up before it is collected.

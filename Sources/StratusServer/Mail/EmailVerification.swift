@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import StratusCore
 
 /// Proving an email address before anyone can reach its user by it.
@@ -11,9 +10,9 @@ import StratusCore
 /// and codes tried are bounded per email address and per client address (``MailedCodeLimits``).
 package struct EmailVerification: Sendable {
     let storage: any StratusStorage
-    let mailer: SMTPMailer?
+    /// Where codes are mailed through; nil when the server has no SMTP server.
+    let outbox: MailOutbox?
     let limiter: RateLimiter
-    let logger: Logger
     var codeLimits: MailedCodeLimits { MailedCodeLimits(limiter: limiter) }
 
     static let codeLifetime: Duration = .seconds(15 * 60)
@@ -22,9 +21,9 @@ package struct EmailVerification: Sendable {
     static let codesPerUser = RateRule(burst: 3, perSecond: 1.0 / 600)
 
     /// After sign-up: mails the first code when the user gave an address and a mailer is
-    /// configured. The account exists either way; a mail that fails can be asked for again.
+    /// configured. The account exists either way; a code that was not mailed can be asked for again.
     package func sendFirstCode(to user: StoredUser, client: String) async {
-        guard user.email != nil, mailer != nil else { return }
+        guard user.email != nil, outbox != nil else { return }
         try? await sendCode(to: user, client: client)
     }
 
@@ -39,21 +38,20 @@ package struct EmailVerification: Sendable {
     /// Mails a new code to the user's address.
     private func sendCode(to user: StoredUser, client: String) async throws {
         guard let email = user.email, !user.emailVerified else { throw CloudKitError.badRequest("there is no unverified email address to verify") }
-        guard let mailer else { throw CloudKitError.badRequest("this server sends no mail: email addresses cannot be verified here") }
+        guard let outbox else { throw CloudKitError.badRequest("this server sends no mail: email addresses cannot be verified here") }
         try await limiter.acquireAcrossInstances("email-codes|\(user.userRecordName)", Self.codesPerUser, what: "verification codes for this account")
         try await codeLimits.chargeCode(to: email, containerID: user.containerID, client: client, verification: true)
         let code = String(format: "%06d", Int.random(in: 0..<1_000_000))
+        let now = AuthService.now()
+        let expiresAt = now + Self.codeLifetime.milliseconds
         try await storage.write { transaction in
             try await transaction.saveEmailCode(StoredEmailCode(userRecordName: user.userRecordName, codeHash: SecretGenerator.digest(code),
-                                                          expiresAt: AuthService.now() + Self.codeLifetime.milliseconds, attempts: 0))
+                                                                expiresAt: expiresAt, attempts: 0))
+            try await MailOutbox.enqueue(StoredMail(recipient: email, subject: "Your verification code: \(code)",
+                                                    body: "Enter this code to confirm your email address: \(code)\n\nIt is valid for 15 minutes.\n",
+                                                    codeExpiresAt: expiresAt, createdAt: now), in: transaction)
         }
-        do {
-            try await mailer.send(to: email, subject: "Your verification code: \(code)",
-                                  body: "Enter this code to confirm your email address: \(code)\n\nIt is valid for 15 minutes.\n")
-        } catch {
-            logger.warning("verification mail could not be sent: \(error)")
-            throw CloudKitError(.tryAgainLater, "the verification mail could not be sent; retry later", retryAfter: 60)
-        }
+        outbox.nudge()
     }
 
     /// Checks a code the user received; the address is verified when it matches.

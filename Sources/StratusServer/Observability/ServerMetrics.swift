@@ -72,6 +72,17 @@ package enum ServerMetrics {
         Counter(label: "stratus_access_log_dropped_total").increment()
     }
 
+    static func mailSent() {
+        guard isRecording else { return }
+        Counter(label: "stratus_mail_sent_total").increment()
+    }
+
+    /// A mail given up after 24 hours of failed tries.
+    static func mailDropped() {
+        guard isRecording else { return }
+        Counter(label: "stratus_mail_dropped_total").increment()
+    }
+
     static func recordsWritten(_ count: Int) {
         guard count > 0, isRecording else { return }
         Counter(label: "stratus_records_written_total").increment(by: count)

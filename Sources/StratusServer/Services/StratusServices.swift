@@ -21,6 +21,8 @@ package struct StratusServices: Sendable {
     package let users: UserDirectory
     /// The one rate limiter of the server: sign-ins, sign-ups, per-user request rates.
     package let limiter: RateLimiter
+    /// The durable outbox every mail goes through, and its courier; nil without an SMTP server.
+    package let outbox: MailOutbox?
     package let email: EmailVerification
     package let passwordReset: PasswordReset
     package let apple: AppleSignIn
@@ -78,8 +80,10 @@ package struct StratusServices: Sendable {
                            courierKey: signer.derivedKey(for: "stratus courier v1"))
         sharing = ShareService(storage: storage, hub: hub)
         users = UserDirectory(storage: storage)
-        email = EmailVerification(storage: storage, mailer: configuration.smtp, limiter: limiter, logger: logger)
-        passwordReset = PasswordReset(storage: storage, mailer: configuration.smtp, limiter: limiter, auth: auth, hub: hub, logger: logger)
+        let outbox = configuration.smtp.map { MailOutbox(storage: storage, mailer: $0, retryInterval: configuration.mailRetryInterval, logger: logger) }
+        self.outbox = outbox
+        email = EmailVerification(storage: storage, outbox: outbox, limiter: limiter)
+        passwordReset = PasswordReset(storage: storage, outbox: outbox, limiter: limiter, auth: auth, hub: hub)
         apple = AppleSignIn(configuration: configuration.appleSignIn, storage: storage, auth: auth)
         account = AccountCentre(storage: storage, auth: auth, apple: apple, hub: hub, freshProofWindow: configuration.freshProofWindow)
         serverKeys = ServerKeyService(storage: storage)

@@ -113,6 +113,23 @@ package struct StoredPasswordResetCode: Sendable, Equatable {
     package var expiresAt: Int64
 }
 
+/// A mail waiting in the outbox (``MailOutboxStore``). A decoy is written where a mail would be
+/// when there is no one to send it to (`password/forgot` for an address no account has), so that
+/// both answers cost the same write; the courier deletes it unsent. A mail holding a code is
+/// deleted when the code expires, sent or not.
+package struct StoredMail: Sendable, Equatable {
+    package var id: Int64 = 0
+    package var recipient: String
+    package var subject: String
+    package var body: String
+    package var isDecoy = false
+    /// When the code the mail holds expires (ms), if it holds one.
+    package var codeExpiresAt: Int64?
+    package var createdAt: Int64
+    /// Failed tries so far.
+    package var attempts = 0
+}
+
 /// A signed-in session. Only the SHA-256 of the web auth token is kept.
 package struct StoredSession: Codable, Sendable, Equatable {
     package var tokenHash: String

@@ -19,10 +19,11 @@ final class MailSink: @unchecked Sendable {
     /// Signalled when the reader has read the server's output to its end.
     private let outputEnded = DispatchSemaphore(value: 0)
 
-    /// Starts the server with `mail_sink.py`'s options (`--cert`, `--key`, `--login`, `--hang`).
-    init(_ options: [String] = []) throws {
-        port = try Self.freePort()
-        child = try ChildProcess("python3", ["-u", Self.script.path, "--port", "\(port)"] + options)
+    /// Starts the server with `mail_sink.py`'s options (`--cert`, `--key`, `--login`, `--hang`), on
+    /// `port` or a free one.
+    init(_ options: [String] = [], port: Int? = nil) throws {
+        self.port = try port ?? Self.freePort()
+        child = try ChildProcess("python3", ["-u", Self.script.path, "--port", "\(self.port)"] + options)
         Thread.detachNewThread { [child, lock, outputEnded] in
             while let chunk = child.readChunk() {
                 lock.withLock { self.text += chunk }

@@ -155,7 +155,7 @@ struct SignInPageRoutes {
     /// A page's values; the "forgot password" link only when the server sends mail.
     private func pageValues(_ place: Place, csrf: String) -> [String: Any] {
         var values = place.values(csrf: csrf)
-        if passwordReset.mailer == nil { values["forgot"] = nil }
+        if passwordReset.outbox == nil { values["forgot"] = nil }
         return values
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import StratusCore
 
 /// "Forgot password": a code mailed to the account's verified address sets a new password.
@@ -13,11 +12,11 @@ import StratusCore
 /// cannot take the account over.
 package struct PasswordReset: Sendable {
     let storage: any StratusStorage
-    let mailer: SMTPMailer?
+    /// Where codes are mailed through; nil when the server has no SMTP server.
+    let outbox: MailOutbox?
     let limiter: RateLimiter
     let auth: AuthService
     let hub: NotificationHub
-    let logger: Logger
 
     static let codeLifetime: Duration = .seconds(30 * 60)
     /// Reset mails asked for from one client address: five, then one a minute.
@@ -33,24 +32,29 @@ package struct PasswordReset: Sendable {
         guard email.utf8.count <= 255, email.contains("@"), !email.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw CloudKitError.badRequest("give the email address of the account")
         }
-        guard let mailer else { throw CloudKitError.badRequest("this server sends no mail: passwords cannot be reset by email here") }
+        guard let outbox else { throw CloudKitError.badRequest("this server sends no mail: passwords cannot be reset by email here") }
         try await limiter.acquireAcrossInstances("reset|address|\(client)", Self.requestsPerAddress, what: "password resets from this address")
         try await limiter.acquireAcrossInstances("reset|email|\(containerID)|\(email)", Self.mailsPerEmail, what: "password resets for this email address")
         try await MailedCodeLimits(limiter: limiter).chargeCode(to: email, containerID: containerID, client: client, verification: false)
-        guard let user = try await storage.read({ try await $0.user(containerID: containerID, email: email) }) else { return }
+        let user = try await storage.read { try await $0.user(containerID: containerID, email: email) }
         let code = SecretGenerator.typedCode()
+        let now = AuthService.now()
+        let expiresAt = now + Self.codeLifetime.milliseconds
+        // The same write whether or not an account has the address (a decoy where no mail goes),
+        // and no SMTP in the request: nothing in the answer or its timing tells who has an account.
         try await storage.write { transaction in
+            guard let user else {
+                return try await MailOutbox.enqueue(StoredMail(recipient: email, subject: "", body: "", isDecoy: true, codeExpiresAt: expiresAt,
+                                                               createdAt: now), in: transaction)
+            }
             try await transaction.savePasswordResetCode(StoredPasswordResetCode(codeHash: SecretGenerator.digest(code), userRecordName: user.userRecordName,
-                                                                               expiresAt: AuthService.now() + Self.codeLifetime.milliseconds))
+                                                                               expiresAt: expiresAt))
+            try await MailOutbox.enqueue(StoredMail(recipient: email, subject: "Reset your password",
+                                                    body: "Someone, hopefully you, asked to reset the password of \(user.username).\n\n"
+                                                        + "Your reset code: \(code)\n\nIt is valid for 30 minutes, once. If you did not ask, ignore this mail: your password stays.\n",
+                                                    codeExpiresAt: expiresAt, createdAt: now), in: transaction)
         }
-        do {
-            try await mailer.send(to: email, subject: "Reset your password",
-                                  body: "Someone, hopefully you, asked to reset the password of \(user.username).\n\n"
-                                      + "Your reset code: \(code)\n\nIt is valid for 30 minutes, once. If you did not ask, ignore this mail: your password stays.\n")
-        } catch {
-            // Said in the log only: an answer that differed would tell that the address has an account.
-            logger.warning("password reset mail could not be sent: \(error)")
-        }
+        outbox.nudge()
     }
 
     /// `password/reset`: sets the password of the code's user, ends their sessions and forgets

@@ -356,5 +356,21 @@ enum PostgresSchema {
             ALTER TABLE sessions ADD COLUMN device TEXT NOT NULL DEFAULT '';
             ALTER TABLE sessions ADD COLUMN client_address TEXT NOT NULL DEFAULT '';
             """),
+        Migration(identifier: "v11-mail-outbox", sql: """
+            -- Mail waiting for the courier, written in the transaction of the request that sends it.
+            CREATE TABLE mail_outbox (
+                id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                recipient TEXT NOT NULL,
+                subject TEXT NOT NULL,
+                body TEXT NOT NULL,
+                decoy BIGINT NOT NULL,
+                code_expires_at BIGINT,
+                created_at BIGINT NOT NULL,
+                next_attempt_at BIGINT NOT NULL,
+                attempts BIGINT NOT NULL,
+                lease_until BIGINT NOT NULL
+            );
+            CREATE INDEX mail_outbox_due ON mail_outbox(next_attempt_at);
+            """),
     ]
 }

@@ -342,6 +342,23 @@ enum SQLiteSchema {
                 ALTER TABLE sessions ADD COLUMN client_address TEXT NOT NULL DEFAULT '';
                 """)
         }
+        migrator.registerMigration("v21-mail-outbox") { db in
+            try db.execute(sql: """
+                CREATE TABLE mail_outbox (
+                    id INTEGER PRIMARY KEY,
+                    recipient TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    decoy INTEGER NOT NULL,
+                    code_expires_at INTEGER,
+                    created_at INTEGER NOT NULL,
+                    next_attempt_at INTEGER NOT NULL,
+                    attempts INTEGER NOT NULL,
+                    lease_until INTEGER NOT NULL
+                );
+                CREATE INDEX mail_outbox_due ON mail_outbox(next_attempt_at);
+                """)
+        }
         return migrator
     }
 }

@@ -1,0 +1,112 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import StratusCore
+
+/// Mail that no request waits for: a request writes each mail as a row of the outbox in its own
+/// transaction (``enqueue(_:in:)``), and the courier (``run()``, a service of the server) sends
+/// it after the commit.
+///
+/// The courier claims due mails with a lease (one sender across instances), sends them through
+/// the SMTP server one at a time, deletes each once the server took it, and retries a failure
+/// after ``retryInterval``, doubling up to an hour, for 24 hours; then it drops the mail and
+/// counts it (`stratus_mail_dropped_total`). A mail holding a code goes when the code expires,
+/// sent or not. A crash after the SMTP server accepted a mail but before its row was deleted
+/// sends it twice. Decoys (``StoredMail/isDecoy``) are deleted unsent.
+package struct MailOutbox: Service, Sendable {
+    let storage: any StratusStorage
+    let mailer: SMTPMailer
+    let retryInterval: Duration
+    let logger: Logger
+    private let wake: AsyncStream<Void>
+    private let nudges: AsyncStream<Void>.Continuation
+
+    /// The most mails claimed at once.
+    static let batch = 16
+    /// How long a mail is retried before it is dropped.
+    static let giveUpAfter: Int64 = 24 * 3600 * 1000
+    /// The longest wait between two tries of a mail.
+    static let maxRetryInterval: Duration = .seconds(3600)
+    /// How often the courier looks for due mails without being nudged (retries, other instances' mails).
+    static let pollInterval: Duration = .seconds(5)
+
+    init(storage: any StratusStorage, mailer: SMTPMailer, retryInterval: Duration, logger: Logger) {
+        self.storage = storage
+        self.mailer = mailer
+        self.retryInterval = retryInterval
+        self.logger = logger
+        (wake, nudges) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Writes a mail to the outbox in `transaction`; after the commit, ``nudge()`` the courier.
+    /// Header values with control characters are refused here, before anything is stored.
+    static func enqueue(_ mail: StoredMail, in transaction: any StorageTransaction) async throws {
+        guard [mail.recipient, mail.subject].allSatisfy({ !$0.unicodeScalars.contains(where: CharacterSet.controlCharacters.contains) }) else {
+            throw CloudKitError.badRequest("a mail header value holds a control character")
+        }
+        try await transaction.enqueueMail(mail)
+    }
+
+    /// Tells the courier a mail is waiting.
+    func nudge() {
+        nudges.yield()
+    }
+
+    package func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                // The poll: retries fall due, and other instances' mails, without a nudge here.
+                group.addTask { [nudges] in
+                    while true {
+                        nudges.yield()
+                        try await Task.sleep(for: Self.pollInterval)
+                    }
+                }
+                for await _ in wake { await deliverDue() }
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// Sends every mail due now; what fails is rescheduled.
+    func deliverDue() async {
+        do {
+            let now = AuthService.now()
+            let expired = try await storage.write { try await $0.deleteMailWithExpiredCodes(before: now) }
+            if expired > 0 { logger.info("dropped \(expired) unsent mails whose codes expired") }
+            while true {
+                let now = AuthService.now()
+                let lease = now + 2 * mailer.timeout.milliseconds + 60_000
+                let claimed = try await storage.write { try await $0.claimMail(now: now, leaseUntil: lease, limit: Self.batch) }
+                for mail in claimed { await deliver(mail) }
+                if claimed.count < Self.batch { return }
+            }
+        } catch {
+            logger.warning("the mail outbox could not be read: \(error)")
+        }
+    }
+
+    private func deliver(_ mail: StoredMail) async {
+        do {
+            if !mail.isDecoy { try await mailer.send(to: mail.recipient, subject: mail.subject, body: mail.body) }
+            try await storage.write { try await $0.deleteMail(id: mail.id) }
+            if !mail.isDecoy { ServerMetrics.mailSent() }
+        } catch {
+            let now = AuthService.now()
+            let attempts = mail.attempts + 1
+            do {
+                if now - mail.createdAt >= Self.giveUpAfter {
+                    try await storage.write { try await $0.deleteMail(id: mail.id) }
+                    ServerMetrics.mailDropped()
+                    logger.error("a mail was dropped after \(attempts) tries in 24 hours: \(error)")
+                } else {
+                    let wait = min(retryInterval * (1 << min(attempts - 1, 20)), Self.maxRetryInterval)
+                    try await storage.write { try await $0.rescheduleMail(id: mail.id, attempts: attempts, nextAttemptAt: now + wait.milliseconds) }
+                    logger.warning("a mail could not be sent (try \(attempts)); retrying in \(wait): \(error)")
+                }
+            } catch {
+                logger.warning("the mail outbox could not be updated: \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import StratusCore
+@testable import StratusServer
+
+/// Mail goes through a durable outbox: no request waits for the SMTP server, and what it could not
+/// take leaves when it comes back (aiosmtpd on loopback, ``MailSink``).
+@Suite(.enabled(if: MailSink.isAvailable, "needs the aiosmtpd package (scripts/test.sh installs it)"))
+struct MailOutboxTests {
+    static let auth = EmailVerificationTests.auth
+
+    /// With an SMTP server that accepts connections and never answers, sign-up, `email/send` and
+    /// `password/forgot` (for an address with an account and one without) all answer; the mails
+    /// wait in the outbox and leave once a working server listens on the same port. Were a request
+    /// to wait for SMTP, it would hang here: the hung server never answers and the mailer's own
+    /// deadline is an hour.
+    @Test func noRequestWaitsForSMTPAndTheMailLeavesWhenTheServerComesBack() async throws {
+        let hung = try MailSink(["--hang"])
+        try await hung.ready()
+        let port = hung.port
+        var mailer = SMTPMailer(host: "127.0.0.1", port: port, from: "stratus@example.com")
+        mailer.timeout = .seconds(2)
+        let configuredMailer = mailer
+        try await TestServer.with(configure: { $0.smtp = configuredMailer; $0.mailRetryInterval = .milliseconds(100) }) { server in
+            let signedUp = try await server.anonymous.post("\(Self.auth)/signup",
+                                                           Credentials(username: "outbox", password: "outbox password", email: "outbox@example.com"))
+            #expect(signedUp.status == 200, "\(signedUp.text)")
+            let caller = Caller(server: server.endpoint, webAuthToken: try signedUp.decode(SignInResponse.self).ckWebAuthToken, userRecordName: nil)
+            #expect(try await caller.post("\(Self.auth)/email/send", [String: String]()).status == 200)
+            for email in ["outbox@example.com", "nobody@example.com"] {
+                let forgot = try await server.anonymous.post("\(Self.auth)/password/forgot", ["email": email])
+                #expect(forgot.status == 200 && forgot.text == "{}", "\(email): \(forgot.text)")
+            }
+            hung.stop()
+            let sink = try MailSink(port: port)
+            defer { sink.stop() }
+            try await sink.ready()
+            let codes = try await sink.codes(to: "outbox@example.com", atLeast: 2)
+            #expect(codes.count == 2, "the mails left once the server came back")
+            #expect(sink.messages(to: "nobody@example.com").isEmpty, "no mail for an address no account has")
+        }
+    }
+}
