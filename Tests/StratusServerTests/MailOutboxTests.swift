@@ -40,4 +40,14 @@ struct MailOutboxTests {
             #expect(sink.messages(to: "nobody@example.com").isEmpty, "no mail for an address no account has")
         }
     }
+
+    /// A change to how the account signs in is mailed to its verified address.
+    @Test func aPasswordChangeIsMailedToTheVerifiedAddress() async throws {
+        try await PasswordResetTests.withVerifiedAccount("noticed") { _, sink, _, caller in
+            let changed = try await caller.post("\(Self.auth)/password", ["password": "old password", "newPassword": "a new password"])
+            #expect(changed.status == 200, "\(changed.text)")
+            try await sink.wait { $0.messages(to: "noticed@example.com").contains { $0.contains("Subject: Your password was changed") } }
+            #expect(sink.messages(to: "noticed@example.com").contains { $0.contains("Subject: Your password was changed") })
+        }
+    }
 }

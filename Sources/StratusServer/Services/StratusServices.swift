@@ -84,9 +84,10 @@ package struct StratusServices: Sendable {
         self.outbox = outbox
         email = EmailVerification(storage: storage, outbox: outbox, limiter: limiter)
         passwordReset = PasswordReset(storage: storage, outbox: outbox, limiter: limiter, auth: auth, hub: hub)
-        apple = AppleSignIn(configuration: configuration.appleSignIn, storage: storage, auth: auth)
+        let notices = SecurityNotices(outbox: outbox)
+        apple = AppleSignIn(configuration: configuration.appleSignIn, storage: storage, auth: auth, notices: notices)
         account = AccountCentre(storage: storage, auth: auth, apple: apple, hub: hub, freshProofWindow: configuration.freshProofWindow)
         serverKeys = ServerKeyService(storage: storage)
-        admin = AdminService(storage: storage, blobs: blobs, incoming: incoming, auth: auth, hub: hub, containers: containers)
+        admin = AdminService(storage: storage, blobs: blobs, incoming: incoming, auth: auth, hub: hub, notices: notices, containers: containers)
     }
 }

@@ -13,6 +13,8 @@ package struct AdminService: Sendable {
     let incoming: IncomingFiles
     let auth: AuthService
     let hub: NotificationHub
+    /// Mails users the changes to how their accounts sign in.
+    let notices: SecurityNotices
     let containers: ContainerService
 
     /// The most users one listing returns.
@@ -162,10 +164,15 @@ package struct AdminService: Sendable {
     /// ``AccountCentre/requireProof(_:password:client:)``) and ends their other sessions.
     package func changePassword(_ session: StoredSession, new password: String) async throws {
         let hash = try await auth.hashPassword(password)
-        let revoked = try await storage.write { transaction in
-            try await transaction.setPasswordHash(user: session.userRecordName, passwordHash: hash)
-            return try await transaction.deleteSessions(user: session.userRecordName, except: session.tokenHash)
+        let revoked = try await storage.write { [notices] transaction in
+            guard let user = try await transaction.user(recordName: session.userRecordName) else {
+                throw CloudKitError(.authenticationFailed, "the account no longer exists")
+            }
+            try await transaction.setPasswordHash(user: user.userRecordName, passwordHash: hash)
+            try await notices.notify(user, user.hasPassword ? "Your password was changed" : "A password was set", in: transaction)
+            return try await transaction.deleteSessions(user: user.userRecordName, except: session.tokenHash)
         }
+        notices.sent()
         await end(revoked)
     }
 

@@ -23,12 +23,15 @@ package struct AppleSignIn: Sendable {
     let keys: AppleIdentityKeys
     let storage: any StratusStorage
     let auth: AuthService
+    /// Mails users the changes to how their accounts sign in.
+    let notices: SecurityNotices
 
     /// The longest identity token accepted (Apple's are about 1 KB).
     static let maxTokenBytes = 8 * 1024
 
-    init(configuration: AppleSignInConfiguration, storage: any StratusStorage, auth: AuthService) {
+    init(configuration: AppleSignInConfiguration, storage: any StratusStorage, auth: AuthService, notices: SecurityNotices) {
         self.configuration = configuration
+        self.notices = notices
         keys = AppleIdentityKeys(url: configuration.keysURL, refetchInterval: configuration.refetchInterval)
         self.storage = storage
         self.auth = auth
@@ -67,13 +70,16 @@ package struct AppleSignIn: Sendable {
                 throw CloudKitError.badRequest("the account is linked to another Apple ID: unlink it first")
             }
             try await transaction.setAppleIdentity(user: user.userRecordName, Self.merged(identity, into: user.apple))
+            if user.apple == nil { try await notices.notify(user, "An Apple ID was linked to your account", in: transaction) }
         }
+        notices.sent()
     }
 
     /// `apple/unlink`: forgets the signed-in user's Apple ID, if they have a password to sign in
     /// with, and ends their other sessions; returns the token hashes of the sessions ended.
     package func unlink(_ session: StoredSession) async throws -> [String] {
-        try await storage.write { transaction in
+        defer { notices.sent() }
+        return try await storage.write { [notices] transaction in
             guard let user = try await transaction.user(recordName: session.userRecordName) else {
                 throw CloudKitError(.authenticationFailed, "the account no longer exists")
             }
@@ -81,6 +87,7 @@ package struct AppleSignIn: Sendable {
                 throw CloudKitError.badRequest("set a password before unlinking Sign in with Apple: the account would have no way to sign in")
             }
             try await transaction.setAppleIdentity(user: user.userRecordName, nil)
+            try await notices.notify(user, "Sign in with Apple was removed from your account", in: transaction)
             return try await transaction.deleteSessions(user: user.userRecordName, except: session.tokenHash)
         }
     }
