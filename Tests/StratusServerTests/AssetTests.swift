@@ -127,6 +127,33 @@ import StratusCore
         }
     }
 
+    /// A download URL names the user it was issued to, and stops working as soon as that user may
+    /// no longer read the record: here a participant removed from the share, whose URL was a
+    /// plain GET a moment before.
+    @Test func aDownloadURLEndsWithItsUsersAccess() async throws {
+        try await TestServer.with { server in
+            let bob = try await server.signUp("bob")
+            var (alice, share) = try await SharingTests.aliceWithSharedList(server) { _ in [(bob.username!, .readOnly)] }
+            _ = try await bob.shareMetadata(try #require(share.shareKeys?.shortGUID), accept: true)
+            let token = try await alice.uploadURL(record: "photo", zone: "Lists")
+            let uploaded = try await Caller.post(TestFile.bytes(count: 3000), to: token.url).decode(AssetUploadReceipt.self).singleFile
+            var photo = SharingTests.record("photo", parent: "list")
+            photo.fields["file"] = .asset(uploaded)
+            #expect(try await alice.save([RecordOperation(.create, photo)], zone: "Lists").first?.recordName == "photo")
+
+            let url = try #require(try Self.asset(try await bob.lookup(["photo"], zone: "Lists", owner: alice.userRecordName).first?.record).downloadURL)
+            #expect(try await bob.download(url, signedIn: false).status == 200, "the participant's URL works")
+
+            share = try #require(try await alice.lookup(["share"], zone: "Lists", owner: nil).first?.record)
+            share.shareKeys = ShareKeys(participants: [])
+            #expect(try await alice.modify([RecordOperation(.update, share)], zone: "Lists", owner: nil).first?.record != nil)
+            let after = try await bob.download(url, signedIn: false)
+            #expect(after.errorCode == .accessDenied, "removed, the participant's URL no longer works: \(after.text)")
+            let owners = try #require(try Self.asset(try await alice.lookup(["photo"], zone: "Lists", owner: nil).first?.record).downloadURL)
+            #expect(try await alice.download(owners, signedIn: false).status == 200, "the owner's does")
+        }
+    }
+
     @Test func urlsExpire() async throws {
         // Five seconds: long enough for the fresh URL's fetch and download on a loaded machine.
         try await TestServer.with(configure: { $0.assetURLLifetime = .seconds(5) }) { server in

@@ -36,9 +36,10 @@ import StratusCore
         routes["POST /console/containers/{container}/record"] = .recordData
         let accounts = "accounts: a session or the caller's own account, no record"
         for path in ["signup", "email/send", "email/verify", "signin", "signout", "signout/all", "password", "password/forgot", "password/reset",
-                     "account/delete", "apple", "apple/link", "apple/unlink"] {
+                     "account/delete", "apple", "apple/link", "apple/unlink", "account/reauthenticate", "account/sessions/{session}/signout"] {
             routes["POST /auth/1/{container}/{environment}/\(path)"] = .none(accounts)
         }
+        routes["GET /auth/1/{container}/{environment}/account"] = .none(accounts)
         for method in ["GET", "POST"] {
             routes["\(method) /auth/1/{container}/{environment}/web/signin"] = .none(accounts)
             routes["\(method) /auth/1/{container}/{environment}/web/password"] = .none(accounts)

@@ -71,6 +71,12 @@ import StratusCore
             #expect(gone.count == 1 && gone.first?.deleted == true)
             #expect(try await bob.lookup(["list"], zone: "Lists", owner: alice.userRecordName).first?.error?.serverErrorCode == .zoneNotFound)
             #expect(try await bob.shareMetadata(guid, accept: true).error?.serverErrorCode == .accessDenied)
+            #expect(try await bob.shareMetadata(guid).error?.serverErrorCode == .notFound, "a removed participant resolves nothing")
+            var retitled = try #require(try await alice.lookup(["share"], zone: "Lists", owner: nil).first?.record)
+            retitled.fields["cloudkit.title"] = .string("A new title")
+            #expect(try await alice.modify([RecordOperation(.update, retitled)], zone: "Lists", owner: nil).first?.record != nil)
+            let again = try await bob.shareMetadata(guid)
+            #expect(again.error?.serverErrorCode == .notFound, "nor the share record as it changes: \(again)")
 
             // Carol leaves by deleting the share from her shared database.
             let left = try await carol.modify([RecordOperation(.forceDelete, Record(recordName: "share"))], zone: "Lists", owner: alice.userRecordName)

@@ -2,9 +2,11 @@ import Foundation
 import StratusCore
 
 /// Download URLs for the assets of the records answered to one caller: each is signed, names the
-/// record and file, and expires with the grant. Like Apple's pre-signed URLs, a URL is the
-/// capability: a plain GET works until it expires. With ``ServerConfiguration/bindDownloadURLsToUser``
-/// a URL of private data works only with the `ckWebAuthToken` of the user it was issued to.
+/// record, the file and the user it was issued to, and expires with the grant. Like Apple's
+/// pre-signed URLs, a URL is the capability: a plain GET works until it expires, while that user
+/// may still read the record (``AssetService/download(token:webAuthToken:)``). With
+/// ``ServerConfiguration/bindDownloadURLsToUser`` a URL of private data works only with the
+/// `ckWebAuthToken` of the user it was issued to.
 struct AssetLinks: Sendable {
     let signer: AssetURLSigner
     let origin: String
@@ -15,7 +17,7 @@ struct AssetLinks: Sendable {
         self.signer = signer
         origin = access.origin
         template = AssetGrant(kind: .download, containerID: access.containerID, environment: access.environment,
-                              user: access.scope == .public || !signer.bindsDownloadsToUser ? nil : access.userRecordName,
+                              user: access.userRecordName,
                               expires: now + signer.urlLifetime.milliseconds, recordName: "")
     }
 

@@ -114,21 +114,49 @@ package struct AssetService: Sendable {
     }
 
     /// The file a download URL names (its checksum and size, to read from ``blobs``), once the
-    /// URL's grant and the caller are checked: a grant issued for a user needs that user's
-    /// `ckWebAuthToken`, and the record must still hold the file.
+    /// URL's grant and the caller are checked: the user the URL was issued to must still be able
+    /// to read the record (the owner; a participant of a share covering it; in the public
+    /// database, by its security roles), checked in the store on every request, so access taken
+    /// away ends the URLs already handed out on every instance. With
+    /// ``AssetURLSigner/bindsDownloadsToUser``, a private database's URL also needs that user's
+    /// `ckWebAuthToken`. The record must still hold the file.
     package func download(token: String, webAuthToken: String?) async throws -> (checksum: String, size: Int64) {
         let grant = try signer.grant(from: token, kind: .download, now: AuthService.now())
-        if let user = grant.user {
+        guard let checksum = grant.checksum, let zoneRowID = grant.zoneRowID else { throw CloudKitError.accessDenied("this download URL is not valid") }
+        let scope = try await storage.read { transaction in
+            guard let zone = try await transaction.zone(rowID: zoneRowID), !zone.deleted,
+                  let key = try await transaction.databaseKey(id: zone.databaseID),
+                  key.containerID == grant.containerID, key.environment == grant.environment,
+                  let record = try await transaction.record(zoneRowID: zoneRowID, recordName: grant.recordName), !record.deleted,
+                  try await transaction.recordReferencesAsset(zoneRowID: zoneRowID, recordName: grant.recordName, checksum: checksum) else {
+                throw CloudKitError.notFound("the asset no longer exists")
+            }
+            try await Self.requireReader(grant.user, of: record, in: zone, key, transaction)
+            return key.scope
+        }
+        if signer.bindsDownloadsToUser, scope != .public {
             guard let webAuthToken else { throw AuthService.authenticationRequired }
             let caller = try await auth.user(webAuthToken: webAuthToken, containerID: grant.containerID, environment: grant.environment)
-            guard caller == user else { throw CloudKitError.accessDenied("this download URL was issued to another user") }
+            guard caller == grant.user else { throw CloudKitError.accessDenied("this download URL was issued to another user") }
         }
-        guard let checksum = grant.checksum, let zoneRowID = grant.zoneRowID,
-              try await storage.read({ try await $0.recordReferencesAsset(zoneRowID: zoneRowID, recordName: grant.recordName, checksum: checksum) }),
-              let size = try await blobs.size(checksum: checksum) else {
-            throw CloudKitError.notFound("the asset no longer exists")
-        }
+        guard let size = try await blobs.size(checksum: checksum) else { throw CloudKitError.notFound("the asset no longer exists") }
         return (checksum, size)
+    }
+
+    /// Throws `ACCESS_DENIED` unless `user` (whom a download URL was issued to) may read `record`
+    /// now.
+    private static func requireReader(_ user: String?, of record: StoredRecord, in zone: StoredZone, _ key: DatabaseKey,
+                                      _ transaction: any StorageTransaction) async throws {
+        if key.scope == .public {
+            var roles = PublicPermissions(containerID: key.containerID, environment: key.environment, user: user, in: transaction)
+            return try await roles.require(.read, on: record.recordType, createdBy: record.created.userRecordName, recordName: record.recordName)
+        }
+        guard let user else { throw CloudKitError.accessDenied("this download URL names no user") }
+        if user == key.ownerRecordName { return }
+        guard let grant = try await DatabaseDirectory.sharedGrant(zone, owner: key.ownerRecordName, user: user, in: transaction),
+              try await grant.permission(forRecord: record.recordName, in: transaction) != .none else {
+            throw CloudKitError.accessDenied("the record is no longer shared with the user this download URL was issued to")
+        }
     }
 
     /// Removes uploads older than the grace period, then every file nothing refers to any more,

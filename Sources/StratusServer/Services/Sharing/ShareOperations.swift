@@ -177,10 +177,11 @@ final class ShareOperations {
     }
 
     /// The participants a share record asks for, resolved to users; people already in the share
-    /// keep their status, people left out are removed.
+    /// keep their status, people left out are removed. A participant the record lists as removed
+    /// (a share record saved back as it was read) stays removed: only a new entry invites again.
     private func participants(_ wanted: [ShareParticipant], replacing current: [StoredParticipant]) async throws(CloudKitError) -> [StoredParticipant] {
         var result: [StoredParticipant] = []
-        for participant in wanted where participant.type != .owner {
+        for participant in wanted where participant.type != .owner && participant.acceptanceStatus != .removed {
             let user = try await resolve(participant.userIdentity)
             guard user != grant.owner, !result.contains(where: { $0.userRecordName == user }) else { continue }
             let previous = current.first { $0.userRecordName == user && $0.status != .removed }

@@ -81,13 +81,15 @@ package struct ShareService: Sendable {
                                  in transaction: any StorageTransaction) async throws -> ShareMetadata {
         let (share, zone, owner) = try await find(item.value, access: access, in: transaction)
         let standing = try standing(in: share, owner: owner, user: user)
+        // Removed: the share is no longer theirs to see at all, as it changes or otherwise.
+        guard standing.status != .removed else { throw CloudKitError.notFound("no share has the short GUID '\(item.value)'") }
         guard let shareRow = try await transaction.record(zoneRowID: zone.rowID, recordName: share.recordName) else {
             throw CloudKitError.notFound("the share record is missing")
         }
         var shareRecord = try RecordMapper.record(from: shareRow, desiredKeys: nil)
         shareRecord.shareKeys = try await ShareKeysView.keys(for: share, owner: owner, caller: user, origin: access.origin, in: transaction)
         var root: Record?
-        if item.shouldFetchRootRecord == true, let rootName = share.rootRecordName, standing.status != .removed,
+        if item.shouldFetchRootRecord == true, let rootName = share.rootRecordName,
            let stored = try await transaction.record(zoneRowID: zone.rowID, recordName: rootName), !stored.deleted {
             root = try RecordMapper.record(from: stored, desiredKeys: item.rootRecordDesiredKeys)
         }
