@@ -142,10 +142,11 @@ public actor AppleTestIssuer {
         _ = await task.result
     }
 
-    /// Lets a server accept this issuer's tokens: its client ID and keys URL, and no refetch
-    /// interval, so that a key rotated in is fetched at once (a test of the interval sets one).
+    /// Lets a server accept this issuer's tokens: its client ID (in every container) and keys URL,
+    /// and no refetch interval, so that a key rotated in is fetched at once (a test of the
+    /// interval sets one).
     public nonisolated func configure(_ configuration: inout ServerConfiguration) {
-        configuration.appleSignIn = AppleSignInConfiguration(clientIDs: [clientID])
+        configuration.appleSignIn = AppleSignInConfiguration(clientIDsByContainer: [AppleSignInConfiguration.everyContainer: [clientID]])
         configuration.appleSignIn.keysURL = keysURL
         configuration.appleSignIn.refetchInterval = .zero
     }

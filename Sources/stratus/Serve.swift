@@ -59,7 +59,7 @@ struct Serve: AsyncParsableCommand {
     var smtpCaFile: String?
     @Flag(help: "Send mail in the clear to an SMTP server off loopback that offers no STARTTLS (by default refused).")
     var smtpAllowCleartext = false
-    @Option(help: "An app's client ID for Sign in with Apple (its bundle ID, or a website's Services ID): identity tokens for it sign users in at auth/…/apple; repeatable.")
+    @Option(help: "An app's client ID for Sign in with Apple (its bundle ID, or a website's Services ID), as CONTAINER=CLIENT_ID, or CLIENT_ID alone for --container: identity tokens for it sign users in to that container at auth/…/apple; repeatable.")
     var appleClientId: [String] = []
     @Option(help: "Where Apple publishes its identity token keys (https, or http on loopback).")
     var appleKeysUrl = "https://appleid.apple.com/auth/keys"
@@ -156,7 +156,7 @@ struct Serve: AsyncParsableCommand {
         guard AppleSignInConfiguration.isAcceptableKeysURL(appleKeysUrl) else {
             throw ValidationError("--apple-keys-url must be an https URL (or http on loopback)")
         }
-        configuration.appleSignIn = AppleSignInConfiguration(clientIDs: appleClientId)
+        configuration.appleSignIn = AppleSignInConfiguration(clientIDsByContainer: try appleClientIDs())
         configuration.appleSignIn.keysURL = appleKeysUrl
         configuration.appleSignIn.requiresNonce = appleRequireNonce
         configuration.shareAppURL = shareAppUrl
@@ -188,6 +188,21 @@ struct Serve: AsyncParsableCommand {
         configuration.apns.sandboxURL = apnsSandboxUrl
         configuration.apns.additionalTrustRoots = apnsTrustRoots.map { URL(fileURLWithPath: $0) }
         return configuration
+    }
+
+    /// `--apple-client-id`'s values by container: `CONTAINER=CLIENT_ID`, or a client ID alone for
+    /// `--container`.
+    private func appleClientIDs() throws -> [String: [String]] {
+        var byContainer: [String: [String]] = [:]
+        for value in appleClientId {
+            let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
+            let (containerID, clientID) = parts.count == 2 ? (parts[0], parts[1]) : (container, value)
+            guard !containerID.isEmpty, !clientID.isEmpty, containerID != AppleSignInConfiguration.everyContainer else {
+                throw ValidationError("--apple-client-id takes CONTAINER=CLIENT_ID or CLIENT_ID, not '\(value)'")
+            }
+            byContainer[containerID, default: []].append(clientID)
+        }
+        return byContainer
     }
 
     /// The mailer of `--smtp-*`, its password read and its certificate authorities checked now

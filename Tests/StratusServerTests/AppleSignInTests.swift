@@ -260,6 +260,28 @@ import StratusTesting
         }
     }
 
+    /// Client IDs belong to containers: a token issued to app A signs its Apple ID in to A's
+    /// container, never to app B's on the same server.
+    @Test func aTokenForOneAppDoesNotSignInToAnotherAppsContainer() async throws {
+        let other = "iCloud.test.other-app"
+        try await AppleTestIssuer.with { apple in
+            try await TestServer.with(configure: { configuration in
+                apple.configure(&configuration)
+                configuration.appleSignIn.clientIDsByContainer = [TestServer.containerID: ["com.example.a"], other: ["com.example.b"]]
+            }) { server in
+                let otherToken = try await server.server.ensureContainer(other)
+                var forA = apple.claims(subject: "per-app")
+                forA.audience = "com.example.a"
+                let intoB = try await server.anonymous.send(.POST, "/auth/1/\(other)/development/apple",
+                                                            body: try JSONEncoder().encode(AppleSignInRequest(identityToken: try await apple.sign(forA))),
+                                                            apiToken: .some(otherToken))
+                Self.expectRefused(intoB, "for another app")
+                forA.codeHash = UUID().uuidString
+                #expect(try await Self.signIn(server, try await apple.sign(forA)).status == 200, "app A's token signs in to A's container")
+            }
+        }
+    }
+
     @Test func aServerWithoutClientIDsRefusesAppleSignIn() async throws {
         try await AppleTestIssuer.with { apple in
             try await TestServer.with { server in

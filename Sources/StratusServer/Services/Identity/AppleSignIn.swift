@@ -6,7 +6,7 @@ import StratusCore
 /// the account linked to their Apple ID, or to a new one.
 ///
 /// A token is accepted when its RS256 signature verifies against one of Apple's published keys
-/// (``AppleIdentityKeys``), its issuer is Apple, its audience is one of the configured client IDs,
+/// (``AppleIdentityKeys``), its issuer is Apple, its audience is one of the container's client IDs,
 /// it has not expired and was not issued in the future (a minute's skew either way), and, when
 /// the token carries a nonce's SHA-256, the client sent that nonce (with
 /// ``AppleSignInConfiguration/requiresNonce``, every token must carry one). Any other `alg`
@@ -41,7 +41,7 @@ package struct AppleSignIn: Sendable {
     package func signIn(_ request: AppleSignInRequest, containerID: String, environment: ContainerEnvironment,
                         from origin: SessionOrigin) async throws -> SignInResponse {
         try await auth.throttleSignIn(from: origin.client)
-        let identity = try await verify(request)
+        let identity = try await verify(request, containerID: containerID)
         return try await storage.write { [auth] transaction in
             if let user = try await transaction.user(containerID: containerID, appleSubject: identity.subject) {
                 let kept = Self.merged(identity, into: user.apple)
@@ -57,7 +57,7 @@ package struct AppleSignIn: Sendable {
 
     /// `apple/link`: links the token's Apple ID to the signed-in user's account.
     package func link(_ request: AppleSignInRequest, to session: StoredSession) async throws {
-        let identity = try await verify(request)
+        let identity = try await verify(request, containerID: session.containerID)
         try await storage.write { transaction in
             if let owner = try await transaction.user(containerID: session.containerID, appleSubject: identity.subject),
                owner.userRecordName != session.userRecordName {
@@ -95,7 +95,7 @@ package struct AppleSignIn: Sendable {
     /// The signed-in user, once they proved it again with a fresh token of their linked Apple ID
     /// (how an account without a password confirms its deletion).
     package func confirmedUser(_ session: StoredSession, _ request: AppleSignInRequest) async throws -> StoredUser {
-        let identity = try await verify(request)
+        let identity = try await verify(request, containerID: session.containerID)
         guard let user = try await storage.read({ try await $0.user(recordName: session.userRecordName) }),
               user.apple?.subject == identity.subject else {
             throw CloudKitError(.authenticationFailed, "this Apple ID is not the one linked to the account")
@@ -104,9 +104,10 @@ package struct AppleSignIn: Sendable {
     }
 
     /// Checks an identity token (see the type's description) and returns whom it identifies.
-    func verify(_ request: AppleSignInRequest) async throws -> StoredAppleIdentity {
-        guard !configuration.clientIDs.isEmpty else {
-            throw CloudKitError.badRequest("Sign in with Apple is not set up on this server (its operator gives --apple-client-id)")
+    func verify(_ request: AppleSignInRequest, containerID: String) async throws -> StoredAppleIdentity {
+        let clientIDs = configuration.clientIDs(for: containerID)
+        guard !clientIDs.isEmpty else {
+            throw CloudKitError.badRequest("Sign in with Apple is not set up for this container (its operator gives --apple-client-id)")
         }
         let token = request.identityToken
         guard token.utf8.count <= Self.maxTokenBytes, (request.nonce?.utf8.count ?? 0) <= 1024 else {
@@ -125,7 +126,7 @@ package struct AppleSignIn: Sendable {
         } catch {
             throw Self.failed("the identity token is not valid: \(error)")
         }
-        guard !claims.audience.value.isEmpty, claims.audience.value.allSatisfy(configuration.clientIDs.contains) else {
+        guard !claims.audience.value.isEmpty, claims.audience.value.allSatisfy(clientIDs.contains) else {
             throw Self.failed("the identity token is for another app (aud \(claims.audience.value.joined(separator: ", ")))")
         }
         if let hashed = claims.nonce?.lowercased() {
