@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import Testing
 import StratusCore
+import Synchronization
 @testable import StratusServer
 
 /// Nothing the console shows outlives its session or comes from a link: the activity stream ends
@@ -61,6 +62,20 @@ import StratusCore
             #expect(shown.text.contains("<p class=\"message\" role=\"status\">"), "the refusal is shown")
             let again = try await ConsoleTests.request(server, .GET, location, cookie: token)
             #expect(!again.text.contains("<p class=\"message\" role=\"status\">"), "once")
+        }
+    }
+
+    /// Signing out ends the session's activity streams as it happens, not at the stream's next
+    /// check of its session: by the time the sign-out is answered, they have ended.
+    @Test func signingOutEndsTheStreamsAtOnce() async throws {
+        let directory = TestServer.temporaryDirectory()
+        try await TestServer.with(dataDirectory: directory) { server in
+            let (cookie, csrf) = try await ConsoleTests.administrator(server, directory: directory)
+            let ended = Mutex(false)
+            _ = server.server.services.hub.sessionStreams.add(sessionHash: SecretGenerator.digest(cookie)) { ended.withLock { $0 = true } }
+            let signedOut = try await ConsoleTests.request(server, .POST, "/console/signout", form: "csrf=\(csrf)", cookie: cookie)
+            #expect(signedOut.status == 303)
+            #expect(ended.withLock { $0 }, "the stream ended with the sign-out")
         }
     }
 }

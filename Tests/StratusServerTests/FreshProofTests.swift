@@ -5,15 +5,18 @@ import StratusTesting
 @testable import StratusServer
 
 /// Changing how an account signs in takes fresh proof, recorded on the session that made it, and
-/// the account centre lists and ends sessions, over real HTTP. The window is one second here
-/// (`--fresh-proof-seconds`), so a session is stale after a short wait.
+/// the account centre lists and ends sessions, over real HTTP. A session is made stale by writing
+/// its proof's time back to 1970 in the store (until the server's clock can be moved), so no test
+/// waits for the window to pass.
 @Suite struct FreshProofTests {
     static let auth = "/auth/1/\(TestServer.containerID)/development"
-    static let window: Duration = .seconds(1)
 
-    /// Waits until a proof made before the call is no longer fresh.
-    static func letProofGoStale() async throws {
-        try await Task.sleep(for: window + .milliseconds(300))
+    /// Makes the callers' sessions' proof as old as can be: signed in long ago.
+    static func makeStale(_ server: TestServer, _ callers: Caller...) async throws {
+        for caller in callers {
+            let hash = SecretGenerator.digest(try #require(caller.webAuthToken))
+            try await server.server.services.storage.write { try await $0.setSessionProven(tokenHash: hash, at: 0) }
+        }
     }
 
     static func expectFreshProofRequired(_ answer: HTTPResult, methods: [String], sourceLocation: SourceLocation = #_sourceLocation) {
@@ -31,11 +34,11 @@ import StratusTesting
     /// proof for that session alone.
     @Test func aStaleSessionChangesNoSignInMethodUntilItProvesItselfAgain() async throws {
         try await AppleTestIssuer.with { apple in
-            try await TestServer.with(configure: { apple.configure(&$0); $0.freshProofWindow = Self.window }) { server in
+            try await TestServer.with(configure: apple.configure) { server in
                 let alice = try await server.signUp("alice")
                 let name = try #require(alice.username)
                 let other = try Self.caller(server, try await server.anonymous.post("\(Self.auth)/signin", Credentials(username: name, password: "password-alice")))
-                try await Self.letProofGoStale()
+                try await Self.makeStale(server, alice, other)
 
                 Self.expectFreshProofRequired(try await alice.post("\(Self.auth)/apple/link", AppleSignInRequest(identityToken: try await apple.token(subject: "fp.alice"))),
                                               methods: ["password"])
@@ -56,7 +59,7 @@ import StratusTesting
                 #expect(try await alice.get(alice.path(.private, "zones/list")).status == 200)
 
                 // The current password given with the change is proof too.
-                try await Self.letProofGoStale()
+                try await Self.makeStale(server, alice)
                 #expect(try await alice.post("\(Self.auth)/password", ["password": "password-alice", "newPassword": "a new password"]).status == 200)
             }
         }
@@ -67,9 +70,9 @@ import StratusTesting
     /// account; the owner, with a fresh token of their Apple ID, can.
     @Test func aStolenSessionOfAnAppleAccountCannotTakeItOver() async throws {
         try await AppleTestIssuer.with { apple in
-            try await TestServer.with(configure: { apple.configure(&$0); $0.freshProofWindow = Self.window }) { server in
+            try await TestServer.with(configure: apple.configure) { server in
                 let owner = try Self.caller(server, try await server.anonymous.post("\(Self.auth)/apple", AppleSignInRequest(identityToken: try await apple.token(subject: "fp.owner"))))
-                try await Self.letProofGoStale()
+                try await Self.makeStale(server, owner)
                 Self.expectFreshProofRequired(try await owner.post("\(Self.auth)/password", ["newPassword": "the thief's password"]), methods: ["apple"])
                 Self.expectFreshProofRequired(try await owner.post("\(Self.auth)/account/delete", [String: String]()), methods: ["apple"])
                 let unlink = try await owner.post("\(Self.auth)/apple/unlink", [String: String]())

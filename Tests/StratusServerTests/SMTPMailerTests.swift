@@ -71,6 +71,20 @@ struct SMTPMailerTests {
         }
     }
 
+    /// Replies that arrive in the clear after the server's 220 to STARTTLS (a man in the middle's,
+    /// here offering AUTH PLAIN) are discarded, not read as the TLS server's: the conversation goes
+    /// on over TLS with the server's real replies and the mail is delivered.
+    @Test func repliesSentBeforeTLSBeganAreDiscarded() async throws {
+        let certificate = try TestCertificate.makeIssuedByAuthority()
+        defer { certificate.remove() }
+        try await Self.withSink(["--cert", certificate.certificate.path, "--key", certificate.privateKey.path, "--inject-before-tls"]) { sink in
+            var mailer = sink.mailer()
+            mailer.certificateAuthorities = certificate.authority
+            let message = try await Self.deliver(mailer, to: sink)
+            #expect(message.contains("X-Sink-TLS: yes") && message.contains("Subject: Hello"), "\(message)")
+        }
+    }
+
     /// A certificate the mailer cannot verify ends the conversation: nothing goes in the clear.
     @Test func anUntrustedCertificateIsRefused() async throws {
         let certificate = try TestCertificate.makeIssuedByAuthority()

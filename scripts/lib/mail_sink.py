@@ -8,6 +8,10 @@ Each message is printed between "---------- MESSAGE FOLLOWS ----------" and
     mail_sink.py --port N --cert C --key K                 offers STARTTLS and requires it
     ... --login user:password [--only-login-mechanism]     requires AUTH (PLAIN and LOGIN, or LOGIN alone)
     mail_sink.py --port N --hang                           accepts connections and never answers
+    mail_sink.py --port N --cert C --key K --inject-before-tls
+                                                           a server of its own that answers STARTTLS with its
+                                                           220 and, in the same write, a forged reply in the
+                                                           clear (as a man in the middle would), then does TLS
 """
 import argparse
 import socket
@@ -39,6 +43,52 @@ def hang(port):
         accepted.append(connection)
 
 
+def injecting(port, cert, key):
+    """One message at a time: STARTTLS answered with a cleartext reply stuck to the 220, then SMTP over TLS."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    listener = socket.create_server(("127.0.0.1", port))
+    print("ready", flush=True)
+    while True:
+        connection, _ = listener.accept()
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        reader = connection.makefile("rb")
+        connection.sendall(b"220 injector ESMTP\r\n")
+        reader.readline()  # EHLO
+        connection.sendall(b"250-injector\r\n250 STARTTLS\r\n")
+        reader.readline()  # STARTTLS
+        connection.sendall(b"220 go ahead\r\n250-injected\r\n250 AUTH PLAIN\r\n")
+        tls = context.wrap_socket(connection, server_side=True)
+        lines = tls.makefile("rb")
+        content = []
+        while True:
+            line = lines.readline()
+            if not line:
+                break
+            command = line.strip().upper()
+            if command.startswith(b"EHLO"):
+                tls.sendall(b"250 injector\r\n")
+            elif command == b"DATA":
+                tls.sendall(b"354 go on\r\n")
+                while True:
+                    data = lines.readline()
+                    if data in (b".\r\n", b""):
+                        break
+                    content.append(data.decode("utf8", errors="replace").rstrip("\r\n"))
+                print("---------- MESSAGE FOLLOWS ----------")
+                print("X-Sink-TLS: yes")
+                print("X-Sink-Login: ")
+                print("\n".join(content))
+                print("------------ END MESSAGE ------------", flush=True)
+                tls.sendall(b"250 OK\r\n")
+            elif command == b"QUIT":
+                tls.sendall(b"221 bye\r\n")
+                break
+            else:
+                tls.sendall(b"250 OK\r\n")
+        tls.close()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
@@ -47,9 +97,12 @@ def main():
     parser.add_argument("--login", help="user:password the server accepts; AUTH is then required")
     parser.add_argument("--only-login-mechanism", action="store_true")
     parser.add_argument("--hang", action="store_true")
+    parser.add_argument("--inject-before-tls", action="store_true")
     arguments = parser.parse_args()
     if arguments.hang:
         hang(arguments.port)
+    if arguments.inject_before_tls:
+        injecting(arguments.port, arguments.cert, arguments.key)
 
     settings = {}
     if arguments.cert:

@@ -46,19 +46,24 @@ struct ConsoleActivityRoutes {
             guard let entries = services.activity.watch() else {
                 throw HTTPError(.serviceUnavailable, message: "\(ActivityFeed.maxWatchers) pages watch the activity already")
             }
-            let (admin, token) = (services.admin, visit.token)
+            let (admin, token, streams) = (services.admin, visit.token, services.hub.sessionStreams)
             let signedIn: @Sendable () async -> Bool = { (try? await admin.consoleAdministrator(token: token)) != nil }
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
-                            body: ResponseBody { writer in try await Self.stream(entries, while: signedIn, to: &writer) })
+                            body: ResponseBody { writer in
+                                try await Self.stream(entries, while: signedIn, endingWith: SecretGenerator.digest(token), in: streams, to: &writer)
+                            })
         }
     }
 
     /// Writes each entry as an event, and a comment every ``heartbeat``, until the page goes (a
-    /// write fails), its session ends (checked every ``sessionCheck``), ``streamLifetime`` passes or
-    /// the server stops.
+    /// write fails), its session ends (at once when it signs out, through `streams`; an expiry or an
+    /// administrator removed by another process within ``sessionCheck``), ``streamLifetime``
+    /// passes or the server stops.
     private static func stream(_ entries: AsyncStream<ActivityFeed.Entry>, while signedIn: @escaping @Sendable () async -> Bool,
-                               to writer: inout any ResponseBodyWriter) async throws {
+                               endingWith sessionHash: String, in streams: SessionStreams, to writer: inout any ResponseBodyWriter) async throws {
         let (events, sink) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(ActivityFeed.capacity))
+        let registration = streams.add(sessionHash: sessionHash) { sink.finish() }
+        defer { streams.remove(registration, sessionHash: sessionHash) }
         let forwarding = Task {
             for await entry in entries { sink.yield("data: " + json(values(entry)) + "\n\n") }
         }

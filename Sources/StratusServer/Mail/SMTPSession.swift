@@ -108,8 +108,9 @@ struct SMTPSession {
     /// Puts TLS under the conversation after the server's 220 to STARTTLS; the server's
     /// certificate is verified against the configuration's roots and the host's name (or address).
     mutating func startTLS(_ configuration: TLSConfiguration, serverHostname host: String) async throws {
-        // Anything the server sent after its 220 came before TLS: a man in the middle's injection.
-        guard pending.readableBytes == 0 else { throw SMTPMailer.Failure(description: "the SMTP server sent data before TLS began") }
+        // Anything the server sent after its 220 came before TLS, in the clear, where anyone on the
+        // path could have written it: discarded, whether read already or still on its way.
+        pending.clear()
         let context = try NIOSSLContext(configuration: configuration)
         let hostname = (try? SocketAddress(ipAddress: host, port: 0)) == nil ? host : nil
         let handshake = channel.eventLoop.makePromise(of: Void.self)
@@ -123,6 +124,9 @@ struct SMTPSession {
         } catch {
             throw SMTPMailer.Failure(description: "TLS with the SMTP server \(host) failed: \(error)")
         }
+        // Cleartext received before the TLS handler was in place waits in the stream ahead of the
+        // watcher's mark (an empty read, which TLS never delivers): dropped up to it.
+        while let bytes = try await inbound.next(), bytes.readableBytes > 0 {}
     }
 
     /// AUTH PLAIN (RFC 4616), or LOGIN when the server offers only that.
@@ -158,9 +162,11 @@ struct SMTPSession {
 }
 
 /// Behind the TLS handler: tells when its handshake ends, well or not (an error, or the server
-/// closing), so the conversation reports a certificate it refused rather than a closed channel.
+/// closing), so the conversation reports a certificate it refused rather than a closed channel,
+/// and marks with an empty read where the bytes that came through TLS begin.
 private final class TLSHandshakeWatcher: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
     private let handshake: EventLoopPromise<Void>
     private var ended = false
 
@@ -169,7 +175,12 @@ private final class TLSHandshakeWatcher: ChannelInboundHandler, RemovableChannel
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case .handshakeCompleted? = event as? TLSUserEvent { end(.success(())) }
+        if case .handshakeCompleted? = event as? TLSUserEvent {
+            // The mark between what came in the clear and what comes through TLS.
+            context.fireChannelRead(wrapInboundOut(ByteBuffer()))
+            context.fireChannelReadComplete()
+            end(.success(()))
+        }
         context.fireUserInboundEventTriggered(event)
     }
 

@@ -39,6 +39,8 @@ package actor NotificationHub {
     /// Whether a user may read every record of a public record type, as their query subscriptions'
     /// notifications need, by user and type; forgotten when grants or roles change.
     private var publicReaders: [PublicReader: Bool] = [:]
+    /// The answers (console activity streams) that end with their session, as push connections do.
+    package nonisolated let sessionStreams = SessionStreams()
 
     init(storage: any StratusStorage, mailboxCapacity: Int, maxConnectionsPerUser: Int, maxConnections: Int, apns: APNsProvider,
          activity: ActivityFeed, logger: Logger) {
@@ -71,6 +73,7 @@ package actor NotificationHub {
     package func endSessions(_ sessionHashes: Set<String>) async {
         guard !sessionHashes.isEmpty else { return }
         connections.closeAll { sessionHashes.contains($0.sessionHash) }
+        sessionStreams.end(sessionHashes)
         await apns.forgetDevices()
         await bus?.broadcast(.sessionsEnded(sessionHashes.sorted()))
     }
@@ -136,6 +139,7 @@ package actor NotificationHub {
         case .sessionsEnded(let hashes):
             let ended = Set(hashes)
             connections.closeAll { ended.contains($0.sessionHash) }
+            sessionStreams.end(ended)
             await apns.forgetDevices()
         case .permissionsChanged:
             forgetPublicReaders()

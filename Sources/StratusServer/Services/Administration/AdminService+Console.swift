@@ -55,7 +55,10 @@ extension AdminService {
         return session.username
     }
 
+    /// Ends a console session, and at once its activity streams on every instance.
     package func signOutOfConsole(token: String) async throws {
-        try await storage.write { try await $0.deleteConsoleSession(tokenHash: SecretGenerator.digest(token)) }
+        let hash = SecretGenerator.digest(token)
+        try await storage.write { try await $0.deleteConsoleSession(tokenHash: hash) }
+        await hub.endSessions([hash])
     }
 }
