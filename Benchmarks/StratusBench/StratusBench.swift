@@ -8,5 +8,5 @@ struct StratusBench: AsyncParsableCommand {
         commandName: "stratus-bench",
         abstract: "Measure Stratus against baselines taken in the same run.",
         subcommands: [ServerBenchmark.self, QueryBenchmark.self, AssetBenchmark.self, SyncBenchmark.self, PushBenchmark.self, StoreBenchmark.self,
-                      HostileBenchmark.self, RequestCostBenchmark.self, ChildServer.self])
+                      HostileBenchmark.self, RequestCostBenchmark.self, IdentityTimingBenchmark.self, ChildServer.self])
 }
