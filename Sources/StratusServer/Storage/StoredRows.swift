@@ -86,6 +86,20 @@ package struct StoredUser: Sendable, Equatable {
     /// Whether the user can sign in with a password (an account made by Sign in with Apple, or
     /// loaded from an archive without secrets, has none).
     package var hasPassword: Bool { !passwordHash.isEmpty }
+
+    package init(userRecordName: String, containerID: String, username: String, passwordHash: String, createdAt: Int64, email: String? = nil,
+                 discoverable: Bool = false, emailVerified: Bool = false, disabledAt: Int64? = nil, apple: StoredAppleIdentity? = nil) {
+        self.userRecordName = userRecordName
+        self.containerID = containerID
+        self.username = username
+        self.passwordHash = passwordHash
+        self.createdAt = createdAt
+        self.email = email
+        self.discoverable = discoverable
+        self.emailVerified = emailVerified
+        self.disabledAt = disabledAt
+        self.apple = apple
+    }
 }
 
 /// An Apple ID linked to a user: Apple's stable user identifier (`sub`) in the app's team, and
@@ -94,6 +108,12 @@ package struct StoredAppleIdentity: Codable, Sendable, Equatable {
     package var subject: String
     package var email: String?
     package var emailVerified: Bool
+
+    package init(subject: String, email: String?, emailVerified: Bool) {
+        self.subject = subject
+        self.email = email
+        self.emailVerified = emailVerified
+    }
 }
 
 /// A code sent to a user's email address to verify it; only its SHA-256 is kept.
