@@ -28,6 +28,9 @@ struct Stratus: AsyncParsableCommand {
                 exit(withError: error)
             }
         }
-        await main(EnvironmentOptions.arguments(arguments, environment: settings))
+        // Whatever the command changes is recorded in the audit log as done from here, by whoever runs it.
+        await AuditActor.$current.withValue(.commandLine) {
+            await main(EnvironmentOptions.arguments(arguments, environment: settings))
+        }
     }
 }

@@ -33,8 +33,12 @@ struct ConsoleActivityRoutes {
                     ["time": request.time.formatted(.iso8601), "client": request.client, "method": request.method, "path": AccessLog.redacted(request.uri),
                      "status": request.status, "ms": String(format: "%.1f", request.milliseconds)]
                 }
+                let audit = try await services.admin.auditEntries(limit: 100).map { entry -> [String: Any] in
+                    ["time": ConsoleRoutes.date(entry.at), "actor": entry.actor, "origin": entry.origin, "action": entry.action,
+                     "container": entry.containerID, "detail": entry.detail]
+                }
                 return ConsoleRoutes.page("console-activity", ["pageTitle": "Activity", "changes": services.activity.recent.map(Self.values),
-                                                               "summaries": summaries, "requests": requests], visit: visit)
+                                                               "summaries": summaries, "requests": requests, "audit": audit], visit: visit)
             }
         }
         console.get("activity.js") { _, _ in

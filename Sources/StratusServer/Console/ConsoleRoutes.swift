@@ -88,7 +88,10 @@ struct ConsoleRoutes {
             return Self.page("console-message", ["pageTitle": "Refused", "text": "The form was not sent from this console (its CSRF token is missing or wrong)."],
                              visit: visit, status: .forbidden)
         }
-        return try await body(visit, form)
+        // What the change does is recorded in the audit log as this administrator's, from this address.
+        return try await AuditActor.$current.withValue(.administrator(visit.administrator, from: context.clientAddress)) {
+            try await body(visit, form)
+        }
     }
 
     static func page(_ name: String, _ values: [String: Any], visit: ConsoleVisit?, status: HTTPResponse.Status = .ok) -> Response {

@@ -329,6 +329,13 @@ extension PageTemplates {
             <tbody>{{#requests}}<tr><td>{{time}}</td><td>{{client}}</td><td>{{method}}</td><td>{{path}}</td><td>{{status}}</td><td>{{ms}}</td></tr>{{/requests}}</tbody>
             </table></div>
             </section>
+            <section>
+            <h2>Administrators' actions (the audit log)</h2>
+            <div class="scroll"><table id="audit">
+            <thead><tr><th scope="col">Time</th><th scope="col">Who</th><th scope="col">From</th><th scope="col">Action</th><th scope="col">Container</th><th scope="col">On</th></tr></thead>
+            <tbody>{{#audit}}<tr><td>{{time}}</td><td>{{actor}}</td><td>{{origin}}</td><td>{{action}}</td><td>{{container}}</td><td>{{detail}}</td></tr>{{/audit}}</tbody>
+            </table></div>
+            </section>
             <script src="/console/activity.js"></script>
             {{> console-bottom}}
             """,

@@ -54,12 +54,12 @@ package struct MailOutbox: Service, Sendable {
 
     package func run() async throws {
         try? await cancelWhenGracefulShutdown {
-            try await withThrowingTaskGroup(of: Void.self) { group in
+            await withTaskGroup(of: Void.self) { group in
                 // The poll: retries fall due, and other instances' mails, without a nudge here.
                 group.addTask { [nudges] in
-                    while true {
+                    while !Task.isCancelled {
                         nudges.yield()
-                        try await Task.sleep(for: Self.pollInterval)
+                        try? await Task.sleep(for: Self.pollInterval)
                     }
                 }
                 for await _ in wake { await deliverDue() }

@@ -133,6 +133,33 @@ package struct StoredPasswordResetCode: Sendable, Equatable {
     package var expiresAt: Int64
 }
 
+/// One entry of the administrators' audit log (``AuditLog``).
+package struct StoredAuditEntry: Codable, Sendable, Equatable {
+    package var id: Int64 = 0
+    /// When (ms).
+    package var at: Int64
+    /// Who: an administrator's username, a login name at the command line, or `(server)`.
+    package var actor: String
+    /// From where: `console from 192.0.2.7`, `command line on host`.
+    package var origin: String
+    /// What, as `area.verb`: `user.disable`, `schema.deploy`, `key.revoke`…
+    package var action: String
+    /// The container it was done in; empty for the server as a whole.
+    package var containerID: String
+    /// What it was done to: a username, a key ID, an origin (never a secret).
+    package var detail: String
+
+    package init(id: Int64 = 0, at: Int64, actor: String, origin: String, action: String, containerID: String, detail: String) {
+        self.id = id
+        self.at = at
+        self.actor = actor
+        self.origin = origin
+        self.action = action
+        self.containerID = containerID
+        self.detail = detail
+    }
+}
+
 /// A mail waiting in the outbox (``MailOutboxStore``). A decoy is written where a mail would be
 /// when there is no one to send it to (`password/forgot` for an address no account has), so that
 /// both answers cost the same write; the courier deletes it unsent. A mail holding a code is

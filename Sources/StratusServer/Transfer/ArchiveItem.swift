@@ -30,10 +30,12 @@ package enum ArchiveItem: Sendable, Equatable {
     case share(StoredShare)
     case sharedZone(ArchivedSharedZone)
     case subscription(StoredSubscription)
+    /// An entry of the administrators' audit log about the container, oldest first.
+    case auditEntry(StoredAuditEntry)
 
     /// The `"kind"` of each line, in the order lines of each kind come.
     package static let kinds = ["container", "schema", "user", "userRole", "serverKey", "session", "apnsCredentials", "apnsToken",
-                                "database", "zone", "asset", "record", "share", "sharedZone", "subscription"]
+                                "database", "zone", "asset", "record", "share", "sharedZone", "subscription", "auditEntry"]
 
     package var kind: String {
         switch self {
@@ -52,6 +54,7 @@ package enum ArchiveItem: Sendable, Equatable {
         case .share: "share"
         case .sharedZone: "sharedZone"
         case .subscription: "subscription"
+        case .auditEntry: "auditEntry"
         }
     }
 }

@@ -27,6 +27,7 @@ enum ArchiveLine {
         case .share(let payload): try line(item.kind, payload)
         case .sharedZone(let payload): try line(item.kind, payload)
         case .subscription(let payload): try line(item.kind, payload)
+        case .auditEntry(let payload): try line(item.kind, payload)
         }
     }
 
@@ -78,6 +79,7 @@ enum ArchiveLine {
             return .record(record)
         case "share": return .share(try payload(StoredShare.self))
         case "sharedZone": return .sharedZone(try payload(ArchivedSharedZone.self))
+        case "auditEntry": return .auditEntry(try payload(StoredAuditEntry.self))
         case "subscription": return .subscription(try payload(StoredSubscription.self))
         default: throw TransferError("a line has the unknown kind \"\(kind)\"")
         }

@@ -54,6 +54,9 @@ extension StorageTransaction {
         case .subscription(var subscription):
             subscription.databaseID = try load.database(subscription.databaseID)
             try await saveSubscription(subscription)
+        case .auditEntry(var entry):
+            entry.containerID = containerID
+            try await appendAudit(entry)
         }
         load.count(item)
     }

@@ -59,7 +59,11 @@ package actor APNsProvider: Service {
     /// Sets a container's credentials (nil removes them) after checking them.
     package func setCredentials(_ new: APNsCredentials?, containerID: String) async throws {
         if let new { try APNsProviderToken.validate(new) }
-        try await storage.write { try await $0.setAPNsCredentials(new, containerID: containerID) }
+        let audit = AuditLog.entry(new == nil ? "apns.remove" : "apns.set", container: containerID, new.map { "key \($0.keyID), team \($0.teamID), topic \($0.topic)" } ?? "")
+        try await storage.write { transaction in
+            try await transaction.setAPNsCredentials(new, containerID: containerID)
+            try await transaction.appendAudit(audit)
+        }
         credentials[containerID] = nil
         providerTokens[containerID] = nil
     }

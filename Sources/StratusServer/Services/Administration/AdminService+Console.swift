@@ -14,7 +14,11 @@ extension AdminService {
         }
         let administrator = StoredAdministrator(username: username, passwordHash: try await auth.hashPassword(password),
                                                 createdAt: AuthService.now())
-        try await storage.write { try await $0.insertAdministrator(administrator) }
+        let audit = AuditLog.entry("administrator.create", container: nil, username)
+        try await storage.write { transaction in
+            try await transaction.insertAdministrator(administrator)
+            try await transaction.appendAudit(audit)
+        }
     }
 
     package func listAdministrators() async throws -> [StoredAdministrator] {
@@ -23,7 +27,12 @@ extension AdminService {
 
     /// Removes an administrator and ends their console sessions.
     package func removeAdministrator(username: String) async throws {
-        guard try await storage.write({ try await $0.deleteAdministrator(username: username) }) else {
+        let audit = AuditLog.entry("administrator.remove", container: nil, username)
+        guard try await storage.write({ transaction in
+            guard try await transaction.deleteAdministrator(username: username) else { return false }
+            try await transaction.appendAudit(audit)
+            return true
+        }) else {
             throw CloudKitError.notFound("there is no administrator '\(username)'")
         }
     }

@@ -26,7 +26,10 @@ package struct AdminService: Sendable {
     package func createContainer(id: String) async throws -> StoredContainer {
         try NameRules.validateContainerID(id)
         if try await containers.container(id: id) != nil { throw CloudKitError(.exists, "container '\(id)' exists") }
-        return try await containers.ensureContainer(id: id)
+        let audit = AuditLog.entry("container.create", container: id, id)
+        let container = try await containers.ensureContainer(id: id)
+        try await storage.write { try await $0.appendAudit(audit) }
+        return container
     }
 
     package func listContainers() async throws -> [StoredContainer] {
@@ -36,9 +39,11 @@ package struct AdminService: Sendable {
     /// Gives the container a new API token; the old one stops working at once.
     package func rotateAPIToken(containerID: String) async throws -> String {
         let token = SecretGenerator.apiToken()
+        let audit = AuditLog.entry("container.rotate-api-token", container: containerID, containerID)
         try await storage.write { transaction in
             guard try await transaction.container(id: containerID) != nil else { throw CloudKitError.notFound("no container '\(containerID)'") }
             try await transaction.setAPIToken(containerID: containerID, apiToken: token)
+            try await transaction.appendAudit(audit)
         }
         return token
     }
@@ -53,7 +58,7 @@ package struct AdminService: Sendable {
     /// (``WebOrigin``). Returns the container's web origins.
     package func addWebOrigin(_ origin: String, containerID: String) async throws -> [String] {
         let origin = try WebOrigin.validated(origin)
-        return try await changeWebOrigins(containerID: containerID) { origins in
+        return try await changeWebOrigins(containerID: containerID, AuditLog.entry("web-origin.add", container: containerID, origin)) { origins in
             if !origins.contains(origin) { origins.append(origin) }
         }
     }
@@ -62,13 +67,14 @@ package struct AdminService: Sendable {
     /// could not. Returns the container's web origins.
     package func removeWebOrigin(_ origin: String, containerID: String) async throws -> [String] {
         let origin = WebOrigin.normalized(origin) ?? origin
-        return try await changeWebOrigins(containerID: containerID) { origins in
+        return try await changeWebOrigins(containerID: containerID, AuditLog.entry("web-origin.remove", container: containerID, origin)) { origins in
             guard origins.contains(origin) else { throw CloudKitError.notFound("'\(origin)' is not a web origin of container '\(containerID)'") }
             origins.removeAll { $0 == origin }
         }
     }
 
-    private func changeWebOrigins(containerID: String, _ change: @escaping @Sendable (inout [String]) throws -> Void) async throws -> [String] {
+    private func changeWebOrigins(containerID: String, _ audit: StoredAuditEntry,
+                                  _ change: @escaping @Sendable (inout [String]) throws -> Void) async throws -> [String] {
         try await storage.write { transaction in
             guard var container = try await transaction.container(id: containerID) else { throw CloudKitError.notFound("no container '\(containerID)'") }
             try change(&container.webOrigins)
@@ -76,6 +82,7 @@ package struct AdminService: Sendable {
                 throw CloudKitError.limitExceeded("a container has at most \(WebOrigin.maxPerContainer) web origins")
             }
             try await transaction.setWebOrigins(containerID: containerID, origins: container.webOrigins)
+            try await transaction.appendAudit(audit)
             return container.webOrigins
         }
     }
@@ -92,7 +99,12 @@ package struct AdminService: Sendable {
     /// Loads a container archive; the store must not have its container. When the store was
     /// empty it takes the archive's epoch, and a server already open on it must be opened again.
     package func importContainer(from directory: URL, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> ArchiveManifest {
-        try await ContainerArchive.load(from: directory, into: storage, blobs: blobs, incoming: incoming, progress: progress)
+        let actor = AuditActor.current
+        let manifest = try await ContainerArchive.load(from: directory, into: storage, blobs: blobs, incoming: incoming, progress: progress)
+        // The server's entry, not the container's: an archive loaded and exported again is the same archive.
+        let audit = AuditActor.$current.withValue(actor) { AuditLog.entry("container.import", container: nil, "\(manifest.containerID) from \(directory.path)") }
+        try await storage.write { try await $0.appendAudit(audit) }
+        return manifest
     }
 
     /// Gives the store a new epoch after it was restored by other means than `stratus restore`
@@ -126,9 +138,11 @@ package struct AdminService: Sendable {
     /// Creates an account, as signing up does but without signing it in.
     package func createUser(containerID: String, username: String, password: String, email: String? = nil) async throws -> StoredUser {
         let user = try await auth.newUser(Credentials(username: username, password: password, email: email), containerID: containerID)
+        let audit = AuditLog.entry("user.create", container: containerID, username)
         try await storage.write { transaction in
             guard try await transaction.container(id: containerID) != nil else { throw CloudKitError.notFound("no container '\(containerID)'") }
             try await transaction.insertUser(user)
+            try await transaction.appendAudit(audit)
         }
         return user
     }
@@ -137,10 +151,12 @@ package struct AdminService: Sendable {
     /// enables it again. Returns whether anything changed.
     @discardableResult
     package func setDisabled(_ disabled: Bool, username: String, containerID: String) async throws -> Bool {
+        let audit = AuditLog.entry(disabled ? "user.disable" : "user.enable", container: containerID, username)
         let (changed, revoked) = try await storage.write { transaction in
             let user = try await Self.user(username, containerID: containerID, in: transaction)
             guard (user.disabledAt != nil) != disabled else { return (false, [String]()) }
             try await transaction.setUserDisabled(user: user.userRecordName, at: disabled ? AuthService.now() : nil)
+            try await transaction.appendAudit(audit)
             return try await (true, disabled ? transaction.deleteSessions(user: user.userRecordName, except: nil) : [])
         }
         await end(revoked)
@@ -150,9 +166,11 @@ package struct AdminService: Sendable {
     /// Sets a new password for a user who lost theirs; every session of theirs ends.
     package func resetPassword(username: String, containerID: String, to password: String) async throws {
         let hash = try await auth.hashPassword(password)
+        let audit = AuditLog.entry("user.reset-password", container: containerID, username)
         let revoked = try await storage.write { transaction in
             let user = try await Self.user(username, containerID: containerID, in: transaction)
             try await transaction.setPasswordHash(user: user.userRecordName, passwordHash: hash)
+            try await transaction.appendAudit(audit)
             return try await transaction.deleteSessions(user: user.userRecordName, except: nil)
         }
         await end(revoked)
@@ -232,7 +250,17 @@ package struct AdminService: Sendable {
 
     /// Deletes the account of the user with that username (see ``deleteAccount(user:containerID:)``).
     package func deleteUser(username: String, containerID: String) async throws {
+        let audit = AuditLog.entry("user.delete", container: containerID, username)
         try await deleteAccount(user: try await user(username: username, containerID: containerID).userRecordName, containerID: containerID)
+        try await storage.write { try await $0.appendAudit(audit) }
+    }
+
+    // MARK: Audit log
+
+    /// The newest entries of the administrators' audit log (of one container, or all), at most
+    /// ``AuditLog/maxEntries``.
+    package func auditEntries(containerID: String? = nil, limit: Int = AuditLog.maxEntries) async throws -> [StoredAuditEntry] {
+        try await storage.read { try await $0.auditEntries(containerID: containerID, before: nil, limit: min(limit, AuditLog.maxEntries)) }
     }
 
     // MARK: Records

@@ -35,11 +35,13 @@ package final class ServerKeyService: Sendable {
         }
         let key = StoredServerKey(keyID: SecretGenerator.apiToken(), containerID: containerID,
                                   publicKeyPEM: publicKeyPEM, createdAt: AuthService.now(), revokedAt: nil)
+        let audit = AuditLog.entry("key.add", container: containerID, key.keyID)
         try await storage.write { transaction in
             guard try await transaction.container(id: containerID) != nil else {
                 throw CloudKitError.notFound("there is no container '\(containerID)'")
             }
             try await transaction.insertServerKey(key)
+            try await transaction.appendAudit(audit)
         }
         return key
     }
@@ -50,9 +52,12 @@ package final class ServerKeyService: Sendable {
 
     /// Revokes a key of a container; false if it had no such key or it was revoked already.
     package func revoke(keyID: String, containerID: String) async throws -> Bool {
-        try await storage.write { transaction in
-            guard try await transaction.serverKey(keyID: keyID)?.containerID == containerID else { return false }
-            return try await transaction.revokeServerKey(keyID: keyID, at: AuthService.now())
+        let audit = AuditLog.entry("key.revoke", container: containerID, keyID)
+        return try await storage.write { transaction in
+            guard try await transaction.serverKey(keyID: keyID)?.containerID == containerID,
+                  try await transaction.revokeServerKey(keyID: keyID, at: AuthService.now()) else { return false }
+            try await transaction.appendAudit(audit)
+            return true
         }
     }
 

@@ -24,9 +24,11 @@ package struct SchemaService: Sendable {
     package func importIntoDevelopment(_ text: String, containerID: String) async throws -> Schema {
         let schema = try SchemaText.parse(text)
         try validate(schema)
+        let audit = AuditLog.entry("schema.import", container: containerID, "development")
         return try await writeChangingPermissions { transaction, _ in
             let previous = try await transaction.schema(containerID: containerID, environment: .development)
             try await transaction.replaceSchema(schema, containerID: containerID, environment: .development)
+            try await transaction.appendAudit(audit)
             try await Self.rebuildIndexes(from: previous, to: schema, containerID: containerID, environment: .development, in: transaction)
             return previous
         }
@@ -47,7 +49,9 @@ package struct SchemaService: Sendable {
     /// records (and leaves participants' shared databases; default zones are replaced by empty
     /// ones), and so are development's subscriptions. Returns how many zones went.
     package func resetDevelopment(containerID: String) async throws -> Int {
-        try await writeChangingPermissions { transaction, changes in
+        let audit = AuditLog.entry("schema.reset", container: containerID, "development")
+        return try await writeChangingPermissions { transaction, changes in
+            try await transaction.appendAudit(audit)
             let previous = try await transaction.schema(containerID: containerID, environment: .development)
             let production = try await transaction.schema(containerID: containerID, environment: .production)
             try await transaction.replaceSchema(production, containerID: containerID, environment: .development)
@@ -78,7 +82,9 @@ package struct SchemaService: Sendable {
     /// production has and development lacks, or a field whose type differs, refuses the deploy.
     /// Returns the changes applied.
     package func deploy(containerID: String) async throws -> [SchemaChange] {
-        try await writeChangingPermissions { transaction, _ in
+        let audit = AuditLog.entry("schema.deploy", container: containerID, "development to production")
+        return try await writeChangingPermissions { transaction, _ in
+            try await transaction.appendAudit(audit)
             let development = try await transaction.schema(containerID: containerID, environment: .development)
             let production = try await transaction.schema(containerID: containerID, environment: .production)
             let changes = try production.additiveChanges(to: development).get()
@@ -110,7 +116,9 @@ package struct SchemaService: Sendable {
         guard !SecurityRole.builtIn.contains(role) else {
             throw CloudKitError.badRequest("role '\(role)' is built in: it follows from who the caller is and is never given")
         }
+        let audit = AuditLog.entry(granted ? "role.grant" : "role.revoke", container: containerID, "\(role) \(granted ? "to" : "from") \(username) (\(environment.rawValue))")
         return try await writeChangingPermissions { transaction, _ in
+            try await transaction.appendAudit(audit)
             guard let user = try await transaction.user(containerID: containerID, username: username) else {
                 throw CloudKitError.badRequest("container '\(containerID)' has no user '\(username)'")
             }

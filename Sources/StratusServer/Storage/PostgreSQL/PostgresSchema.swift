@@ -372,5 +372,18 @@ enum PostgresSchema {
             );
             CREATE INDEX mail_outbox_due ON mail_outbox(next_attempt_at);
             """),
+        Migration(identifier: "v12-audit-log", sql: """
+            -- What administrators changed through the console and the CLI: who, when, from where, what.
+            CREATE TABLE audit_log (
+                id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                at BIGINT NOT NULL,
+                actor TEXT NOT NULL,
+                origin TEXT NOT NULL,
+                action TEXT NOT NULL,
+                container_id TEXT COLLATE "C" NOT NULL,
+                detail TEXT NOT NULL
+            );
+            CREATE INDEX audit_log_container ON audit_log(container_id, id);
+            """),
     ]
 }

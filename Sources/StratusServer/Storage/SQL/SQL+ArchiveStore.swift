@@ -3,7 +3,7 @@ import StratusCore
 /// ``ArchiveStore``'s export in the SQL both drivers speak: the policy of what an archive holds
 /// (secrets only when asked, email codes and pending uploads never) is written here once. A
 /// driver inserts the rows whose ids a load keeps.
-extension ArchiveStore where Self: SQLDatabase & AccountStore & ServerKeyStore & APNsStore & SchemaStore & ShareStore & SubscriptionStore {
+extension ArchiveStore where Self: SQLDatabase & AccountStore & ServerKeyStore & APNsStore & SchemaStore & ShareStore & SubscriptionStore & AuditStore {
     package func archiveItemCount(containerID: String, includingSecrets: Bool) async throws -> Int {
         // The container line, then a schema line per environment, then one line per row.
         let inContainer: SQLStatement = "SELECT z.id FROM zones z JOIN databases d ON d.id = z.database_id WHERE d.container_id = \(containerID)"
@@ -24,6 +24,7 @@ extension ArchiveStore where Self: SQLDatabase & AccountStore & ServerKeyStore &
               + (SELECT COUNT(*) FROM shares WHERE zone_id IN (\(inContainer)))
               + (SELECT COUNT(*) FROM shared_zones WHERE zone_id IN (\(inContainer)))
               + (SELECT COUNT(*) FROM subscriptions WHERE database_id IN (SELECT id FROM databases WHERE container_id = \(containerID)))
+              + (SELECT COUNT(*) FROM audit_log WHERE container_id = \(containerID))
             \(secrets)
             """)?.int(0) ?? 0
     }
@@ -105,6 +106,10 @@ extension ArchiveStore where Self: SQLDatabase & AccountStore & ServerKeyStore &
         }
         for row in databases {
             for subscription in try await subscriptions(databaseID: try row.int64(0), owner: nil) { try emit(.subscription(subscription)) }
+        }
+        for row in try await fetch("SELECT at, actor, origin, action, detail FROM audit_log WHERE container_id = \(containerID) ORDER BY id") {
+            try emit(.auditEntry(StoredAuditEntry(at: try row.int64(0), actor: try row.string(1), origin: try row.string(2), action: try row.string(3),
+                                                  containerID: containerID, detail: try row.string(4))))
         }
     }
 

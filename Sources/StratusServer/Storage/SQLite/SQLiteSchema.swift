@@ -359,6 +359,20 @@ enum SQLiteSchema {
                 CREATE INDEX mail_outbox_due ON mail_outbox(next_attempt_at);
                 """)
         }
+        migrator.registerMigration("v22-audit-log") { db in
+            try db.execute(sql: """
+                CREATE TABLE audit_log (
+                    id INTEGER PRIMARY KEY,
+                    at INTEGER NOT NULL,
+                    actor TEXT NOT NULL,
+                    origin TEXT NOT NULL,
+                    action TEXT NOT NULL,
+                    container_id TEXT NOT NULL,
+                    detail TEXT NOT NULL
+                );
+                CREATE INDEX audit_log_container ON audit_log(container_id, id);
+                """)
+        }
         return migrator
     }
 }
