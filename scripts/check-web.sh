@@ -2,7 +2,8 @@
 # The web example (Examples/Web) in a real browser: headless Chromium driven by Selenium signs a user
 # in through the sign-in page in a popup and through a whole-page redirect, saves notes, finds one by
 # query, syncs changes another client made, uploads a file, hears notifications, and looks at the page
-# in a narrow window. It saves a screenshot of each step in $WEB_SCREENSHOTS (default
+# in a narrow window; then dana's "your account" page lists her sessions, signs one out, asks her to confirm
+# before a password change (fresh proof) and signs her out. It saves a screenshot of each step in $WEB_SCREENSHOTS (default
 # .build/web-screenshots). Installs chromium, chromium-driver and selenium when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,8 +18,11 @@ new_data_directory
 printf 'web password\n' > "$work/password"
 "$stratus" user create dana --password-file "$work/password" --data "$data" --container "$container" >/dev/null
 
-start_server "$data" --container "$container" --examples
+# Fresh proof lasts five seconds here, so that the account page's walk sees a sign-in go stale.
+start_server "$data" --container "$container" --examples --fresh-proof-seconds 5
 export WEB_URL="$base_url/examples/web/index.html?container=$container&apiToken=$api_token" STRATUS_URL="$base_url"
 export STRATUS_CONTAINER="$container" STRATUS_API_TOKEN="$api_token"
 export WEB_SCREENSHOTS="${WEB_SCREENSHOTS:-$PWD/.build/web-screenshots}"
 python3 scripts/lib/web_browser.py
+# The "your account" page: sessions listed and one signed out, fresh proof asked for, a password changed.
+FRESH_PROOF_SECONDS=5 python3 scripts/lib/account_browser.py

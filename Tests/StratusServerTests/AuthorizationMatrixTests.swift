@@ -43,6 +43,7 @@ import StratusCore
         for method in ["GET", "POST"] {
             routes["\(method) /auth/1/{container}/{environment}/web/signin"] = .none(accounts)
             routes["\(method) /auth/1/{container}/{environment}/web/password"] = .none(accounts)
+            routes["\(method) /auth/1/{container}/{environment}/web/account"] = .none(accounts)
         }
         routes["GET /auth/1/signin.js"] = .none("the sign-in page's script")
         let zones = "zones and change tokens: names of zones the caller's own database or shares hold, no record"

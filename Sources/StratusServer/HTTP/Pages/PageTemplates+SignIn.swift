@@ -1,6 +1,7 @@
 extension PageTemplates {
     /// The web sign-in page (``SignInPageRoutes``): the form, the page that hands a popup's session
-    /// to its opener, and the refusal. They fill the share pages' `layout` frame.
+    /// to its opener, and the refusal; and the "your account" page (``AccountPageRoutes``). They
+    /// fill the share pages' `layout` frame.
     static let signInTemplates = [
         "signin-style": """
             <style>
@@ -75,6 +76,57 @@ extension PageTemplates {
             <div id="handoff" data-origin="{{origin}}" data-token="{{token}}"></div>
             <p>You can close this window and go back to the app.</p>
             <script src="{{script}}"></script>
+            {{> layout-bottom}}
+            """,
+        "account-signin": """
+            {{> layout-top}}
+            {{> signin-style}}
+            <h1>Your account</h1>
+            <p>Sign in to see where your account is signed in and how it signs in.</p>
+            {{#error}}<p class="error" role="alert" id="error">{{error}}</p>{{/error}}
+            <form method="post" action="{{action}}">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <label for="username">Username</label>
+            <input id="username" name="username" autocomplete="username" required maxlength="64" value="{{username}}" autofocus>
+            <label for="password">Password</label>
+            <input id="password" name="password" type="password" autocomplete="current-password" required>
+            <div class="actions"><button type="submit" name="action" value="signin" id="sign-in">Sign in</button></div>
+            </form>
+            {{> layout-bottom}}
+            """,
+        "account-page": """
+            {{> layout-top}}
+            {{> signin-style}}
+            <h1>Your account</h1>
+            <p><strong id="username">{{username}}</strong>{{#email}} · {{email}}{{#emailVerified}} (verified){{/emailVerified}}{{/email}}</p>
+            {{#error}}<p class="error" role="alert" id="error">{{error}}</p>{{/error}}
+            {{#notice}}<p role="status" id="notice">{{notice}}</p>{{/notice}}
+            <h2>How you sign in</h2>
+            <ul id="methods">{{#methods}}<li>{{name}}{{#removable}} <form method="post" action="{{action}}" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" name="action" value="unlink-apple" class="secondary" id="unlink-apple">Remove</button></form>{{/removable}}</li>{{/methods}}</ul>
+            <h2>Where you are signed in</h2>
+            <div class="scroll"><table id="sessions">
+            <thead><tr><th scope="col">Device</th><th scope="col">From</th><th scope="col">Signed in</th><th scope="col">Last used</th><th scope="col"></th></tr></thead>
+            <tbody>{{#sessions}}<tr data-session="{{id}}"><td>{{device}}</td><td>{{clientAddress}}</td><td>{{created}}</td><td>{{lastUsed}}</td>
+            <td>{{#current}}This device{{/current}}{{^current}}<form method="post" action="{{action}}"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="session" value="{{id}}"><button type="submit" name="action" value="signout-session" class="secondary">Sign out</button></form>{{/current}}</td></tr>{{/sessions}}</tbody>
+            </table></div>
+            <h2>Change your password</h2>
+            <form method="post" action="{{action}}">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <label for="new-password">New password</label>
+            <input id="new-password" name="newPassword" type="password" autocomplete="new-password" required minlength="8">
+            <div class="actions"><button type="submit" name="action" value="password" id="change-password">Change it</button></div>
+            </form>
+            <h2>Confirm it's you</h2>
+            <p class="hint">Changing how you sign in takes a sign-in of the last few minutes: confirm with your password first.</p>
+            <form method="post" action="{{action}}">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <label for="confirm-password">Password</label>
+            <input id="confirm-password" name="password" type="password" autocomplete="current-password" required>
+            <div class="actions"><button type="submit" name="action" value="reauthenticate" id="confirm">Confirm</button>
+            </div>
+            </form>
+            <form method="post" action="{{action}}"><input type="hidden" name="csrf" value="{{csrf}}">
+            <div class="actions"><button type="submit" name="action" value="signout" class="secondary" id="sign-out">Sign out</button></div></form>
             {{> layout-bottom}}
             """,
         "signin-refused": """

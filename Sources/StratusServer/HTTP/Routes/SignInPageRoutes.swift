@@ -59,7 +59,7 @@ struct SignInPageRoutes {
     /// Mails a reset code (`action=forgot`), or sets the password with one (`action=reset`).
     private func resetPassword(_ request: Request, _ context: StratusRequestContext) async throws -> Response {
         let place = try await place(request, context)
-        guard let (form, csrf) = try await checkedForm(request) else { return Self.forged }
+        guard let (form, csrf) = try await Self.checkedForm(request) else { return Self.forged }
         var values = pageValues(place, csrf: csrf)
         values["pageTitle"] = "Reset your password"
         values["signIn"] = place.signInPage
@@ -86,24 +86,28 @@ struct SignInPageRoutes {
         return try fresh("signin-page", place, [:], formTarget: place.formTarget)
     }
 
+    /// A new CSRF token's cookie, for a page whose form carries the token.
+    static func csrfCookie(_ csrf: String, secure: Bool) throws -> Cookie {
+        try Cookie.validated(name: cookieName, value: csrf, path: "/auth/1/", secure: secure, httpOnly: true, sameSite: .strict)
+    }
+
     /// A page with a form, with a new CSRF token in the form and in its cookie.
     private func fresh(_ name: String, _ place: Place, _ extra: [String: Any], formTarget: String? = nil) throws -> Response {
         let csrf = SecretGenerator.webAuthToken()
         var response = page(name, pageValues(place, csrf: csrf).merging(extra) { $1 }, status: .ok, formTarget: formTarget)
-        response.setCookie(try Cookie.validated(name: Self.cookieName, value: csrf, path: "/auth/1/", secure: secureCookies,
-                                                httpOnly: true, sameSite: .strict))
+        response.setCookie(try Self.csrfCookie(csrf, secure: secureCookies))
         return response
     }
 
     /// The posted form and its CSRF token, if the token is the one of the form's cookie.
-    private func checkedForm(_ request: Request) async throws -> (ConsoleForm, String)? {
+    static func checkedForm(_ request: Request) async throws -> (ConsoleForm, String)? {
         let form = try await ConsoleForm.read(request, limit: AuthRoutes.maxCredentialsBytes)
         guard let csrf = form["csrf"], let cookie = request.cookies[Self.cookieName]?.value, !csrf.isEmpty, csrf == cookie else { return nil }
         return (form, csrf)
     }
 
     /// The answer to a form without its page's CSRF token.
-    private static var forged: Response {
+    static var forged: Response {
         ConsoleRoutes.page("signin-refused", ["pageTitle": "Refused", "text": "This form was not sent from this page (its CSRF token is missing or wrong). Open the page again."],
                            visit: nil, status: .forbidden)
     }
@@ -111,7 +115,7 @@ struct SignInPageRoutes {
     /// Signs the user in (or up) and hands the session to the app.
     private func signIn(_ request: Request, _ context: StratusRequestContext) async throws -> Response {
         let place = try await place(request, context)
-        guard let (form, csrf) = try await checkedForm(request) else { return Self.forged }
+        guard let (form, csrf) = try await Self.checkedForm(request) else { return Self.forged }
         let credentials = Credentials(username: form["username"] ?? "", password: form["password"] ?? "",
                                       email: (form["email"] ?? "").isEmpty ? nil : form["email"])
         let session: SignInResponse
