@@ -35,8 +35,12 @@ def wait_for(condition, what, seconds=15):
 
 
 def text(element_id):
-    found = browser.find_elements(By.ID, element_id)
-    return found[0].text if found else ""
+    """The element's text, or "" while there is none (or the page it was found on is being replaced)."""
+    try:
+        found = browser.find_elements(By.ID, element_id)
+        return found[0].text if found else ""
+    except Exception:
+        return ""
 
 
 def api(method, path, body=None, token=None, agent="account-check"):
@@ -99,7 +103,7 @@ try:
     check(width <= 375, f"the account page fits a phone's width ({width} px)")
     shot("account-narrow")
     browser.find_element(By.ID, "sign-out").click()
-    wait_for(lambda: browser.find_elements(By.ID, "password") and not browser.find_elements(By.ID, "sessions"), "signed out, the page asks to sign in")
+    wait_for(lambda: text("sessions") == "" and browser.find_elements(By.ID, "sign-in"), "signed out, the page asks to sign in")
     browser.set_window_size(1280, 900)
     print("check-web: the account page lists sessions, signs one out, asks for fresh proof before a password change, and signs out")
 except Exception as error:

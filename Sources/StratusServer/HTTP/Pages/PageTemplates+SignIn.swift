@@ -97,6 +97,15 @@ extension PageTemplates {
         "account-page": """
             {{> layout-top}}
             {{> signin-style}}
+            <style>
+            .scroll { overflow-x: auto; max-width: 100%; }
+            table { border-collapse: collapse; width: 100%; }
+            th, td { text-align: left; padding: .3rem .4rem; border-bottom: 1px solid #d2d2d7; vertical-align: top; }
+            td:first-child { overflow-wrap: anywhere; min-width: 8rem; }
+            td:not(:first-child), th, button { white-space: nowrap; }
+            form.inline { display: inline; margin: 0; }
+            td form { margin: 0; }
+            </style>
             <h1>Your account</h1>
             <p><strong id="username">{{username}}</strong>{{#email}} · {{email}}{{#emailVerified}} (verified){{/emailVerified}}{{/email}}</p>
             {{#error}}<p class="error" role="alert" id="error">{{error}}</p>{{/error}}
