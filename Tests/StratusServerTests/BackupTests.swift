@@ -130,6 +130,26 @@ import StratusTesting
             #expect(collected.uploads == 1 && collected.files == 1)
         }
     }
+
+    /// A mail waiting in the outbox holds a code in the clear: the live store keeps it until it is
+    /// sent or the code expires, a backup never has it (not even in its free pages).
+    @Test(.enabled(if: !TestServer.runsOnPostgres, "about SQLite")) func aBackupHoldsNoMailedCode() async throws {
+        let directory = TestServer.temporaryDirectory()
+        let backup = TestServer.temporaryDirectory()
+        var mailer = SMTPMailer(host: "127.0.0.1", port: 9, from: "stratus@example.com")
+        mailer.timeout = .seconds(1)
+        let unreachable = mailer
+        try await TestServer.with(dataDirectory: directory, configure: { $0.smtp = unreachable; $0.mailRetryInterval = .seconds(3600) }) { server in
+            let signedUp = try await server.anonymous.post("/auth/1/\(TestServer.containerID)/development/signup",
+                                                           Credentials(username: "coded", password: "coded password", email: "coded@example.com"))
+            #expect(signedUp.status == 200)
+            let waiting = try await server.server.services.storage.write { try await $0.claimMail(now: .max - 1, leaseUntil: 0, limit: 10) }
+            let subject = try #require(waiting.first { $0.subject.hasPrefix("Your verification code: ") }?.subject, "the code's mail waits")
+            _ = try await server.server.backup(to: backup)
+            let copied = try Data(contentsOf: backup.appendingPathComponent(Backup.databaseFile))
+            #expect(copied.range(of: Data(subject.utf8)) == nil, "the backup's file holds no mailed code")
+        }
+    }
 }
 
 /// A count shared between a test and a task it runs, and the task's failure.

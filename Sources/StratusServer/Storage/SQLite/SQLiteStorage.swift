@@ -90,9 +90,15 @@ package final class SQLiteStorage: StratusStorage {
 
     /// Copies a consistent snapshot of the database to a new file at `path`, through SQLite's
     /// online backup from one read transaction: writes go on meanwhile and are not in the copy.
+    /// Mails waiting in the outbox with a code in them are left out of it.
     package func backup(to path: String) async throws {
         let copy = try DatabaseQueue(path: path)
         try pool.backup(to: copy)
+        // Mails holding a code are never in a backup: deleted from the copy, their pages zeroed.
+        try copy.inDatabase { db in
+            try db.execute(sql: "PRAGMA secure_delete = ON")
+            try db.execute(sql: "DELETE FROM mail_outbox WHERE code_expires_at IS NOT NULL")
+        }
         try copy.close()
     }
 
