@@ -50,4 +50,23 @@ struct MailOutboxTests {
             #expect(sink.messages(to: "noticed@example.com").contains { $0.contains("Subject: Your password was changed") })
         }
     }
+
+    /// A stale session proves itself with a code mailed to the verified address: the refusal names
+    /// `emailCode` among the methods, a wrong code counts, the right one gives fresh proof once.
+    @Test func aMailedCodeGivesFreshProof() async throws {
+        try await PasswordResetTests.withVerifiedAccount("prover") { server, sink, _, caller in
+            try await FreshProofTests.makeStale(server, caller)
+            let refused = try await caller.post("\(Self.auth)/password", ["newPassword": "a new password"])
+            #expect(refused.errorCode == .authenticationRequired && refused.error?.methods == ["password", "emailCode"], "\(refused.text)")
+            #expect(try await caller.post("\(Self.auth)/account/reauthenticate/code", [String: String]()).status == 200)
+            try await sink.wait { $0.messages(to: "prover@example.com").contains { $0.contains("Your confirmation code: ") } }
+            let message = try #require(sink.messages(to: "prover@example.com").first { $0.contains("Your confirmation code: ") })
+            let code = try #require(message.range(of: #"confirmation code: \d{6}"#, options: .regularExpression).map { String(message[$0].suffix(6)) })
+            let wrong = try await caller.post("\(Self.auth)/account/reauthenticate", ReauthenticationRequest(emailCode: code == "000000" ? "111111" : "000000"))
+            #expect(wrong.status == 401, "\(wrong.text)")
+            #expect(try await caller.post("\(Self.auth)/account/reauthenticate", ReauthenticationRequest(emailCode: code)).status == 200)
+            #expect(try await caller.post("\(Self.auth)/password", ["newPassword": "a new password"]).status == 200, "fresh proof now")
+            #expect(try await caller.post("\(Self.auth)/account/reauthenticate", ReauthenticationRequest(emailCode: code)).status == 401, "a code works once")
+        }
+    }
 }

@@ -43,16 +43,19 @@ package struct AccountSessionInfo: Codable, Sendable, Equatable {
 }
 
 /// *Extension*: the body of `auth/1/{container}/{environment}/account/reauthenticate`: one proof
-/// of who the user is, by a method the account has — its password, or a fresh Sign in with Apple
-/// identity token of its linked Apple ID (and the nonce whose hash it carries).
+/// of who the user is, by a method the account has — its password, a fresh Sign in with Apple
+/// identity token of its linked Apple ID (and the nonce whose hash it carries), or the code
+/// `account/reauthenticate/code` mailed to its verified address.
 package struct ReauthenticationRequest: Codable, Sendable, Equatable {
     package var password: String?
     package var identityToken: String?
     package var nonce: String?
+    package var emailCode: String?
 
-    package init(password: String? = nil, identityToken: String? = nil, nonce: String? = nil) {
+    package init(password: String? = nil, identityToken: String? = nil, nonce: String? = nil, emailCode: String? = nil) {
         self.password = password
         self.identityToken = identityToken
         self.nonce = nonce
+        self.emailCode = emailCode
     }
 }

@@ -86,7 +86,8 @@ package struct StratusServices: Sendable {
         passwordReset = PasswordReset(storage: storage, outbox: outbox, limiter: limiter, auth: auth, hub: hub)
         let notices = SecurityNotices(outbox: outbox)
         apple = AppleSignIn(configuration: configuration.appleSignIn, storage: storage, auth: auth, notices: notices)
-        account = AccountCentre(storage: storage, auth: auth, apple: apple, hub: hub, freshProofWindow: configuration.freshProofWindow)
+        account = AccountCentre(storage: storage, auth: auth, apple: apple, hub: hub, outbox: outbox, limiter: limiter,
+                                freshProofWindow: configuration.freshProofWindow)
         serverKeys = ServerKeyService(storage: storage)
         admin = AdminService(storage: storage, blobs: blobs, incoming: incoming, auth: auth, hub: hub, notices: notices, containers: containers)
     }

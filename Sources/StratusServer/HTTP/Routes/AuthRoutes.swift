@@ -115,6 +115,10 @@ struct AuthRoutes {
             try await account.reauthenticate(session, proof, client: context.clientAddress)
             return try JSONBody.response([String: String]())
         }
+        group.post("account/reauthenticate/code") { request, context in
+            try await account.mailProofCode(try await signedIn(request, context), client: context.clientAddress)
+            return try JSONBody.response([String: String]())
+        }
         group.post("account/sessions/:session/signout") { request, context in
             let session = try await signedIn(request, context)
             try await account.signOut(sessionID: try context.parameters.require("session"), of: session)

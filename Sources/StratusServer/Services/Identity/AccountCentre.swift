@@ -15,12 +15,25 @@ package struct AccountCentre: Sendable {
     let auth: AuthService
     let apple: AppleSignIn
     let hub: NotificationHub
+    /// Where proof codes are mailed through; nil when the server sends no mail.
+    let outbox: MailOutbox?
+    let limiter: RateLimiter
     /// How long a proof stays fresh.
     let freshProofWindow: Duration
+
+    /// How long a mailed proof code works, and how many tries it allows.
+    static let proofCodeLifetime: Duration = .seconds(10 * 60)
+    static let maxProofCodeAttempts = 5
 
     /// The sign-in methods of an account, as the account centre names them.
     static func methods(of user: StoredUser) -> [String] {
         (user.hasPassword ? ["password"] : []) + (user.apple != nil ? ["apple"] : [])
+    }
+
+    /// The ways an account can give fresh proof: its sign-in methods, and `emailCode` when it has
+    /// a verified address and the server sends mail.
+    func proofMethods(of user: StoredUser) -> [String] {
+        Self.methods(of: user) + (user.emailVerified && user.email != nil && outbox != nil ? ["emailCode"] : [])
     }
 
     /// `GET account`: the caller's account and sessions.
@@ -50,11 +63,39 @@ package struct AccountCentre: Sendable {
         await hub.endSessions([ended])
     }
 
+    /// `account/reauthenticate/code`: mails a six-digit code to the account's verified address,
+    /// valid ten minutes and for five tries, that ``reauthenticate(_:_:client:)`` takes as
+    /// `emailCode`. Bounded as every mailed code is (``MailedCodeLimits``).
+    package func mailProofCode(_ session: StoredSession, client: String) async throws {
+        guard let outbox else { throw CloudKitError.badRequest("this server sends no mail: prove it is you another way") }
+        guard let user = try await storage.read({ try await $0.user(recordName: session.userRecordName) }) else {
+            throw CloudKitError(.authenticationFailed, "the account no longer exists")
+        }
+        guard let email = user.email, user.emailVerified else { throw CloudKitError.badRequest("the account has no verified email address") }
+        try await MailedCodeLimits(limiter: limiter).chargeCode(to: email, containerID: user.containerID, client: client, verification: false)
+        let code = String(format: "%06d", Int.random(in: 0..<1_000_000))
+        let now = AuthService.now()
+        let expiresAt = now + Self.proofCodeLifetime.milliseconds
+        try await storage.write { transaction in
+            try await transaction.saveProofCode(StoredEmailCode(userRecordName: user.userRecordName, codeHash: SecretGenerator.digest(code),
+                                                                expiresAt: expiresAt, attempts: 0))
+            try await MailOutbox.enqueue(StoredMail(recipient: email, subject: "Your confirmation code: \(code)",
+                                                    body: "Enter this code to confirm it is you: \(code)\n\nIt is valid for 10 minutes. "
+                                                        + "If you did not ask for it, someone may be using your account: change your password.\n",
+                                                    codeExpiresAt: expiresAt, createdAt: now), in: transaction)
+        }
+        outbox.nudge()
+    }
+
     /// `account/reauthenticate`: checks one proof by a method the account has and records it on
     /// the session, fresh for ``freshProofWindow``. A wrong password counts against the sign-in
-    /// limits as a sign-in does; an identity token must be of the linked Apple ID.
+    /// limits as a sign-in does; an identity token must be of the linked Apple ID; a mailed code
+    /// (``mailProofCode(_:client:)``) works once, and its wrong tries count against the code and
+    /// the client address.
     package func reauthenticate(_ session: StoredSession, _ proof: ReauthenticationRequest, client: String) async throws {
-        if let identityToken = proof.identityToken {
+        if let emailCode = proof.emailCode {
+            try await checkProofCode(emailCode, session: session, client: client)
+        } else if let identityToken = proof.identityToken {
             _ = try await apple.confirmedUser(session, AppleSignInRequest(identityToken: identityToken, nonce: proof.nonce))
         } else if let password = proof.password {
             guard let user = try await storage.read({ try await $0.user(recordName: session.userRecordName) }) else {
@@ -64,10 +105,33 @@ package struct AccountCentre: Sendable {
                 throw CloudKitError(.authenticationFailed, "the password is wrong")
             }
         } else {
-            throw CloudKitError.badRequest("give one proof: password, or identityToken (and its nonce)")
+            throw CloudKitError.badRequest("give one proof: password, identityToken (and its nonce), or emailCode")
         }
         let now = AuthService.now()
         try await storage.write { try await $0.setSessionProven(tokenHash: session.tokenHash, at: now) }
+    }
+
+    /// Checks a mailed proof code (and uses it up when right).
+    private func checkProofCode(_ code: String, session: StoredSession, client: String) async throws {
+        let limits = MailedCodeLimits(limiter: limiter)
+        try await limits.chargeTry(client: client)
+        let hash = SecretGenerator.digest(code)
+        let now = AuthService.now()
+        let refusal: CloudKitError? = try await storage.write { transaction in
+            guard var stored = try await transaction.proofCode(user: session.userRecordName), stored.expiresAt > now,
+                  stored.attempts < Self.maxProofCodeAttempts else {
+                return CloudKitError(.authenticationFailed, "no valid confirmation code: ask for a new one with account/reauthenticate/code")
+            }
+            guard PasswordHasher.constantTimeEquals(Array(stored.codeHash.utf8), Array(hash.utf8)) else {
+                stored.attempts += 1
+                try await transaction.saveProofCode(stored)
+                return CloudKitError(.authenticationFailed, "wrong confirmation code")
+            }
+            try await transaction.deleteProofCode(user: session.userRecordName)
+            return nil
+        }
+        if let refusal { throw refusal }
+        await limits.refundTry(client: client)
     }
 
     /// Throws `AUTHENTICATION_REQUIRED` unless the session's proof is fresh; returns the user.
@@ -79,8 +143,8 @@ package struct AccountCentre: Sendable {
         guard let user, let stored else { throw CloudKitError(.authenticationFailed, "the account no longer exists") }
         guard AuthService.now() - stored.provenAt <= freshProofWindow.milliseconds else {
             throw CloudKitError(.authenticationRequired,
-                                "fresh proof required: prove who you are again with account/reauthenticate (one of: \(Self.methods(of: user).joined(separator: ", "))), then retry",
-                                methods: Self.methods(of: user))
+                                "fresh proof required: prove who you are again with account/reauthenticate (one of: \(proofMethods(of: user).joined(separator: ", "))), then retry",
+                                methods: proofMethods(of: user))
         }
         return user
     }

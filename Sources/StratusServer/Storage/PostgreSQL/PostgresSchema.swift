@@ -385,5 +385,14 @@ enum PostgresSchema {
             );
             CREATE INDEX audit_log_container ON audit_log(container_id, id);
             """),
+        Migration(identifier: "v13-proof-codes", sql: """
+            -- Codes mailed to prove who a user is again (fresh proof), SHA-256 only, one per user.
+            CREATE TABLE proof_codes (
+                user_record_name TEXT COLLATE "C" PRIMARY KEY REFERENCES users(user_record_name),
+                code_hash TEXT COLLATE "C" NOT NULL,
+                expires_at BIGINT NOT NULL,
+                attempts BIGINT NOT NULL
+            );
+            """),
     ]
 }

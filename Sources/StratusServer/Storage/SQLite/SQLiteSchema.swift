@@ -373,6 +373,16 @@ enum SQLiteSchema {
                 CREATE INDEX audit_log_container ON audit_log(container_id, id);
                 """)
         }
+        migrator.registerMigration("v23-proof-codes") { db in
+            try db.execute(sql: """
+                CREATE TABLE proof_codes (
+                    user_record_name TEXT PRIMARY KEY NOT NULL REFERENCES users(user_record_name),
+                    code_hash TEXT NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    attempts INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }
