@@ -14,7 +14,6 @@ import urllib.request
 
 from browser import Walk
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 SERVER = os.environ["STRATUS_URL"]
 CONTAINER = os.environ["STRATUS_CONTAINER"]
@@ -24,14 +23,7 @@ FRESH_PROOF_SECONDS = int(os.environ["FRESH_PROOF_SECONDS"])
 
 walk = Walk(os.environ["WEB_SCREENSHOTS"])
 browser = walk.browser
-check, shot = walk.check, walk.shot
-
-
-def wait_for(condition, what, seconds=15):
-    try:
-        WebDriverWait(browser, seconds).until(lambda driver: condition())
-    except Exception:
-        check(False, what)
+check, shot, wait_for = walk.check, walk.shot, walk.wait_for
 
 
 def text(element_id):

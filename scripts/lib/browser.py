@@ -4,6 +4,7 @@ import os
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
 
 
 class Walk:
@@ -24,6 +25,13 @@ class Walk:
         """Fails the walk, naming its step and showing the page, unless `condition` holds."""
         if not condition:
             raise AssertionError(f"{self.step}: {what}\n--- page ---\n{self.browser.page_source[:3000]}")
+
+    def wait_for(self, condition, what, seconds=15):
+        """Waits until `condition()` holds, or fails the walk as ``check`` does."""
+        try:
+            WebDriverWait(self.browser, seconds).until(lambda driver: condition())
+        except Exception:
+            self.check(False, what)
 
     def shot(self, name):
         """Saves a screenshot of the page as `name`.png."""

@@ -13,7 +13,6 @@ import urllib.request
 from browser import Walk
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
 
 PAGE = os.environ["WEB_URL"]
 SERVER = os.environ["STRATUS_URL"]
@@ -23,14 +22,7 @@ SHOTS = os.environ["WEB_SCREENSHOTS"]
 
 walk = Walk(SHOTS, console_log=True)
 browser = walk.browser
-check, shot = walk.check, walk.shot
-
-
-def wait_for(condition, what, seconds=15):
-    try:
-        WebDriverWait(browser, seconds).until(lambda driver: condition())
-    except Exception:
-        check(False, what)
+check, shot, wait_for = walk.check, walk.shot, walk.wait_for
 
 
 def status():

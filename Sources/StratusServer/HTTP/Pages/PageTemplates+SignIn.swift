@@ -23,11 +23,7 @@ extension PageTemplates {
             <p><strong>{{app}}</strong> asks you to sign in.</p>
             {{#error}}<p class="error" role="alert" id="error">{{error}}</p>{{/error}}
             <form method="post" action="{{action}}">
-            <input type="hidden" name="csrf" value="{{csrf}}">
-            <label for="username">Username</label>
-            <input id="username" name="username" autocomplete="username" required maxlength="64" value="{{username}}" autofocus>
-            <label for="password">Password</label>
-            <input id="password" name="password" type="password" autocomplete="current-password" required>
+            {{> credential-fields}}
             <label for="email">Email <span class="hint">(only to create an account; optional)</span></label>
             <input id="email" name="email" type="email" autocomplete="email" maxlength="255">
             <div class="actions">
@@ -78,6 +74,13 @@ extension PageTemplates {
             <script src="{{script}}"></script>
             {{> layout-bottom}}
             """,
+        "credential-fields": """
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <label for="username">Username</label>
+            <input id="username" name="username" autocomplete="username" required maxlength="64" value="{{username}}" autofocus>
+            <label for="password">Password</label>
+            <input id="password" name="password" type="password" autocomplete="current-password" required>
+            """,
         "account-signin": """
             {{> layout-top}}
             {{> signin-style}}
@@ -85,11 +88,7 @@ extension PageTemplates {
             <p>Sign in to see where your account is signed in and how it signs in.</p>
             {{#error}}<p class="error" role="alert" id="error">{{error}}</p>{{/error}}
             <form method="post" action="{{action}}">
-            <input type="hidden" name="csrf" value="{{csrf}}">
-            <label for="username">Username</label>
-            <input id="username" name="username" autocomplete="username" required maxlength="64" value="{{username}}" autofocus>
-            <label for="password">Password</label>
-            <input id="password" name="password" type="password" autocomplete="current-password" required>
+            {{> credential-fields}}
             <div class="actions"><button type="submit" name="action" value="signin" id="sign-in">Sign in</button></div>
             </form>
             {{> layout-bottom}}
