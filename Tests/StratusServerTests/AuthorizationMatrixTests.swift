@@ -36,7 +36,7 @@ import StratusCore
         routes["POST /console/containers/{container}/record"] = .recordData
         let accounts = "accounts: a session or the caller's own account, no record"
         for path in ["signup", "email/send", "email/verify", "signin", "signout", "signout/all", "password", "password/forgot", "password/reset",
-                     "account/delete", "apple", "apple/link", "apple/unlink", "account/reauthenticate", "account/reauthenticate/code", "account/sessions/{session}/signout"] {
+                     "account/delete", "apple", "apple/link", "apple/unlink", "account/reauthenticate", "account/reauthenticate/code", "email", "account/sessions/{session}/signout"] {
             routes["POST /auth/1/{container}/{environment}/\(path)"] = .none(accounts)
         }
         routes["GET /auth/1/{container}/{environment}/account"] = .none(accounts)

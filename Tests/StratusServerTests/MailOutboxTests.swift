@@ -69,4 +69,24 @@ struct MailOutboxTests {
             #expect(try await caller.post("\(Self.auth)/account/reauthenticate", ReauthenticationRequest(emailCode: code)).status == 401, "a code works once")
         }
     }
+
+    /// Changing the email takes fresh proof, tells the old address, mails the new one a code and
+    /// ends the account's other sessions.
+    @Test func anEmailChangeTakesFreshProofAndTellsTheOldAddress() async throws {
+        try await PasswordResetTests.withVerifiedAccount("mover") { server, sink, _, caller in
+            let other = try FreshProofTests.caller(server, try await server.anonymous.post("\(Self.auth)/signin",
+                                                                                          Credentials(username: "mover", password: "old password")))
+            try await FreshProofTests.makeStale(server, caller)
+            let refused = try await caller.post("\(Self.auth)/email", ["email": "moved@example.com"])
+            #expect(refused.errorCode == .authenticationRequired, "\(refused.text)")
+            #expect(try await caller.post("\(Self.auth)/account/reauthenticate", ReauthenticationRequest(password: "old password")).status == 200)
+            #expect(try await caller.post("\(Self.auth)/email", ["email": "moved@example.com"]).status == 200)
+            try await sink.wait { $0.messages(to: "mover@example.com").contains { $0.contains("Subject: Your email address was changed") } }
+            #expect(sink.messages(to: "mover@example.com").contains { $0.contains("Subject: Your email address was changed") }, "the old address is told")
+            #expect(try await sink.codes(to: "moved@example.com").count == 1, "the new address gets a verification code")
+            #expect(try await other.get(other.path(.private, "zones/list")).status == 401, "the other session ended")
+            let account = try await caller.get("\(Self.auth)/account").decode(AccountResponse.self)
+            #expect(account.email == "moved@example.com" && !account.emailVerified)
+        }
+    }
 }

@@ -35,6 +35,12 @@ struct AuthRoutes {
             try await email.sendCode(to: try await signedIn(request, context).userRecordName, client: context.clientAddress)
             return try JSONBody.response([String: String]())
         }
+        group.post("email") { request, context in
+            let session = try await signedIn(request, context)
+            let body = try await JSONBody.decode(ResetRequest.self, from: request, limit: 4096)
+            try await account.changeEmail(session, to: body.email, client: context.clientAddress, verification: email)
+            return try JSONBody.response([String: String]())
+        }
         group.post("email/verify") { request, context in
             let session = try await signedIn(request, context)
             let body = try await JSONBody.decode(EmailCode.self, from: request, limit: 1024)
@@ -144,7 +150,7 @@ struct AuthRoutes {
     /// An identity token (8 KB) and a nonce (1 KB), as JSON.
     static let maxAppleRequestBytes = 16 * 1024
 
-    /// The body of `password/forgot`.
+    /// The body of `password/forgot` and `email` (a new address).
     struct ResetRequest: Decodable {
         var email: String
     }

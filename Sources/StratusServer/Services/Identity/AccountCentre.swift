@@ -63,6 +63,25 @@ package struct AccountCentre: Sendable {
         await hub.endSessions([ended])
     }
 
+    /// `email`: gives the account a new email address, with fresh proof. The old address, if it
+    /// was verified, is told; the new one is mailed a verification code (it reaches no one until
+    /// verified); the account's other sessions end on every instance.
+    package func changeEmail(_ session: StoredSession, to email: String, client: String, verification: EmailVerification) async throws {
+        try AuthService.validateEmail(email)
+        let user = try await requireFreshProof(session)
+        let notices = SecurityNotices(outbox: outbox)
+        let revoked = try await storage.write { transaction in
+            try await notices.notify(user, "Your email address was changed", in: transaction)
+            try await transaction.setEmail(user: user.userRecordName, email: email)
+            return try await transaction.deleteSessions(user: user.userRecordName, except: session.tokenHash)
+        }
+        notices.sent()
+        await hub.endSessions(Set(revoked))
+        await verification.sendFirstCode(to: StoredUser(userRecordName: user.userRecordName, containerID: user.containerID, username: user.username,
+                                                        passwordHash: user.passwordHash, createdAt: user.createdAt, email: email),
+                                         client: client)
+    }
+
     /// `account/reauthenticate/code`: mails a six-digit code to the account's verified address,
     /// valid ten minutes and for five tries, that ``reauthenticate(_:_:client:)`` takes as
     /// `emailCode`. Bounded as every mailed code is (``MailedCodeLimits``).

@@ -81,6 +81,11 @@ extension AccountStore where Self: SQLDatabase {
         try await run("UPDATE users SET password_hash = \(passwordHash) WHERE user_record_name = \(user)")
     }
 
+    package func setEmail(user: String, email: String?) async throws {
+        try await run("DELETE FROM email_codes WHERE user_record_name = \(user)")
+        try await run("UPDATE users SET email = \(email), email_verified = \(literal: false) WHERE user_record_name = \(user)")
+    }
+
     package func deleteUser(recordName user: String) async throws {
         for table in ["email_codes", "proof_codes", "password_reset_codes", "user_roles", "apns_tokens", "users"] {
             try await run("DELETE FROM \(unescaped: table) WHERE user_record_name = \(user)")

@@ -24,6 +24,8 @@ package protocol AccountStore {
     /// Disables the account at `time` (ms), or enables it again with nil.
     func setUserDisabled(user: String, at time: Int64?) async throws
     func setPasswordHash(user: String, passwordHash: String) async throws
+    /// Gives the user a new, unverified email address (nil: none) and forgets their verification code.
+    func setEmail(user: String, email: String?) async throws
     /// Deletes the user's row and what only it needs: email codes, security roles, APNs tokens.
     func deleteUser(recordName user: String) async throws
     /// Creates or replaces the email verification code of a user.
