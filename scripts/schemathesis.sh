@@ -22,8 +22,10 @@ scripts/install-deps.sh
 python3 -c 'import schemathesis' 2>/dev/null || python3 -m pip install -q -r requirements.txt
 source scripts/lib/walkthrough.sh
 need_products stratus
-# Long polls answer within 2 seconds, so a generated courier request never outwaits the client.
-start_server "$work/stratus-data" --courier-wait-seconds 2
+# Long polls answer within 2 seconds, so a generated courier request never outwaits the client. Fresh
+# proof lasts one second: generated requests cannot delete the signed-in account or change how it signs in
+# (they are answered 421, fresh proof required), so every other operation keeps a session to run with.
+start_server "$work/stratus-data" --courier-wait-seconds 2 --fresh-proof-seconds 1
 base=$base_url
 signup=$(curl -sf -X POST "$base/auth/1/$container/development/signup?ckAPIToken=$api_token" \
   -d '{"username":"schemathesis","password":"correct horse battery","discoverable":true}')
@@ -48,9 +50,10 @@ run() {
     --max-examples "$examples" --request-timeout 10 --workers 1 --seed 1 --no-color "$@"
 }
 status=0
-# Signing out (and changing the password, and deleting the account, which a guessed password
-# cannot do) may end the session the other operations use, so they run on their own, last.
-ending=(signOut signOutEverywhere changePassword deleteAccount)
+# Signing out (and changing the password or the email, and deleting the account, which a guessed
+# password or a stale session cannot do) may end the session the other operations use, so they run on
+# their own, last.
+ending=(signOut signOutEverywhere signOutSession changePassword changeEmail deleteAccount)
 run $(printf -- '--exclude-operation-id %s ' "${ending[@]}") || status=$?
 run $(printf -- '--include-operation-id %s ' "${ending[@]}") || status=$?
 exit $status
