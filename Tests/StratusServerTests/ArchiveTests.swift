@@ -184,7 +184,7 @@ import StratusTesting
 
     /// `serve --import DIR --export-on-exit`: what a development server held when it stopped is
     /// there when it starts again, accounts and sessions included.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func aDevelopmentServerSavesItsContainersOnExitAndStartsFromThem() async throws {
         let saved = TestServer.temporaryDirectory()
         let first = try await ServerProcess.started(dataDirectory: TestServer.temporaryDirectory(), arguments: ["--import", saved.path, "--export-on-exit"])

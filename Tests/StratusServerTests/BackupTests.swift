@@ -7,7 +7,7 @@ import StratusTesting
 /// `stratus backup` and `stratus restore`, run as the real executable against a server that keeps
 /// writing, and the restored directory served again.
 @Suite struct BackupTests {
-    @Test(.timeLimit(.minutes(2)), .enabled(if: !TestServer.runsOnPostgres, "about SQLite"))
+    @Test(.timeLimit(.minutes(5)), .enabled(if: !TestServer.runsOnPostgres, "about SQLite"))
     func anOnlineBackupRestoresAConsistentStateAndExpiresOlderTokens() async throws {
         let directory = TestServer.temporaryDirectory()
         let backup = TestServer.temporaryDirectory()

@@ -70,7 +70,7 @@ import Synchronization
     /// query is answered while theirs still arrive, and theirs fail with `BAD_REQUEST` at the
     /// body deadline. (The deadline is long so that the query, slow on a machine busy with the
     /// rest of the suite, still comes back before it: the deadline counts from the head's arrival.)
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func slowBodiesHoldNoWorkPermit() async throws {
         try await TestServer.with(configure: { $0.maxLargeRequests = 1; $0.requestBodyDeadline = .seconds(15) }) { server in
             let path = "/database/1/\(TestServer.containerID)/development/public/records/query?ckAPIToken=\(server.apiToken)"
@@ -89,7 +89,7 @@ import Synchronization
 
     /// The body deadline bounds a body still arriving, not the connection: a request whose body
     /// arrived whole leaves its keep-alive connection serving requests past the deadline.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func aBodyThatArrivedLeavesItsConnectionPastTheDeadline() async throws {
         try await TestServer.with(configure: { $0.requestBodyDeadline = .seconds(1) }) { server in
             let path = "/database/1/\(TestServer.containerID)/development/public/records/query?ckAPIToken=\(server.apiToken)"
@@ -108,7 +108,7 @@ import Synchronization
 
     /// A client that does not read its answer keeps it in the server only until the write
     /// deadline: then the connection is closed, the answer unsent.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func anUnreadAnswerIsDroppedAtTheWriteDeadline() async throws {
         try await TestServer.with(configure: {
             $0.responseWriteDeadline = .seconds(2)
@@ -140,7 +140,7 @@ import Synchronization
     /// A connection that sends nothing, or never finishes its request head, is closed at the idle
     /// timeout, and does not hold a graceful shutdown (Hummingbird's HTTP handlers bound a
     /// connection only once a head has arrived: ``FirstRequestDeadline`` bounds it before).
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func aSilentConnectionIsClosedAndHoldsNoShutdown() async throws {
         try await TestServer.with(configure: { $0.httpIdleTimeout = .seconds(2) }) { server in
             let silent = try #require(LoopbackSocket.connect(port: server.port))
@@ -226,7 +226,7 @@ import Synchronization
 
     /// Two polls of one courier at once: the newer answers the older at once (empty) and waits in
     /// its place; a notification then goes to the newer.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func aNewerPollAnswersTheOlder() async throws {
         try await TestServer.with(configure: { $0.courierWait = .seconds(20) }) { server in
             let alice = try await server.signUp("alice")
