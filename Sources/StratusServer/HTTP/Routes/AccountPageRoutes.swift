@@ -27,12 +27,24 @@ struct AccountPageRoutes {
     func register(on router: Router<StratusRequestContext>) {
         let group = router.group("auth/1/:container/:environment/web")
         group.get("account") { request, context in
-            try await respond(request, context) { session, csrf in
-                try await page(session, csrf: csrf, action: request.uri.description)
+            try await refusing {
+                try await respond(request, context) { session, csrf in
+                    try await page(session, csrf: csrf, action: request.uri.description)
+                }
             }
         }
         group.post("account") { request, context in
-            try await change(request, context)
+            try await refusing { try await change(request, context) }
+        }
+    }
+
+    /// What `body` answers, or a page saying why the request was refused (an unknown environment,
+    /// a wrong API token): a person reads it, not a program.
+    private func refusing(_ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let error as CloudKitError {
+            return Self.render("signin-refused", ["pageTitle": "Your account", "text": error.reason], status: .init(code: error.code.httpStatus))
         }
     }
 
@@ -42,16 +54,12 @@ struct AccountPageRoutes {
         let (containerID, environment) = try DatabaseAuthenticator.containerAndEnvironment(context)
         let csrf = SecretGenerator.webAuthToken()
         var response: Response
-        do {
-            _ = try await auth.authenticate(apiToken: DatabaseAuthenticator.apiToken(request), webAuthToken: nil, containerID: containerID,
-                                            environment: environment)
-            if let session = try await session(request, containerID: containerID, environment: environment) {
-                response = try await body(session, csrf)
-            } else {
-                response = Self.render("account-signin", ["pageTitle": "Your account", "csrf": csrf, "action": request.uri.description])
-            }
-        } catch let error as CloudKitError {
-            return Self.render("signin-refused", ["pageTitle": "Your account", "text": error.reason], status: .init(code: error.code.httpStatus))
+        _ = try await auth.authenticate(apiToken: DatabaseAuthenticator.apiToken(request), webAuthToken: nil, containerID: containerID,
+                                        environment: environment)
+        if let session = try await session(request, containerID: containerID, environment: environment) {
+            response = try await body(session, csrf)
+        } else {
+            response = Self.render("account-signin", ["pageTitle": "Your account", "csrf": csrf, "action": request.uri.description])
         }
         response.setCookie(try SignInPageRoutes.csrfCookie(csrf, secure: secureCookies))
         return response

@@ -61,6 +61,7 @@ struct AuthRoutes {
         group.post("apple/link") { request, context in
             let session = try await signedIn(request, context)
             let body = try await JSONBody.decode(AppleSignInRequest.self, from: request, limit: Self.maxAppleRequestBytes)
+            try AppleSignIn.checkBounds(body)
             try await account.requireFreshProof(session)
             try await apple.link(body, to: session)
             return try JSONBody.response([String: String]())

@@ -109,10 +109,8 @@ package struct AppleSignIn: Sendable {
         guard !clientIDs.isEmpty else {
             throw CloudKitError.badRequest("Sign in with Apple is not set up for this container (its operator gives --apple-client-id)")
         }
+        try Self.checkBounds(request)
         let token = request.identityToken
-        guard token.utf8.count <= Self.maxTokenBytes, (request.nonce?.utf8.count ?? 0) <= 1024 else {
-            throw CloudKitError.badRequest("identityToken is limited to 8 KB and nonce to 1 KB")
-        }
         guard let header = try? DefaultJWTParser().parse(Array(token.utf8), as: AppleIdentityClaims.self).header else {
             throw Self.failed("the identity token is not a token from Apple")
         }
@@ -151,6 +149,14 @@ package struct AppleSignIn: Sendable {
             email.utf8.count <= 255 && !email.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) ? email.lowercased() : nil
         }
         return StoredAppleIdentity(subject: claims.subject.value, email: email, emailVerified: email != nil && claims.emailVerified?.value == true)
+    }
+
+    /// `BAD_REQUEST` for an identity token over 8 KB or a nonce over 1 KB: checked before anything
+    /// else about the request, fresh proof included.
+    static func checkBounds(_ request: AppleSignInRequest) throws(CloudKitError) {
+        guard request.identityToken.utf8.count <= maxTokenBytes, (request.nonce?.utf8.count ?? 0) <= 1024 else {
+            throw .badRequest("identityToken is limited to 8 KB and nonce to 1 KB")
+        }
     }
 
     /// What to keep of a token's identity: Apple leaves the email out of some later tokens.
