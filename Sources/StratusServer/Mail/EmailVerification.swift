@@ -16,7 +16,6 @@ package struct EmailVerification: Sendable {
     var codeLimits: MailedCodeLimits { MailedCodeLimits(limiter: limiter) }
 
     static let codeLifetime: Duration = .seconds(15 * 60)
-    static let maxAttempts = 5
     /// Codes one user may have mailed: three, then one every ten minutes.
     static let codesPerUser = RateRule(burst: 3, perSecond: 1.0 / 600)
 
@@ -41,15 +40,10 @@ package struct EmailVerification: Sendable {
         guard let outbox else { throw CloudKitError.badRequest("this server sends no mail: email addresses cannot be verified here") }
         try await limiter.acquireAcrossInstances("email-codes|\(user.userRecordName)", Self.codesPerUser, what: "verification codes for this account")
         try await codeLimits.chargeCode(to: email, containerID: user.containerID, client: client, verification: true)
-        let code = String(format: "%06d", Int.random(in: 0..<1_000_000))
-        let now = AuthService.now()
-        let expiresAt = now + Self.codeLifetime.milliseconds
         try await storage.write { transaction in
-            try await transaction.saveEmailCode(StoredEmailCode(userRecordName: user.userRecordName, codeHash: SecretGenerator.digest(code),
-                                                                expiresAt: expiresAt, attempts: 0))
-            try await MailOutbox.enqueue(StoredMail(recipient: email, subject: "Your verification code: \(code)",
-                                                    body: "Enter this code to confirm your email address: \(code)\n\nIt is valid for 15 minutes.\n",
-                                                    codeExpiresAt: expiresAt, createdAt: now), in: transaction)
+            try await MailedCode.issue(to: user, at: email, for: .emailVerification, lifetime: Self.codeLifetime, mail: { code in
+                ("Your verification code: \(code)", "Enter this code to confirm your email address: \(code)\n\nIt is valid for 15 minutes.\n")
+            }, in: transaction)
         }
         outbox.nudge()
     }
@@ -57,19 +51,14 @@ package struct EmailVerification: Sendable {
     /// Checks a code the user received; the address is verified when it matches.
     package func verify(code: String, user: String, client: String) async throws {
         try await codeLimits.chargeTry(client: client)
-        let hash = SecretGenerator.digest(code)
-        let now = AuthService.now()
         let outcome: CloudKitError? = try await storage.write { transaction in
-            guard var stored = try await transaction.emailCode(user: user), stored.expiresAt > now, stored.attempts < Self.maxAttempts else {
-                return CloudKitError.badRequest("no valid verification code: ask for a new one with email/send")
+            switch try await MailedCode.check(code, user: user, for: .emailVerification, in: transaction) {
+            case .noValidCode: return CloudKitError.badRequest("no valid verification code: ask for a new one with email/send")
+            case .wrong: return CloudKitError.badRequest("wrong verification code")
+            case .right:
+                try await transaction.markEmailVerified(user: user)
+                return nil
             }
-            guard PasswordHasher.constantTimeEquals(Array(stored.codeHash.utf8), Array(hash.utf8)) else {
-                stored.attempts += 1
-                try await transaction.saveEmailCode(stored)
-                return CloudKitError.badRequest("wrong verification code")
-            }
-            try await transaction.markEmailVerified(user: user)
-            return nil
         }
         if let outcome { throw outcome }
         await codeLimits.refundTry(client: client)

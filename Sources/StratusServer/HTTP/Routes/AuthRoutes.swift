@@ -86,7 +86,7 @@ struct AuthRoutes {
         group.post("password") { request, context in
             let session = try await signedIn(request, context)
             let change = try await JSONBody.decode(PasswordChange.self, from: request, limit: 4096)
-            try await account.requireProof(session, password: change.password, client: context.clientAddress)
+            try await account.requireProof(session, ReauthenticationRequest(password: change.password), client: context.clientAddress)
             try await admin.changePassword(session, new: change.newPassword)
             return try JSONBody.response([String: String]())
         }
@@ -105,11 +105,8 @@ struct AuthRoutes {
         group.post("account/delete") { request, context in
             let session = try await signedIn(request, context)
             let confirmation = try await JSONBody.decode(AccountDeletion.self, from: request, limit: Self.maxAppleRequestBytes)
-            if confirmation.identityToken != nil || confirmation.password != nil {
-                try await account.reauthenticate(session, ReauthenticationRequest(password: confirmation.password, identityToken: confirmation.identityToken,
-                                                                                  nonce: confirmation.nonce), client: context.clientAddress)
-            }
-            try await account.requireFreshProof(session)
+            try await account.requireProof(session, ReauthenticationRequest(password: confirmation.password, identityToken: confirmation.identityToken,
+                                                                            nonce: confirmation.nonce), client: context.clientAddress)
             try await admin.deleteAccount(user: session.userRecordName, containerID: session.containerID)
             return try JSONBody.response([String: String]())
         }

@@ -99,10 +99,9 @@ package struct AdminService: Sendable {
     /// Loads a container archive; the store must not have its container. When the store was
     /// empty it takes the archive's epoch, and a server already open on it must be opened again.
     package func importContainer(from directory: URL, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> ArchiveManifest {
-        let actor = AuditActor.current
         let manifest = try await ContainerArchive.load(from: directory, into: storage, blobs: blobs, incoming: incoming, progress: progress)
         // The server's entry, not the container's: an archive loaded and exported again is the same archive.
-        let audit = AuditActor.$current.withValue(actor) { AuditLog.entry("container.import", container: nil, "\(manifest.containerID) from \(directory.path)") }
+        let audit = AuditLog.entry("container.import", container: nil, "\(manifest.containerID) from \(directory.path)")
         try await storage.write { try await $0.appendAudit(audit) }
         return manifest
     }
@@ -179,7 +178,7 @@ package struct AdminService: Sendable {
     // MARK: A user's own account
 
     /// Sets the signed-in user's password (its proof checked by the caller,
-    /// ``AccountCentre/requireProof(_:password:client:)``) and ends their other sessions.
+    /// ``AccountCentre/requireProof(_:_:client:)``) and ends their other sessions.
     package func changePassword(_ session: StoredSession, new password: String) async throws {
         let hash = try await auth.hashPassword(password)
         let revoked = try await storage.write { [notices] transaction in
@@ -260,7 +259,7 @@ package struct AdminService: Sendable {
     /// The newest entries of the administrators' audit log (of one container, or all), at most
     /// ``AuditLog/maxEntries``.
     package func auditEntries(containerID: String? = nil, limit: Int = AuditLog.maxEntries) async throws -> [StoredAuditEntry] {
-        try await storage.read { try await $0.auditEntries(containerID: containerID, before: nil, limit: min(limit, AuditLog.maxEntries)) }
+        try await storage.read { try await $0.auditEntries(containerID: containerID, limit: min(limit, AuditLog.maxEntries)) }
     }
 
     // MARK: Records

@@ -21,9 +21,8 @@ package struct AccountCentre: Sendable {
     /// How long a proof stays fresh.
     let freshProofWindow: Duration
 
-    /// How long a mailed proof code works, and how many tries it allows.
+    /// How long a mailed proof code works.
     static let proofCodeLifetime: Duration = .seconds(10 * 60)
-    static let maxProofCodeAttempts = 5
 
     /// The sign-in methods of an account, as the account centre names them.
     static func methods(of user: StoredUser) -> [String] {
@@ -77,9 +76,10 @@ package struct AccountCentre: Sendable {
         }
         notices.sent()
         await hub.endSessions(Set(revoked))
-        await verification.sendFirstCode(to: StoredUser(userRecordName: user.userRecordName, containerID: user.containerID, username: user.username,
-                                                        passwordHash: user.passwordHash, createdAt: user.createdAt, email: email),
-                                         client: client)
+        var moved = user
+        moved.email = email
+        moved.emailVerified = false
+        await verification.sendFirstCode(to: moved, client: client)
     }
 
     /// `account/reauthenticate/code`: mails a six-digit code to the account's verified address,
@@ -92,16 +92,11 @@ package struct AccountCentre: Sendable {
         }
         guard let email = user.email, user.emailVerified else { throw CloudKitError.badRequest("the account has no verified email address") }
         try await MailedCodeLimits(limiter: limiter).chargeCode(to: email, containerID: user.containerID, client: client, verification: false)
-        let code = String(format: "%06d", Int.random(in: 0..<1_000_000))
-        let now = AuthService.now()
-        let expiresAt = now + Self.proofCodeLifetime.milliseconds
         try await storage.write { transaction in
-            try await transaction.saveProofCode(StoredEmailCode(userRecordName: user.userRecordName, codeHash: SecretGenerator.digest(code),
-                                                                expiresAt: expiresAt, attempts: 0))
-            try await MailOutbox.enqueue(StoredMail(recipient: email, subject: "Your confirmation code: \(code)",
-                                                    body: "Enter this code to confirm it is you: \(code)\n\nIt is valid for 10 minutes. "
-                                                        + "If you did not ask for it, someone may be using your account: change your password.\n",
-                                                    codeExpiresAt: expiresAt, createdAt: now), in: transaction)
+            try await MailedCode.issue(to: user, at: email, for: .proof, lifetime: Self.proofCodeLifetime, mail: { code in
+                ("Your confirmation code: \(code)", "Enter this code to confirm it is you: \(code)\n\nIt is valid for 10 minutes. "
+                    + "If you did not ask for it, someone may be using your account: change your password.\n")
+            }, in: transaction)
         }
         outbox.nudge()
     }
@@ -134,23 +129,11 @@ package struct AccountCentre: Sendable {
     private func checkProofCode(_ code: String, session: StoredSession, client: String) async throws {
         let limits = MailedCodeLimits(limiter: limiter)
         try await limits.chargeTry(client: client)
-        let hash = SecretGenerator.digest(code)
-        let now = AuthService.now()
-        let refusal: CloudKitError? = try await storage.write { transaction in
-            guard var stored = try await transaction.proofCode(user: session.userRecordName), stored.expiresAt > now,
-                  stored.attempts < Self.maxProofCodeAttempts else {
-                return CloudKitError(.authenticationFailed, "no valid confirmation code: ask for a new one with account/reauthenticate/code")
-            }
-            guard PasswordHasher.constantTimeEquals(Array(stored.codeHash.utf8), Array(hash.utf8)) else {
-                stored.attempts += 1
-                try await transaction.saveProofCode(stored)
-                return CloudKitError(.authenticationFailed, "wrong confirmation code")
-            }
-            try await transaction.deleteProofCode(user: session.userRecordName)
-            return nil
+        switch try await storage.write({ try await MailedCode.check(code, user: session.userRecordName, for: .proof, in: $0) }) {
+        case .noValidCode: throw CloudKitError(.authenticationFailed, "no valid confirmation code: ask for a new one with account/reauthenticate/code")
+        case .wrong: throw CloudKitError(.authenticationFailed, "wrong confirmation code")
+        case .right: await limits.refundTry(client: client)
         }
-        if let refusal { throw refusal }
-        await limits.refundTry(client: client)
     }
 
     /// Throws `AUTHENTICATION_REQUIRED` unless the session's proof is fresh; returns the user.
@@ -168,11 +151,12 @@ package struct AccountCentre: Sendable {
         return user
     }
 
-    /// Proof for one change: the password given with it (checked now), or else the session's
-    /// fresh proof.
-    @discardableResult
-    package func requireProof(_ session: StoredSession, password: String?, client: String) async throws -> StoredUser {
-        if let password { try await reauthenticate(session, ReauthenticationRequest(password: password), client: client) }
-        return try await requireFreshProof(session)
+    /// Proof for one change: the proof given with it (a password, an identity token), checked now
+    /// and recorded, or else the session's fresh proof.
+    package func requireProof(_ session: StoredSession, _ proof: ReauthenticationRequest, client: String) async throws {
+        guard proof.password == nil, proof.identityToken == nil, proof.emailCode == nil else {
+            return try await reauthenticate(session, proof, client: client)
+        }
+        try await requireFreshProof(session)
     }
 }

@@ -11,8 +11,9 @@ package struct SessionOrigin: Sendable {
 
     package init(client: String, device: String = "") {
         self.client = client
-        self.device = String(device.unicodeScalars.filter { !$0.properties.isWhitespace || $0 == " " }
-            .filter { $0.properties.generalCategory != .control }.prefix(Self.maxDeviceCharacters).map(Character.init))
+        // Spaces kept; line breaks, tabs and other control characters left out.
+        self.device = String(String.UnicodeScalarView(device.unicodeScalars.filter { $0 == " " || !($0.properties.isWhitespace || $0.properties.generalCategory == .control) }
+            .prefix(Self.maxDeviceCharacters)))
     }
 
     /// The origin of a request.

@@ -92,14 +92,6 @@ extension AccountStore where Self: SQLDatabase {
         }
     }
 
-    package func saveEmailCode(_ code: StoredEmailCode) async throws {
-        try await saveUserCode(code, in: "email_codes")
-    }
-
-    package func emailCode(user: String) async throws -> StoredEmailCode? {
-        try await userCode(user: user, in: "email_codes")
-    }
-
     package func savePasswordResetCode(_ code: StoredPasswordResetCode) async throws {
         try await deletePasswordResetCodes(user: code.userRecordName)
         try await run("""

@@ -7,11 +7,11 @@ extension AuditStore where Self: SQLDatabase {
             """)
     }
 
-    package func auditEntries(containerID: String?, before: Int64?, limit: Int) async throws -> [StoredAuditEntry] {
-        let container: SQLStatement = containerID.map { "AND container_id = \($0)" } ?? ""
+    package func auditEntries(containerID: String?, limit: Int) async throws -> [StoredAuditEntry] {
+        let container: SQLStatement = containerID.map { "WHERE container_id = \($0)" } ?? ""
         return try await fetch("""
             SELECT id, at, actor, origin, action, container_id, detail FROM audit_log
-            WHERE id < \(before ?? .max) \(container) ORDER BY id DESC LIMIT \(limit)
+            \(container) ORDER BY id DESC LIMIT \(limit)
             """).map { row in
             StoredAuditEntry(id: try row.int64(0), at: try row.int64(1), actor: try row.string(2), origin: try row.string(3),
                              action: try row.string(4), containerID: try row.string(5), detail: try row.string(6))

@@ -28,9 +28,6 @@ package protocol AccountStore {
     func setEmail(user: String, email: String?) async throws
     /// Deletes the user's row and what only it needs: email codes, security roles, APNs tokens.
     func deleteUser(recordName user: String) async throws
-    /// Creates or replaces the email verification code of a user.
-    func saveEmailCode(_ code: StoredEmailCode) async throws
-    func emailCode(user: String) async throws -> StoredEmailCode?
     /// Keeps a password reset code, replacing the user's earlier ones.
     func savePasswordResetCode(_ code: StoredPasswordResetCode) async throws
     /// The reset code with this SHA-256, expired or not.

@@ -1,0 +1,45 @@
+import StratusCore
+
+/// A six-digit code mailed to a user to prove something (``UserCodePurpose``), issued and checked
+/// the same way for every purpose: one per user and purpose, kept as its SHA-256, good until it
+/// expires and for ``maxAttempts`` tries, used up when it is right.
+enum MailedCode {
+    /// Wrong tries a code allows.
+    static let maxAttempts = 5
+
+    /// What checking a code found.
+    enum Outcome {
+        case right
+        case wrong
+        /// None, expired, or its tries spent.
+        case noValidCode
+    }
+
+    /// Stores a new code for the user and `purpose` and writes its mail to the outbox, in
+    /// `transaction`; returns nothing of the code (it is only in the mail).
+    static func issue(to user: StoredUser, at email: String, for purpose: UserCodePurpose, lifetime: Duration,
+                      mail: (String) -> (subject: String, body: String), in transaction: any StorageTransaction) async throws {
+        let code = String(format: "%06d", Int.random(in: 0..<1_000_000))
+        let now = AuthService.now()
+        let expiresAt = now + lifetime.milliseconds
+        try await transaction.saveUserCode(StoredEmailCode(userRecordName: user.userRecordName, codeHash: SecretGenerator.digest(code),
+                                                           expiresAt: expiresAt, attempts: 0), for: purpose)
+        let (subject, body) = mail(code)
+        try await MailOutbox.enqueue(StoredMail(recipient: email, subject: subject, body: body, codeExpiresAt: expiresAt, createdAt: now),
+                                     in: transaction)
+    }
+
+    /// Checks `code` against the user's code for `purpose` in `transaction`: a wrong one spends a
+    /// try, a right one is forgotten.
+    static func check(_ code: String, user: String, for purpose: UserCodePurpose, in transaction: any StorageTransaction) async throws -> Outcome {
+        guard var stored = try await transaction.userCode(user: user, for: purpose), stored.expiresAt > AuthService.now(),
+              stored.attempts < maxAttempts else { return .noValidCode }
+        guard PasswordHasher.constantTimeEquals(Array(stored.codeHash.utf8), Array(SecretGenerator.digest(code).utf8)) else {
+            stored.attempts += 1
+            try await transaction.saveUserCode(stored, for: purpose)
+            return .wrong
+        }
+        try await transaction.deleteUserCode(user: user, for: purpose)
+        return .right
+    }
+}
