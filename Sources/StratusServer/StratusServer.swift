@@ -151,8 +151,7 @@ public struct StratusServer: Sendable {
         SignInPageRoutes(auth: services.auth, containers: services.containers, email: services.email, passwordReset: services.passwordReset,
                          secureCookies: secureCookies)
             .register(on: router)
-        AccountPageRoutes(auth: services.auth, account: services.account, admin: services.admin, apple: services.apple, hub: services.hub,
-                          secureCookies: secureCookies)
+        AccountPageRoutes(auth: services.auth, account: services.account, hub: services.hub, secureCookies: secureCookies)
             .register(on: router)
         if let directory = configuration.examplesDirectory { ExampleRoutes(directory: directory).register(on: router) }
         return router

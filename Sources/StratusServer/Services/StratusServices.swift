@@ -86,9 +86,9 @@ package struct StratusServices: Sendable {
         passwordReset = PasswordReset(storage: storage, outbox: outbox, limiter: limiter, auth: auth, hub: hub)
         let notices = SecurityNotices(outbox: outbox)
         apple = AppleSignIn(configuration: configuration.appleSignIn, storage: storage, auth: auth, notices: notices)
-        account = AccountCentre(storage: storage, auth: auth, apple: apple, hub: hub, outbox: outbox, limiter: limiter,
+        account = AccountCentre(storage: storage, auth: auth, apple: apple, hub: hub, outbox: outbox, notices: notices, limiter: limiter,
                                 freshProofWindow: configuration.freshProofWindow)
         serverKeys = ServerKeyService(storage: storage)
-        admin = AdminService(storage: storage, blobs: blobs, incoming: incoming, auth: auth, hub: hub, notices: notices, containers: containers)
+        admin = AdminService(storage: storage, blobs: blobs, incoming: incoming, auth: auth, hub: hub, containers: containers)
     }
 }

@@ -17,8 +17,6 @@ import StratusCore
 struct AccountPageRoutes {
     let auth: AuthService
     let account: AccountCentre
-    let admin: AdminService
-    let apple: AppleSignIn
     let hub: NotificationHub
     let secureCookies: Bool
 
@@ -27,24 +25,14 @@ struct AccountPageRoutes {
     func register(on router: Router<StratusRequestContext>) {
         let group = router.group("auth/1/:container/:environment/web")
         group.get("account") { request, context in
-            try await refusing {
+            try await SignInPageRoutes.refusing("Your account") {
                 try await respond(request, context) { session, csrf in
                     try await page(session, csrf: csrf, action: request.uri.description)
                 }
             }
         }
         group.post("account") { request, context in
-            try await refusing { try await change(request, context) }
-        }
-    }
-
-    /// What `body` answers, or a page saying why the request was refused (an unknown environment,
-    /// a wrong API token): a person reads it, not a program.
-    private func refusing(_ body: () async throws -> Response) async throws -> Response {
-        do {
-            return try await body()
-        } catch let error as CloudKitError {
-            return Self.render("signin-refused", ["pageTitle": "Your account", "text": error.reason], status: .init(code: error.code.httpStatus))
+            try await SignInPageRoutes.refusing("Your account") { try await change(request, context) }
         }
     }
 
@@ -123,12 +111,10 @@ struct AccountPageRoutes {
                     try await account.reauthenticate(session, ReauthenticationRequest(password: form["password"] ?? ""), client: context.clientAddress)
                     return try await page(session, csrf: csrf, action: action, notice: "Thank you: for the next few minutes you can change how you sign in.")
                 case "password":
-                    try await account.requireFreshProof(session)
-                    try await admin.changePassword(session, new: form["newPassword"] ?? "")
+                    try await account.changePassword(session, to: form["newPassword"] ?? "", proof: ReauthenticationRequest(), client: context.clientAddress)
                     return try await page(session, csrf: csrf, action: action, notice: "Your password is changed; your other devices are signed out.")
                 case "unlink-apple":
-                    try await account.requireFreshProof(session)
-                    await hub.endSessions(Set(try await apple.unlink(session)))
+                    try await account.unlinkApple(session)
                     return try await page(session, csrf: csrf, action: action, notice: "Sign in with Apple is removed; your other devices are signed out.")
                 case "signout":
                     try await auth.signOut(session)

@@ -61,15 +61,11 @@ struct AuthRoutes {
         group.post("apple/link") { request, context in
             let session = try await signedIn(request, context)
             let body = try await JSONBody.decode(AppleSignInRequest.self, from: request, limit: Self.maxAppleRequestBytes)
-            try AppleSignIn.checkBounds(body)
-            try await account.requireFreshProof(session)
-            try await apple.link(body, to: session)
+            try await account.linkApple(body, session: session)
             return try JSONBody.response([String: String]())
         }
         group.post("apple/unlink") { request, context in
-            let session = try await signedIn(request, context)
-            try await account.requireFreshProof(session)
-            await hub.endSessions(Set(try await apple.unlink(session)))
+            try await account.unlinkApple(try await signedIn(request, context))
             return try JSONBody.response([String: String]())
         }
         group.post("signout") { request, context in
@@ -86,8 +82,8 @@ struct AuthRoutes {
         group.post("password") { request, context in
             let session = try await signedIn(request, context)
             let change = try await JSONBody.decode(PasswordChange.self, from: request, limit: 4096)
-            try await account.requireProof(session, ReauthenticationRequest(password: change.password), client: context.clientAddress)
-            try await admin.changePassword(session, new: change.newPassword)
+            try await account.changePassword(session, to: change.newPassword, proof: ReauthenticationRequest(password: change.password),
+                                             client: context.clientAddress)
             return try JSONBody.response([String: String]())
         }
         group.post("password/forgot") { request, context in

@@ -37,16 +37,16 @@ struct SignInPageRoutes {
         }
         let group = router.group("auth/1/:container/:environment/web")
         group.get("signin") { request, context in
-            try await refusing { try await show(request, context) }
+            try await Self.refusing { try await show(request, context) }
         }
         group.post("signin") { request, context in
-            try await refusing { try await signIn(request, context) }
+            try await Self.refusing { try await signIn(request, context) }
         }
         group.get("password") { request, context in
-            try await refusing { try await showPasswordReset(request, context) }
+            try await Self.refusing { try await showPasswordReset(request, context) }
         }
         group.post("password") { request, context in
-            try await refusing { try await resetPassword(request, context) }
+            try await Self.refusing { try await resetPassword(request, context) }
         }
     }
 
@@ -146,13 +146,14 @@ struct SignInPageRoutes {
         }
     }
 
-    /// What `body` answers, or a page saying why the request was refused (a page opened by an app
-    /// the container does not list, a wrong API token): a person reads it, not a program.
-    private func refusing(_ body: () async throws -> Response) async throws -> Response {
+    /// What `body` answers, or a page titled `title` saying why the request was refused (a page
+    /// opened by an app the container does not list, an unknown environment, a wrong API token): a
+    /// person reads it, not a program.
+    static func refusing(_ title: String = "Cannot sign in here", _ body: () async throws -> Response) async throws -> Response {
         do {
             return try await body()
         } catch let error as CloudKitError {
-            return page("signin-refused", ["pageTitle": "Cannot sign in here", "text": error.reason], status: .init(code: error.code.httpStatus))
+            return ConsoleRoutes.page("signin-refused", ["pageTitle": title, "text": error.reason], visit: nil, status: .init(code: error.code.httpStatus))
         }
     }
 

@@ -13,8 +13,6 @@ package struct AdminService: Sendable {
     let incoming: IncomingFiles
     let auth: AuthService
     let hub: NotificationHub
-    /// Mails users the changes to how their accounts sign in.
-    let notices: SecurityNotices
     let containers: ContainerService
 
     /// The most users one listing returns.
@@ -172,24 +170,6 @@ package struct AdminService: Sendable {
             try await transaction.appendAudit(audit)
             return try await transaction.deleteSessions(user: user.userRecordName, except: nil)
         }
-        await end(revoked)
-    }
-
-    // MARK: A user's own account
-
-    /// Sets the signed-in user's password (its proof checked by the caller,
-    /// ``AccountCentre/requireProof(_:_:client:)``) and ends their other sessions.
-    package func changePassword(_ session: StoredSession, new password: String) async throws {
-        let hash = try await auth.hashPassword(password)
-        let revoked = try await storage.write { [notices] transaction in
-            guard let user = try await transaction.user(recordName: session.userRecordName) else {
-                throw CloudKitError(.authenticationFailed, "the account no longer exists")
-            }
-            try await transaction.setPasswordHash(user: user.userRecordName, passwordHash: hash)
-            try await notices.notify(user, user.hasPassword ? "Your password was changed" : "A password was set", in: transaction)
-            return try await transaction.deleteSessions(user: user.userRecordName, except: session.tokenHash)
-        }
-        notices.sent()
         await end(revoked)
     }
 

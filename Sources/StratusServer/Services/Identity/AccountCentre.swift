@@ -17,6 +17,8 @@ package struct AccountCentre: Sendable {
     let hub: NotificationHub
     /// Where proof codes are mailed through; nil when the server sends no mail.
     let outbox: MailOutbox?
+    /// Mails users the changes to how their accounts sign in.
+    let notices: SecurityNotices
     let limiter: RateLimiter
     /// How long a proof stays fresh.
     let freshProofWindow: Duration
@@ -68,8 +70,7 @@ package struct AccountCentre: Sendable {
     package func changeEmail(_ session: StoredSession, to email: String, client: String, verification: EmailVerification) async throws {
         try AuthService.validateEmail(email)
         let user = try await requireFreshProof(session)
-        let notices = SecurityNotices(outbox: outbox)
-        let revoked = try await storage.write { transaction in
+        let revoked = try await storage.write { [notices] transaction in
             try await notices.notify(user, "Your email address was changed", in: transaction)
             try await transaction.setEmail(user: user.userRecordName, email: email)
             return try await transaction.deleteSessions(user: user.userRecordName, except: session.tokenHash)
@@ -80,6 +81,36 @@ package struct AccountCentre: Sendable {
         moved.email = email
         moved.emailVerified = false
         await verification.sendFirstCode(to: moved, client: client)
+    }
+
+    /// `password`: sets or changes the password with proof (the current password given with it, or
+    /// the session's fresh proof); the verified address is told and the other sessions end.
+    package func changePassword(_ session: StoredSession, to password: String, proof: ReauthenticationRequest, client: String) async throws {
+        try await requireProof(session, proof, client: client)
+        let hash = try await auth.hashPassword(password)
+        let revoked = try await storage.write { [notices] transaction in
+            guard let user = try await transaction.user(recordName: session.userRecordName) else {
+                throw CloudKitError(.authenticationFailed, "the account no longer exists")
+            }
+            try await transaction.setPasswordHash(user: user.userRecordName, passwordHash: hash)
+            try await notices.notify(user, user.hasPassword ? "Your password was changed" : "A password was set", in: transaction)
+            return try await transaction.deleteSessions(user: user.userRecordName, except: session.tokenHash)
+        }
+        notices.sent()
+        await hub.endSessions(Set(revoked))
+    }
+
+    /// `apple/link`, with fresh proof: the token's Apple ID signs in to the account too.
+    package func linkApple(_ request: AppleSignInRequest, session: StoredSession) async throws {
+        try AppleSignIn.checkBounds(request)
+        try await requireFreshProof(session)
+        try await apple.link(request, to: session)
+    }
+
+    /// `apple/unlink`, with fresh proof; the other sessions end.
+    package func unlinkApple(_ session: StoredSession) async throws {
+        try await requireFreshProof(session)
+        await hub.endSessions(Set(try await apple.unlink(session)))
     }
 
     /// `account/reauthenticate/code`: mails a six-digit code to the account's verified address,
