@@ -21,8 +21,11 @@ protocol SimulationServer: Sendable {
 struct InProcessServer: SimulationServer {
     let cloud: TestCloud
 
+    /// How long tombstones are kept: a purge moves the server's clock past it.
+    static let tombstoneRetention: Duration = .seconds(3600)
+
     init(clock: SimulatedClock) async throws {
-        cloud = TestCloud(clock: clock)
+        cloud = TestCloud(clock: clock, configure: { $0.tombstoneRetention = Self.tombstoneRetention })
         try await cloud.startServer()
     }
 
@@ -34,9 +37,11 @@ struct InProcessServer: SimulationServer {
         throw SimulationError("an in-process server cannot be killed; kill scenarios run a stratus process")
     }
 
+    /// Purges every tombstone so far: the server's clock moves past their retention, and only
+    /// the purge runs (no other maintenance falls due in an hour).
     func purgeTombstones() async throws {
-        let yearFromNow = Int64(Date().timeIntervalSince1970 * 1000) + 365 * 24 * 3600 * 1000
-        _ = try await cloud.server?.services.changes.purgeTombstones(now: yearFromNow)
+        cloud.serverClock.advance(by: Self.tombstoneRetention + .seconds(1))
+        _ = try await cloud.server?.services.changes.purgeTombstones()
     }
 
     func importSchema(_ file: URL) async throws {

@@ -31,7 +31,7 @@ public struct StratusServer: Sendable {
             blobs: storage.blobStore(directory: configuration.blobDirectory),
             incoming: try IncomingFiles(directory: configuration.blobDirectory.appendingPathComponent("incoming")),
             signer: AssetURLSigner(secret: try await storage.serverSecret(), urlLifetime: configuration.assetURLLifetime,
-                                   bindsDownloadsToUser: configuration.bindDownloadURLsToUser),
+                                   bindsDownloadsToUser: configuration.bindDownloadURLsToUser, clock: configuration.clock),
             configuration: configuration, logger: logger)
     }
 
@@ -120,6 +120,16 @@ public struct StratusServer: Sendable {
         try await services.apns.setCredentials(nil, containerID: container)
     }
 
+    /// Runs now the upkeep the server otherwise runs on its timers: the maintenance round
+    /// (tombstone and upload purges, expired replay keys and rate buckets), the push connections of
+    /// expired sessions, and the mails due. Tests call it after moving ``ServerConfiguration/clock``,
+    /// so that nothing waits for a timer.
+    package func runDueMaintenance() async {
+        await Maintenance(services: services, logger: logger).run()
+        await services.hub.endSessions(expiredBefore: services.clock.milliseconds)
+        await services.outbox?.deliverDue()
+    }
+
     /// The router with every Stratus route and the error middleware in front of them.
     package func makeRouter() -> Router<StratusRequestContext> {
         let router = Router(context: StratusRequestContext.self)
@@ -188,7 +198,7 @@ public struct StratusServer: Sendable {
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
         let maintenance = Maintenance(services: services, logger: logger)
-        let hub = services.hub
+        let (hub, clock) = (services.hub, configuration.clock)
         application.addServices(
             services.apns,
             Periodic(description: "Maintenance", interval: configuration.maintenanceInterval, work: maintenance.run),
@@ -196,7 +206,7 @@ public struct StratusServer: Sendable {
             // of sessions revoked by another process (sign-out and the admin service close them at
             // once in this one), which reads the store: a slow store never delays an expiry.
             Periodic(description: "ExpiredSessionSweeper", interval: configuration.expiredSessionSweepInterval) {
-                await hub.endSessions(expiredBefore: AuthService.now())
+                await hub.endSessions(expiredBefore: clock.milliseconds)
             },
             Periodic(description: "RevokedSessionSweeper", interval: configuration.expiredSessionSweepInterval) {
                 await hub.endRevokedSessions()

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import StratusServer
+import Synchronization
 import CryptoExtras
 
 /// A stand-in for Apple's identity service, for tests of Sign in with Apple: RSA keys of its own,
@@ -29,6 +30,9 @@ public actor AppleTestIssuer {
     private var signingKeys: [String: JWTKit.Insecure.RSA.PrivateKey]
     private var published: [String]
     private let document: KeysDocument
+    /// The clock of the server last configured to trust this issuer: tokens are issued on its
+    /// time, so a test that moves the server's clock gets tokens fresh for it.
+    private nonisolated let serverClock = Mutex<ServerClock?>(nil)
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
@@ -149,6 +153,8 @@ public actor AppleTestIssuer {
         configuration.appleSignIn = AppleSignInConfiguration(clientIDsByContainer: [AppleSignInConfiguration.everyContainer: [clientID]])
         configuration.appleSignIn.keysURL = keysURL
         configuration.appleSignIn.refetchInterval = .zero
+        let clock = configuration.clock
+        serverClock.withLock { $0 = clock }
     }
 
     /// Makes a new signing key and publishes it (as Apple does when it rotates keys), or, with
@@ -169,14 +175,15 @@ public actor AppleTestIssuer {
     public nonisolated var keyRequests: Int { document.requestCount }
 
     /// An identity token as Apple issues it: signed with `key-1`, for ``clientID``, valid for ten
-    /// minutes from now, with the SHA-256 of `nonce` when one is given.
+    /// minutes from now (on the configured server's clock), with the SHA-256 of `nonce` when one
+    /// is given.
     public func token(subject: String, email: String? = nil, nonce: String? = nil) async throws -> String {
         try await sign(claims(subject: subject, email: email, nonce: nonce))
     }
 
     /// The claims ``token(subject:email:nonce:)`` signs, to change before ``sign(_:kid:)``.
     public nonisolated func claims(subject: String, email: String? = nil, nonce: String? = nil) -> Claims {
-        let now = Date()
+        let now = serverClock.withLock { $0 }?.date ?? Date()
         return Claims(issuer: "https://appleid.apple.com", audience: clientID, expires: now + 600, issuedAt: now, subject: subject,
                       nonce: nonce.map { SHA256.hash(data: Data($0.utf8)).map { String(format: "%02x", $0) }.joined() },
                       email: email, emailVerified: email == nil ? nil : "true")

@@ -25,6 +25,9 @@ public actor TestCloud {
     /// The clock of the cloud's devices: their engines' send delays, backoff and `retryAfter`
     /// waits, and their transports' injected delays, run on it.
     public nonisolated let clock: any Clock<Duration>
+    /// The server's wall clock (sessions, codes, URLs and tombstones expire by it); it survives
+    /// ``restartServer()``. Move it with ``advanceServerClock(by:)``.
+    public nonisolated let serverClock = ServerClock()
     private let configure: @Sendable (inout ServerConfiguration) -> Void
     private let logger: Logger
     private var running: InProcessServer?
@@ -65,6 +68,7 @@ public actor TestCloud {
         guard running == nil else { return }
         var configuration = ServerConfiguration(dataDirectory: dataDirectory, host: "127.0.0.1", port: port)
         configuration.passwordHashLog2Cost = 10
+        configuration.clock = serverClock
         configure(&configuration)
         try await TestDatabase.place(&configuration)
         let started: InProcessServer
@@ -94,6 +98,14 @@ public actor TestCloud {
 
     /// The running server, for what tests reach past HTTP for (schema, maintenance).
     public var server: StratusServer? { running?.server }
+
+    /// Moves the server's clock forward by `duration` and, when the server runs, runs the
+    /// maintenance that fell due (tombstone and upload purges, expired sessions, due mails) before
+    /// it returns: as if that much time had passed, without waiting for it.
+    public func advanceServerClock(by duration: Duration) async {
+        serverClock.advance(by: duration)
+        await running?.server.runDueMaintenance()
+    }
 
     /// Stops the server and deletes its data and the devices' state.
     public func shutdown() async {

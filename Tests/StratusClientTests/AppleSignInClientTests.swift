@@ -56,10 +56,8 @@ import StratusTesting
                     (error as? CloudError)?.code == .notAuthenticated
                 }
 
-                // Signed in long ago: the proof is written back to 1970 in the server's store.
-                let token = try #require(await phone.webAuthToken)
-                let storage = try #require(await cloud.server).services.storage
-                try await storage.write { try await $0.setSessionProven(tokenHash: SecretGenerator.digest(token), at: 0) }
+                // Six minutes later the sign-in is no longer fresh proof.
+                await cloud.advanceServerClock(by: .seconds(6 * 60))
                 await #expect { try await phone.linkAppleID(identityToken: try await apple.token(subject: "003.frank")) } throws: { error in
                     (error as? CloudError)?.freshProofMethods == ["password"]
                 }

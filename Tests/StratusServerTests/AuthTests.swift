@@ -99,9 +99,10 @@ import StratusCore
     }
 
     @Test func expiredTokenIsRefused() async throws {
-        try await TestServer.with(configure: { $0.sessionLifetime = .milliseconds(50) }) { server in
+        try await TestServer.with(configure: { $0.sessionLifetime = .seconds(60) }) { server in
             let alice = try await server.signUp("alice")
-            try await Task.sleep(for: .milliseconds(120))
+            #expect(try await alice.get(alice.path(.private, "zones/list")).status == 200)
+            await server.advanceClock(by: .seconds(61))
             let response = try await alice.get(alice.path(.private, "zones/list"))
             #expect(response.status == 401 && response.errorCode == .authenticationFailed)
             #expect(response.error?.reason.contains("expired") == true)

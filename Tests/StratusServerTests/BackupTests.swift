@@ -120,13 +120,14 @@ import StratusTesting
             let alice = try await server.signUp("alice")
             _ = try await alice.upload(TestFile.bytes(count: 10_000, seed: 4))
             let storage = server.server.services.storage
-            let later = AuthService.now() + 25 * 3600 * 1000
-            try await storage.write { try await $0.holdAssetCollection(holder: "backup", until: later + 1) }
-            var collected = try await server.server.services.assets.collectGarbage(now: later)
+            let later = server.now + 25 * 3600 * 1000
+            try await storage.write { try await $0.holdAssetCollection(holder: "backup", until: later + 60_000) }
+            server.clock.advance(by: .seconds(25 * 3600))
+            var collected = try await server.server.services.assets.collectGarbage()
             #expect(collected.uploads == 0 && collected.files == 0)
             #expect(try await TestFile.storedBlobs(in: server.server.configuration.dataDirectory).count == 1)
             try await storage.write { try await $0.releaseAssetCollection(holder: "backup") }
-            collected = try await server.server.services.assets.collectGarbage(now: later)
+            collected = try await server.server.services.assets.collectGarbage()
             #expect(collected.uploads == 1 && collected.files == 1)
         }
     }

@@ -181,7 +181,7 @@ import StratusCore
     }
 
     @Test func tokensExpireOnlyWhenNewerTombstonesArePurged() async throws {
-        try await TestServer.with(configure: { $0.tombstoneRetention = .zero }) { server in
+        try await TestServer.with(configure: { $0.tombstoneRetention = .seconds(3600) }) { server in
             let alice = try await server.signUp()
             try await alice.createZone("Z")
             _ = try await alice.save([.create("keep"), .create("drop")], zone: "Z")
@@ -189,7 +189,8 @@ import StratusCore
             _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: "drop"))], zone: "Z")
             let after = try await alice.allZoneChanges("Z").token
 
-            let purged = try await server.server.services.changes.purgeTombstones(now: AuthService.now() + 1000)
+            server.clock.advance(by: .seconds(3601))
+            let purged = try await server.server.services.changes.purgeTombstones()
             #expect(purged == 1)
 
             let expired = try await alice.zoneChanges("Z", token: before)
@@ -232,7 +233,7 @@ import StratusCore
     }
 
     @Test func databaseChangesReportCreatedChangedAndDeletedZones() async throws {
-        try await TestServer.with(configure: { $0.tombstoneRetention = .zero }) { server in
+        try await TestServer.with(configure: { $0.tombstoneRetention = .seconds(3600) }) { server in
             let alice = try await server.signUp()
             try await alice.createZone("A")
             try await alice.createZone("B")
@@ -260,7 +261,7 @@ import StratusCore
             guard case .failure(let error) = stale else { Issue.record("old zone token honoured"); return }
             #expect(error.serverErrorCode == .changeTokenExpired)
 
-            _ = try await server.server.services.changes.purgeTombstones(now: AuthService.now() + 1000)
+            await server.advanceClock(by: .seconds(3601))
             let expired = try await alice.post(alice.path(.private, "changes/database"), DatabaseChangesRequest(syncToken: first.syncToken))
             #expect(expired.errorCode == .changeTokenExpired)
 

@@ -13,7 +13,7 @@ import StratusCore
     }
 
     @Test func theActivityFeedKeepsTheNewestChangesAndAtMostItsWatchers() async throws {
-        let feed = ActivityFeed()
+        let feed = ActivityFeed(clock: ServerClock())
         feed.record(Self.changes(ActivityFeed.capacity + 20))
         #expect(feed.recent.count == ActivityFeed.capacity)
         #expect(feed.recent.first?.recordName == "r\(ActivityFeed.capacity + 19)", "newest first")

@@ -55,7 +55,7 @@ struct MailOutboxTests {
     /// `emailCode` among the methods, a wrong code counts, the right one gives fresh proof once.
     @Test func aMailedCodeGivesFreshProof() async throws {
         try await PasswordResetTests.withVerifiedAccount("prover") { server, sink, _, caller in
-            try await FreshProofTests.makeStale(server, caller)
+            await FreshProofTests.makeStale(server)
             let refused = try await caller.post("\(Self.auth)/password", ["newPassword": "a new password"])
             #expect(refused.errorCode == .authenticationRequired && refused.error?.methods == ["password", "emailCode"], "\(refused.text)")
             #expect(try await caller.post("\(Self.auth)/account/reauthenticate/code", [String: String]()).status == 200)
@@ -76,7 +76,7 @@ struct MailOutboxTests {
         try await PasswordResetTests.withVerifiedAccount("mover") { server, sink, _, caller in
             let other = try FreshProofTests.caller(server, try await server.anonymous.post("\(Self.auth)/signin",
                                                                                           Credentials(username: "mover", password: "old password")))
-            try await FreshProofTests.makeStale(server, caller)
+            await FreshProofTests.makeStale(server)
             let refused = try await caller.post("\(Self.auth)/email", ["email": "moved@example.com"])
             #expect(refused.errorCode == .authenticationRequired, "\(refused.text)")
             #expect(try await caller.post("\(Self.auth)/account/reauthenticate", ReauthenticationRequest(password: "old password")).status == 200)

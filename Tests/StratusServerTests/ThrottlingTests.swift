@@ -10,9 +10,9 @@ import StratusCore
     static let auth = "/auth/1/\(TestServer.containerID)/development"
 
     @Test func aPasswordFloodIsThrottledWithinTenFailures() async throws {
-        // The default burst, without its refill (one a minute), which a slow machine would reach
-        // before the tenth guess: the verdict does not depend on the machine's speed.
-        try await TestServer.with(configure: { $0.signInFailuresPerAccountAndAddress.perSecond = 1e-9 }) { server in
+        // The server's clock stands still, so the bucket does not refill (one a minute) before the
+        // tenth guess however slow the machine: the verdict does not depend on its speed.
+        try await TestServer.with(configure: { $0.clock = ServerClock(stoppedAt: Date()) }) { server in
             _ = try await server.anonymous.post("\(Self.auth)/signup", Credentials(username: "victim", password: "right-password"))
                 .decode(SignInResponse.self)
             var failures = 0
@@ -34,6 +34,10 @@ import StratusCore
             // While throttled, even the right password waits: the flood cannot keep guessing.
             let right = try await server.anonymous.post("\(Self.auth)/signin", Credentials(username: "victim", password: "right-password"))
             #expect(right.errorCode == .throttled)
+            // Once the retry-after has passed on the server's clock, the right password signs in.
+            await server.advanceClock(by: .seconds(Int64(refusal.error?.retryAfter ?? 60) + 1))
+            _ = try await server.anonymous.post("\(Self.auth)/signin", Credentials(username: "victim", password: "right-password"))
+                .decode(SignInResponse.self)
             // Other accounts are not affected.
             _ = try await server.anonymous.post("\(Self.auth)/signup", Credentials(username: "other", password: "other-password"))
                 .decode(SignInResponse.self)
@@ -127,26 +131,18 @@ import StratusCore
     }
 
     @Test func theLimiterForgetsRefilledKeysToStayBounded() throws {
-        let clock = ManualClock()
-        let limiter = RateLimiter(maxKeys: 100, now: { clock.now })
+        let clock = ServerClock(stoppedAt: Date(timeIntervalSince1970: 1_000))
+        let limiter = RateLimiter(maxKeys: 100, clock: clock)
         let rule = RateRule(burst: 2, perSecond: 1)
         for key in 0..<1000 {
             try limiter.acquire("k\(key)", rule, what: "test requests")
-            clock.advance(by: 0.01)
+            clock.advance(by: .milliseconds(10))
         }
         #expect(limiter.keyCount <= 100)
         try limiter.acquire("hot", rule, what: "x")
         try limiter.acquire("hot", rule, what: "x")
         #expect(throws: CloudKitError.self) { try limiter.acquire("hot", rule, what: "x") }
-        clock.advance(by: 1)
+        clock.advance(by: .seconds(1))
         try limiter.acquire("hot", rule, what: "x")
     }
-}
-
-/// A clock the test moves by hand.
-final class ManualClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var seconds = 1000.0
-    var now: Double { lock.withLock { seconds } }
-    func advance(by delta: Double) { lock.withLock { seconds += delta } }
 }

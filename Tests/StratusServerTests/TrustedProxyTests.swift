@@ -72,7 +72,7 @@ import StratusCore
         try await TestServer.with(configure: {
             $0.trustedProxies = [IPAddressBlock("127.0.0.1")!]
             $0.proxyHeader = .forwarded
-            $0.signInFailuresPerAccountAndAddress.perSecond = 1e-9
+            $0.clock = ServerClock(stoppedAt: Date())
         }) { server in
             _ = try await server.anonymous.post("/auth/1/\(TestServer.containerID)/development/signup",
                                                 Credentials(username: "owner", password: "right-password")).decode(SignInResponse.self)
@@ -89,10 +89,10 @@ import StratusCore
     /// Through the server: a proxy on loopback forwards for two clients, and one client's wrong
     /// passwords throttle that client only; with no proxy configured, forged headers separate nothing.
     @Test func clientsBehindAProxyAreThrottledApart() async throws {
-        // The default bursts without their refills, which a slow machine would reach mid-test.
+        // The server's clock stands still: no bucket refills mid-test, however slow the machine.
         try await TestServer.with(configure: {
             $0.trustedProxies = [IPAddressBlock("127.0.0.1")!]
-            $0.signInFailuresPerAccountAndAddress.perSecond = 1e-9
+            $0.clock = ServerClock(stoppedAt: Date())
         }) { server in
             _ = try await server.anonymous.post("/auth/1/\(TestServer.containerID)/development/signup",
                                                 Credentials(username: "owner", password: "right-password")).decode(SignInResponse.self)
@@ -103,7 +103,7 @@ import StratusCore
             let owner = try await Self.attempt(server, from: "203.0.113.5", password: "right-password")
             #expect(owner.status == 200, "the owner, from their own address, signs in: \(owner.text)")
         }
-        try await TestServer.with(configure: { $0.signInFailuresPerAccountAndAddress.perSecond = 1e-9 }) { server in
+        try await TestServer.with(configure: { $0.clock = ServerClock(stoppedAt: Date()) }) { server in
             _ = try await server.anonymous.post("/auth/1/\(TestServer.containerID)/development/signup",
                                                 Credentials(username: "owner", password: "right-password")).decode(SignInResponse.self)
             for guess in 0..<10 { _ = try await Self.attempt(server, from: "198.51.100.\(guess)", password: "guess-\(guess)") }

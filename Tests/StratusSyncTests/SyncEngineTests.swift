@@ -211,7 +211,7 @@ import StratusTesting
     }
 
     @Test func anExpiredTokenRefetchesEverything() async throws {
-        try await TestCloud.with { cloud in
+        try await TestCloud.with(configure: { $0.tombstoneRetention = .seconds(24 * 3600) }) { cloud in
             let user = try await cloud.createUser("alice")
             let phone = try await cloud.device("phone", of: user)
             let laptop = try await cloud.device("laptop", of: user)
@@ -226,7 +226,8 @@ import StratusTesting
             try await phone.save(Self.note("changed", at: 2))
             try await phone.sync()
             // Tombstones are purged: the laptop's token now predates what it would need.
-            let purged = try await cloud.server?.services.changes.purgeTombstones(now: AuthService.now() + 1_000 * 3600 * 24 * 365)
+            cloud.serverClock.advance(by: .seconds(24 * 3600 + 1))
+            let purged = try await cloud.server?.services.changes.purgeTombstones()
             #expect(purged ?? 0 > 0)
 
             try await laptop.sync()
@@ -293,7 +294,7 @@ import StratusTesting
     /// while tombstones were purged was never reported to the device, whose expired database
     /// token made it list the zones from the start (where a deleted zone does not appear).
     @Test func aZoneDeletedBehindAnExpiredTokenIsRemoved() async throws {
-        try await TestCloud.with { cloud in
+        try await TestCloud.with(configure: { $0.tombstoneRetention = .seconds(24 * 3600) }) { cloud in
             let user = try await cloud.createUser("alice")
             let phone = try await cloud.device("phone", of: user)
             let laptop = try await cloud.device("laptop", of: user)
@@ -302,7 +303,7 @@ import StratusTesting
             try await laptop.sync()
             #expect(await laptop.records().count == 1)
             try await phone.container.privateCloudDatabase.deleteRecordZone(withID: Self.zone)
-            _ = try await cloud.server?.services.changes.purgeTombstones(now: AuthService.now() + 1_000 * 3600 * 24 * 365)
+            await cloud.advanceServerClock(by: .seconds(24 * 3600 + 1))
             try await laptop.sync()
             #expect(await laptop.records().isEmpty)
             #expect(try await laptop.engine.snapshot().recentEvents.contains { $0.contains("change token expired (database)") })
@@ -314,14 +315,14 @@ import StratusTesting
     /// zone's row id, so the device's old token passed for the new zone's: the device kept the old
     /// zone's records and would have skipped the new zone's first changes.
     @Test func aZoneDeletedAndPurgedUnderADeviceLeavesNothingBehind() async throws {
-        try await TestCloud.with { cloud in
+        try await TestCloud.with(configure: { $0.tombstoneRetention = .seconds(24 * 3600) }) { cloud in
             let user = try await cloud.createUser("alice")
             let phone = try await cloud.device("phone", of: user)
             let old = RecordID(recordName: "old", zoneID: Self.zone)
             try await phone.save(Self.note("old", at: 1, id: old))
             try await phone.sync()
             try await phone.container.privateCloudDatabase.deleteRecordZone(withID: Self.zone)
-            _ = try await cloud.server?.services.changes.purgeTombstones(now: AuthService.now() + 1_000 * 3600 * 24 * 365)
+            await cloud.advanceServerClock(by: .seconds(24 * 3600 + 1))
             let new = RecordID(recordName: "new", zoneID: Self.zone)
             try await phone.save(Self.note("new", at: 2, id: new))
             try await phone.sync()

@@ -8,6 +8,8 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// 0 picks a free port (the bound one is reported once the server runs).
     public var port: Int
+    /// The wall clock every time rule reads; tests move it (``ServerClock/advance(by:)``).
+    public var clock = ServerClock()
     /// Most operations in one `records/modify` or `zones/modify` request.
     public var maxOperationsPerRequest = 400
     /// Largest request body accepted, in bytes.

@@ -31,11 +31,16 @@ package final class ActivityFeed: Sendable {
 
     private let state = NIOLockedValueBox(State())
 
-    package init() {}
+    /// What entries are stamped with.
+    private let clock: ServerClock
+
+    package init(clock: ServerClock) {
+        self.clock = clock
+    }
 
     /// Notes what one request committed.
     func record(_ changes: CommittedChanges) {
-        let base = Entry(time: AuthService.now(), containerID: changes.database.containerID, environment: changes.database.environment,
+        let base = Entry(time: clock.milliseconds, containerID: changes.database.containerID, environment: changes.database.environment,
                          scope: changes.database.scope, zone: changes.zoneName, recordName: nil, recordType: nil, change: "delete")
         var entries = changes.records.map { record in
             var entry = base

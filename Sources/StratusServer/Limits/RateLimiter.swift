@@ -20,16 +20,16 @@ package final class RateLimiter: Sendable {
     }
 
     private let buckets = NIOLockedValueBox<[String: Bucket]>([:])
-    private let now: @Sendable () -> Double
+    /// What buckets refill by.
+    private let clock: ServerClock
     let maxKeys: Int
     private let fleet: (any FleetCounters)?
 
-    /// - parameter now: seconds on a monotonic clock; tests and simulations pass their own.
+    /// - parameter clock: the server's clock; tests move it to refill buckets.
     /// - parameter fleet: the buckets shared with other instances, if any.
-    package init(maxKeys: Int = 100_000, now: @escaping @Sendable () -> Double = RateLimiter.monotonicSeconds,
-                 fleet: (any FleetCounters)? = nil) {
+    package init(maxKeys: Int = 100_000, clock: ServerClock, fleet: (any FleetCounters)? = nil) {
         self.maxKeys = maxKeys
-        self.now = now
+        self.clock = clock
         self.fleet = fleet
     }
 
@@ -45,7 +45,7 @@ package final class RateLimiter: Sendable {
         let key = Self.bounded(key)
         guard let fleet else { return take(key, rule) }
         do {
-            return try await fleet.take(key, rule, now: AuthService.now())
+            return try await fleet.take(key, rule, now: clock.milliseconds)
         } catch {
             throw CloudKitError(.tryAgainLater, "the server could not count this request; try again", retryAfter: 1)
         }
@@ -79,11 +79,12 @@ package final class RateLimiter: Sendable {
     private func take(_ key: String, _ rule: RateRule) -> Double? {
         guard rule.burst.isFinite else { return nil }
         let key = Self.bounded(key)
-        let time = now()
+        let time = clock.seconds
         return buckets.withLockedValue { buckets in
             var bucket = buckets[key] ?? Bucket(tokens: rule.burst, updated: time)
-            bucket.tokens = min(rule.burst, bucket.tokens + (time - bucket.updated) * rule.perSecond)
-            bucket.updated = time
+            // A clock set back refills nothing.
+            bucket.tokens = min(rule.burst, bucket.tokens + max(0, time - bucket.updated) * rule.perSecond)
+            bucket.updated = max(bucket.updated, time)
             guard bucket.tokens >= 1 else {
                 buckets[key] = bucket
                 return (1 - bucket.tokens) / max(rule.perSecond, 1e-9)
@@ -117,9 +118,5 @@ package final class RateLimiter: Sendable {
     /// `THROTTLED` for too many `what`, with the seconds to wait as `retryAfter`.
     package static func throttled(_ what: String, wait: Double) -> CloudKitError {
         CloudKitError(.throttled, "too many \(what); retry after the delay", retryAfter: max(1, Int(wait.rounded(.up))))
-    }
-
-    package static func monotonicSeconds() -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
     }
 }

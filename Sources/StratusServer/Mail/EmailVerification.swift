@@ -13,6 +13,7 @@ package struct EmailVerification: Sendable {
     /// Where codes are mailed through; nil when the server has no SMTP server.
     let outbox: MailOutbox?
     let limiter: RateLimiter
+    let clock: ServerClock
     var codeLimits: MailedCodeLimits { MailedCodeLimits(limiter: limiter) }
 
     static let codeLifetime: Duration = .seconds(15 * 60)
@@ -41,7 +42,7 @@ package struct EmailVerification: Sendable {
         try await limiter.acquireAcrossInstances("email-codes|\(user.userRecordName)", Self.codesPerUser, what: "verification codes for this account")
         try await codeLimits.chargeCode(to: email, containerID: user.containerID, client: client, verification: true)
         try await storage.write { transaction in
-            try await MailedCode.issue(to: user, at: email, for: .emailVerification, lifetime: Self.codeLifetime, mail: { code in
+            try await MailedCode.issue(to: user, at: email, for: .emailVerification, lifetime: Self.codeLifetime, now: clock.milliseconds, mail: { code in
                 ("Your verification code: \(code)", "Enter this code to confirm your email address: \(code)\n\nIt is valid for 15 minutes.\n")
             }, in: transaction)
         }
@@ -52,7 +53,7 @@ package struct EmailVerification: Sendable {
     package func verify(code: String, user: String, client: String) async throws {
         try await codeLimits.chargeTry(client: client)
         let outcome: CloudKitError? = try await storage.write { transaction in
-            switch try await MailedCode.check(code, user: user, for: .emailVerification, in: transaction) {
+            switch try await MailedCode.check(code, user: user, for: .emailVerification, now: clock.milliseconds, in: transaction) {
             case .noValidCode: return CloudKitError.badRequest("no valid verification code: ask for a new one with email/send")
             case .wrong: return CloudKitError.badRequest("wrong verification code")
             case .right:

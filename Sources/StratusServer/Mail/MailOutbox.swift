@@ -18,6 +18,7 @@ package struct MailOutbox: Service, Sendable {
     let mailer: SMTPMailer
     let retryInterval: Duration
     let logger: Logger
+    let clock: ServerClock
     private let wake: AsyncStream<Void>
     private let nudges: AsyncStream<Void>.Continuation
 
@@ -30,8 +31,9 @@ package struct MailOutbox: Service, Sendable {
     /// How often the courier looks for due mails without being nudged (retries, other instances' mails).
     static let pollInterval: Duration = .seconds(5)
 
-    init(storage: any StratusStorage, mailer: SMTPMailer, retryInterval: Duration, logger: Logger) {
+    init(storage: any StratusStorage, mailer: SMTPMailer, retryInterval: Duration, clock: ServerClock, logger: Logger) {
         self.storage = storage
+        self.clock = clock
         self.mailer = mailer
         self.retryInterval = retryInterval
         self.logger = logger
@@ -71,11 +73,11 @@ package struct MailOutbox: Service, Sendable {
     /// Sends every mail due now; what fails is rescheduled.
     func deliverDue() async {
         do {
-            let now = AuthService.now()
+            let now = clock.milliseconds
             let expired = try await storage.write { try await $0.deleteMailWithExpiredCodes(before: now) }
             if expired > 0 { logger.info("dropped \(expired) unsent mails whose codes expired") }
             while true {
-                let now = AuthService.now()
+                let now = clock.milliseconds
                 let lease = now + 2 * mailer.timeout.milliseconds + 60_000
                 let claimed = try await storage.write { try await $0.claimMail(now: now, leaseUntil: lease, limit: Self.batch) }
                 for mail in claimed { await deliver(mail) }
@@ -92,7 +94,7 @@ package struct MailOutbox: Service, Sendable {
             try await storage.write { try await $0.deleteMail(id: mail.id) }
             if !mail.isDecoy { ServerMetrics.mailSent() }
         } catch {
-            let now = AuthService.now()
+            let now = clock.milliseconds
             let attempts = mail.attempts + 1
             do {
                 if now - mail.createdAt >= Self.giveUpAfter {

@@ -15,12 +15,11 @@ enum MailedCode {
         case noValidCode
     }
 
-    /// Stores a new code for the user and `purpose` and writes its mail to the outbox, in
-    /// `transaction`; returns nothing of the code (it is only in the mail).
-    static func issue(to user: StoredUser, at email: String, for purpose: UserCodePurpose, lifetime: Duration,
+    /// Stores a new code for the user and `purpose`, good for `lifetime` from `now`, and writes its
+    /// mail to the outbox, in `transaction`; returns nothing of the code (it is only in the mail).
+    static func issue(to user: StoredUser, at email: String, for purpose: UserCodePurpose, lifetime: Duration, now: Int64,
                       mail: (String) -> (subject: String, body: String), in transaction: any StorageTransaction) async throws {
         let code = String(format: "%06d", Int.random(in: 0..<1_000_000))
-        let now = AuthService.now()
         let expiresAt = now + lifetime.milliseconds
         try await transaction.saveUserCode(StoredEmailCode(userRecordName: user.userRecordName, codeHash: SecretGenerator.digest(code),
                                                            expiresAt: expiresAt, attempts: 0), for: purpose)
@@ -29,10 +28,11 @@ enum MailedCode {
                                      in: transaction)
     }
 
-    /// Checks `code` against the user's code for `purpose` in `transaction`: a wrong one spends a
-    /// try, a right one is forgotten.
-    static func check(_ code: String, user: String, for purpose: UserCodePurpose, in transaction: any StorageTransaction) async throws -> Outcome {
-        guard var stored = try await transaction.userCode(user: user, for: purpose), stored.expiresAt > AuthService.now(),
+    /// Checks `code` against the user's code for `purpose` in `transaction` at `now`: a wrong one
+    /// spends a try, a right one is forgotten.
+    static func check(_ code: String, user: String, for purpose: UserCodePurpose, now: Int64,
+                      in transaction: any StorageTransaction) async throws -> Outcome {
+        guard var stored = try await transaction.userCode(user: user, for: purpose), stored.expiresAt > now,
               stored.attempts < maxAttempts else { return .noValidCode }
         guard PasswordHasher.constantTimeEquals(Array(stored.codeHash.utf8), Array(SecretGenerator.digest(code).utf8)) else {
             stored.attempts += 1

@@ -9,11 +9,11 @@ struct SecurityNotices: Sendable {
 
     /// Writes the notice of `change` ("Your password was changed") to `user`'s outbox in `transaction`.
     func notify(_ user: StoredUser, _ change: String, in transaction: any StorageTransaction) async throws {
-        guard outbox != nil, let email = user.email, user.emailVerified else { return }
+        guard let outbox, let email = user.email, user.emailVerified else { return }
         try await MailOutbox.enqueue(StoredMail(recipient: email, subject: change,
                                                 body: "\(change) for the account \(user.username).\n\n"
                                                     + "If this was you, there is nothing to do. If it was not, reset your password now and sign out your other sessions.\n",
-                                                createdAt: AuthService.now()), in: transaction)
+                                                createdAt: outbox.clock.milliseconds), in: transaction)
     }
 
     /// Wakes the courier after the transaction committed.

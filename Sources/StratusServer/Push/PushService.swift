@@ -89,7 +89,7 @@ package struct PushService: Sendable {
         guard let ticket = SealedToken.open(CourierTicket.self, from: token, with: courierKey),
               let session = try await storage.read({ try await $0.session(tokenHash: ticket.sessionHash) }),
               session.userRecordName == ticket.listener.user, session.containerID == ticket.listener.containerID,
-              session.environment == ticket.listener.environment, session.expiresAt > AuthService.now() else {
+              session.environment == ticket.listener.environment, session.expiresAt > couriers.clock.milliseconds else {
             throw CloudKitError.notFound("unknown or expired webcourierURL; create a new one with tokens/create")
         }
         return try await couriers.add(token: token, listener: ticket.listener, session: session, hub: hub)
@@ -118,9 +118,12 @@ actor CourierRegistry {
     private var couriers: [String: Courier] = [:]
     private let idleLimit: Duration = .seconds(600)
     let maxPerUser: Int
+    /// What the sessions behind couriers expire by.
+    nonisolated let clock: ServerClock
 
-    init(maxPerUser: Int) {
+    init(maxPerUser: Int, clock: ServerClock) {
         self.maxPerUser = maxPerUser
+        self.clock = clock
     }
 
     /// Opens a courier for `token` (or finds the one a concurrent poll just opened).
@@ -148,7 +151,7 @@ actor CourierRegistry {
 
     private func expire(hub: NotificationHub) async {
         let now = ContinuousClock.now
-        let time = AuthService.now()
+        let time = clock.milliseconds
         for (token, courier) in couriers where now - courier.lastSeen > idleLimit || courier.expiresAt <= time || courier.mailbox.isClosed {
             couriers[token] = nil
             await hub.disconnect(courier.listener, courier.mailbox)

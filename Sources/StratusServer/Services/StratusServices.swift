@@ -30,11 +30,15 @@ package struct StratusServices: Sendable {
     package let serverKeys: ServerKeyService
     package let apns: APNsProvider
     package let admin: AdminService
+    /// The wall clock every service reads (``ServerConfiguration/clock``).
+    package let clock: ServerClock
 
     init(storage: any StratusStorage, blobs: any BlobStore, incoming: IncomingFiles, signer: AssetURLSigner, configuration: ServerConfiguration, logger: Logger) {
-        let apns = APNsProvider(storage: storage, configuration: configuration.apns, logger: logger)
+        let clock = configuration.clock
+        self.clock = clock
+        let apns = APNsProvider(storage: storage, configuration: configuration.apns, clock: clock, logger: logger)
         self.apns = apns
-        let activity = ActivityFeed()
+        let activity = ActivityFeed(clock: clock)
         self.activity = activity
         let hub = NotificationHub(storage: storage, mailboxCapacity: configuration.pushMailboxCapacity,
                                   maxConnectionsPerUser: configuration.maxPushConnectionsPerUser, maxConnections: configuration.pushConnectionLimit,
@@ -43,7 +47,7 @@ package struct StratusServices: Sendable {
         self.storage = storage
         self.hub = hub
         let directory = DatabaseDirectory(storage: storage, hub: hub)
-        let limiter = RateLimiter(fleet: storage.fleetCounters)
+        let limiter = RateLimiter(clock: clock, fleet: storage.fleetCounters)
         self.limiter = limiter
         auth = AuthService(storage: storage,
                            hasher: PasswordHasher(log2Cost: configuration.passwordHashLog2Cost,
@@ -52,14 +56,14 @@ package struct StratusServices: Sendable {
                            signInFailuresPerAccountAndAddress: configuration.signInFailuresPerAccountAndAddress,
                            signInFailuresPerAccount: configuration.signInFailuresPerAccount,
                            signInsPerAddress: configuration.signInsPerAddress, signUpsPerAddress: configuration.signUpsPerAddress,
-                           requestsPerUser: configuration.requestsPerUser)
-        containers = ContainerService(storage: storage)
-        zones = ZoneService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest, hub: hub)
+                           requestsPerUser: configuration.requestsPerUser, clock: clock)
+        containers = ContainerService(storage: storage, clock: clock)
+        zones = ZoneService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest, hub: hub, clock: clock)
         records = RecordService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest,
                                 maxRecordBytes: configuration.maxRecordBytes, maxRequestBytes: configuration.maxRequestBytes,
                                 maxResponseBytes: configuration.maxResponseBytes,
-                                signer: signer, hub: hub)
-        schema = SchemaService(storage: storage, hub: hub)
+                                signer: signer, hub: hub, clock: clock)
+        schema = SchemaService(storage: storage, hub: hub, clock: clock)
         query = QueryService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit,
                              limits: .init(maxFilters: configuration.maxQueryFilters, maxSortKeys: configuration.maxQuerySortKeys,
                                            maxListValues: configuration.maxFilterListValues,
@@ -68,27 +72,27 @@ package struct StratusServices: Sendable {
         changes = ChangeService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit,
                                 maxZonesPerRequest: configuration.maxZonesPerRequest, maxResponseBytes: configuration.maxResponseBytes,
                                 tombstoneRetention: configuration.tombstoneRetention, signer: signer,
-                                readAhead: ChangeReadAhead(storage: storage))
+                                readAhead: ChangeReadAhead(storage: storage), clock: clock)
         assets = AssetService(storage: storage, directory: directory, auth: auth, blobs: blobs, incoming: incoming, signer: signer,
                               maxAssetBytes: configuration.maxAssetBytes, maxTokens: configuration.maxResultsLimit,
-                              uploadGracePeriod: configuration.assetUploadGracePeriod)
+                              uploadGracePeriod: configuration.assetUploadGracePeriod, clock: clock)
         subscriptions = SubscriptionService(storage: storage, directory: directory, hub: hub, maxOperations: configuration.maxOperationsPerRequest,
                                             maxPerUser: configuration.maxSubscriptionsPerUser, maxBytes: configuration.maxSubscriptionBytes,
                                             maxBytesPerUser: configuration.maxSubscriptionBytesPerUser)
         push = PushService(auth: auth, storage: storage, hub: hub, courierWait: configuration.courierWait,
-                           couriers: CourierRegistry(maxPerUser: configuration.maxCouriersPerUser),
+                           couriers: CourierRegistry(maxPerUser: configuration.maxCouriersPerUser, clock: clock),
                            courierKey: signer.derivedKey(for: "stratus courier v1"))
         sharing = ShareService(storage: storage, hub: hub)
         users = UserDirectory(storage: storage)
-        let outbox = configuration.smtp.map { MailOutbox(storage: storage, mailer: $0, retryInterval: configuration.mailRetryInterval, logger: logger) }
+        let outbox = configuration.smtp.map { MailOutbox(storage: storage, mailer: $0, retryInterval: configuration.mailRetryInterval, clock: clock, logger: logger) }
         self.outbox = outbox
-        email = EmailVerification(storage: storage, outbox: outbox, limiter: limiter)
-        passwordReset = PasswordReset(storage: storage, outbox: outbox, limiter: limiter, auth: auth, hub: hub)
+        email = EmailVerification(storage: storage, outbox: outbox, limiter: limiter, clock: clock)
+        passwordReset = PasswordReset(storage: storage, outbox: outbox, limiter: limiter, auth: auth, hub: hub, clock: clock)
         let notices = SecurityNotices(outbox: outbox)
-        apple = AppleSignIn(configuration: configuration.appleSignIn, storage: storage, auth: auth, notices: notices)
+        apple = AppleSignIn(configuration: configuration.appleSignIn, storage: storage, auth: auth, notices: notices, clock: clock)
         account = AccountCentre(storage: storage, auth: auth, apple: apple, hub: hub, outbox: outbox, notices: notices, limiter: limiter,
-                                freshProofWindow: configuration.freshProofWindow)
-        serverKeys = ServerKeyService(storage: storage)
-        admin = AdminService(storage: storage, blobs: blobs, incoming: incoming, auth: auth, hub: hub, containers: containers)
+                                freshProofWindow: configuration.freshProofWindow, clock: clock)
+        serverKeys = ServerKeyService(storage: storage, clock: clock)
+        admin = AdminService(storage: storage, blobs: blobs, incoming: incoming, auth: auth, hub: hub, containers: containers, clock: clock)
     }
 }

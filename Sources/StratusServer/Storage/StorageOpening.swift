@@ -6,7 +6,7 @@ import Logging
 enum StorageOpening {
     static func open(_ configuration: ServerConfiguration, logger: Logger) async throws -> any StratusStorage {
         if let url = configuration.databaseURL {
-            return try await PostgresStorage(url: url, maxConnections: configuration.databaseConnections, logger: logger)
+            return try await PostgresStorage(url: url, maxConnections: configuration.databaseConnections, clock: configuration.clock, logger: logger)
         }
         return try SQLiteStorage(path: configuration.databasePath, maxQueuedWrites: configuration.maxQueuedWrites,
                                  maxDatabaseBytes: configuration.maxDatabaseBytes, groupCommit: configuration.groupCommit)

@@ -42,7 +42,7 @@ package protocol StratusStorage: Sendable {
 /// The operations services perform inside one storage transaction: the stores, each narrow,
 /// composed. The SQL both drivers share implements most of them once (``SQLDatabase``); a driver
 /// adds its execution and its specialities.
-package protocol StorageTransaction: AccountStore, SessionStore, AdministratorStore, ServerKeyStore, APNsStore, ZoneStore,
+package protocol StorageTransaction: ContainerStore, AccountStore, PasswordResetStore, SessionStore, AdministratorStore, ServerKeyStore, APNsStore, ZoneStore,
     RecordStore, QueryIndexStore, SchemaStore, AssetStore, SubscriptionStore, ShareStore, ArchiveStore, MaintenanceStore, ReplayStore, MailOutboxStore, AuditStore, UserCodeStore {
     /// Runs `body` so that if it throws, only its own writes are undone.
     func withSavepoint<T>(_ body: () async throws -> T) async throws -> T

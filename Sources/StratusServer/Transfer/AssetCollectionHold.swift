@@ -6,10 +6,10 @@ enum AssetCollectionHold {
     /// How long a hold lasts if its holder never releases it.
     static let lifetime: Duration = .seconds(6 * 3600)
 
-    /// Runs `body` with collection held, and releases the hold however `body` ends.
-    static func during<T>(_ storage: any StratusStorage, _ body: () async throws -> T) async throws -> T {
+    /// Runs `body` with collection held from `now`, and releases the hold however `body` ends.
+    static func during<T>(_ storage: any StratusStorage, now: Int64, _ body: () async throws -> T) async throws -> T {
         let holder = SecretGenerator.uuid()
-        let expiresAt = AuthService.now() + lifetime.milliseconds
+        let expiresAt = now + lifetime.milliseconds
         try await storage.write { try await $0.holdAssetCollection(holder: holder, until: expiresAt) }
         do {
             let result = try await body()

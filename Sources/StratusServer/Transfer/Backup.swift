@@ -22,8 +22,8 @@ enum Backup {
     static func take(_ services: StratusServices, configuration: ServerConfiguration, to destination: URL,
                      progress: (String) -> Void) async throws -> BackupManifest {
         try BackupFiles.prepareEmpty(destination, role: "backup directory")
-        let start = AuthService.now()
-        return try await AssetCollectionHold.during(services.storage) {
+        let start = configuration.clock.milliseconds
+        return try await AssetCollectionHold.during(services.storage, now: start) {
             try await copy(services.storage, configuration: configuration, to: destination, takenAt: start, progress: progress)
         }
     }

@@ -24,12 +24,11 @@ package enum ContainerArchive {
     static let linesFile = "container.jsonl"
     static let assetsDirectory = "assets"
 
-    static func export(_ containerID: String, from storage: any StratusStorage, blobs: any BlobStore, to destination: URL,
+    static func export(_ containerID: String, from storage: any StratusStorage, blobs: any BlobStore, to destination: URL, at exportedAt: Int64,
                        includingSecrets: Bool, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> ArchiveManifest {
         try BackupFiles.prepareEmpty(destination, role: "archive directory")
-        let exportedAt = AuthService.now()
         let linesPath = destination.appendingPathComponent(linesFile).path
-        return try await AssetCollectionHold.during(storage) {
+        return try await AssetCollectionHold.during(storage, now: exportedAt) {
             let snapshot = try await storage.read { transaction in
                 guard try await transaction.container(id: containerID) != nil else { throw TransferError("there is no container '\(containerID)'") }
                 let total = try await transaction.archiveItemCount(containerID: containerID, includingSecrets: includingSecrets)

@@ -22,6 +22,19 @@ struct TestServer: Sendable {
         try await endpoint.signUp(name, environment: environment)
     }
 
+    /// Moves the server's clock forward by `duration` and runs the maintenance that fell due, as
+    /// if that much time had passed.
+    func advanceClock(by duration: Duration) async {
+        server.configuration.clock.advance(by: duration)
+        await server.runDueMaintenance()
+    }
+
+    /// The server's clock, to move without running maintenance (to call one job and count what it did).
+    var clock: ServerClock { server.configuration.clock }
+
+    /// The server's time now, in milliseconds since 1970.
+    var now: Int64 { server.configuration.clock.milliseconds }
+
     /// The PostgreSQL server the suite runs against (`STRATUS_TEST_POSTGRES`, set by
     /// `scripts/test-postgres.sh`), or nil on SQLite.
     static let postgresURL = TestDatabase.postgresURL

@@ -39,17 +39,19 @@ package actor APNsProvider: Service {
     private let storage: any StratusStorage
     private let configuration: APNsConfiguration
     private let logger: Logger
+    private let clock: ServerClock
     private var client: HTTPClient?
     private var credentials: [String: APNsCredentials?] = [:]
     private var providerTokens: [String: APNsProviderToken] = [:]
     /// Each user's device tokens, as read at a time (monotonic seconds).
-    private var tokens: [NotificationHub.Listener: (read: Double, devices: [StoredAPNsToken])] = [:]
+    private var tokens: [NotificationHub.Listener: (read: ContinuousClock.Instant, devices: [StoredAPNsToken])] = [:]
     private var inFlight = 0
     private var shutDown = false
     package private(set) var statistics = Statistics()
 
-    init(storage: any StratusStorage, configuration: APNsConfiguration, logger: Logger) {
+    init(storage: any StratusStorage, configuration: APNsConfiguration, clock: ServerClock, logger: Logger) {
         self.storage = storage
+        self.clock = clock
         self.configuration = configuration
         self.logger = logger
     }
@@ -59,7 +61,7 @@ package actor APNsProvider: Service {
     /// Sets a container's credentials (nil removes them) after checking them.
     package func setCredentials(_ new: APNsCredentials?, containerID: String) async throws {
         if let new { try APNsProviderToken.validate(new) }
-        let audit = AuditLog.entry(new == nil ? "apns.remove" : "apns.set", container: containerID, new.map { "key \($0.keyID), team \($0.teamID), topic \($0.topic)" } ?? "")
+        let audit = AuditLog.entry(new == nil ? "apns.remove" : "apns.set", container: containerID, new.map { "key \($0.keyID), team \($0.teamID), topic \($0.topic)" } ?? "", at: clock.milliseconds)
         try await storage.write { transaction in
             try await transaction.setAPNsCredentials(new, containerID: containerID)
             try await transaction.appendAudit(audit)
@@ -85,7 +87,7 @@ package actor APNsProvider: Service {
             throw CloudKitError.badRequest("apnsToken must be the device token in hex (or base64), 8 to 100 bytes")
         }
         let stored = StoredAPNsToken(containerID: access.containerID, environment: access.environment, user: user, token: token,
-                                     apnsEnvironment: apnsEnvironment, registeredAt: AuthService.now(), sessionHash: access.session?.tokenHash)
+                                     apnsEnvironment: apnsEnvironment, registeredAt: clock.milliseconds, sessionHash: access.session?.tokenHash)
         let maxPerUser = configuration.maxTokensPerUser
         try await storage.write { try await $0.registerAPNsToken(stored, maxPerUser: maxPerUser) }
         // The token may have been another user's: forget every cached list.
@@ -139,7 +141,7 @@ package actor APNsProvider: Service {
 
     /// How long a user's device list is used before it is read again (so that a token whose
     /// session expired stops receiving within this time).
-    static let deviceListLifetime = 60.0
+    static let deviceListLifetime: Duration = .seconds(60)
 
     /// Forgets every cached device list: sessions ended, and their tokens with them.
     package func forgetDevices() {
@@ -147,10 +149,10 @@ package actor APNsProvider: Service {
     }
 
     private func devices(of listener: NotificationHub.Listener) async throws -> [StoredAPNsToken] {
-        let now = RateLimiter.monotonicSeconds()
+        let now = ContinuousClock.now
         if let known = tokens[listener], now - known.read < Self.deviceListLifetime { return known.devices }
         let loaded = try await storage.read {
-            try await $0.apnsTokens(containerID: listener.containerID, environment: listener.environment, user: listener.user, liveAt: AuthService.now())
+            try await $0.apnsTokens(containerID: listener.containerID, environment: listener.environment, user: listener.user, liveAt: self.clock.milliseconds)
         }
         if tokens.count >= 10_000 { tokens = [:] }
         tokens[listener] = (now, loaded)
@@ -201,7 +203,7 @@ package actor APNsProvider: Service {
         request.headers.add(name: "apns-topic", value: credentials.topic)
         request.headers.add(name: "apns-push-type", value: isAlert ? "alert" : "background")
         request.headers.add(name: "apns-priority", value: isAlert ? "10" : "5")
-        request.headers.add(name: "apns-expiration", value: String(Int64(Date().timeIntervalSince1970) + configuration.expiration.components.seconds))
+        request.headers.add(name: "apns-expiration", value: String(clock.milliseconds / 1000 + configuration.expiration.components.seconds))
         request.headers.add(name: "apns-id", value: push.payload.ck.nid)
         if let collapseID = push.collapseID { request.headers.add(name: "apns-collapse-id", value: collapseID) }
         request.headers.add(name: "content-type", value: "application/json")
@@ -222,7 +224,7 @@ package actor APNsProvider: Service {
     }
 
     private func providerToken(_ credentials: APNsCredentials, containerID: String) throws -> APNsProviderToken {
-        let now = Int64(Date().timeIntervalSince1970)
+        let now = clock.milliseconds / 1000
         if let known = providerTokens[containerID], known.isFresh(at: now) { return known }
         let token = try APNsProviderToken(credentials: credentials, issuedAt: now)
         providerTokens[containerID] = token

@@ -13,8 +13,8 @@ extension AdminService {
             throw CloudKitError.badRequest("an administrator's name is 1 to 64 letters, digits, '.', '_', '-' or '@'")
         }
         let administrator = StoredAdministrator(username: username, passwordHash: try await auth.hashPassword(password),
-                                                createdAt: AuthService.now())
-        let audit = AuditLog.entry("administrator.create", container: nil, username)
+                                                createdAt: clock.milliseconds)
+        let audit = AuditLog.entry("administrator.create", container: nil, username, at: clock.milliseconds)
         try await storage.write { transaction in
             try await transaction.insertAdministrator(administrator)
             try await transaction.appendAudit(audit)
@@ -27,7 +27,7 @@ extension AdminService {
 
     /// Removes an administrator and ends their console sessions.
     package func removeAdministrator(username: String) async throws {
-        let audit = AuditLog.entry("administrator.remove", container: nil, username)
+        let audit = AuditLog.entry("administrator.remove", container: nil, username, at: clock.milliseconds)
         guard try await storage.write({ transaction in
             guard try await transaction.deleteAdministrator(username: username) else { return false }
             try await transaction.appendAudit(audit)
@@ -47,7 +47,7 @@ extension AdminService {
             throw CloudKitError(.authenticationFailed, "unknown administrator or wrong password")
         }
         let token = SecretGenerator.webAuthToken()
-        let now = AuthService.now()
+        let now = clock.milliseconds
         let session = StoredConsoleSession(tokenHash: SecretGenerator.digest(token), username: administrator.username,
                                            expiresAt: now + Self.consoleSessionLifetime.milliseconds)
         try await storage.write { transaction in
@@ -60,7 +60,7 @@ extension AdminService {
     /// The administrator a console session token belongs to, while it lasts.
     package func consoleAdministrator(token: String) async throws -> String? {
         let session = try await storage.read { try await $0.consoleSession(tokenHash: SecretGenerator.digest(token)) }
-        guard let session, session.expiresAt > AuthService.now() else { return nil }
+        guard let session, session.expiresAt > clock.milliseconds else { return nil }
         return session.username
     }
 

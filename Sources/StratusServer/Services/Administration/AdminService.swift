@@ -14,6 +14,7 @@ package struct AdminService: Sendable {
     let auth: AuthService
     let hub: NotificationHub
     let containers: ContainerService
+    let clock: ServerClock
 
     /// The most users one listing returns.
     static let maxListedUsers = 1_000
@@ -24,7 +25,7 @@ package struct AdminService: Sendable {
     package func createContainer(id: String) async throws -> StoredContainer {
         try NameRules.validateContainerID(id)
         if try await containers.container(id: id) != nil { throw CloudKitError(.exists, "container '\(id)' exists") }
-        let audit = AuditLog.entry("container.create", container: id, id)
+        let audit = AuditLog.entry("container.create", container: id, id, at: clock.milliseconds)
         let container = try await containers.ensureContainer(id: id)
         try await storage.write { try await $0.appendAudit(audit) }
         return container
@@ -37,7 +38,7 @@ package struct AdminService: Sendable {
     /// Gives the container a new API token; the old one stops working at once.
     package func rotateAPIToken(containerID: String) async throws -> String {
         let token = SecretGenerator.apiToken()
-        let audit = AuditLog.entry("container.rotate-api-token", container: containerID, containerID)
+        let audit = AuditLog.entry("container.rotate-api-token", container: containerID, containerID, at: clock.milliseconds)
         try await storage.write { transaction in
             guard try await transaction.container(id: containerID) != nil else { throw CloudKitError.notFound("no container '\(containerID)'") }
             try await transaction.setAPIToken(containerID: containerID, apiToken: token)
@@ -56,7 +57,7 @@ package struct AdminService: Sendable {
     /// (``WebOrigin``). Returns the container's web origins.
     package func addWebOrigin(_ origin: String, containerID: String) async throws -> [String] {
         let origin = try WebOrigin.validated(origin)
-        return try await changeWebOrigins(containerID: containerID, AuditLog.entry("web-origin.add", container: containerID, origin)) { origins in
+        return try await changeWebOrigins(containerID: containerID, AuditLog.entry("web-origin.add", container: containerID, origin, at: clock.milliseconds)) { origins in
             if !origins.contains(origin) { origins.append(origin) }
         }
     }
@@ -65,7 +66,7 @@ package struct AdminService: Sendable {
     /// could not. Returns the container's web origins.
     package func removeWebOrigin(_ origin: String, containerID: String) async throws -> [String] {
         let origin = WebOrigin.normalized(origin) ?? origin
-        return try await changeWebOrigins(containerID: containerID, AuditLog.entry("web-origin.remove", container: containerID, origin)) { origins in
+        return try await changeWebOrigins(containerID: containerID, AuditLog.entry("web-origin.remove", container: containerID, origin, at: clock.milliseconds)) { origins in
             guard origins.contains(origin) else { throw CloudKitError.notFound("'\(origin)' is not a web origin of container '\(containerID)'") }
             origins.removeAll { $0 == origin }
         }
@@ -90,7 +91,7 @@ package struct AdminService: Sendable {
     /// hashes, sessions and APNs credentials and device tokens only with `includingSecrets`.
     package func exportContainer(id: String, to directory: URL, includingSecrets: Bool,
                                  progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> ArchiveManifest {
-        try await ContainerArchive.export(id, from: storage, blobs: blobs, to: directory, includingSecrets: includingSecrets,
+        try await ContainerArchive.export(id, from: storage, blobs: blobs, to: directory, at: clock.milliseconds, includingSecrets: includingSecrets,
                                           progress: progress)
     }
 
@@ -99,7 +100,7 @@ package struct AdminService: Sendable {
     package func importContainer(from directory: URL, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> ArchiveManifest {
         let manifest = try await ContainerArchive.load(from: directory, into: storage, blobs: blobs, incoming: incoming, progress: progress)
         // The server's entry, not the container's: an archive loaded and exported again is the same archive.
-        let audit = AuditLog.entry("container.import", container: nil, "\(manifest.containerID) from \(directory.path)")
+        let audit = AuditLog.entry("container.import", container: nil, "\(manifest.containerID) from \(directory.path)", at: clock.milliseconds)
         try await storage.write { try await $0.appendAudit(audit) }
         return manifest
     }
@@ -135,7 +136,7 @@ package struct AdminService: Sendable {
     /// Creates an account, as signing up does but without signing it in.
     package func createUser(containerID: String, username: String, password: String, email: String? = nil) async throws -> StoredUser {
         let user = try await auth.newUser(Credentials(username: username, password: password, email: email), containerID: containerID)
-        let audit = AuditLog.entry("user.create", container: containerID, username)
+        let audit = AuditLog.entry("user.create", container: containerID, username, at: clock.milliseconds)
         try await storage.write { transaction in
             guard try await transaction.container(id: containerID) != nil else { throw CloudKitError.notFound("no container '\(containerID)'") }
             try await transaction.insertUser(user)
@@ -148,11 +149,11 @@ package struct AdminService: Sendable {
     /// enables it again. Returns whether anything changed.
     @discardableResult
     package func setDisabled(_ disabled: Bool, username: String, containerID: String) async throws -> Bool {
-        let audit = AuditLog.entry(disabled ? "user.disable" : "user.enable", container: containerID, username)
+        let audit = AuditLog.entry(disabled ? "user.disable" : "user.enable", container: containerID, username, at: clock.milliseconds)
         let (changed, revoked) = try await storage.write { transaction in
             let user = try await Self.user(username, containerID: containerID, in: transaction)
             guard (user.disabledAt != nil) != disabled else { return (false, [String]()) }
-            try await transaction.setUserDisabled(user: user.userRecordName, at: disabled ? AuthService.now() : nil)
+            try await transaction.setUserDisabled(user: user.userRecordName, at: disabled ? clock.milliseconds : nil)
             try await transaction.appendAudit(audit)
             return try await (true, disabled ? transaction.deleteSessions(user: user.userRecordName, except: nil) : [])
         }
@@ -163,7 +164,7 @@ package struct AdminService: Sendable {
     /// Sets a new password for a user who lost theirs; every session of theirs ends.
     package func resetPassword(username: String, containerID: String, to password: String) async throws {
         let hash = try await auth.hashPassword(password)
-        let audit = AuditLog.entry("user.reset-password", container: containerID, username)
+        let audit = AuditLog.entry("user.reset-password", container: containerID, username, at: clock.milliseconds)
         let revoked = try await storage.write { transaction in
             let user = try await Self.user(username, containerID: containerID, in: transaction)
             try await transaction.setPasswordHash(user: user.userRecordName, passwordHash: hash)
@@ -208,7 +209,7 @@ package struct AdminService: Sendable {
                     }
                     guard scope == .private else { continue }
                     for zone in try await transaction.liveZones(databaseID: databaseID) {
-                        _ = try await ZoneService.delete(zone, of: key, in: changes)
+                        _ = try await ZoneService.delete(zone, of: key, at: clock.milliseconds, in: changes)
                     }
                 }
             }
@@ -229,7 +230,7 @@ package struct AdminService: Sendable {
 
     /// Deletes the account of the user with that username (see ``deleteAccount(user:containerID:)``).
     package func deleteUser(username: String, containerID: String) async throws {
-        let audit = AuditLog.entry("user.delete", container: containerID, username)
+        let audit = AuditLog.entry("user.delete", container: containerID, username, at: clock.milliseconds)
         try await deleteAccount(user: try await user(username: username, containerID: containerID).userRecordName, containerID: containerID)
         try await storage.write { try await $0.appendAudit(audit) }
     }

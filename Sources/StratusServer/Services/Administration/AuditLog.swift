@@ -43,10 +43,10 @@ package enum AuditLog {
     package static let maxEntries = 500
 
     /// An entry for `action` ("user.disable") on `containerID` (nil: the server), by the current
-    /// ``AuditActor``, now; `detail` says what it was done to (never a secret).
-    package static func entry(_ action: String, container containerID: String?, _ detail: String) -> StoredAuditEntry {
+    /// ``AuditActor``, at `time`; `detail` says what it was done to (never a secret).
+    package static func entry(_ action: String, container containerID: String?, _ detail: String, at time: Int64) -> StoredAuditEntry {
         let actor = AuditActor.current
-        return StoredAuditEntry(at: AuthService.now(), actor: actor.name, origin: actor.origin, action: action,
+        return StoredAuditEntry(at: time, actor: actor.name, origin: actor.origin, action: action,
                                 containerID: containerID ?? "", detail: detail)
     }
 }

@@ -1,8 +1,6 @@
 import Foundation
-import GRDB
 import Logging
 import NIOSSL
-import PostgresNIO
 
 /// What `stratus doctor` checks of a deployment before it goes live, from the configuration
 /// `serve` would run with, changing nothing (the database is not migrated, no mail is sent).
@@ -86,52 +84,15 @@ package struct DeploymentDoctor: Sendable {
     }
 
     private func database() async -> [Finding] {
-        if let url = configuration.databaseURL { return await postgres(url) }
-        let check = "database"
-        let path = configuration.databasePath
-        guard FileManager.default.fileExists(atPath: path) else {
-            return [Finding(check: check, level: .ok, detail: "SQLite: a new database is made at \(path) on first start", fix: nil)]
-        }
+        let inspection: StoreInspection
         do {
-            var options = GRDB.Configuration()
-            options.readonly = true
-            let queue = try DatabaseQueue(path: path, configuration: options)
-            let applied = try await queue.read { try SQLiteSchema.migrator.appliedIdentifiers($0) }
-            return [Self.migrationLevel(applied: applied, known: SQLiteSchema.migrator.migrations, store: "SQLite \(path)")]
+            inspection = try await StoreInspection.inspect(configuration)
         } catch {
-            return [Finding(check: check, level: .error, detail: "SQLite \(path) cannot be read: \(error)",
-                            fix: "check the file's owner and permissions, or restore it from a backup")]
+            return [Finding(check: "database", level: .error, detail: error.detail, fix: error.fix)]
         }
-    }
-
-    private func postgres(_ url: String) async -> [Finding] {
-        let check = "database"
-        var logger = Logger(label: "stratus.doctor")
-        logger.logLevel = .critical
-        do {
-            let address = try PostgresAddress(url: url)
-            let connection = try await PostgresConnection.connect(configuration: try address.connection(), id: 1, logger: logger)
-            defer { Task { try? await connection.close() } }
-            let tables = try await connection.query("SELECT to_regclass('stratus_migrations') IS NOT NULL", logger: logger).decode(Bool.self)
-            var exists = false
-            for try await value in tables { exists = value }
-            var applied = Set<String>()
-            if exists {
-                for try await identifier in try await connection.query("SELECT identifier FROM stratus_migrations", logger: logger).decode(String.self) {
-                    applied.insert(identifier)
-                }
-            }
-            var now = 0.0
-            for try await seconds in try await connection.query("SELECT extract(epoch FROM clock_timestamp())::float8", logger: logger).decode(Double.self) {
-                now = seconds
-            }
-            let level = exists ? Self.migrationLevel(applied: applied, known: PostgresSchema.migrations.map(\.identifier), store: "PostgreSQL")
-                : Finding(check: check, level: .ok, detail: "PostgreSQL reachable; an empty database, migrated on first start", fix: nil)
-            return [level, Self.clockSkew(Date().timeIntervalSince1970 - now)]
-        } catch {
-            return [Finding(check: check, level: .error, detail: "PostgreSQL cannot be reached: \(Self.describe(error))",
-                            fix: "check --database (host, port, user, password, database name) and that the server accepts this host")]
-        }
+        let level = inspection.applied.map { Self.migrationLevel(applied: $0, known: inspection.known, store: inspection.store) }
+            ?? Finding(check: "database", level: .ok, detail: "\(inspection.store): empty or not made yet; made and migrated on first start", fix: nil)
+        return [level] + (inspection.databaseTime.map { [Self.clockSkew(configuration.clock.seconds - $0)] } ?? [])
     }
 
     /// How a store's applied migrations compare with this version's.
@@ -163,7 +124,7 @@ package struct DeploymentDoctor: Sendable {
             _ = try files.serverConfiguration()
             let chain = try NIOSSLCertificate.fromPEMFile(files.certificateChain.path)
             guard let leaf = chain.first else { throw TLSFilesError("no certificate") }
-            let remaining = TimeInterval(leaf.notValidAfter) - Date().timeIntervalSince1970
+            let remaining = TimeInterval(leaf.notValidAfter) - configuration.clock.seconds
             let expiry = Date(timeIntervalSince1970: TimeInterval(leaf.notValidAfter)).formatted(.iso8601)
             if remaining <= 0 {
                 return Finding(check: check, level: .error, detail: "the certificate expired at \(expiry)", fix: "renew it (certbot renew) and restart")
@@ -225,10 +186,5 @@ package struct DeploymentDoctor: Sendable {
         } catch {
             return Finding(check: "mail", level: .error, detail: "\(error)", fix: "check --smtp-host, --smtp-port, the credentials and --smtp-ca-file")
         }
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        if let error = error as? PSQLError { return error.serverInfo?[.message] ?? "\(error.code)" }
-        return "\(error)"
     }
 }

@@ -18,7 +18,7 @@ struct Maintenance: Sendable {
                 if collected.uploads + collected.files > 0 {
                     logger.info("collected \(collected.uploads) unused asset uploads and \(collected.files) unreferenced files")
                 }
-                let now = AuthService.now()
+                let now = services.clock.milliseconds
                 try await services.storage.write { try await $0.deleteExpiredReplayKeys(before: now) }
                 try await services.storage.fleetCounters?.purge(now: now)
             }

@@ -20,8 +20,10 @@ package final class ServerKeyService: Sendable {
     /// The user every container's server keys act as: one identity, so that rotating keys keeps
     /// the ownership of what the backend created.
     package static let identity = "_server"
-    init(storage: any StratusStorage) {
+    let clock: ServerClock
+    init(storage: any StratusStorage, clock: ServerClock) {
         self.storage = storage
+        self.clock = clock
     }
 
     // MARK: Administration
@@ -34,8 +36,8 @@ package final class ServerKeyService: Sendable {
             throw CloudKitError.badRequest("the public key is not a PEM-encoded ECDSA P-256 public key")
         }
         let key = StoredServerKey(keyID: SecretGenerator.apiToken(), containerID: containerID,
-                                  publicKeyPEM: publicKeyPEM, createdAt: AuthService.now(), revokedAt: nil)
-        let audit = AuditLog.entry("key.add", container: containerID, key.keyID)
+                                  publicKeyPEM: publicKeyPEM, createdAt: clock.milliseconds, revokedAt: nil)
+        let audit = AuditLog.entry("key.add", container: containerID, key.keyID, at: clock.milliseconds)
         try await storage.write { transaction in
             guard try await transaction.container(id: containerID) != nil else {
                 throw CloudKitError.notFound("there is no container '\(containerID)'")
@@ -52,10 +54,10 @@ package final class ServerKeyService: Sendable {
 
     /// Revokes a key of a container; false if it had no such key or it was revoked already.
     package func revoke(keyID: String, containerID: String) async throws -> Bool {
-        let audit = AuditLog.entry("key.revoke", container: containerID, keyID)
+        let audit = AuditLog.entry("key.revoke", container: containerID, keyID, at: clock.milliseconds)
         return try await storage.write { transaction in
             guard try await transaction.serverKey(keyID: keyID)?.containerID == containerID,
-                  try await transaction.revokeServerKey(keyID: keyID, at: AuthService.now()) else { return false }
+                  try await transaction.revokeServerKey(keyID: keyID, at: self.clock.milliseconds) else { return false }
             try await transaction.appendAudit(audit)
             return true
         }
@@ -80,7 +82,7 @@ package final class ServerKeyService: Sendable {
         guard let date = ISO8601DateFormatter().date(from: signed.date) else {
             throw Self.failed("X-Apple-CloudKit-Request-ISO8601Date is not an ISO 8601 date")
         }
-        let now = AuthService.now()
+        let now = clock.milliseconds
         let signedAt = Int64(date.timeIntervalSince1970 * 1000)
         guard abs(now - signedAt) <= Self.maxClockSkew else {
             throw Self.failed("the request's date is more than \(Self.maxClockSkew / 60_000) minutes from the server's clock")

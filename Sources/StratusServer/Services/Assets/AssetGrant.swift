@@ -45,12 +45,18 @@ struct AssetURLSigner: Sendable {
     /// Whether download URLs of private data work only for the user they were issued to (with
     /// their `ckWebAuthToken`); otherwise the signed URL is the capability, as Apple's are.
     let bindsDownloadsToUser: Bool
+    /// What grants expire by.
+    let clock: ServerClock
 
-    init(secret: [UInt8], urlLifetime: Duration, bindsDownloadsToUser: Bool = false) {
+    init(secret: [UInt8], urlLifetime: Duration, bindsDownloadsToUser: Bool = false, clock: ServerClock) {
         self.key = SymmetricKey(data: secret)
         self.urlLifetime = urlLifetime
         self.bindsDownloadsToUser = bindsDownloadsToUser
+        self.clock = clock
     }
+
+    /// When a grant made now expires.
+    var newGrantExpiry: Int64 { clock.milliseconds + urlLifetime.milliseconds }
 
     /// A key of its own for another purpose (`label`), derived from the server's secret, so one
     /// secret protects every token the server hands out.
@@ -66,14 +72,14 @@ struct AssetURLSigner: Sendable {
     }
 
     /// The grant a token carries, once its signature, kind and lifetime are checked.
-    func grant(from token: String, kind: AssetGrant.Kind, now: Int64) throws(CloudKitError) -> AssetGrant {
+    func grant(from token: String, kind: AssetGrant.Kind) throws(CloudKitError) -> AssetGrant {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let payload = Base64URL.decode(String(parts[0])), let signature = Base64URL.decode(String(parts[1])),
               HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: payload, using: key),
               let grant = try? JSONDecoder().decode(AssetGrant.self, from: payload), grant.kind == kind else {
             throw .accessDenied("this asset \(kind.rawValue) URL is not valid")
         }
-        guard now <= grant.expires else {
+        guard clock.milliseconds <= grant.expires else {
             let remedy = kind == .upload ? "request a new one with assets/upload" : "fetch the record again for a new downloadURL"
             throw .accessDenied("this asset \(kind.rawValue) URL expired; \(remedy)")
         }

@@ -13,12 +13,12 @@ struct AssetLinks: Sendable {
     /// The grant every link starts from: who may download, and until when.
     private let template: AssetGrant
 
-    init(signer: AssetURLSigner, access: DatabaseAccess, now: Int64 = AuthService.now()) {
+    init(signer: AssetURLSigner, access: DatabaseAccess) {
         self.signer = signer
         origin = access.origin
         template = AssetGrant(kind: .download, containerID: access.containerID, environment: access.environment,
                               user: access.userRecordName,
-                              expires: now + signer.urlLifetime.milliseconds, recordName: "")
+                              expires: signer.newGrantExpiry, recordName: "")
     }
 
     /// Sets the `downloadURL` of every asset of a record read from `zoneRowID`.

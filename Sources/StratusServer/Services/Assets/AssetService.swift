@@ -19,6 +19,7 @@ package struct AssetService: Sendable {
     let maxAssetBytes: Int64
     let maxTokens: Int
     let uploadGracePeriod: Duration
+    let clock: ServerClock
 
     /// `assets/upload`: one signed upload URL per requested record field.
     package func uploadURLs(_ request: AssetUploadRequest, _ access: DatabaseAccess) async throws -> AssetUploadResponse {
@@ -40,7 +41,7 @@ package struct AssetService: Sendable {
             }
             return grant.zone
         }
-        let expires = AuthService.now() + signer.urlLifetime.milliseconds
+        let expires = signer.newGrantExpiry
         return AssetUploadResponse(tokens: try request.tokens.map { token in
             let recordName = token.recordName ?? SecretGenerator.uuid()
             let grant = AssetGrant(kind: .upload, containerID: access.containerID, environment: access.environment, user: user,
@@ -57,7 +58,7 @@ package struct AssetService: Sendable {
     package func receive<Body: AsyncSequence>(
         uploadToken: String, body: Body, declaredSize: Int64?, declaredChecksum: String?
     ) async throws -> AssetUploadReceipt where Body.Element == ByteBuffer {
-        let grant = try signer.grant(from: uploadToken, kind: .upload, now: AuthService.now())
+        let grant = try signer.grant(from: uploadToken, kind: .upload)
         guard let databaseID = grant.databaseID, let zoneName = grant.zoneName, let fieldName = grant.fieldName,
               let user = grant.user else {
             throw CloudKitError.accessDenied("this asset upload URL is not valid")
@@ -67,7 +68,7 @@ package struct AssetService: Sendable {
         let receipt = SecretGenerator.receipt()
         let upload = StoredAssetUpload(
             receiptHash: SecretGenerator.digest(receipt), databaseID: databaseID, zoneName: zoneName, recordName: grant.recordName,
-            fieldName: fieldName, uploadedBy: user, checksum: file.checksum, size: file.size, uploadedAt: AuthService.now())
+            fieldName: fieldName, uploadedBy: user, checksum: file.checksum, size: file.size, uploadedAt: clock.milliseconds)
         var stored = false
         defer { if !stored { try? FileManager.default.removeItem(atPath: file.temporaryPath) } }
         if let declaredChecksum, declaredChecksum != file.checksum {
@@ -91,7 +92,7 @@ package struct AssetService: Sendable {
             throw CloudKitError.limitExceeded("at most \(maxTokens) assets per assets/rereference request")
         }
         let databaseID = try await directory.databaseID(for: access)
-        let now = AuthService.now()
+        let now = clock.milliseconds
         return try await storage.write { transaction in
             let zone = try await DatabaseDirectory.zone(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             var roles = access.scope == .public ? PublicPermissions(access, in: transaction) : nil
@@ -121,7 +122,7 @@ package struct AssetService: Sendable {
     /// ``AssetURLSigner/bindsDownloadsToUser``, a private database's URL also needs that user's
     /// `ckWebAuthToken`. The record must still hold the file.
     package func download(token: String, webAuthToken: String?) async throws -> (checksum: String, size: Int64) {
-        let grant = try signer.grant(from: token, kind: .download, now: AuthService.now())
+        let grant = try signer.grant(from: token, kind: .download)
         guard let checksum = grant.checksum, let zoneRowID = grant.zoneRowID else { throw CloudKitError.accessDenied("this download URL is not valid") }
         let scope = try await storage.read { transaction in
             guard let zone = try await transaction.zone(rowID: zoneRowID), !zone.deleted,
@@ -167,7 +168,8 @@ package struct AssetService: Sendable {
     /// first; then, in a second write (serialized with uploads, which may have brought the same
     /// bytes back meanwhile), each file whose row is still absent is removed. A failure between
     /// the two leaves a file nothing refers to, never a row without its file.
-    package func collectGarbage(now: Int64 = AuthService.now()) async throws -> (uploads: Int, files: Int) {
+    package func collectGarbage() async throws -> (uploads: Int, files: Int) {
+        let now = clock.milliseconds
         let cutoff = now - uploadGracePeriod.milliseconds
         let blobs = self.blobs
         let (uploads, orphans) = try await storage.write { transaction in
@@ -184,7 +186,7 @@ package struct AssetService: Sendable {
         }
         let result = (uploads, removed)
         // Uploads a crash cut off are left half-written; none takes this long.
-        incoming.remove(olderThan: .seconds(3600))
+        incoming.remove(olderThan: .seconds(3600), now: clock.date)
         return result
     }
 }

@@ -15,6 +15,7 @@ package struct ChangeService: Sendable {
     let tombstoneRetention: Duration
     let signer: AssetURLSigner
     let readAhead: ChangeReadAhead
+    let clock: ServerClock
 
     /// Changes of each requested zone; a zone that fails gets an error entry of its own.
     ///
@@ -134,8 +135,8 @@ package struct ChangeService: Sendable {
 
     /// Purges tombstones older than the retention; tokens that predate them then expire.
     @discardableResult
-    package func purgeTombstones(now: Int64 = AuthService.now()) async throws -> Int {
-        let cutoff = now - tombstoneRetention.milliseconds
+    package func purgeTombstones() async throws -> Int {
+        let cutoff = clock.milliseconds - tombstoneRetention.milliseconds
         return try await storage.write { try await $0.purgeTombstones(before: cutoff) }
     }
 

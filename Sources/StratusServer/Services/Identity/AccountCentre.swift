@@ -22,6 +22,7 @@ package struct AccountCentre: Sendable {
     let limiter: RateLimiter
     /// How long a proof stays fresh.
     let freshProofWindow: Duration
+    let clock: ServerClock
 
     /// How long a mailed proof code works.
     static let proofCodeLifetime: Duration = .seconds(10 * 60)
@@ -43,7 +44,7 @@ package struct AccountCentre: Sendable {
             (try await transaction.user(recordName: session.userRecordName), try await transaction.sessions(user: session.userRecordName))
         }
         guard let user else { throw CloudKitError(.authenticationFailed, "the account no longer exists") }
-        let now = AuthService.now()
+        let now = clock.milliseconds
         return AccountResponse(userRecordName: user.userRecordName, username: user.username, email: user.email, emailVerified: user.emailVerified,
                                methods: Self.methods(of: user),
                                sessions: sessions.filter { $0.expiresAt > now }.map { other in
@@ -124,7 +125,7 @@ package struct AccountCentre: Sendable {
         guard let email = user.email, user.emailVerified else { throw CloudKitError.badRequest("the account has no verified email address") }
         try await MailedCodeLimits(limiter: limiter).chargeCode(to: email, containerID: user.containerID, client: client, verification: false)
         try await storage.write { transaction in
-            try await MailedCode.issue(to: user, at: email, for: .proof, lifetime: Self.proofCodeLifetime, mail: { code in
+            try await MailedCode.issue(to: user, at: email, for: .proof, lifetime: Self.proofCodeLifetime, now: clock.milliseconds, mail: { code in
                 ("Your confirmation code: \(code)", "Enter this code to confirm it is you: \(code)\n\nIt is valid for 10 minutes. "
                     + "If you did not ask for it, someone may be using your account: change your password.\n")
             }, in: transaction)
@@ -152,7 +153,7 @@ package struct AccountCentre: Sendable {
         } else {
             throw CloudKitError.badRequest("give one proof: password, identityToken (and its nonce), or emailCode")
         }
-        let now = AuthService.now()
+        let now = clock.milliseconds
         try await storage.write { try await $0.setSessionProven(tokenHash: session.tokenHash, at: now) }
     }
 
@@ -160,7 +161,7 @@ package struct AccountCentre: Sendable {
     private func checkProofCode(_ code: String, session: StoredSession, client: String) async throws {
         let limits = MailedCodeLimits(limiter: limiter)
         try await limits.chargeTry(client: client)
-        switch try await storage.write({ try await MailedCode.check(code, user: session.userRecordName, for: .proof, in: $0) }) {
+        switch try await storage.write({ try await MailedCode.check(code, user: session.userRecordName, for: .proof, now: clock.milliseconds, in: $0) }) {
         case .noValidCode: throw CloudKitError(.authenticationFailed, "no valid confirmation code: ask for a new one with account/reauthenticate/code")
         case .wrong: throw CloudKitError(.authenticationFailed, "wrong confirmation code")
         case .right: await limits.refundTry(client: client)
@@ -174,7 +175,7 @@ package struct AccountCentre: Sendable {
             (try await transaction.user(recordName: session.userRecordName), try await transaction.session(tokenHash: session.tokenHash))
         }
         guard let user, let stored else { throw CloudKitError(.authenticationFailed, "the account no longer exists") }
-        guard AuthService.now() - stored.provenAt <= freshProofWindow.milliseconds else {
+        guard clock.milliseconds - stored.provenAt <= freshProofWindow.milliseconds else {
             throw CloudKitError(.authenticationRequired,
                                 "fresh proof required: prove who you are again with account/reauthenticate (one of: \(proofMethods(of: user).joined(separator: ", "))), then retry",
                                 methods: proofMethods(of: user))

@@ -3,9 +3,10 @@ import JWTKit
 
 /// The claims of a Sign in with Apple identity token, under Apple's names.
 ///
-/// Decoding checks what needs no configuration: the issuer is Apple, the token has not expired
-/// and was not issued in the future (each with ``allowedSkew``). The audience and the nonce are
-/// checked by ``AppleSignIn``, which knows the app's client IDs and what the client sent.
+/// Decoding checks what needs no configuration: the issuer is Apple and the token names a user.
+/// ``AppleSignIn`` checks the rest: the token has not expired and was not issued in the future on
+/// the server's clock (``verifyTimes(at:)``, each with ``allowedSkew``), the audience is one of the
+/// app's client IDs, and the nonce is the one the client sent.
 struct AppleIdentityClaims: JWTPayload {
     enum CodingKeys: String, CodingKey {
         case issuer = "iss", audience = "aud", expires = "exp", issuedAt = "iat", subject = "sub"
@@ -32,12 +33,16 @@ struct AppleIdentityClaims: JWTPayload {
         guard issuer.value == Self.issuerName else {
             throw JWTError.claimVerificationFailure(failedClaim: issuer, reason: "the token was not issued by Apple")
         }
-        try expires.verifyNotExpired(currentDate: Date() - Self.allowedSkew)
-        guard issuedAt.value <= Date() + Self.allowedSkew else {
-            throw JWTError.claimVerificationFailure(failedClaim: issuedAt, reason: "the token was issued in the future")
-        }
         guard !subject.value.isEmpty, subject.value.utf8.count <= 255 else {
             throw JWTError.claimVerificationFailure(failedClaim: subject, reason: "the token names no user")
+        }
+    }
+
+    /// Checks the token's lifetime against the server's clock (JWTKit's check reads the system's).
+    func verifyTimes(at now: Date) throws {
+        try expires.verifyNotExpired(currentDate: now - Self.allowedSkew)
+        guard issuedAt.value <= now + Self.allowedSkew else {
+            throw JWTError.claimVerificationFailure(failedClaim: issuedAt, reason: "the token was issued in the future")
         }
     }
 }

@@ -25,12 +25,14 @@ package struct AppleSignIn: Sendable {
     let auth: AuthService
     /// Mails users the changes to how their accounts sign in.
     let notices: SecurityNotices
+    let clock: ServerClock
 
     /// The longest identity token accepted (Apple's are about 1 KB).
     static let maxTokenBytes = 8 * 1024
 
-    init(configuration: AppleSignInConfiguration, storage: any StratusStorage, auth: AuthService, notices: SecurityNotices) {
+    init(configuration: AppleSignInConfiguration, storage: any StratusStorage, auth: AuthService, notices: SecurityNotices, clock: ServerClock) {
         self.configuration = configuration
+        self.clock = clock
         self.notices = notices
         keys = AppleIdentityKeys(url: configuration.keysURL, refetchInterval: configuration.refetchInterval)
         self.storage = storage
@@ -49,7 +51,7 @@ package struct AppleSignIn: Sendable {
                 return try await auth.openSession(for: user, environment: environment, from: origin, in: transaction)
             }
             let user = StoredUser(userRecordName: SecretGenerator.userRecordName(), containerID: containerID, username: Self.newUsername(),
-                                  passwordHash: "", createdAt: AuthService.now(), apple: identity)
+                                  passwordHash: "", createdAt: clock.milliseconds, apple: identity)
             try await transaction.insertUser(user)
             return try await auth.openSession(for: user, environment: environment, from: origin, in: transaction)
         }
@@ -119,6 +121,7 @@ package struct AppleSignIn: Sendable {
         let claims: AppleIdentityClaims
         do {
             claims = try await keys.keys(for: kid).verify(token, as: AppleIdentityClaims.self)
+            try claims.verifyTimes(at: clock.date)
         } catch let error as CloudKitError {
             throw error
         } catch {
@@ -142,7 +145,7 @@ package struct AppleSignIn: Sendable {
         // Used once, and remembered until it would have expired anyway.
         let expiry = Int64((claims.expires.value.timeIntervalSince1970 + AppleIdentityClaims.allowedSkew) * 1000)
         let key = "apple-token " + SecretGenerator.digest(token)
-        guard try await storage.write({ try await $0.useOnce(key, until: expiry, now: AuthService.now()) }) else {
+        guard try await storage.write({ try await $0.useOnce(key, until: expiry, now: clock.milliseconds) }) else {
             throw Self.failed("this identity token was used already: sign in with Apple again for a new one")
         }
         let email = claims.email.flatMap { email in

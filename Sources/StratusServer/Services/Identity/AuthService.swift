@@ -19,6 +19,7 @@ package struct AuthService: Sendable {
     let signInsPerAddress: RateRule
     let signUpsPerAddress: RateRule
     let requestsPerUser: RateRule
+    let clock: ServerClock
 
     static let authenticationRequired = CloudKitError(.authenticationRequired, "request needs authorization: sign in and pass ckWebAuthToken")
 
@@ -27,7 +28,7 @@ package struct AuthService: Sendable {
     package func user(webAuthToken: String, containerID: String, environment: ContainerEnvironment) async throws -> String {
         let hash = SecretGenerator.digest(webAuthToken)
         let session = try await storage.read { try await $0.session(tokenHash: hash) }
-        return try Self.check(session, containerID: containerID, environment: environment).userRecordName
+        return try check(session, containerID: containerID, environment: environment).userRecordName
     }
 
     /// Checks the API token (in constant time) and, when one is given, the web auth token, in
@@ -45,8 +46,8 @@ package struct AuthService: Sendable {
         }
         try Self.check(container, apiToken: apiToken, containerID: containerID)
         guard hash != nil else { return nil }
-        let checked = try Self.check(session, containerID: containerID, environment: environment)
-        let now = Self.now()
+        let checked = try check(session, containerID: containerID, environment: environment)
+        let now = clock.milliseconds
         if now - checked.lastUsedAt >= Self.lastUseResolution {
             // What the account centre shows; a request never fails for want of it.
             try? await storage.write { try await $0.setSessionUsed(tokenHash: checked.tokenHash, at: now) }
@@ -63,11 +64,11 @@ package struct AuthService: Sendable {
         }
     }
 
-    private static func check(_ session: StoredSession?, containerID: String, environment: ContainerEnvironment) throws(CloudKitError) -> StoredSession {
+    private func check(_ session: StoredSession?, containerID: String, environment: ContainerEnvironment) throws(CloudKitError) -> StoredSession {
         guard let session, session.containerID == containerID, session.environment == environment else {
             throw CloudKitError(.authenticationFailed, "ckWebAuthToken is not valid")
         }
-        guard session.expiresAt > Self.now() else {
+        guard session.expiresAt > clock.milliseconds else {
             throw CloudKitError(.authenticationFailed, "ckWebAuthToken has expired; sign in again")
         }
         return session
@@ -99,7 +100,7 @@ package struct AuthService: Sendable {
         try Self.validate(credentials)
         return StoredUser(userRecordName: SecretGenerator.userRecordName(), containerID: containerID,
                           username: credentials.username, passwordHash: try await hashPassword(credentials.password),
-                          createdAt: Self.now(), email: credentials.email, discoverable: credentials.discoverable ?? false)
+                          createdAt: clock.milliseconds, email: credentials.email, discoverable: credentials.discoverable ?? false)
     }
 
     /// The stored hash of a new password, after checking its length.
@@ -175,7 +176,7 @@ package struct AuthService: Sendable {
             throw CloudKitError(.authenticationFailed, "unknown username or wrong password")
         }
         return try await storage.write { transaction in
-            try await transaction.deleteExpiredSessions(before: Self.now())
+            try await transaction.deleteExpiredSessions(before: clock.milliseconds)
             return try await openSession(for: user, environment: environment, from: origin, in: transaction)
         }
     }
@@ -205,7 +206,7 @@ package struct AuthService: Sendable {
 
     private func makeSession(token: String, user: String, containerID: String, environment: ContainerEnvironment,
                              origin: SessionOrigin) -> StoredSession {
-        let now = Self.now()
+        let now = clock.milliseconds
         return StoredSession(tokenHash: SecretGenerator.digest(token), userRecordName: user, containerID: containerID,
                              environment: environment, expiresAt: now + sessionLifetime.milliseconds, createdAt: now, lastUsedAt: now,
                              provenAt: now, device: origin.device, clientAddress: origin.client)
@@ -236,8 +237,6 @@ package struct AuthService: Sendable {
             throw .badRequest("the email address is not valid: one @, no spaces, control characters or angle brackets")
         }
     }
-
-    static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
     /// A hash no password matches (a zero salt and key) at the current cost, checked when the
     /// username is unknown.

@@ -17,6 +17,7 @@ package struct PasswordReset: Sendable {
     let limiter: RateLimiter
     let auth: AuthService
     let hub: NotificationHub
+    let clock: ServerClock
 
     static let codeLifetime: Duration = .seconds(30 * 60)
     /// Reset mails asked for from one client address: five, then one a minute.
@@ -38,7 +39,7 @@ package struct PasswordReset: Sendable {
         try await MailedCodeLimits(limiter: limiter).chargeCode(to: email, containerID: containerID, client: client, verification: false)
         let user = try await storage.read { try await $0.user(containerID: containerID, email: email) }
         let code = SecretGenerator.typedCode()
-        let now = AuthService.now()
+        let now = clock.milliseconds
         let expiresAt = now + Self.codeLifetime.milliseconds
         // The same write whether or not an account has the address (a decoy where no mail goes),
         // and no SMTP in the request: nothing in the answer or its timing tells who has an account.
@@ -65,7 +66,7 @@ package struct PasswordReset: Sendable {
         let refused = CloudKitError.badRequest("the reset code is wrong, used or expired: ask for a new one with password/forgot")
         // Checked before the password is hashed: a wrong guess costs no hash.
         let user = try await storage.read { transaction -> StoredUser? in
-            guard let stored = try await transaction.passwordResetCode(codeHash: hash), stored.expiresAt > AuthService.now() else { return nil }
+            guard let stored = try await transaction.passwordResetCode(codeHash: hash), stored.expiresAt > clock.milliseconds else { return nil }
             return try await transaction.user(recordName: stored.userRecordName)
         }
         guard let user, user.containerID == containerID else { throw refused }

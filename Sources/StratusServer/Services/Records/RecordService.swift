@@ -12,6 +12,7 @@ package struct RecordService: Sendable {
     let maxResponseBytes: Int
     let signer: AssetURLSigner
     let hub: NotificationHub
+    let clock: ServerClock
 
     /// The record bytes one `records/modify` may touch (write, merge or delete), which its answer
     /// echoes and its notifications carry: the response budget, and never less than a request
@@ -39,7 +40,7 @@ package struct RecordService: Sendable {
         }
         let prepared = try prepare(request)
         let key = try access.databaseKey()
-        let context = WriteContext(access: access, user: user, now: AuthService.now())
+        let context = WriteContext(access: access, user: user, now: clock.milliseconds)
         let whileCommitting = request.operations.count >= Self.answeredWhileCommitting
         return try await storage.write(publishingTo: hub, answering: answer, whileCommitting: whileCommitting) { transaction, changes in
             let databaseID = try await DatabaseDirectory.databaseID(key, in: changes)

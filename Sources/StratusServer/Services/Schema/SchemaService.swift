@@ -6,6 +6,7 @@ package struct SchemaService: Sendable {
     let storage: any StratusStorage
     /// Told after every change of grants or roles: it checks public subscriptions against them.
     let hub: NotificationHub
+    let clock: ServerClock
 
     /// A write that may change who may read what: the hub forgets what it knew once it committed.
     private func writeChangingPermissions<T: Sendable>(_ body: @escaping @Sendable (any StorageTransaction, ChangeSet) async throws -> T) async throws -> T {
@@ -24,7 +25,7 @@ package struct SchemaService: Sendable {
     package func importIntoDevelopment(_ text: String, containerID: String) async throws -> Schema {
         let schema = try SchemaText.parse(text)
         try validate(schema)
-        let audit = AuditLog.entry("schema.import", container: containerID, "development")
+        let audit = AuditLog.entry("schema.import", container: containerID, "development", at: clock.milliseconds)
         return try await writeChangingPermissions { transaction, _ in
             let previous = try await transaction.schema(containerID: containerID, environment: .development)
             try await transaction.replaceSchema(schema, containerID: containerID, environment: .development)
@@ -49,7 +50,7 @@ package struct SchemaService: Sendable {
     /// records (and leaves participants' shared databases; default zones are replaced by empty
     /// ones), and so are development's subscriptions. Returns how many zones went.
     package func resetDevelopment(containerID: String) async throws -> Int {
-        let audit = AuditLog.entry("schema.reset", container: containerID, "development")
+        let audit = AuditLog.entry("schema.reset", container: containerID, "development", at: clock.milliseconds)
         return try await writeChangingPermissions { transaction, changes in
             try await transaction.appendAudit(audit)
             let previous = try await transaction.schema(containerID: containerID, environment: .development)
@@ -64,7 +65,7 @@ package struct SchemaService: Sendable {
                 }
                 guard let owner = try await transaction.databaseKey(id: databaseID) else { continue }
                 for zone in try await transaction.liveZones(databaseID: databaseID) {
-                    _ = try await ZoneService.delete(zone, of: owner, in: changes)
+                    _ = try await ZoneService.delete(zone, of: owner, at: clock.milliseconds, in: changes)
                     zones += 1
                     // Every database keeps a default zone: an empty one replaces it (devices'
                     // tokens of the old one expire, as for any zone deleted and made again).
@@ -82,7 +83,7 @@ package struct SchemaService: Sendable {
     /// production has and development lacks, or a field whose type differs, refuses the deploy.
     /// Returns the changes applied.
     package func deploy(containerID: String) async throws -> [SchemaChange] {
-        let audit = AuditLog.entry("schema.deploy", container: containerID, "development to production")
+        let audit = AuditLog.entry("schema.deploy", container: containerID, "development to production", at: clock.milliseconds)
         return try await writeChangingPermissions { transaction, _ in
             try await transaction.appendAudit(audit)
             let development = try await transaction.schema(containerID: containerID, environment: .development)
@@ -116,7 +117,7 @@ package struct SchemaService: Sendable {
         guard !SecurityRole.builtIn.contains(role) else {
             throw CloudKitError.badRequest("role '\(role)' is built in: it follows from who the caller is and is never given")
         }
-        let audit = AuditLog.entry(granted ? "role.grant" : "role.revoke", container: containerID, "\(role) \(granted ? "to" : "from") \(username) (\(environment.rawValue))")
+        let audit = AuditLog.entry(granted ? "role.grant" : "role.revoke", container: containerID, "\(role) \(granted ? "to" : "from") \(username) (\(environment.rawValue))", at: clock.milliseconds)
         return try await writeChangingPermissions { transaction, _ in
             try await transaction.appendAudit(audit)
             guard let user = try await transaction.user(containerID: containerID, username: username) else {

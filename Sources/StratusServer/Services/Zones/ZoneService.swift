@@ -6,6 +6,7 @@ package struct ZoneService: Sendable {
     let directory: DatabaseDirectory
     let maxOperations: Int
     let hub: NotificationHub
+    let clock: ServerClock
 
     package func list(_ access: DatabaseAccess) async throws -> ZonesResponse {
         if access.scope == .shared {
@@ -62,7 +63,7 @@ package struct ZoneService: Sendable {
                 let zoneID = operation.zone.zoneID
                 do {
                     return .success(try await transaction.withSavepoint {
-                        try await Self.apply(operation.operationType, zoneID, databaseID: databaseID, of: key, access: access, in: changes)
+                        try await Self.apply(operation.operationType, zoneID, databaseID: databaseID, of: key, access: access, at: clock.milliseconds, in: changes)
                     })
                 } catch let error as CloudKitError {
                     return .failure(ZoneError(zoneID: zoneID, error: error))
@@ -72,7 +73,7 @@ package struct ZoneService: Sendable {
     }
 
     private static func apply(_ type: ZonesModifyRequest.Operation.OperationType, _ zoneID: ZoneID, databaseID: Int64, of owner: DatabaseKey,
-                              access: DatabaseAccess, in changes: ChangeSet) async throws -> Zone {
+                              access: DatabaseAccess, at time: Int64, in changes: ChangeSet) async throws -> Zone {
         let transaction = changes.transaction
         try NameRules.validateZoneName(zoneID.zoneName)
         try access.checkOwner(of: zoneID)
@@ -91,14 +92,14 @@ package struct ZoneService: Sendable {
             guard let zone = try await transaction.liveZone(databaseID: databaseID, zoneName: zoneID.zoneName) else {
                 throw CloudKitError.zoneNotFound(zoneID.zoneName)
             }
-            return DatabaseDirectory.wireZone(try await delete(zone, of: owner, in: changes), access: access, in: transaction)
+            return DatabaseDirectory.wireZone(try await delete(zone, of: owner, at: time, in: changes), access: access, in: transaction)
         }
     }
 
     /// Deletes a zone of `owner`'s private database: it leaves every participant's shared
     /// database with its shares, and becomes a tombstone without records. The owner's subscribers
     /// and each participant whose shared database it left hear of it. Returns the tombstone.
-    static func delete(_ zone: StoredZone, of owner: DatabaseKey, in changes: ChangeSet) async throws -> StoredZone {
+    static func delete(_ zone: StoredZone, of owner: DatabaseKey, at time: Int64, in changes: ChangeSet) async throws -> StoredZone {
         let transaction = changes.transaction
         var zone = zone
         let members = try await transaction.sharedZoneMembers(zoneRowID: zone.rowID)
@@ -110,7 +111,7 @@ package struct ZoneService: Sendable {
         }
         zone.changeSequence = try await changes.nextSequence()
         zone.deleted = true
-        try await transaction.deleteZone(rowID: zone.rowID, sequence: zone.changeSequence, at: AuthService.now())
+        try await transaction.deleteZone(rowID: zone.rowID, sequence: zone.changeSequence, at: time)
         changes.zoneDeleted(zoneRowID: zone.rowID, zoneName: zone.zoneName, database: owner, databaseID: zone.databaseID)
         for member in members {
             let shared = DatabaseKey(containerID: owner.containerID, environment: owner.environment, scope: .shared, ownerRecordName: member)

@@ -17,9 +17,10 @@ package struct IncomingFiles: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    /// Deletes the files of uploads that started longer ago than `age` (a crash cut them off).
-    func remove(olderThan age: Duration) {
-        let cutoff = Date().addingTimeInterval(-Double(age.components.seconds))
+    /// Deletes the files of uploads that started longer ago than `age` before `now` (a crash cut
+    /// them off).
+    func remove(olderThan age: Duration, now: Date) {
+        let cutoff = now.addingTimeInterval(-Double(age.components.seconds))
         let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
         for file in files {
             let modified = (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate ?? .distantPast

@@ -23,8 +23,11 @@ package final class PostgresBus: InstanceBus {
     /// This instance's ID, random per process.
     let instance = UUID().uuidString
 
-    init(client: PostgresClient, address: PostgresAddress, logger: Logger) {
+    private let clock: ServerClock
+
+    init(client: PostgresClient, address: PostgresAddress, clock: ServerClock, logger: Logger) {
         self.client = client
+        self.clock = clock
         self.address = address
         self.logger = logger
     }
@@ -43,7 +46,7 @@ package final class PostgresBus: InstanceBus {
             var payload = String(decoding: try JSONEncoder().encode(Envelope(from: instance, message: message)), as: UTF8.self)
             try await client.withConnection { connection in
                 if payload.utf8.count > Self.maxInlineBytes {
-                    let now = PostgresTransaction.now()
+                    let now = clock.milliseconds
                     try await connection.query("DELETE FROM bus_messages WHERE created_at < \(now - 60_000)", logger: logger)
                     let id = try await connection.query("""
                         INSERT INTO bus_messages (body, created_at) VALUES (\(payload), \(now)) RETURNING id

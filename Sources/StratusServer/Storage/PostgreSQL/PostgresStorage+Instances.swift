@@ -25,7 +25,7 @@ extension PostgresStorage {
     /// died), runs `body`, and gives the lease back; an instance that finds it held skips the
     /// job. No connection is held meanwhile.
     package func exclusively(_ job: String, _ body: @Sendable () async throws -> Void) async throws -> Bool {
-        let now = PostgresTransaction.now()
+        let now = clock.milliseconds
         let expires = now + Self.jobLease.milliseconds
         let taken = try await client.query("""
             INSERT INTO job_leases (name, holder, expires_at) VALUES (\(job), \(instance), \(expires))

@@ -17,6 +17,7 @@ package final class PostgresStorage: StratusStorage {
     let client: PostgresClient
     private let running: Task<Void, Never>
     let logger: Logger
+    let clock: ServerClock
     package let epoch: Int64
     package let bus: (any InstanceBus)?
     /// This instance's ID, random per process (job leases name their holder by it).
@@ -24,8 +25,9 @@ package final class PostgresStorage: StratusStorage {
 
     /// Connects to the database at `url` (`postgres://user:password@host:port/database`),
     /// migrates it under an advisory lock (instances starting together migrate one at a time),
-    /// and reads the store's epoch.
-    package init(url: String, maxConnections: Int = 16, logger: Logger = Logger(label: "stratus.postgres")) async throws {
+    /// and reads the store's epoch. Job leases and bus messages are timed by `clock`.
+    package init(url: String, maxConnections: Int = 16, clock: ServerClock = ServerClock(),
+                 logger: Logger = Logger(label: "stratus.postgres")) async throws {
         let address = try PostgresAddress(url: url)
         var configuration = address.client
         configuration.options.maximumConnections = maxConnections
@@ -35,8 +37,9 @@ package final class PostgresStorage: StratusStorage {
         let client = PostgresClient(configuration: configuration, backgroundLogger: background)
         self.client = client
         self.logger = logger
+        self.clock = clock
         running = Task { await client.run() }
-        bus = PostgresBus(client: client, address: address, logger: logger)
+        bus = PostgresBus(client: client, address: address, clock: clock, logger: logger)
         do {
             try await PostgresMigrator.migrate(client, logger: logger)
             epoch = try await client.withConnection { connection in

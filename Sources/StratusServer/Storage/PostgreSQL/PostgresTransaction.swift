@@ -150,5 +150,4 @@ final class PostgresTransaction: StorageTransaction {
         return result
     }
 
-    static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 }

@@ -2,29 +2,6 @@ import StratusCore
 
 /// ``AccountStore`` in the SQL both drivers speak.
 extension AccountStore where Self: SQLDatabase {
-    package func container(id: String) async throws -> StoredContainer? {
-        try await fetchOne("SELECT id, api_token, created_at, web_origins FROM containers WHERE id = \(id)").map(AccountRows.container)
-    }
-
-    package func containers() async throws -> [StoredContainer] {
-        try await fetch("SELECT id, api_token, created_at, web_origins FROM containers ORDER BY id").map(AccountRows.container)
-    }
-
-    package func insertContainer(_ container: StoredContainer) async throws {
-        try await run("""
-            INSERT INTO containers (id, api_token, created_at, web_origins)
-            VALUES (\(container.id), \(container.apiToken), \(container.createdAt), \(AccountRows.originsText(container.webOrigins)))
-            """)
-    }
-
-    package func setWebOrigins(containerID: String, origins: [String]) async throws {
-        try await run("UPDATE containers SET web_origins = \(AccountRows.originsText(origins)) WHERE id = \(containerID)")
-    }
-
-    package func setAPIToken(containerID: String, apiToken: String) async throws {
-        try await run("UPDATE containers SET api_token = \(apiToken) WHERE id = \(containerID)")
-    }
-
     package func user(containerID: String, username: String) async throws -> StoredUser? {
         try await fetchOne("SELECT \(unescaped: SQLColumns.user) FROM users WHERE container_id = \(containerID) AND username = \(username)")
             .map(AccountRows.user)
@@ -90,24 +67,6 @@ extension AccountStore where Self: SQLDatabase {
         for table in ["email_codes", "proof_codes", "password_reset_codes", "user_roles", "apns_tokens", "users"] {
             try await run("DELETE FROM \(unescaped: table) WHERE user_record_name = \(user)")
         }
-    }
-
-    package func savePasswordResetCode(_ code: StoredPasswordResetCode) async throws {
-        try await deletePasswordResetCodes(user: code.userRecordName)
-        try await run("""
-            INSERT INTO password_reset_codes (code_hash, user_record_name, expires_at)
-            VALUES (\(code.codeHash), \(code.userRecordName), \(code.expiresAt))
-            """)
-    }
-
-    package func passwordResetCode(codeHash: String) async throws -> StoredPasswordResetCode? {
-        try await fetchOne("SELECT code_hash, user_record_name, expires_at FROM password_reset_codes WHERE code_hash = \(codeHash)").map {
-            StoredPasswordResetCode(codeHash: try $0.string(0), userRecordName: try $0.string(1), expiresAt: try $0.int64(2))
-        }
-    }
-
-    package func deletePasswordResetCodes(user: String) async throws {
-        try await run("DELETE FROM password_reset_codes WHERE user_record_name = \(user)")
     }
 
     package func markEmailVerified(user: String) async throws {

@@ -3,7 +3,7 @@ import StratusCore
 /// ``ArchiveStore``'s export in the SQL both drivers speak: the policy of what an archive holds
 /// (secrets only when asked, email codes and pending uploads never) is written here once. A
 /// driver inserts the rows whose ids a load keeps.
-extension ArchiveStore where Self: SQLDatabase & AccountStore & ServerKeyStore & APNsStore & SchemaStore & ShareStore & SubscriptionStore & AuditStore {
+extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore & ServerKeyStore & APNsStore & SchemaStore & ShareStore & SubscriptionStore & AuditStore {
     package func archiveItemCount(containerID: String, includingSecrets: Bool) async throws -> Int {
         // The container line, then a schema line per environment, then one line per row.
         let inContainer: SQLStatement = "SELECT z.id FROM zones z JOIN databases d ON d.id = z.database_id WHERE d.container_id = \(containerID)"

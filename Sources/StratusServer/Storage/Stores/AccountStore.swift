@@ -1,13 +1,7 @@
 import StratusCore
 
-/// Containers and the users of each: accounts, email verification, administration.
+/// The users of each container: their accounts, sign-in methods and email verification.
 package protocol AccountStore {
-    func container(id: String) async throws -> StoredContainer?
-    func containers() async throws -> [StoredContainer]
-    func insertContainer(_ container: StoredContainer) async throws
-    func setAPIToken(containerID: String, apiToken: String) async throws
-    /// Replaces the container's web origins (``StoredContainer/webOrigins``).
-    func setWebOrigins(containerID: String, origins: [String]) async throws
     func user(containerID: String, username: String) async throws -> StoredUser?
     /// The user who verified this email address in the container (unverified claims never match).
     func user(containerID: String, email: String) async throws -> StoredUser?
@@ -28,12 +22,6 @@ package protocol AccountStore {
     func setEmail(user: String, email: String?) async throws
     /// Deletes the user's row and what only it needs: email codes, security roles, APNs tokens.
     func deleteUser(recordName user: String) async throws
-    /// Keeps a password reset code, replacing the user's earlier ones.
-    func savePasswordResetCode(_ code: StoredPasswordResetCode) async throws
-    /// The reset code with this SHA-256, expired or not.
-    func passwordResetCode(codeHash: String) async throws -> StoredPasswordResetCode?
-    /// Forgets the user's reset codes (one was used, or the account goes).
-    func deletePasswordResetCodes(user: String) async throws
     /// Marks the user's email address verified and forgets their code; `EXISTS` when another
     /// account of the container verified the same address first.
     func markEmailVerified(user: String) async throws
