@@ -11,6 +11,7 @@
 #                       administrator for the console
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/free_port.sh
 python3 scripts/lib/doc_blocks.py audit
 python3 scripts/lib/doc_blocks.py generate --check
 # The README is a front page: 12 KB at most; the rest is in docs/.
@@ -120,7 +121,7 @@ run_block scale-serve docs/scaling.md "$work/scale" "$scaling; s#/var/lib/stratu
 served_by_block
 first_url=$base_url
 second=$server
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=$(free_port)
 run_block scale-serve docs/scaling.md "$work/scale" "$scaling; s#/var/lib/stratus#$work/instance-2#"
 served_by_block
 curl -s -X POST "$first_url/auth/1/$container/development/signup?ckAPIToken=$api_token" \

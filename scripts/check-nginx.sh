@@ -6,6 +6,7 @@
 # WebSocket, and two clients throttled apart. Installs nginx when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/free_port.sh
 if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
   if [ "$(id -u)" -eq 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null
@@ -18,7 +19,7 @@ fi
 nginx=$(command -v nginx || echo /usr/sbin/nginx)
 source scripts/lib/walkthrough.sh
 need_products stratus
-proxy_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+proxy_port=$(free_port)
 # docs/deploy.md's serve command for this setup, on this run's ports and data directory.
 serve_args=$(doc_block proxy-serve docs/deploy.md | sed -n 's#^stratus serve --host 127.0.0.1 --port 8080 ##p' | sed "s#https://sync.example.com#http://127.0.0.1:$proxy_port#")
 [ -n "$serve_args" ] || { echo "docs/deploy.md's proxy-serve block is not 'stratus serve --host 127.0.0.1 --port 8080 …'"; exit 1; }
@@ -105,8 +106,8 @@ grep -q '^127.0.0.2 ' "$work/nginx/logs/access.log" || { echo "the guesses did n
 # Behind an nginx that writes RFC 7239 Forwarded (and passes the client's own X-Forwarded-For on
 # untouched), a server told --proxy-header forwarded reads Forwarded alone: guesses under a new forged
 # X-Forwarded-For address each time are all the one client's, and throttled.
-second_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-forwarded_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+second_port=$(free_port)
+forwarded_port=$(free_port)
 "$PWD/.build/debug/stratus" serve --data "$work/forwarded-data" --port "$second_port" --log-level error --ready-json \
   --trusted-proxy 127.0.0.1 --proxy-header forwarded > "$work/forwarded.log" 2>&1 &
 second=$!

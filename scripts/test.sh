@@ -29,6 +29,8 @@ scripts/install-deps.sh
 python3 -c 'import aiosmtpd, schemathesis, selenium' 2>/dev/null || python3 -m pip install -q -r requirements.txt
 step 2400 swift build --build-tests
 step 120 scripts/check-portability.sh
+# The storage seam's bars (docs/architecture.md): store protocols, no driver above Storage/, the drivers' size, one clock.
+step 60 scripts/check-seam.sh
 # The benchmark rules (baselines never changed with the code they judge, targets only tightened) and the
 # regression guard's own tests.
 step 60 scripts/check-benchmarks.sh

@@ -7,6 +7,7 @@
 #   start_postgres durable    the same with PostgreSQL's durable defaults (for benchmarks)
 #
 # Otherwise the cluster trades durability for speed (fsync off): it lives only as long as the script.
+source "$(dirname "${BASH_SOURCE[0]}")/free_port.sh"
 
 postgres_bin() {
   local initdb
@@ -28,7 +29,7 @@ start_postgres() {
   [ "${1:-}" = durable ] && settings="-c shared_buffers=256MB"
   bin=$(postgres_bin)
   POSTGRES_DIR=$(mktemp -d /tmp/stratus-postgres.XXXXXX)
-  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  port=$(free_port)
   if [ "$(id -u)" -eq 0 ]; then
     chown postgres "$POSTGRES_DIR"
     as=(runuser -u postgres --)

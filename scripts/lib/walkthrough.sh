@@ -1,5 +1,6 @@
 # Shared by the check-*.sh scripts: built binaries, a fresh server on a free port over a temporary
 # data directory, and output checks. Source it from the repository root.
+source "$(dirname "${BASH_SOURCE[0]}")/free_port.sh"
 repository=$PWD
 
 # Builds the named products unless their debug binaries exist.
@@ -36,7 +37,7 @@ new_data_directory() {
 work=$(mktemp -d)
 server=""
 trap '[ -z "$server" ] || kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null || echo 18080)
+port=$(free_port 2>/dev/null || echo 18080)
 
 # Starts `stratus serve --ready-json` on $port over data directory $1 (more `serve` options may
 # follow), waits for its ready line and sets $base_url, $api_token and $container from it.
