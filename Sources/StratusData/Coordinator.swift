@@ -3,16 +3,16 @@ import GRDB
 import StratusClient
 import StratusCore
 import StratusSync
+import Synchronization
 
 /// The synced database's side of its sync engines (their ``SyncEngineDelegate``): it reads rows
 /// when an engine asks for records, and applies what the server has now to the tables inside the
 /// engine's own transactions.
-final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
+final class Coordinator: SyncEngineDelegate, Sendable {
     let conversions: [String: RowConversion]
     private let byType: [String: RowConversion]
-    /// During ``SyncedDatabase/forceFullSync()``: the record names fetched. Guarded by `lock`.
-    private var census: Set<String>?
-    private let lock = NSLock()
+    /// During ``SyncedDatabase/forceFullSync()``: the record names fetched.
+    private let census = Mutex<Set<String>?>(nil)
 
     /// Whether rows shared by others live in the tables too, in their owners' zones.
     let sharing: Bool
@@ -61,7 +61,7 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
         // The engine has set the flag the read-only guards let the server's version of a row in by.
         switch changes.origin {
         case .fetch:
-            lock.withLock { census?.formUnion(changes.modifications.map(\.recordID.recordName)) }
+            census.withLock { $0?.formUnion(changes.modifications.map(\.recordID.recordName)) }
             let refused = try applyIsolating(changes.modifications, deletions: changes.deletions.map { ($0.recordID.recordName, $0.recordType) }, in: db)
             try removeZones(Array(changes.removedZones.keys), in: db)
             try didApplyFetchedChanges?(changes, db)
@@ -339,9 +339,9 @@ final class Coordinator: SyncEngineDelegate, @unchecked Sendable {
 
     // MARK: Census
 
-    func beginCensus() { lock.withLock { census = [] } }
+    func beginCensus() { census.withLock { $0 = [] } }
     func endCensus() -> Set<String> {
-        lock.withLock {
+        census.withLock { census in
             defer { census = nil }
             return census ?? []
         }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import StratusClient
 import StratusSync
+import Synchronization
 
 /// A GRDB database whose synced tables sync by themselves.
 ///
@@ -249,14 +250,15 @@ extension SyncedDatabase {
 /// Tells the engines when a commit queued changes: when the outbox grew. It observes no change
 /// event — per-row notifications cost the capture about 0.2× of a plain insert — and looks at the
 /// outbox's end once per commit instead.
-private final class CommitObserver: TransactionObserver, @unchecked Sendable {
+private final class CommitObserver: TransactionObserver, Sendable {
     let outbox: String
     let committed: @Sendable () -> Void
-    private var end: Int64
+    /// The outbox's last sequence at the last commit seen.
+    private let end: Mutex<Int64>
 
     init(outbox: String, end: Int64, committed: @escaping @Sendable () -> Void) {
         self.outbox = outbox
-        self.end = end
+        self.end = Mutex(end)
         self.committed = committed
     }
 
@@ -264,8 +266,11 @@ private final class CommitObserver: TransactionObserver, @unchecked Sendable {
     func databaseDidChange(with event: DatabaseEvent) {}
     func databaseDidCommit(_ db: GRDB.Database) {
         guard let now = try? Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM \(outbox)") else { return }
-        defer { end = now }
-        if now > end { committed() }
+        let grew = end.withLock { end in
+            defer { end = now }
+            return now > end
+        }
+        if grew { committed() }
     }
     func databaseDidRollback(_ db: GRDB.Database) {}
 }

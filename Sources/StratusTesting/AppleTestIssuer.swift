@@ -82,20 +82,18 @@ public actor AppleTestIssuer {
     }
 
     /// The JWKS the endpoint serves, and how often it was asked for.
-    private final class KeysDocument: @unchecked Sendable {
-        private let lock = NSLock()
-        private var json = Data("{\"keys\":[]}".utf8)
-        private var requests = 0
+    private final class KeysDocument: Sendable {
+        private let state = Mutex((json: Data("{\"keys\":[]}".utf8), requests: 0))
 
         func serve() -> Data {
-            lock.withLock {
-                requests += 1
-                return json
+            state.withLock { state in
+                state.requests += 1
+                return state.json
             }
         }
 
-        func publish(_ json: Data) { lock.withLock { self.json = json } }
-        var requestCount: Int { lock.withLock { requests } }
+        func publish(_ json: Data) { state.withLock { $0.json = json } }
+        var requestCount: Int { state.withLock { $0.requests } }
     }
 
     /// Starts an issuer, runs `body` with it, and stops it, whatever `body` does.

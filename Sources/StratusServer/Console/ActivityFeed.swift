@@ -1,5 +1,5 @@
 import Foundation
-import NIOConcurrencyHelpers
+import Synchronization
 import StratusCore
 
 /// The changes this server committed lately, for the console's activity page: the newest
@@ -29,7 +29,7 @@ package final class ActivityFeed: Sendable {
         var watchers: [UUID: AsyncStream<Entry>.Continuation] = [:]
     }
 
-    private let state = NIOLockedValueBox(State())
+    private let state = Mutex(State())
 
     /// What entries are stamped with.
     private let clock: ServerClock
@@ -51,7 +51,7 @@ package final class ActivityFeed: Sendable {
         }
         if changes.zoneDeleted { entries.append(base) }
         guard !entries.isEmpty else { return }
-        let watchers = state.withLockedValue { state in
+        let watchers = state.withLock { state in
             state.recent.append(contentsOf: entries)
             if state.recent.count > Self.capacity { state.recent.removeFirst(state.recent.count - Self.capacity) }
             return Array(state.watchers.values)
@@ -63,7 +63,7 @@ package final class ActivityFeed: Sendable {
 
     /// The kept entries, newest first.
     package var recent: [Entry] {
-        state.withLockedValue { $0.recent.reversed() }
+        state.withLock { $0.recent.reversed() }
     }
 
     /// The entries committed from now on, until the stream is dropped; nil when
@@ -71,14 +71,14 @@ package final class ActivityFeed: Sendable {
     package func watch() -> AsyncStream<Entry>? {
         let id = UUID()
         let (stream, continuation) = AsyncStream.makeStream(of: Entry.self, bufferingPolicy: .bufferingNewest(Self.capacity))
-        let added = state.withLockedValue { state in
+        let added = state.withLock { state in
             guard state.watchers.count < Self.maxWatchers else { return false }
             state.watchers[id] = continuation
             return true
         }
         guard added else { return nil }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLockedValue { $0.watchers.removeValue(forKey: id) }
+            _ = self?.state.withLock { $0.watchers.removeValue(forKey: id) }
         }
         return stream
     }

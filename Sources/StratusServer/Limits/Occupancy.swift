@@ -1,9 +1,9 @@
-import NIOConcurrencyHelpers
+import Synchronization
 import StratusCore
 
 /// A bound on how many run at once: past `limit` in all, or `limitPerKey` for one key (a client
 /// address), a newcomer is turned away with `THROTTLED` rather than queued.
-struct Occupancy: Sendable {
+final class Occupancy: Sendable {
     let limit: Int
     let limitPerKey: Int
     private struct Counts {
@@ -12,7 +12,7 @@ struct Occupancy: Sendable {
         var byKey: [String: Int] = [:]
     }
 
-    private let counts = NIOLockedValueBox(Counts())
+    private let counts = Mutex(Counts())
 
     init(limit: Int, limitPerKey: Int = .max) {
         self.limit = limit
@@ -23,7 +23,7 @@ struct Occupancy: Sendable {
     /// `THROTTLED` (saying `busy`, or `busyKey` for the key) when full.
     func run<T>(key: String = "", shedding busy: @autoclosure () -> String, sheddingKey busyKey: @autoclosure () -> String = "",
                 _ body: () async throws -> T) async throws -> T {
-        let refused = counts.withLockedValue { counts -> Bool? in
+        let refused = counts.withLock { counts -> Bool? in
             guard counts.total < limit else { return false }
             guard counts.byKey[key, default: 0] < limitPerKey else { return true }
             counts.total += 1
@@ -34,7 +34,7 @@ struct Occupancy: Sendable {
             throw CloudKitError(.throttled, "\(byKey ? busyKey() : busy()); retry after the delay", retryAfter: 1)
         }
         defer {
-            counts.withLockedValue { counts in
+            counts.withLock { counts in
                 counts.total -= 1
                 counts.byKey[key, default: 1] -= 1
                 if counts.byKey[key] == 0 { counts.byKey[key] = nil }

@@ -1,5 +1,5 @@
 import Foundation
-import NIOConcurrencyHelpers
+import Synchronization
 import StratusCore
 
 /// Stratus's one rate limiter: token buckets by key (an account, a client address, a user).
@@ -19,7 +19,7 @@ package final class RateLimiter: Sendable {
         var updated: Double
     }
 
-    private let buckets = NIOLockedValueBox<[String: Bucket]>([:])
+    private let buckets = Mutex<[String: Bucket]>([:])
     /// What buckets refill by.
     private let clock: ServerClock
     let maxKeys: Int
@@ -67,7 +67,7 @@ package final class RateLimiter: Sendable {
     package func refund(_ key: String, _ rule: RateRule) {
         guard rule.burst.isFinite else { return }
         let key = Self.bounded(key)
-        buckets.withLockedValue { buckets in
+        buckets.withLock { buckets in
             if var bucket = buckets[key] {
                 bucket.tokens = min(rule.burst, bucket.tokens + 1)
                 buckets[key] = bucket
@@ -80,7 +80,7 @@ package final class RateLimiter: Sendable {
         guard rule.burst.isFinite else { return nil }
         let key = Self.bounded(key)
         let time = clock.seconds
-        return buckets.withLockedValue { buckets in
+        return buckets.withLock { buckets in
             var bucket = buckets[key] ?? Bucket(tokens: rule.burst, updated: time)
             // A clock set back refills nothing.
             bucket.tokens = min(rule.burst, bucket.tokens + max(0, time - bucket.updated) * rule.perSecond)
@@ -112,8 +112,8 @@ package final class RateLimiter: Sendable {
     }
 
     /// Keys with a bucket now, and their bytes (for tests of the memory bound).
-    package var keyCount: Int { buckets.withLockedValue { $0.count } }
-    package var keyBytes: Int { buckets.withLockedValue { $0.keys.reduce(0) { $0 + $1.utf8.count } } }
+    package var keyCount: Int { buckets.withLock { $0.count } }
+    package var keyBytes: Int { buckets.withLock { $0.keys.reduce(0) { $0 + $1.utf8.count } } }
 
     /// `THROTTLED` for too many `what`, with the seconds to wait as `retryAfter`.
     package static func throttled(_ what: String, wait: Double) -> CloudKitError {

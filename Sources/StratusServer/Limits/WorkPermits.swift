@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import Synchronization
 import StratusCore
 
 /// A bound on the requests that may hold large amounts of memory at once: reads whose answers
@@ -18,11 +18,11 @@ final class WorkPermits: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state: NIOLockedValueBox<State>
+    private let state: Mutex<State>
     let maxWaiting: Int
 
     init(permits: Int, maxWaiting: Int) {
-        state = NIOLockedValueBox(State(available: permits))
+        state = Mutex(State(available: permits))
         self.maxWaiting = maxWaiting
     }
 
@@ -36,7 +36,7 @@ final class WorkPermits: Sendable {
     /// One held permit.
     final class Lease: Sendable {
         private let permits: WorkPermits
-        private let released = NIOLockedValueBox(false)
+        private let released = Mutex(false)
 
         fileprivate init(_ permits: WorkPermits) {
             self.permits = permits
@@ -44,7 +44,7 @@ final class WorkPermits: Sendable {
 
         /// Returns the permit; later calls do nothing.
         func release() {
-            let first = released.withLockedValue { released in
+            let first = released.withLock { released in
                 defer { released = true }
                 return !released
             }
@@ -56,7 +56,7 @@ final class WorkPermits: Sendable {
 
     private func acquire() async throws {
         enum Admission { case granted, wait, refused }
-        let admission = state.withLockedValue { state -> Admission in
+        let admission = state.withLock { state -> Admission in
             if state.available > 0 {
                 state.available -= 1
                 return .granted
@@ -70,7 +70,7 @@ final class WorkPermits: Sendable {
             throw CloudKitError(.throttled, "the server is busy with large requests; retry after the delay", retryAfter: 1)
         case .wait:
             await withCheckedContinuation { continuation in
-                let granted = state.withLockedValue { state -> Bool in
+                let granted = state.withLock { state -> Bool in
                     if state.available > 0 {
                         state.available -= 1
                         return true
@@ -85,7 +85,7 @@ final class WorkPermits: Sendable {
 
     /// Hands the permit to the first waiter, or returns it.
     fileprivate func release() {
-        let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
             if state.waiters.isEmpty {
                 state.available += 1
                 return nil

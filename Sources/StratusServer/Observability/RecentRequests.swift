@@ -1,5 +1,5 @@
 import Foundation
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// The requests this server answered lately, for the console's activity page: the newest
 /// ``capacity`` with their client address, redacted path, status and duration, and the rates, errors and
@@ -35,12 +35,12 @@ package final class RecentRequests: Sendable {
         var next = 0
     }
 
-    private let ring = NIOLockedValueBox(Ring())
+    private let ring = Mutex(Ring())
 
     package init() {}
 
     func note(_ request: Request) {
-        ring.withLockedValue { ring in
+        ring.withLock { ring in
             if ring.items.count < Self.capacity {
                 ring.items.append(request)
             } else {
@@ -52,7 +52,7 @@ package final class RecentRequests: Sendable {
 
     /// The kept requests, newest first.
     package func newest(_ count: Int) -> [Request] {
-        ring.withLockedValue { ring in
+        ring.withLock { ring in
             let ordered = Array(ring.items[ring.next...] + ring.items[..<ring.next])
             return Array(ordered.suffix(count).reversed())
         }
@@ -61,7 +61,7 @@ package final class RecentRequests: Sendable {
     /// The kept requests of the last `seconds`, summed up.
     package func summary(lastSeconds seconds: Int, now: Date = Date()) -> Summary {
         let since = now.addingTimeInterval(-Double(seconds))
-        let requests = ring.withLockedValue { $0.items.filter { $0.time >= since } }
+        let requests = ring.withLock { $0.items.filter { $0.time >= since } }
         let latencies = requests.map(\.milliseconds).sorted()
         func percentile(_ fraction: Double) -> Double {
             latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * fraction))]

@@ -1,6 +1,6 @@
 import Foundation
 import Metrics
-import NIOConcurrencyHelpers
+import Synchronization
 import Prometheus
 import StratusCore
 
@@ -22,12 +22,12 @@ import StratusCore
 /// - `stratus_asset_bytes_total{direction=upload|download}`;
 /// - `stratus_access_log_dropped_total`: access log lines dropped while standard output's reader fell behind.
 package enum ServerMetrics {
-    private static let bootstrapped = NIOLockedValueBox<PrometheusCollectorRegistry?>(nil)
+    private static let bootstrapped = Mutex<PrometheusCollectorRegistry?>(nil)
 
     /// Records swift-metrics into Prometheus's registry from now on (once per process; later
     /// servers of the process share it).
     static func bootstrap() {
-        bootstrapped.withLockedValue { registry in
+        bootstrapped.withLock { registry in
             guard registry == nil else { return }
             let made = PrometheusCollectorRegistry()
             var factory = PrometheusMetricsFactory(registry: made)
@@ -42,12 +42,12 @@ package enum ServerMetrics {
     }
 
     /// Whether a server of this process serves metrics (else recordings are skipped).
-    private static var isRecording: Bool { bootstrapped.withLockedValue { $0 != nil } }
+    private static var isRecording: Bool { bootstrapped.withLock { $0 != nil } }
 
     /// The registry's metrics in Prometheus's text exposition format.
     static func exposition() -> [UInt8] {
         var buffer: [UInt8] = []
-        bootstrapped.withLockedValue { $0 }?.emit(into: &buffer)
+        bootstrapped.withLock { $0 }?.emit(into: &buffer)
         return buffer
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
+import Synchronization
 import NIOCore
 import NIOPosix
 import PostgresNIO
@@ -24,6 +24,8 @@ package final class PostgresBus: InstanceBus {
     let instance = UUID().uuidString
 
     private let clock: ServerClock
+    /// The connection ``listen(_:)`` listens on, which cancelling closes.
+    private let listening = Mutex<PostgresConnection?>(nil)
 
     init(client: PostgresClient, address: PostgresAddress, clock: ServerClock, logger: Logger) {
         self.client = client
@@ -62,13 +64,12 @@ package final class PostgresBus: InstanceBus {
 
     package func listen(_ receive: @escaping @Sendable (InstanceMessage) async -> Void) async throws {
         // A notification sequence ends only with its connection: cancelling closes it.
-        let listening = NIOLockedValueBox<PostgresConnection?>(nil)
         while !Task.isCancelled {
             do {
                 try await withTaskCancellationHandler {
                     let connection = try await PostgresConnection.connect(
                         on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try address.connection(), id: 0, logger: logger).get()
-                    listening.withLockedValue { $0 = connection }
+                    self.listening.withLock { $0 = connection }
                     do {
                         if !Task.isCancelled {
                             try await connection.listen(on: Self.channel) { notifications in
@@ -84,7 +85,7 @@ package final class PostgresBus: InstanceBus {
                     }
                     try? await connection.close()
                 } onCancel: {
-                    let closing: EventLoopFuture<Void>? = listening.withLockedValue { $0 }?.close()
+                    let closing: EventLoopFuture<Void>? = self.listening.withLock { $0 }?.close()
                     _ = closing
                 }
             } catch where !Task.isCancelled {

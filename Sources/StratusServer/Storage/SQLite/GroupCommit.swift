@@ -1,5 +1,5 @@
 import GRDB
-import NIOConcurrencyHelpers
+import Synchronization
 import StratusCore
 
 /// Group commit for SQLite's one writer connection.
@@ -17,7 +17,7 @@ import StratusCore
 /// group and commits at once.
 final class GroupCommit: Sendable {
     private let writer: DatabasePool
-    private let queue = NIOLockedValueBox<[any GroupMember]>([])
+    private let queue = Mutex<[any GroupMember]>([])
     /// Most writes that may wait for the writer; past it a write is shed with `THROTTLED`.
     let maxQueuedWrites: Int
     /// When false each write commits alone (for measuring what grouping gains).
@@ -30,17 +30,17 @@ final class GroupCommit: Sendable {
     }
 
     /// Transactions committed and the writes they carried, since the server started.
-    var statistics: (transactions: Int, writes: Int) { committed.withLockedValue { $0 } }
-    private let committed = NIOLockedValueBox((transactions: 0, writes: 0))
+    var statistics: (transactions: Int, writes: Int) { committed.withLock { $0 } }
+    private let committed = Mutex((transactions: 0, writes: 0))
 
     /// Writes waiting for the writer now.
-    var queuedWrites: Int { queue.withLockedValue(\.count) }
+    var queuedWrites: Int { queue.withLock { $0.count } }
 
     /// Runs `body` in the next group's transaction and returns its result once that transaction
     /// is durable.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) async throws -> T) async throws -> T {
         let member = Member(body)
-        let admitted = queue.withLockedValue { queue in
+        let admitted = queue.withLock { queue in
             guard queue.count < maxQueuedWrites else { return false }
             queue.append(member)
             ServerMetrics.writeQueue(depth: queue.count)
@@ -50,7 +50,7 @@ final class GroupCommit: Sendable {
             throw CloudKitError(.throttled, "the server is busy writing; retry later", retryAfter: 1)
         }
         try await writer.writeWithoutTransaction { db in
-            let group = self.queue.withLockedValue { queue -> [any GroupMember] in
+            let group = self.queue.withLock { queue -> [any GroupMember] in
                 guard self.enabled else {
                     queue.removeAll { $0 === member }
                     ServerMetrics.writeQueue(depth: queue.count)
@@ -67,7 +67,7 @@ final class GroupCommit: Sendable {
             let start = ContinuousClock.now
             if try ConnectionThread.run({ await Self.commit(group, in: db) }) {
                 ServerMetrics.committed(writes: group.count, in: ContinuousClock.now - start)
-                self.committed.withLockedValue { $0 = ($0.transactions + 1, $0.writes + group.count) }
+                self.committed.withLock { $0 = ($0.transactions + 1, $0.writes + group.count) }
             }
         }
         return try member.outcome()
@@ -119,7 +119,7 @@ private protocol GroupMember: AnyObject, Sendable {
 
 private final class Member<T: Sendable>: GroupMember {
     private let body: @Sendable (Database) async throws -> T
-    private let state = NIOLockedValueBox<State>(.queued)
+    private let state = Mutex<State>(.queued)
 
     private enum State {
         case queued
@@ -138,28 +138,28 @@ private final class Member<T: Sendable>: GroupMember {
         } catch {
             result = .failure(error)
         }
-        state.withLockedValue { $0 = .ran(result.mapError(StorageFault.map)) }
+        state.withLock { $0 = .ran(result.mapError(StorageFault.map)) }
     }
 
     var fault: (any Error)? {
-        state.withLockedValue { state in
+        state.withLock { state in
             guard case .ran(.failure(let error)) = state, StorageFault.isFault(error) else { return nil }
             return error
         }
     }
 
     func fail(_ error: any Error) {
-        state.withLockedValue { $0 = .done(.failure(error)) }
+        state.withLock { $0 = .done(.failure(error)) }
     }
 
     func acknowledge() {
-        state.withLockedValue { state in
+        state.withLock { state in
             if case .ran(let result) = state { state = .done(result) }
         }
     }
 
     func outcome() throws -> T {
-        try state.withLockedValue { state in
+        try state.withLock { state in
             guard case .done(let result) = state else {
                 throw CloudKitError(.internalError, "write finished without an outcome")
             }
