@@ -148,7 +148,7 @@ struct Report {
 
 /// One client: a user with a zone of their own, sending atomic batches one at a time and
 /// following the zone's change feed with a token kept across crashes.
-final class Writer: @unchecked Sendable {
+actor Writer {
     let index: Int
     let database: CloudDatabase
     let zone: ZoneID

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,12 +11,12 @@ import Darwin
 ///
 /// Spawned with `posix_spawn` rather than Foundation's `Process`, whose `run()` crashed (a bad
 /// read in `memmove`) about once in a few hundred starts made while other threads were busy.
-package final class ChildProcess: @unchecked Sendable {
+package final class ChildProcess: Sendable {
     /// The child's process ID; `nil` once it has been reaped.
-    package private(set) var processIdentifier: pid_t?
-    /// The read end of the child's output, kept open until the child is reaped, so the child never
-    /// writes to a closed pipe.
-    private var output: FileHandle?
+    package var processIdentifier: pid_t? { running.withLock { $0.pid } }
+    /// The child's process ID and the read end of its output, kept open until the child is
+    /// reaped, so the child never writes to a closed pipe; both nil once it is reaped.
+    private let running = Mutex<(pid: pid_t?, output: FileHandle?)>((nil, nil))
 
     /// Starts `executable` with `arguments` (not including the program name).
     ///
@@ -52,8 +53,7 @@ package final class ChildProcess: @unchecked Sendable {
         close(pipe[1])
         let output = FileHandle(fileDescriptor: pipe[0], closeOnDealloc: true)
         guard status == 0 else { throw ChildProcessError("could not start \(executable): errno \(status)") }
-        processIdentifier = child
-        self.output = output
+        running.withLock { $0 = (child, output) }
     }
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc
@@ -118,13 +118,13 @@ package final class ChildProcess: @unchecked Sendable {
 
     /// Blocks until the child writes something and returns it; `nil` once its output has ended.
     package func readChunk() -> String? {
-        guard let chunk = output?.availableData, !chunk.isEmpty else { return nil }
+        guard let chunk = running.withLock({ $0.output })?.availableData, !chunk.isEmpty else { return nil }
         return String(decoding: chunk, as: UTF8.self)
     }
 
     /// Reads the child's output to its end.
     package func readToEnd() -> String {
-        String(decoding: output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        String(decoding: running.withLock({ $0.output })?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
     }
 
     /// Sends `signal` to the child and reaps it; returns its wait status.
@@ -146,8 +146,7 @@ package final class ChildProcess: @unchecked Sendable {
         guard let pid = processIdentifier else { return -1 }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        processIdentifier = nil
-        output = nil
+        running.withLock { $0 = (nil, nil) }
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }

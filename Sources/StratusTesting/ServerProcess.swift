@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import StratusServer
 
 /// A `stratus serve` child process over a data directory, reached through the
@@ -7,7 +8,7 @@ import StratusServer
 ///
 /// The first start takes a free port; later starts (after ``kill()`` or ``stop()``) bind the same
 /// one, so clients reach the restarted server where they reached the first.
-package final class ServerProcess: @unchecked Sendable {
+package final class ServerProcess: Sendable {
     package let executable: URL
     package let dataDirectory: URL
     /// `serve` options after the data directory, port and log level.
@@ -16,11 +17,20 @@ package final class ServerProcess: @unchecked Sendable {
     /// Variables set for the child on top of this process's environment.
     package let environment: [String: String]
     /// What the running server announced, once started.
-    package private(set) var ready: ServerReadyLine?
+    package var ready: ServerReadyLine? { state.withLock { $0.ready } }
     /// Everything the server printed up to and including its ready line.
-    package private(set) var startOutput = ""
-    private var child: ChildProcess?
-    private var port = 0
+    package var startOutput: String { state.withLock { $0.startOutput } }
+    private var child: ChildProcess? { state.withLock { $0.child } }
+    private var port: Int { state.withLock { $0.port } }
+
+    private struct State {
+        var ready: ServerReadyLine?
+        var startOutput = ""
+        var child: ChildProcess?
+        var port = 0
+    }
+
+    private let state = Mutex(State())
 
     package init(executable: URL, dataDirectory: URL, arguments: [String] = [], logLevel: String = "error",
                  environment: [String: String] = [:]) {
@@ -43,12 +53,14 @@ package final class ServerProcess: @unchecked Sendable {
     package func start() async throws -> ServerReadyLine {
         let child = try ChildProcess(executable.path, ["serve", "--data", dataDirectory.path, "--port", String(port), "--log-level", logLevel,
                                                        "--ready-json"] + arguments, environment: environment)
-        self.child = child
+        state.withLock { $0.child = child }
         let (ready, output) = try await Self.awaitReady(child)
         guard let port = URLComponents(string: ready.url)?.port else { throw ChildProcessError("a ready line without a port: \(output)") }
-        self.port = port
-        self.ready = ready
-        startOutput = output
+        state.withLock { state in
+            state.port = port
+            state.ready = ready
+            state.startOutput = output
+        }
         return ready
     }
 
@@ -68,8 +80,10 @@ package final class ServerProcess: @unchecked Sendable {
 
     /// Kills the server with `SIGKILL` (no chance to flush or close anything) and reaps it.
     package func kill() {
-        child?.end(with: SIGKILL)
-        child = nil
+        state.withLock { state in
+            defer { state.child = nil }
+            return state.child
+        }?.end(with: SIGKILL)
     }
 
     /// Stops the server with `SIGTERM` (a graceful shutdown), waits for it to exit and returns
@@ -77,8 +91,11 @@ package final class ServerProcess: @unchecked Sendable {
     /// the shutdown, as a `defer` needs.
     @discardableResult
     package func stop() -> (status: Int32, output: String) {
-        guard let child else { return (-1, "") }
-        self.child = nil
+        let running = state.withLock { state in
+            defer { state.child = nil }
+            return state.child
+        }
+        guard let child = running else { return (-1, "") }
         child.send(SIGTERM)
         let output = child.readToEnd()
         return (child.wait(), output)
