@@ -356,43 +356,5 @@ enum PostgresSchema {
             ALTER TABLE sessions ADD COLUMN device TEXT NOT NULL DEFAULT '';
             ALTER TABLE sessions ADD COLUMN client_address TEXT NOT NULL DEFAULT '';
             """),
-        Migration(identifier: "v11-mail-outbox", sql: """
-            -- Mail waiting for the courier, written in the transaction of the request that sends it.
-            CREATE TABLE mail_outbox (
-                id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-                recipient TEXT NOT NULL,
-                subject TEXT NOT NULL,
-                body TEXT NOT NULL,
-                decoy BIGINT NOT NULL,
-                code_expires_at BIGINT,
-                created_at BIGINT NOT NULL,
-                next_attempt_at BIGINT NOT NULL,
-                attempts BIGINT NOT NULL,
-                lease_until BIGINT NOT NULL
-            );
-            CREATE INDEX mail_outbox_due ON mail_outbox(next_attempt_at);
-            """),
-        Migration(identifier: "v12-audit-log", sql: """
-            -- What administrators changed through the console and the CLI: who, when, from where, what.
-            CREATE TABLE audit_log (
-                id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-                at BIGINT NOT NULL,
-                actor TEXT NOT NULL,
-                origin TEXT NOT NULL,
-                action TEXT NOT NULL,
-                container_id TEXT COLLATE "C" NOT NULL,
-                detail TEXT NOT NULL
-            );
-            CREATE INDEX audit_log_container ON audit_log(container_id, id);
-            """),
-        Migration(identifier: "v13-proof-codes", sql: """
-            -- Codes mailed to prove who a user is again (fresh proof), SHA-256 only, one per user.
-            CREATE TABLE proof_codes (
-                user_record_name TEXT COLLATE "C" PRIMARY KEY REFERENCES users(user_record_name),
-                code_hash TEXT COLLATE "C" NOT NULL,
-                expires_at BIGINT NOT NULL,
-                attempts BIGINT NOT NULL
-            );
-            """),
-    ]
+    ] + SQLSchema.migrations.map { Migration(identifier: $0.postgresIdentifier, sql: $0.sql(SQLDialect.postgres.ddl)) }
 }

@@ -4,6 +4,38 @@ import StratusCore
 /// (secrets only when asked, email codes and pending uploads never) is written here once. A
 /// driver inserts the rows whose ids a load keeps.
 extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore & ServerKeyStore & APNsStore & SchemaStore & ShareStore & SubscriptionStore & AuditStore {
+    package func insertArchivedDatabase(_ database: ArchivedDatabase, containerID: String, _ load: ArchiveLoad) async throws -> Int64 {
+        try await insertKeepingRowID(into: "databases", """
+            INSERT INTO databases (id, container_id, environment, scope, owner_record_name, purged_sequence)
+            VALUES (\(rowID: load.keepsRowIDs ? database.id : nil, of: "databases"), \(containerID), \(database.environment.rawValue),
+                    \(database.scope.rawValue), \(database.owner), \(load.sequence(database.purgedSequence)))
+            ON CONFLICT (id) DO NOTHING RETURNING id
+            """)
+    }
+
+    package func insertArchivedZone(_ zone: ArchivedZone, _ load: ArchiveLoad) async throws -> Int64 {
+        try await insertKeepingRowID(into: "zones", """
+            INSERT INTO zones (id, database_id, zone_name, change_sequence, purged_sequence, deleted, deleted_at)
+            VALUES (\(rowID: load.keepsRowIDs ? zone.id : nil, of: "zones"), \(try load.database(zone.database)), \(zone.name),
+                    \(load.sequence(zone.changeSequence)), \(load.sequence(zone.purgedSequence)), \(zone.deleted), \(zone.deletedAt))
+            ON CONFLICT (id) DO NOTHING RETURNING id
+            """)
+    }
+
+    /// Runs an insert of a row whose id a load may keep (``ArchiveLoad/RowIDTaken`` when the store
+    /// uses it) and returns the row's id. Where ids come from a sequence, the sequence moves past
+    /// a kept one, so that a row numbered later does not take it.
+    private func insertKeepingRowID(into table: String, _ insert: SQLStatement) async throws -> Int64 {
+        guard let id = try await fetchOne(insert).map({ try $0.int64(0) }) else { throw ArchiveLoad.RowIDTaken() }
+        if dialect.numbersRowIDsBySequence {
+            try await run("""
+                SELECT setval(pg_get_serial_sequence('\(unescaped: table)', 'id'),
+                              \(function: .greatest)(\(id), (SELECT last_value FROM \(unescaped: table)_id_seq)))
+                """)
+        }
+        return id
+    }
+
     package func archiveItemCount(containerID: String, includingSecrets: Bool) async throws -> Int {
         // The container line, then a schema line per environment, then one line per row.
         let inContainer: SQLStatement = "SELECT z.id FROM zones z JOIN databases d ON d.id = z.database_id WHERE d.container_id = \(containerID)"

@@ -16,10 +16,28 @@ package struct SQLDialect: Sendable {
     /// A setting sent before a change feed's ordered read, if the planner needs one (see
     /// ``RecordStore/recordChanges(zoneRowID:after:skippingDeletionsThrough:limit:maxBytes:recordTypes:)``).
     package let changeFeedSetting: String?
+    /// Whether a table numbers its rows from a sequence that a row inserted with its own id does
+    /// not move (PostgreSQL); SQLite numbers a row past the largest id.
+    package let numbersRowIDsBySequence: Bool
+    /// How the migrations written once (``SQLSchema``) name the types the two differ in.
+    package let ddl: DDL
+
+    /// The column types of ``SQLSchema``'s tables in a dialect's words.
+    package struct DDL: Sendable {
+        /// A 64-bit integer.
+        package let integer: String
+        /// A row id that numbers itself, the table's primary key.
+        package let rowID: String
+        /// Text compared byte by byte: keys and names.
+        package let key: String
+        /// What ends a table whose primary key is not a row id.
+        package let withoutRowID: String
+    }
 
     /// SQLite's `?`, and 1 and 0.
     package static let sqlite = SQLDialect(placeholder: { _ in "?" }, trueLiteral: "1", falseLiteral: "0", greatest: "MAX",
-                                           storesIndexSortKeys: false, changeFeedSetting: nil)
+                                           storesIndexSortKeys: false, changeFeedSetting: nil, numbersRowIDsBySequence: false,
+                                           ddl: DDL(integer: "INTEGER", rowID: "INTEGER PRIMARY KEY", key: "TEXT", withoutRowID: " WITHOUT ROWID"))
     /// PostgreSQL's `$1`, `$2`…, and `TRUE` and `FALSE`.
     ///
     /// Its change feed turns bitmap scans off: right after a burst of writes, before autovacuum
@@ -28,7 +46,10 @@ package struct SQLDialect: Sendable {
     /// in order (measured: 9.6 ms a page at 40,000 records, against 0.5 ms), so a feed read in
     /// pages grew with the square of its length.
     package static let postgres = SQLDialect(placeholder: { "$\($0)" }, trueLiteral: "TRUE", falseLiteral: "FALSE", greatest: "GREATEST",
-                                             storesIndexSortKeys: true, changeFeedSetting: "SET LOCAL enable_bitmapscan = off")
+                                             storesIndexSortKeys: true, changeFeedSetting: "SET LOCAL enable_bitmapscan = off",
+                                             numbersRowIDsBySequence: true,
+                                             ddl: DDL(integer: "BIGINT", rowID: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+                                                      key: "TEXT COLLATE \"C\"", withoutRowID: ""))
 
     /// The functions whose names differ.
     package enum Function: Sendable {

@@ -16,6 +16,8 @@ package struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
         case boolean(Bool)
         /// A function whose name differs between dialects.
         case function(SQLDialect.Function)
+        /// A row id an insert keeps, bound, or nil for the table to number the row.
+        case rowID(Int64?, table: String)
     }
 
     package private(set) var parts: [Part]
@@ -49,6 +51,11 @@ package struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
                 sql += dialect.placeholder(binds.count)
             case .boolean(let value): sql += value ? dialect.trueLiteral : dialect.falseLiteral
             case .function(.greatest): sql += dialect.greatest
+            case .rowID(let value, let table):
+                binds.append(value.sqlValue)
+                sql += dialect.numbersRowIDsBySequence
+                    ? "COALESCE(\(dialect.placeholder(binds.count)), nextval(pg_get_serial_sequence('\(table)', 'id')))"
+                    : dialect.placeholder(binds.count)
             }
         }
         return (sql, binds)
@@ -84,6 +91,11 @@ package struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
         /// Writes the dialect's name of a function.
         package mutating func appendInterpolation(function: SQLDialect.Function) {
             parts.append(.function(function))
+        }
+
+        /// The `id` of a row inserted into `table`: `value` kept, or numbered by the table when nil.
+        package mutating func appendInterpolation(rowID value: Int64?, of table: String) {
+            parts.append(.rowID(value, table: table))
         }
 
         /// Binds each value as a parameter, separated by commas: `IN (\(list: names))` (never empty).

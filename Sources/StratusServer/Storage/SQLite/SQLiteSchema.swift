@@ -342,46 +342,8 @@ enum SQLiteSchema {
                 ALTER TABLE sessions ADD COLUMN client_address TEXT NOT NULL DEFAULT '';
                 """)
         }
-        migrator.registerMigration("v21-mail-outbox") { db in
-            try db.execute(sql: """
-                CREATE TABLE mail_outbox (
-                    id INTEGER PRIMARY KEY,
-                    recipient TEXT NOT NULL,
-                    subject TEXT NOT NULL,
-                    body TEXT NOT NULL,
-                    decoy INTEGER NOT NULL,
-                    code_expires_at INTEGER,
-                    created_at INTEGER NOT NULL,
-                    next_attempt_at INTEGER NOT NULL,
-                    attempts INTEGER NOT NULL,
-                    lease_until INTEGER NOT NULL
-                );
-                CREATE INDEX mail_outbox_due ON mail_outbox(next_attempt_at);
-                """)
-        }
-        migrator.registerMigration("v22-audit-log") { db in
-            try db.execute(sql: """
-                CREATE TABLE audit_log (
-                    id INTEGER PRIMARY KEY,
-                    at INTEGER NOT NULL,
-                    actor TEXT NOT NULL,
-                    origin TEXT NOT NULL,
-                    action TEXT NOT NULL,
-                    container_id TEXT NOT NULL,
-                    detail TEXT NOT NULL
-                );
-                CREATE INDEX audit_log_container ON audit_log(container_id, id);
-                """)
-        }
-        migrator.registerMigration("v23-proof-codes") { db in
-            try db.execute(sql: """
-                CREATE TABLE proof_codes (
-                    user_record_name TEXT PRIMARY KEY NOT NULL REFERENCES users(user_record_name),
-                    code_hash TEXT NOT NULL,
-                    expires_at INTEGER NOT NULL,
-                    attempts INTEGER NOT NULL
-                ) WITHOUT ROWID;
-                """)
+        for migration in SQLSchema.migrations {
+            migrator.registerMigration(migration.sqliteIdentifier) { db in try db.execute(sql: migration.sql(SQLDialect.sqlite.ddl)) }
         }
         return migrator
     }

@@ -1,0 +1,57 @@
+/// The tables both drivers make the same way, written once: each migration's DDL in the words a
+/// dialect gives it (``SQLDialect/DDL``). ``SQLiteSchema`` and ``PostgresSchema`` register these
+/// after their own, each under its own identifier. A new table goes here unless it is one
+/// driver's speciality. Add a migration; never edit a shipped one.
+enum SQLSchema {
+    /// A migration of both drivers, known to each by its own identifier (the lists numbered apart
+    /// before this one was shared).
+    struct Migration: Sendable {
+        let sqliteIdentifier: String
+        let postgresIdentifier: String
+        let sql: @Sendable (SQLDialect.DDL) -> String
+    }
+
+    static let migrations: [Migration] = [
+        // Mail waiting for the courier, written in the transaction of the request that sends it.
+        Migration(sqliteIdentifier: "v21-mail-outbox", postgresIdentifier: "v11-mail-outbox") { t in """
+            CREATE TABLE mail_outbox (
+                id \(t.rowID),
+                recipient TEXT NOT NULL,
+                subject TEXT NOT NULL,
+                body TEXT NOT NULL,
+                decoy \(t.integer) NOT NULL,
+                code_expires_at \(t.integer),
+                created_at \(t.integer) NOT NULL,
+                next_attempt_at \(t.integer) NOT NULL,
+                attempts \(t.integer) NOT NULL,
+                lease_until \(t.integer) NOT NULL
+            );
+            CREATE INDEX mail_outbox_due ON mail_outbox(next_attempt_at);
+            """
+        },
+        // What administrators changed through the console and the CLI: who, when, from where, what.
+        Migration(sqliteIdentifier: "v22-audit-log", postgresIdentifier: "v12-audit-log") { t in """
+            CREATE TABLE audit_log (
+                id \(t.rowID),
+                at \(t.integer) NOT NULL,
+                actor TEXT NOT NULL,
+                origin TEXT NOT NULL,
+                action TEXT NOT NULL,
+                container_id \(t.key) NOT NULL,
+                detail TEXT NOT NULL
+            );
+            CREATE INDEX audit_log_container ON audit_log(container_id, id);
+            """
+        },
+        // Codes mailed to prove who a user is again (fresh proof), SHA-256 only, one per user.
+        Migration(sqliteIdentifier: "v23-proof-codes", postgresIdentifier: "v13-proof-codes") { t in """
+            CREATE TABLE proof_codes (
+                user_record_name \(t.key) PRIMARY KEY NOT NULL REFERENCES users(user_record_name),
+                code_hash \(t.key) NOT NULL,
+                expires_at \(t.integer) NOT NULL,
+                attempts \(t.integer) NOT NULL
+            )\(t.withoutRowID);
+            """
+        },
+    ]
+}
