@@ -62,10 +62,13 @@ mkdir -p Benchmarks/logs
 postgres_scenario() {
   source scripts/lib/postgres.sh
   start_postgres durable
-  "$bench" server --backend postgres --database "$POSTGRES_URL"
-  "$bench" push --backend postgres --database "$POSTGRES_URL"
+  timeout "$limit" "$bench" server --backend postgres --database "$POSTGRES_URL"
+  timeout "$limit" "$bench" push --backend postgres --database "$POSTGRES_URL"
   stop_postgres
 }
+
+# A scenario that runs longer than this (seconds) has hung: it fails the run instead of holding it.
+limit=1800
 
 # Runs interleave the scenarios (run 1 of each, then run 2 of each, …), so that a slow spell of the
 # machine spreads over all of them instead of sinking one.
@@ -76,7 +79,7 @@ for run in $(seq 1 "$runs"); do
     case "$scenario" in
       fsync) scripts/trace-fsync.sh | tee "$log" ;;
       postgres) (postgres_scenario) | tee "$log" ;;
-      *) "$bench" "$scenario" | tee "$log" ;;
+      *) timeout "$limit" "$bench" "$scenario" | tee "$log" ;;
     esac
   done
 done
