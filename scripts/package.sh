@@ -8,16 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 # A scratch path of its own: static linking is a different build from `swift build -c release`.
-# STRATUS_PACKAGE_CONFIGURATION=debug packs the debug build instead, relinked statically where it is
-# (no second cold build): scripts/test.sh checks the packaging that way. A release is always release.
-configuration=${STRATUS_PACKAGE_CONFIGURATION:-release}
-case "$configuration" in
-  release) scratch=.build/package ;;
-  debug) scratch=.build ;;
-  *) echo "package: STRATUS_PACKAGE_CONFIGURATION is release or debug, not '$configuration'"; exit 1 ;;
-esac
-swift build -c "$configuration" --product stratus --static-swift-stdlib --scratch-path "$scratch"
-binary=$scratch/$configuration/stratus
+swift build -c release --product stratus --static-swift-stdlib --scratch-path .build/package
+binary=.build/package/release/stratus
 version=$("$binary" --version)
 arch=$(uname -m)
 staging=$(mktemp -d)
