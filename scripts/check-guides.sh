@@ -11,7 +11,6 @@
 #                       administrator for the console
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/lib/free_port.sh
 python3 scripts/lib/doc_blocks.py audit
 python3 scripts/lib/doc_blocks.py generate --check
 # The README is a front page: 12 KB at most; the rest is in docs/.

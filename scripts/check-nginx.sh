@@ -6,7 +6,6 @@
 # WebSocket, and two clients throttled apart. Installs nginx when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/lib/free_port.sh
 if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
   if [ "$(id -u)" -eq 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null
