@@ -7,9 +7,31 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-# A scratch path of its own: static linking is a different build from `swift build -c release`.
-swift build -c release --product stratus --static-swift-stdlib --scratch-path .build/package
-binary=.build/package/release/stratus
+# STRATUS_PACKAGE_CONFIGURATION=debug packs the debug build instead, its objects linked again statically
+# (seconds, where the release build takes 13 minutes cold here): scripts/test.sh checks the packaging that
+# way, and scripts/bench.sh builds release before every resolved issue. A release is always release.
+case "${STRATUS_PACKAGE_CONFIGURATION:-release}" in
+  release)
+    # A scratch path of its own: static linking is a different build from `swift build -c release`.
+    swift build -c release --product stratus --static-swift-stdlib --scratch-path .build/package
+    binary=.build/package/release/stratus ;;
+  debug)
+    # swiftc links the objects SwiftPM linked, as SwiftPM links them (the entry point renamed so that tests can
+    # import the executable), into a path of its own. Not `swift build --static-swift-stdlib` in the debug
+    # build's scratch path: that recompiles some dependencies against the static SDK and the next plain
+    # `swift build` then fails to link them (cannot find -lCoreFoundation). Objects compiled against the
+    # shared Foundation do not name its static parts, so they are named here (in the order they resolve).
+    swift build --product stratus
+    bin=$(swift build --show-bin-path)
+    objects=$bin/stratus.product/Objects.LinkFileList
+    [ -f "$objects" ] || { echo "package: SwiftPM left no object list at $objects"; exit 1; }
+    mkdir -p .build/package-debug
+    binary=.build/package-debug/stratus
+    swiftc -static-stdlib -emit-executable -module-name stratus -o "$binary" @"$objects" -L "$bin" \
+      -Xlinker --defsym -Xlinker main=stratus_main -lstdc++ -lm -lz \
+      -lCoreFoundation -l_FoundationCShims -l_FoundationCollections -l_FoundationICU ;;
+  *) echo "package: STRATUS_PACKAGE_CONFIGURATION is release or debug, not '$STRATUS_PACKAGE_CONFIGURATION'"; exit 1 ;;
+esac
 version=$("$binary" --version)
 arch=$(uname -m)
 staging=$(mktemp -d)
