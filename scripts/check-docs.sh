@@ -6,13 +6,12 @@ cd "$(dirname "$0")/.."
 modules=(StratusClient StratusSync StratusData StratusTesting)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-for module in "${modules[@]}"; do
-    if ! swift package generate-documentation --target "$module" --warnings-as-errors >"$log" 2>&1; then
-        grep -vE "found [0-9]+ file\(s\) which are unhandled|^ +/" "$log" >&2
-        echo "error: the documentation of $module does not build cleanly" >&2
-        exit 1
-    fi
-done
+# One invocation for all four: the plugin extracts their symbols in one build (half the time of four).
+if ! swift package generate-documentation $(printf -- '--target %s ' "${modules[@]}") --warnings-as-errors >"$log" 2>&1; then
+    grep -vE "found [0-9]+ file\(s\) which are unhandled|^ +/" "$log" >&2
+    echo "error: the documentation of ${modules[*]} does not build cleanly" >&2
+    exit 1
+fi
 graphs=$(swift package dump-symbol-graph --minimum-access-level public 2>&1 | sed -n 's/^Files written to //p')
 python3 scripts/lib/undocumented.py "$graphs" "${modules[@]}"
 echo "docs: ${modules[*]} build with warnings as errors; every public declaration is documented"
