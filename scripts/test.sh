@@ -64,7 +64,7 @@ step 300 .build/debug/stratus-sim simulate --seeds 1 --first-seed 1 --self-test 
 # Notes slice must find (a device wedged).
 step 900 .build/debug/stratus-sim simulate --app notes --seeds 20 --first-seed 1 | tail -8
 step 900 .build/debug/stratus-sim simulate --app shopping --seeds 12 --first-seed 1 | tail -8
-step 600 .build/debug/stratus-sim simulate --app notes --seeds 20 --first-seed 1 --reverting-fix | tail -1
+step 600 .build/debug/stratus-sim simulate --app notes --seeds 5 --first-seed 1 --reverting-fix | tail -1
 # A slice of the soak: 30 seconds at 100 requests/s, which must all succeed (scripts/soak.sh runs 30 minutes).
 step 300 .build/debug/stratus-sim soak --minutes 0.5 --rate 100 --report-every 10 --warm-up 0 --seed 20261123 | grep -E "^requests|errors"
 # The published API description against a real server: schemathesis with 10 examples per operation
