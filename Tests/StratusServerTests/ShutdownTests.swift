@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Testing
 import StratusCore
+import Synchronization
 @testable import StratusServer
 
 /// A server's graceful shutdown ends its long-lived answers (push WebSockets, the console's
@@ -53,12 +54,12 @@ import StratusCore
 }
 
 /// A socket that sends an upgrade request, waits for the `101`, and reads nothing after it.
-final class SilentSocket: @unchecked Sendable {
-    private var socket: Int32?
+final class SilentSocket: Sendable {
+    private let socket = Mutex<Int32?>(nil)
 
     func upgrade(port: Int, request: String) async throws {
         guard let socket = LoopbackSocket.connect(port: port) else { throw TestFailure("could not connect") }
-        self.socket = socket
+        self.socket.withLock { $0 = socket }
         let bytes = Array(request.utf8)
         guard send(socket, bytes, bytes.count, 0) == bytes.count else { throw TestFailure("could not send") }
         _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
@@ -76,7 +77,6 @@ final class SilentSocket: @unchecked Sendable {
     }
 
     func close() {
-        if let socket { Foundation.close(socket) }
-        socket = nil
+        if let socket = socket.withLock({ $0.take() }) { Foundation.close(socket) }
     }
 }

@@ -9,9 +9,10 @@ import Synchronization
 /// subscriptions, concurrent polls of one courier (push sockets: ``PushBoundsTests``).
 @Suite struct StallTests {
     /// A client that sends a request's head and the first bytes of its body, then nothing more.
-    final class SlowSender: @unchecked Sendable {
+    final class SlowSender: Sendable {
         private let socket: Int32
-        private var answer = Data()
+        /// What the server answered so far, and whether it closed the connection.
+        private let reading = Mutex((answer: Data(), closed: false))
 
         init(_ server: TestServer, path: String, body: String, declaredLength: Int, receiveBuffer: Int32? = nil) throws {
             guard let socket = LoopbackSocket.connect(port: server.port, receiveBuffer: receiveBuffer) else { throw TestFailure("could not connect") }
@@ -31,18 +32,20 @@ import Synchronization
         }
 
         /// Whether the server closed the connection (seen by ``received()``).
-        private(set) var closed = false
+        var closed: Bool { reading.withLock { $0.closed } }
 
         /// What the server answered so far.
         func received() -> String {
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = recv(socket, &buffer, buffer.count, 0)
-                if count == 0 { closed = true }
-                guard count > 0 else { break }
-                answer.append(contentsOf: buffer[0..<count])
+            reading.withLock { reading in
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                while true {
+                    let count = recv(socket, &buffer, buffer.count, 0)
+                    if count == 0 { reading.closed = true }
+                    guard count > 0 else { break }
+                    reading.answer.append(contentsOf: buffer[0..<count])
+                }
+                return String(decoding: reading.answer, as: UTF8.self)
             }
-            return String(decoding: answer, as: UTF8.self)
         }
 
         /// Waits (at most a minute) until the answer's first bytes are here, without reading them.

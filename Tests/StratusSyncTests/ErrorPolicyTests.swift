@@ -1,10 +1,10 @@
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import Testing
 import StratusClient
 import StratusSync
 import StratusTesting
+import Synchronization
 
 /// The engine's one table of error handling, row by row, and the log of its decisions.
 @Suite struct ErrorPolicyTests {
@@ -85,16 +85,20 @@ import StratusTesting
     }
 }
 
-/// A log handler that keeps every entry.
-final class LogRecorder: LogHandler, @unchecked Sendable {
+/// A log handler that keeps every entry; its copies (a logger holds one) keep them in one place.
+struct LogRecorder: LogHandler {
     struct Entry: Sendable {
         var level: Logger.Level
         var message: String
         var metadata: [String: String]
     }
 
-    private let stored = NIOLockedValueBox<[Entry]>([])
-    var entries: [Entry] { stored.withLockedValue { $0 } }
+    private final class Entries: Sendable {
+        let list = Mutex<[Entry]>([])
+    }
+
+    private let stored = Entries()
+    var entries: [Entry] { stored.list.withLock { $0 } }
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .trace
 
@@ -106,6 +110,6 @@ final class LogRecorder: LogHandler, @unchecked Sendable {
     func log(event: LogEvent) {
         let entry = Entry(level: event.level, message: "\(event.message)",
                           metadata: (event.metadata ?? [:]).mapValues { "\($0)" })
-        stored.withLockedValue { $0.append(entry) }
+        stored.list.withLock { $0.append(entry) }
     }
 }

@@ -4,24 +4,28 @@ import Testing
 import StratusClient
 import StratusSync
 import StratusTesting
+import Synchronization
 
 /// What the server has reaches the app through one channel: the in-transaction hook when the
 /// engine's state lives in the app's database, the event when it lives in a file.
 @Suite struct OneChannelTests {
     /// A delegate whose state lives in its own GRDB database: it counts what the hook applied and
     /// the fetched-changes events it was sent.
-    final class HookDelegate: SyncEngineDelegate, @unchecked Sendable {
-        private let lock = NSLock()
-        private var hooked: [String] = []
-        private var hookedDeletions: [String] = []
-        private var events = 0
+    final class HookDelegate: SyncEngineDelegate, Sendable {
+        private struct Counts {
+            var hooked: [String] = []
+            var hookedDeletions: [String] = []
+            var events = 0
+        }
+
+        private let counts = Mutex(Counts())
 
         var applied: (saved: [String], deleted: [String], fetchedEvents: Int) {
-            lock.withLock { (hooked.sorted(), hookedDeletions.sorted(), events) }
+            counts.withLock { ($0.hooked.sorted(), $0.hookedDeletions.sorted(), $0.events) }
         }
 
         func handleEvent(_ event: SyncEngine.Event, syncEngine: SyncEngine) async {
-            if case .fetchedRecordZoneChanges = event { lock.withLock { events += 1 } }
+            if case .fetchedRecordZoneChanges = event { counts.withLock { $0.events += 1 } }
         }
 
         func record(for recordID: RecordID, syncEngine: SyncEngine) async throws -> CloudRecord? { nil }
@@ -33,9 +37,9 @@ import StratusTesting
             for deletion in changes.deletions {
                 try db.execute(sql: "DELETE FROM notes WHERE name = ?", arguments: [deletion.recordID.recordName])
             }
-            lock.withLock {
-                hooked += changes.modifications.map(\.recordID.recordName)
-                hookedDeletions += changes.deletions.map(\.recordID.recordName)
+            counts.withLock {
+                $0.hooked += changes.modifications.map(\.recordID.recordName)
+                $0.hookedDeletions += changes.deletions.map(\.recordID.recordName)
             }
             return [:]
         }

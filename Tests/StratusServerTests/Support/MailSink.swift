@@ -1,10 +1,11 @@
 import Foundation
 import StratusTesting
+import Synchronization
 @testable import StratusServer
 
 /// A real SMTP server on a free loopback port (Python's aiosmtpd, run by `scripts/lib/mail_sink.py`;
 /// `scripts/test.sh` installs it from `requirements.txt`), keeping every message it receives.
-final class MailSink: @unchecked Sendable {
+final class MailSink: Sendable {
     static var isAvailable: Bool {
         (try? ChildProcess.run("python3", ["-c", "import aiosmtpd"]).status) == 0
     }
@@ -14,8 +15,7 @@ final class MailSink: @unchecked Sendable {
 
     let port: Int
     private let child: ChildProcess
-    private let lock = NSLock()
-    private var text = ""
+    private let text = Mutex("")
     /// Signalled when the reader has read the server's output to its end.
     private let outputEnded = DispatchSemaphore(value: 0)
 
@@ -24,9 +24,9 @@ final class MailSink: @unchecked Sendable {
     init(_ options: [String] = [], port: Int? = nil) throws {
         self.port = try port ?? Self.freePort()
         child = try ChildProcess("python3", ["-u", Self.script.path, "--port", "\(self.port)"] + options)
-        Thread.detachNewThread { [child, lock, outputEnded] in
+        Thread.detachNewThread { [self] in
             while let chunk = child.readChunk() {
-                lock.withLock { self.text += chunk }
+                text.withLock { $0 += chunk }
             }
             outputEnded.signal()
         }
@@ -42,16 +42,16 @@ final class MailSink: @unchecked Sendable {
     /// load on two cores has taken more than the 10 s this waited before).
     func ready() async throws {
         for _ in 0..<600 {
-            if lock.withLock({ text }).contains("ready\n") { return }
+            if text.withLock({ $0 }).contains("ready\n") { return }
             try await Task.sleep(for: .milliseconds(100))
         }
-        throw TestFailure("the mail sink did not start: \(lock.withLock { text })")
+        throw TestFailure("the mail sink did not start: \(text.withLock { $0 })")
     }
 
     /// The messages mailed to an address so far, oldest first, each after its `X-Sink-TLS` and
     /// `X-Sink-Login` lines.
     func messages(to address: String) -> [String] {
-        lock.withLock { text }.components(separatedBy: "---------- MESSAGE FOLLOWS ----------").filter { $0.contains("To: <\(address)>") }
+        text.withLock { $0 }.components(separatedBy: "---------- MESSAGE FOLLOWS ----------").filter { $0.contains("To: <\(address)>") }
     }
 
     /// Waits until `ready` holds of what the sink received (30 s at most, then returns): the sink
@@ -70,7 +70,7 @@ final class MailSink: @unchecked Sendable {
 
     /// How many messages arrived, to any address.
     var messageCount: Int {
-        lock.withLock { text }.components(separatedBy: "---------- MESSAGE FOLLOWS ----------").count - 1
+        text.withLock { $0 }.components(separatedBy: "---------- MESSAGE FOLLOWS ----------").count - 1
     }
 
     /// The verification codes mailed to an address, oldest first, once there are at least `count`
