@@ -28,6 +28,7 @@ class Graph:
         self.root = root
         self.dump = dump or self._dump
         self.manifests = {}
+        self.declared = {}
         self.checkouts = {}
         checkouts = os.path.join(root, ".build", "checkouts")
         if os.path.isdir(checkouts):
@@ -50,34 +51,26 @@ class Graph:
             self.manifests[package] = self.dump(directory)
         return self.manifests[package]
 
-    def dependency_identities(self, package):
-        names = {}
-        for dependency in self.manifest(package).get("dependencies", []):
-            for kind in ("sourceControl", "fileSystem", "registry"):
-                for spec in dependency.get(kind, []):
-                    location = spec.get("location", {})
-                    url = (location.get("remote", [{}])[0].get("urlString") if "remote" in location
-                           else location.get("local", [None])[0] if "local" in location else spec.get("identity"))
-                    ident = spec.get("identity") or identity(url or "")
-                    names[ident] = ident
-                    if spec.get("nameForTargetDependencyResolutionOnly"):
-                        names[spec["nameForTargetDependencyResolutionOnly"].lower()] = ident
-        return names
-
-    def declared_traits(self, package, other):
-        """The traits `package` asks of its dependency `other` (None: its defaults)."""
-        for dependency in self.manifest(package).get("dependencies", []):
-            for kind in ("sourceControl", "fileSystem", "registry"):
-                for spec in dependency.get(kind, []):
-                    if spec.get("identity") == other:
+    def dependency(self, package, name):
+        """`package`'s dependency called `name` in its targets: its identity and the traits asked of it (None: its
+        defaults)."""
+        if package not in self.declared:
+            declared = {}
+            for dependency in self.manifest(package).get("dependencies", []):
+                for specs in dependency.values():
+                    for spec in specs:
                         listed = spec.get("traits")
-                        return None if listed is None else [t["name"] for t in listed]
-        return None
+                        entry = (spec["identity"], None if listed is None else [t["name"] for t in listed])
+                        declared[spec["identity"]] = entry
+                        if spec.get("nameForTargetDependencyResolutionOnly"):
+                            declared[spec["nameForTargetDependencyResolutionOnly"].lower()] = entry
+            self.declared[package] = declared
+        return self.declared[package].get(name.lower(), (identity(name), None))
 
     def enabled_traits(self, package, asked):
         """The traits of `package` enabled when asked for `asked` (None: its defaults), expanded."""
         declared = {t["name"]: t.get("enabledTraits", []) for t in self.manifest(package).get("traits", []) or []}
-        pending = ["default"] if asked is None else [t if t != "default" else "default" for t in asked]
+        pending = ["default"] if asked is None else list(asked)
         enabled = set()
         while pending:
             name = pending.pop()
@@ -115,8 +108,8 @@ def closure(graph, product, platform):
 
     def reach(package, other):
         """`other` as `package` names it, its traits (what `package` asks of it) merged in."""
-        other = graph.dependency_identities(package).get(other.lower(), identity(other))
-        traits.setdefault(other, set()).update(graph.enabled_traits(other, graph.declared_traits(package, other)))
+        other, asked = graph.dependency(package, other)
+        traits.setdefault(other, set()).update(graph.enabled_traits(other, asked))
         return other
 
     pending = [(None, name) for name in graph.product_targets(None, product)]
