@@ -1,12 +1,17 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// Where the client speaks through SwiftNIO rather than URLSession.
+let nonApple: [Platform] = [.linux, .android, .windows, .openbsd, .wasi]
+
 let package = Package(
     name: "Stratus",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "StratusCore", targets: ["StratusCore"]),
         .library(name: "StratusServer", targets: ["StratusServer"]),
+        .library(name: "StratusSQLite", targets: ["StratusSQLite"]),
+        .library(name: "StratusPostgreSQL", targets: ["StratusPostgreSQL"]),
         .library(name: "StratusClient", targets: ["StratusClient"]),
         .library(name: "StratusSync", targets: ["StratusSync"]),
         .library(name: "StratusData", targets: ["StratusData"]),
@@ -43,16 +48,17 @@ let package = Package(
             name: "StratusCore",
             dependencies: []
         ),
+        // On Apple platforms the client speaks through URLSession; elsewhere through SwiftNIO.
         .target(
             name: "StratusClient",
             dependencies: [
                 "StratusCore",
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket", condition: .when(platforms: nonApple)),
+                .product(name: "Logging", package: "swift-log", condition: .when(platforms: nonApple)),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: nonApple)),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: nonApple)),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: nonApple)),
             ]
         ),
         .target(
@@ -61,9 +67,6 @@ let package = Package(
                 "StratusCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -86,6 +89,28 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
+        // The storage drivers: the server's core opens a store through whichever its build lists.
+        .target(
+            name: "StratusSQLite",
+            dependencies: [
+                "StratusCore",
+                "StratusServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "StratusPostgreSQL",
+            dependencies: [
+                "StratusCore",
+                "StratusServer",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .target(
             name: "StratusSync",
             dependencies: [
@@ -102,10 +127,16 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // What tests and tools install in a process they run: crash moments and restored bugs.
+        .target(
+            name: "StratusHarness",
+            dependencies: ["StratusSync"]
+        ),
         .target(
             name: "StratusTesting",
             dependencies: [
                 "StratusServer",
+                "StratusSQLite",
                 "StratusClient",
                 "StratusSync",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -121,6 +152,8 @@ let package = Package(
             name: "stratus",
             dependencies: [
                 "StratusServer",
+                "StratusSQLite",
+                "StratusPostgreSQL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -135,6 +168,7 @@ let package = Package(
                 "NotesKit",
                 "StratusClient",
                 "StratusSync",
+                "StratusHarness",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/Notes"
@@ -157,6 +191,8 @@ let package = Package(
             name: "StratusBench",
             dependencies: [
                 "StratusServer",
+                "StratusSQLite",
+                "StratusPostgreSQL",
                 "StratusTesting",
                 "StratusClient",
                 "StratusSync",
@@ -184,6 +220,7 @@ let package = Package(
                 "StratusData",
                 "StratusServer",
                 "StratusTesting",
+                "StratusHarness",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -217,7 +254,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StratusDataTests",
-            dependencies: ["StratusData", "StratusTesting", "StratusClient", "StratusSync", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["StratusData", "StratusTesting", "StratusHarness", "StratusClient", "StratusSync", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "GuideTests",
@@ -235,6 +272,8 @@ let package = Package(
             name: "StratusServerTests",
             dependencies: [
                 "StratusServer",
+                "StratusSQLite",
+                "StratusPostgreSQL",
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

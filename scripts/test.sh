@@ -60,7 +60,7 @@ step 300 .build/debug/stratus-sim crash-loop --kills 2 --seed 1 --self-test | ta
 step 1500 .build/debug/stratus-sim simulate --seeds 30 --first-seed 1 | tail -8
 step 300 .build/debug/stratus-sim simulate --seeds 1 --first-seed 1 --self-test | grep self-test
 # The example apps as they ship in the simulation: 20 seeds of Notes and 12 of Shopping (a Shopping seed
-# takes three times a Notes one; scripts/simulate.sh --app notes|shopping runs 1,000), and the Notes wedge put back behind a test-only switch, which the
+# takes three times a Notes one; scripts/simulate.sh --app notes|shopping runs 1,000), and the Notes wedge put back by a harness only tools link (StratusHarness), which the
 # Notes slice must find (a device wedged).
 step 900 .build/debug/stratus-sim simulate --app notes --seeds 20 --first-seed 1 | tail -8
 step 900 .build/debug/stratus-sim simulate --app shopping --seeds 12 --first-seed 1 | tail -8

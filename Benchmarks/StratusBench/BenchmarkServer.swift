@@ -4,6 +4,8 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import StratusCore
+import StratusPostgreSQL
+import StratusSQLite
 import StratusServer
 import StratusTesting
 
@@ -24,6 +26,7 @@ struct BenchmarkServer {
     static func with<T: Sendable>(directory: URL, username: String = "bench", configure: (inout ServerConfiguration) -> Void = { _ in },
                                   _ body: @Sendable (BenchmarkServer) async throws -> T) async throws -> T {
         var configuration = ServerConfiguration(dataDirectory: directory, port: 0)
+        configuration.storageDrivers = [.sqlite, .postgreSQL]
         configure(&configuration)
         return try await InProcessServer.with(configuration, containerID: containerID, logger: quietLogger) { running in
             let client = try await BenchmarkServer(baseURL: running.baseURL, apiToken: running.apiToken, dataDirectory: directory,

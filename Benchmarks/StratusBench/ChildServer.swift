@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import ServiceLifecycle
+import StratusPostgreSQL
+import StratusSQLite
 import StratusServer
 
 /// `stratus-bench child-server`: the server a benchmark runs in a process of its own, so that its
@@ -23,6 +25,7 @@ struct ChildServer: AsyncParsableCommand {
         var logger = BenchmarkServer.quietLogger
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .error
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), port: 0)
+        configuration.storageDrivers = [.sqlite, .postgreSQL]
         configuration.databaseURL = database
         if let pushConnectionsPerUser { configuration.maxPushConnectionsPerUser = pushConnectionsPerUser }
         if let userRequestsPerSecond { configuration.requestsPerUser = RateRule(burst: userRequestsPerSecond * 4, perSecond: userRequestsPerSecond) }

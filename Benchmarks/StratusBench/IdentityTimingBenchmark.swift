@@ -3,6 +3,8 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import StratusCore
+import StratusPostgreSQL
+import StratusSQLite
 import StratusServer
 import StratusTesting
 
@@ -27,6 +29,7 @@ struct IdentityTimingBenchmark: AsyncParsableCommand {
         let directory = try ScratchDirectory.make()
         defer { ScratchDirectory.remove(directory) }
         var configuration = ServerConfiguration(dataDirectory: directory, port: 0)
+        configuration.storageDrivers = [.sqlite, .postgreSQL]
         configuration.trustedProxies = [IPAddressBlock("127.0.0.1")!]
         // Mail goes nowhere (nothing listens there) and is retried an hour later: the requests never wait for it.
         var mailer = SMTPMailer(host: "127.0.0.1", port: 9, from: "bench@localhost")

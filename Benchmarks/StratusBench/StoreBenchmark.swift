@@ -96,7 +96,9 @@ extension StoreBenchmark {
     static func apply(_ records: [CloudRecord], to store: SyncedDatabase, in writer: any DatabaseWriter) async throws -> Double {
         let seconds = try await Stopwatch.seconds {
             for start in stride(from: 0, to: records.count, by: 200) {
-                try await store.applyFetched(Array(records[start..<min(start + 200, records.count)]))
+                let page = Array(records[start..<min(start + 200, records.count)])
+                try await store.engine.applyFetchedPage(RecordZoneChanges(zoneID: page[0].recordID.zoneID, modifications: page, deletions: [],
+                                                                          changeToken: ServerChangeToken(rawValue: "benchmark"), moreComing: false))
             }
         }
         let applied = try await writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM item WHERE id LIKE 'in-%'") } ?? 0

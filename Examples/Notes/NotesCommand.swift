@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NotesKit
 import StratusClient
+import StratusHarness
 import StratusSync
 
 /// `notes`: the seed article's one-note app on Stratus, as a command-line program. Each device
@@ -17,16 +18,13 @@ struct Notes: AsyncParsableCommand {
 
         var url: URL { URL(fileURLWithPath: device) }
 
-        func open() async throws -> NoteDevice { try await NoteDevice(directory: url, crashPoint: Self.crashPoint) }
-
-        /// Where the crash-window tests kill the app: `STRATUS_CRASH_POINT` arms a point in debug
-        /// builds only (a release build has no way to be killed by its environment).
-        static var crashPoint: CrashPoint? {
+        func open() async throws -> NoteDevice {
+            // The crash-window tests arm a moment to be killed at in debug builds only: a release
+            // build has no way to be killed by its environment.
             #if DEBUG
-            ProcessInfo.processInfo.environment["STRATUS_CRASH_POINT"].flatMap(CrashPoint.init(rawValue:))
-            #else
-            nil
+            InstalledHarness.install(ProcessHarness.from(environment: ProcessInfo.processInfo.environment))
             #endif
+            return try await NoteDevice(directory: url)
         }
     }
 

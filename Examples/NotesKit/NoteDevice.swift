@@ -45,28 +45,17 @@ public struct NoteDevice: Sendable {
     public let store: SyncedDatabase
     /// The time of an edit, in milliseconds since 1970.
     private let now: @Sendable () -> Int64
-    /// Where a crash-window test kills the app (`notes` arms it in debug builds).
-    private let crashPoint: CrashPoint?
-
     /// Opens the device: its database and the store that syncs it. `transport`, `now` and
     /// `clock` are for tests and simulations: a network that fails, the time edits are stamped
     /// with, the clock the sync's retries wait on.
     public init(directory: URL, transport: any Transport = Container.defaultTransport,
                 now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
                 clock: any Clock<Duration> = ContinuousClock()) async throws {
-        try await self.init(directory: directory, transport: transport, now: now, clock: clock, crashPoint: nil)
-    }
-
-    /// Opens the device with a crash point armed (`notes`' debug build, for the crash-window tests).
-    package init(directory: URL, transport: any Transport = Container.defaultTransport,
-                 now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
-                 clock: any Clock<Duration> = ContinuousClock(), crashPoint: CrashPoint?) async throws {
         guard let session = try? ContainerSession(contentsOf: directory.appendingPathComponent("session.json")) else {
             throw NotesError("no device at \(directory.path); run `notes setup` first")
         }
         self.directory = directory
         self.now = now
-        self.crashPoint = crashPoint
         container = Container(session: session, transport: transport, deviceID: directory.lastPathComponent,
                               assetCacheDirectory: directory.appendingPathComponent("assets"))
         database = try DatabaseQueue(path: directory.appendingPathComponent("notes.sqlite").path)
@@ -81,7 +70,6 @@ public struct NoteDevice: Sendable {
             configuration.conflictResolver = .latestModified(field: "modified")
             configuration.retry.maximumAttempts = 2
             configuration.appVersion = String(Self.appVersion)
-            configuration.crashPoint = crashPoint
         }
     }
 
@@ -124,7 +112,7 @@ public struct NoteDevice: Sendable {
         if let refusal = try await refusal() { throw NotesError("not saved: \(refusal)") }
         let note = Note(text: text, modified: now(), version: Self.appVersion)
         try await database.write { db in try note.save(db) }
-        CrashPoint.localChangeCommitted.reach(armed: crashPoint)
+        InstalledHarness.reached(.localChangeCommitted)
     }
 
     /// What waits to be sent, and what is set aside and why, in words for `notes status`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StratusHarness
 import StratusSync
 import StratusTesting
 
@@ -40,7 +41,7 @@ struct Simulate: AsyncParsableCommand {
 
     private func simulate<S: SimulationScenario>(_ executable: URL, scenario make: (UInt64) -> S) async throws {
         let chosen = seed.map { [$0] } ?? Array(firstSeed..<(firstSeed + UInt64(seeds)))
-        RevertedFix.conflictAppliesPartialRecord = revertingFix
+        InstalledHarness.install(revertingFix ? ProcessHarness(restoredBugs: [.partialConflictApply]) : nil)
         var report = SimulationReport()
         let started = ContinuousClock.now
         var wedgesFound = 0

@@ -222,7 +222,7 @@ final class Coordinator: SyncEngineDelegate, Sendable {
         func execute(in db: GRDB.Database) throws {
             let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
             let assignments = columns.filter { $0 != table.primaryKey }.map { "\"\($0)\" = excluded.\"\($0)\"" }
-            if isPartial, !RevertedFix.conflictAppliesPartialRecord { return try updateOrInsert(quoted, in: db) }
+            if isPartial, !InstalledHarness.restores(.partialConflictApply) { return try updateOrInsert(quoted, in: db) }
             let onConflict = assignments.isEmpty ? "NOTHING" : "UPDATE SET " + assignments.joined(separator: ", ")
             for chunk in values.slices(of: columns.count * Coordinator.maximumRowsPerStatement) {
                 try db.batchStatement(sql: """

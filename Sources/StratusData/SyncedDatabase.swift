@@ -237,16 +237,6 @@ public final class SyncedDatabase: Sendable {
     }
 }
 
-extension SyncedDatabase {
-    /// Applies fetched records as a fetched page of their zone, with its change token, as a
-    /// fetch does (for benchmarks).
-    package func applyFetched(_ records: [CloudRecord]) async throws {
-        guard let zoneID = records.first?.recordID.zoneID else { return }
-        try await engine.applyFetchedPage(RecordZoneChanges(zoneID: zoneID, modifications: records, deletions: [],
-                                                            changeToken: ServerChangeToken(rawValue: "benchmark"), moreComing: false))
-    }
-}
-
 /// Tells the engines when a commit queued changes: when the outbox grew. It observes no change
 /// event — per-row notifications cost the capture about 0.2× of a plain insert — and looks at the
 /// outbox's end once per commit instead.

@@ -25,7 +25,7 @@ public struct StratusServer: Sendable {
                                                 attributes: [.posixPermissions: 0o700])
         self.configuration = configuration
         self.logger = logger
-        let storage = try await StorageOpening.open(configuration, logger: logger)
+        let storage = try await configuration.openStorage(logger: logger)
         services = StratusServices(
             storage: storage,
             blobs: storage.blobStore(directory: configuration.blobDirectory),
@@ -44,8 +44,10 @@ public struct StratusServer: Sendable {
     /// Restores a backup into `dataDirectory` (which must not exist or be empty), after checking
     /// every asset file. The restored store has a new epoch: change tokens issued before answer
     /// `CHANGE_TOKEN_EXPIRED`, and devices list their zones again.
-    public static func restore(from backup: URL, into dataDirectory: URL, progress: (String) -> Void = { _ in }) async throws -> BackupManifest {
-        try await Backup.restore(from: backup, into: dataDirectory, progress: progress)
+    /// `storageDrivers` must hold ``StorageDriver/sqlite``: a backup restores an SQLite store.
+    public static func restore(from backup: URL, into dataDirectory: URL, storageDrivers: [StorageDriver],
+                               progress: (String) -> Void = { _ in }) async throws -> BackupManifest {
+        try await Backup.restore(from: backup, into: dataDirectory, storageDrivers: storageDrivers, progress: progress)
     }
 
     /// Creates the container on first use and returns its API token.

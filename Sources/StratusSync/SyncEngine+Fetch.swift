@@ -105,13 +105,7 @@ extension SyncEngine {
             if !page.moreComing, let unseen {
                 listed.deletions += unseen.map { .init(recordID: $0.key, recordType: $0.value) }
             }
-            if !listed.modifications.isEmpty || !listed.deletions.isEmpty { CrashPoint.fetchedPageArrived.reach(armed: configuration.crashPoint) }
-            let (news, deletions) = try state.applyFetched(listed, storingToken: unseen == nil || !page.moreComing, handingTo: applier)
-            await reportSetAside()
-            if !news.isEmpty || !deletions.isEmpty {
-                CrashPoint.fetchedPageCommitted.reach(armed: configuration.crashPoint)
-                await deliverFetched(news, deletions: deletions)
-            }
+            try await applyFetchedPage(listed, storingToken: unseen == nil || !page.moreComing)
             if !page.moreComing { break }
         }
     }
@@ -130,8 +124,15 @@ extension SyncEngine {
         return Task { try await database.recordZoneChanges(inZoneWith: zoneID, since: token, resultsLimit: limit) }
     }
 
-    /// Stores a page as a fetch does, with its token, and applies it (for benchmarks).
-    package func applyFetchedPage(_ page: RecordZoneChanges) throws {
-        _ = try state.applyFetched(page, handingTo: applier)
+    /// A fetch's step for each page: stores its records, local data (through the applier) and,
+    /// unless told not to, its token in one transaction, then tells the delegate what is new.
+    package func applyFetchedPage(_ page: RecordZoneChanges, storingToken: Bool = true) async throws {
+        if !page.modifications.isEmpty || !page.deletions.isEmpty { InstalledHarness.reached(.fetchedPageArrived) }
+        let (news, deletions) = try state.applyFetched(page, storingToken: storingToken, handingTo: applier)
+        await reportSetAside()
+        if !news.isEmpty || !deletions.isEmpty {
+            InstalledHarness.reached(.fetchedPageCommitted)
+            await deliverFetched(news, deletions: deletions)
+        }
     }
 }

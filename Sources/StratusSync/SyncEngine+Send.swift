@@ -155,7 +155,7 @@ extension SyncEngine {
                         // The server's version with its files (as a fetch brings them), so that whatever wins is applied whole.
                         let server: CloudRecord
                         do {
-                            server = RevertedFix.conflictAppliesPartialRecord
+                            server = InstalledHarness.restores(.partialConflictApply)
                                 ? error.serverRecord! : try await database.downloadingAssets(of: error.serverRecord!)
                         } catch {
                             deferredError = (error as? CloudError) ?? CloudError(.networkFailure, "could not download the server's version of \(id.recordName): \(error)")
@@ -209,7 +209,7 @@ extension SyncEngine {
             saves = again
             deletes = []
         }
-        CrashPoint.sentBatchAnswered.reach(armed: configuration.crashPoint)
+        InstalledHarness.reached(.sentBatchAnswered)
         let requeued = try state.apply(outcome, handingTo: applier)
         await reportSetAside()
         sent.savedRecords.removeAll { requeued.contains($0.recordID) }

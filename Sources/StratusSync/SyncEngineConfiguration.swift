@@ -45,9 +45,6 @@ extension SyncEngine {
         /// `info` for the rest. Silent unless the app gives a logger of its own, as postgres-nio's
         /// background logger is.
         public var logger = Logger(label: "stratus.sync", factory: { _ in SwiftLogNoOpLogHandler() })
-        /// The moment at which a crash-window test kills the process; nil (always, outside this
-        /// package's tests and harnesses) for none.
-        package var crashPoint: CrashPoint?
 
         /// An engine keeping its state in a SQLite file of its own.
         public init(database: CloudDatabase, stateURL: URL, delegate: any SyncEngineDelegate) {

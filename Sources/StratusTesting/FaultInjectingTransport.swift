@@ -46,7 +46,7 @@ public final class FaultInjectingTransport: Transport {
     private let state = Mutex<(offline: Bool, faults: [Queued], sent: [String])>((false, [], []))
 
     /// A transport in front of `base`; `delay` faults wait on `clock`.
-    public init(base: any Transport = Container.defaultTransport, clock: any Clock<Duration> = ContinuousClock()) {
+    public init(base: any Transport = TestCloud.defaultTransport, clock: any Clock<Duration> = ContinuousClock()) {
         self.base = base
         self.clock = clock
     }

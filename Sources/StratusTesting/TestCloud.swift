@@ -1,12 +1,16 @@
 import Foundation
 import Logging
 import StratusClient
+import StratusSQLite
 import StratusServer
 
 /// The real Stratus server in this process, on an ephemeral loopback port over a temporary data
 /// directory, for tests: users, devices, and switches to restart the server or break the network.
 /// With `STRATUS_TEST_POSTGRES` set to a PostgreSQL server's URL (`postgres://user@host:port`),
-/// each cloud keeps its data in a database of its own there, made with `psql`.
+/// each cloud keeps its data in a database of its own there, made with `psql`, and its server
+/// runs as a child `stratus serve` (built next to the tests): this target links the SQLite
+/// driver only. A child server is given what `stratus serve`'s options can say of the
+/// configuration (see ``runsServerInProcess`` for what needs the server in process).
 ///
 /// ```swift
 /// try await TestCloud.with { cloud in
@@ -31,6 +35,7 @@ public actor TestCloud {
     private let configure: @Sendable (inout ServerConfiguration) -> Void
     private let logger: Logger
     private var running: InProcessServer?
+    private var child: ServerProcess?
     /// Where the server answers; it stays the same across restarts.
     public private(set) var baseURL = ""
     /// The container's API token, known once the server has started.
@@ -63,14 +68,29 @@ public actor TestCloud {
         self.logger = logger
     }
 
+    /// The transport a cloud's containers use unless given one: `Container.defaultTransport`, or
+    /// ``URLSessionTransport`` with `STRATUS_TEST_TRANSPORT=urlsession` (how the tests run the
+    /// client over URLSession where it is not the default).
+    public static var defaultTransport: any Transport {
+        ProcessInfo.processInfo.environment["STRATUS_TEST_TRANSPORT"] == "urlsession" ? URLSessionTransport() : Container.defaultTransport
+    }
+
+    /// Whether a cloud's server runs in this process: on SQLite. On PostgreSQL it runs as a child
+    /// process, and what reaches past HTTP — ``server``, ``advanceServerClock(by:)``, limits no
+    /// `serve` option sets — is not there: tests of it run where this is true.
+    public static var runsServerInProcess: Bool { TestDatabase.postgresURL == nil }
+
     /// Starts the server (on the port it had before, after a restart).
     public func startServer() async throws {
-        guard running == nil else { return }
+        guard running == nil, child?.processIdentifier == nil else { return }
         var configuration = ServerConfiguration(dataDirectory: dataDirectory, host: "127.0.0.1", port: port)
         configuration.passwordHashLog2Cost = 10
         configuration.clock = serverClock
+        configuration.storageDrivers = [.sqlite]
         configure(&configuration)
-        try await TestDatabase.place(&configuration)
+        if let base = TestDatabase.postgresURL {
+            return try await startChild(configuration, database: try await TestDatabase.url(for: dataDirectory, base: base))
+        }
         let started: InProcessServer
         do {
             started = try await InProcessServer.start(configuration, containerID: Self.containerID, logger: logger)
@@ -83,8 +103,24 @@ public actor TestCloud {
         running = started
     }
 
+    /// Starts the server as a child `stratus serve` on the PostgreSQL database `url`.
+    private func startChild(_ configuration: ServerConfiguration, database url: String) async throws {
+        let process = try child ?? ServerProcess(
+            executable: ServerProcess.siblingExecutable, dataDirectory: dataDirectory,
+            arguments: ["--database", url] + ChildServerOptions.arguments(for: configuration, containerID: Self.containerID),
+            logLevel: ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "critical")
+        let ready = try await process.start()
+        child = process
+        apiToken = ready.ckAPIToken
+        baseURL = process.baseURL
+    }
+
     /// Stops the server gracefully; requests fail with `networkUnavailable` until it starts again.
     public func stopServer() async {
+        if let child, child.processIdentifier != nil {
+            child.stop()
+            return
+        }
         guard let running else { return }
         self.running = nil
         await running.stop()
@@ -96,13 +132,28 @@ public actor TestCloud {
         try await startServer()
     }
 
-    /// The running server, for what tests reach past HTTP for (schema, maintenance).
+    /// The running server, for what tests reach past HTTP for (maintenance); nil when it runs as
+    /// a child process.
     public var server: StratusServer? { running?.server }
+
+    /// Replaces the container's development schema with `text` (the schema language), in the
+    /// server or, for a child server, with `stratus schema import` on its store.
+    public func importSchema(_ text: String) async throws {
+        if let running { return try await running.server.importSchema(text, container: Self.containerID) }
+        guard let base = TestDatabase.postgresURL else { throw CloudError(.internalError, "the server is not running") }
+        let file = root.appendingPathComponent("schema-\(UUID().uuidString).ckdb")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let (status, output) = try await ChildProcess.run(ServerProcess.siblingExecutable.path, [
+            "schema", "import", "--data", dataDirectory.path, "--database", try await TestDatabase.url(for: dataDirectory, base: base),
+            "--container", Self.containerID, file.path])
+        guard status == 0 else { throw CloudError(.internalError, "stratus schema import failed: \(output)") }
+    }
 
     /// Moves the server's clock forward by `duration` and, when the server runs, runs the
     /// maintenance that fell due (tombstone and upload purges, expired sessions, due mails) before
     /// it returns: as if that much time had passed, without waiting for it.
     public func advanceServerClock(by duration: Duration) async {
+        precondition(Self.runsServerInProcess, "a child server's clock cannot be moved: run this test where TestCloud.runsServerInProcess")
         serverClock.advance(by: duration)
         await running?.server.runDueMaintenance()
     }
@@ -114,13 +165,13 @@ public actor TestCloud {
     }
 
     /// A container for this cloud, not signed in. `transport` lets a test put faults in its way.
-    public func container(deviceID: String = "device", transport: any Transport = Container.defaultTransport, assetCacheDirectory: URL? = nil) -> Container {
+    public func container(deviceID: String = "device", transport: any Transport = TestCloud.defaultTransport, assetCacheDirectory: URL? = nil) -> Container {
         Container(baseURL: baseURL, containerIdentifier: Self.containerID, apiToken: apiToken, transport: transport,
                   deviceID: deviceID, assetCacheDirectory: assetCacheDirectory)
     }
 
     /// A new user (a unique username from `name`), signed in on a new container.
-    public func signUp(_ name: String, deviceID: String = "device", transport: any Transport = Container.defaultTransport,
+    public func signUp(_ name: String, deviceID: String = "device", transport: any Transport = TestCloud.defaultTransport,
                        assetCacheDirectory: URL? = nil) async throws -> Container {
         let container = container(deviceID: deviceID, transport: transport, assetCacheDirectory: assetCacheDirectory)
         try await container.signUp(username: "\(name)-\(UUID().uuidString.prefix(8))", password: "password-\(name)")

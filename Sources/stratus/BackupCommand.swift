@@ -30,7 +30,8 @@ struct RestoreCommand: AsyncParsableCommand {
 
     func run() async throws {
         let manifest = try await TransferCall.run {
-            try await StratusServer.restore(from: URL(fileURLWithPath: from), into: URL(fileURLWithPath: data)) { print($0) }
+            try await StratusServer.restore(from: URL(fileURLWithPath: from), into: URL(fileURLWithPath: data),
+                                             storageDrivers: Stratus.storageDrivers) { print($0) }
         }
         print("restored the backup taken at \(AdminCall.date(manifest.takenAt)) into \(data)")
     }

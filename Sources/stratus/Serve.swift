@@ -33,6 +33,8 @@ struct Serve: AsyncParsableCommand {
     var signInFailures = 10
     @Option(help: "Wrong passwords one account may be tried with per hour from all addresses together; past it, only addresses that did not fail for it may try.")
     var accountSignInFailuresPerHour = 100
+    @Option(help: "The password hash's work, as a power of two (scrypt's N = 2^cost). Lower it only where passwords are not at stake and sign-ins must be cheap, as in tests.")
+    var passwordHashCost = 15
     @Option(help: "Seconds a courier long-poll (tokens/create's webcourierURL) waits for a notification before answering empty; keep it under any proxy's read timeout.")
     var courierWaitSeconds = 30
     @Option(help: "Push connections (WebSockets and couriers) one user may hold at once; past it THROTTLED.")
@@ -133,7 +135,9 @@ struct Serve: AsyncParsableCommand {
               (maxDatabaseMb ?? 1) > 0, pushConnectionsPerUser > 0, (maxPushConnections ?? 1) > 0, bodyDeadlineSeconds > 0, requestsPerAddress > 0 else {
             throw ValidationError("--session-days, --fresh-proof-seconds, --tombstone-days, --asset-limit-mb, --max-response-mb, --max-database-mb, --sign-in-failures, --account-sign-in-failures-per-hour, --courier-wait-seconds, --push-connections-per-user, --max-push-connections, --body-deadline-seconds and --requests-per-address must be positive")
         }
+        guard (10...20).contains(passwordHashCost) else { throw ValidationError("--password-hash-cost must be between 10 and 20") }
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), host: host, port: port)
+        configuration.storageDrivers = Stratus.storageDrivers
         configuration.databaseURL = database
         configuration.sessionLifetime = .seconds(sessionDays * 24 * 3600)
         configuration.freshProofWindow = .seconds(freshProofSeconds)
@@ -148,6 +152,7 @@ struct Serve: AsyncParsableCommand {
         configuration.signInFailuresPerAccount = RateRule(burst: Double(accountSignInFailuresPerHour), perSecond: Double(accountSignInFailuresPerHour) / 3600)
         configuration.bindDownloadURLsToUser = bindDownloadUrls
         configuration.courierWait = .seconds(courierWaitSeconds)
+        configuration.passwordHashLog2Cost = passwordHashCost
         configuration.maxPushConnectionsPerUser = pushConnectionsPerUser
         configuration.maxPushConnections = maxPushConnections
         configuration.requestBodyDeadline = .seconds(bodyDeadlineSeconds)

@@ -26,6 +26,7 @@ struct StoreLocation: ParsableArguments {
 
     func configuration() -> ServerConfiguration {
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data))
+        configuration.storageDrivers = Stratus.storageDrivers
         configuration.databaseURL = database
         return configuration
     }

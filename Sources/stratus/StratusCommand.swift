@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import StratusPostgreSQL
+import StratusSQLite
 import StratusServer
 
 /// The `stratus` command: run the server and administer its data directory.
@@ -13,6 +15,9 @@ struct Stratus: AsyncParsableCommand {
                       BackupCommand.self, RestoreCommand.self, ExportCommand.self, ImportCommand.self, CopyCommand.self, MigrateCommand.self,
                       AdminCommand.self],
         defaultSubcommand: Serve.self)
+
+    /// The stores every command can open: the data directory's SQLite file, or PostgreSQL.
+    static let storageDrivers: [StorageDriver] = [.sqlite, .postgreSQL]
 
     /// Runs the command the arguments name, with options also taken from `STRATUS_…` environment
     /// variables (see ``EnvironmentOptions``) and from a config file (see ``ConfigFile``).

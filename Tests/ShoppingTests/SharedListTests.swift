@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
-import Testing
 import ShoppingKit
 import StratusClient
 import StratusTesting
+import Synchronization
+import Testing
 
 /// A settable clock for devices.
 final class TestClock: Sendable {
@@ -113,8 +113,7 @@ final class TestClock: Sendable {
 
     @Test func compactionKeepsEveryDeviceIdenticalAndLateJoinersBuildTheSameList() async throws {
         try await TestCloud.with { cloud in
-            try await cloud.server?.importSchema("DEFINE SCHEMA RECORD TYPE JournalEntry (timestamp TIMESTAMP QUERYABLE SORTABLE);",
-                                                 container: TestCloud.containerID)
+            try await cloud.importSchema("DEFINE SCHEMA RECORD TYPE JournalEntry (timestamp TIMESTAMP QUERYABLE SORTABLE);")
             let clock = TestClock(Int64(Date().timeIntervalSince1970 * 1000) - 30 * Self.day)   // a month ago
             let aliceName = try await cloud.createUser("alice")
             let bobName = try await cloud.createUser("bob")

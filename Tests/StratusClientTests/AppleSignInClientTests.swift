@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import StratusClient
+import Testing
 @testable import StratusServer
 import StratusTesting
 
@@ -39,7 +39,7 @@ import StratusTesting
 
     /// The account centre through the SDK: methods and sessions, one device signed out, and a
     /// change that needs fresh proof told apart from a failed sign-in.
-    @Test func theAccountCentre() async throws {
+    @Test(.enabled(if: TestCloud.runsServerInProcess, "moves the server's clock")) func theAccountCentre() async throws {
         try await AppleTestIssuer.with { apple in
             try await TestCloud.with(configure: apple.configure) { cloud in
                 let phone = await cloud.container()

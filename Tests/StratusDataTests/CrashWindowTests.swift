@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
-import Testing
 import StratusClient
+import StratusHarness
 import StratusSync
 import StratusTesting
+import Testing
 
 /// The Notes app, run as a real child process, killed with `SIGKILL` at each named crash point
-/// (``CrashPoint``) and started again on the same files: nothing committed is lost, nothing is
+/// (a ``SyncMoment``, armed through ``ProcessHarness``) and started again on the same files: nothing committed is lost, nothing is
 /// applied twice, and no fetched change comes back as a change to send.
 @Suite struct CrashWindowTests {
     /// The built `notes` binary next to the test bundle (`swift build` builds it).
@@ -19,9 +20,9 @@ import StratusTesting
 
         /// Runs `notes` for a device; killed at `crashPoint` if one is given (and must be).
         @discardableResult
-        func run(_ device: String, _ arguments: [String], crashingAt crashPoint: CrashPoint? = nil) async throws -> String {
+        func run(_ device: String, _ arguments: [String], crashingAt crashPoint: SyncMoment? = nil) async throws -> String {
             let (status, output) = try await ChildProcess.run(CrashWindowTests.notes, arguments + ["--device", directory(device).path],
-                                                              environment: crashPoint.map { ["STRATUS_CRASH_POINT": $0.rawValue] } ?? [:])
+                                                              environment: crashPoint.map { [ProcessHarness.crashMomentVariable: $0.rawValue] } ?? [:])
             if crashPoint != nil {
                 #expect(status == 128 + SIGKILL, "notes \(arguments) should have been killed at \(crashPoint!.rawValue): \(output)")
             } else {

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import StratusCore
+import StratusSQLite
 import StratusTesting
+import Testing
 @testable import StratusServer
 
 /// `stratus export` and `stratus import` (container archives), run as the real executable, and
@@ -158,7 +159,9 @@ import StratusTesting
         let target = TestServer.temporaryDirectory()
         let damaged = try await ServerProcess.run(["import", "--data", target.path, "--from", archive.path])
         #expect(damaged.status != 0 && damaged.output.contains("damaged"), "\(damaged.output)")
-        let server = try await StratusServer(configuration: ServerConfiguration(dataDirectory: target))
+        var configuration = ServerConfiguration(dataDirectory: target)
+        configuration.storageDrivers = [.sqlite]
+        let server = try await StratusServer(configuration: configuration)
         #expect(try await server.apiToken(of: TestServer.containerID) == nil, "nothing of it was written")
         #expect(try await TestFile.storedBlobs(in: target).isEmpty, "the asset file it brought in went again")
 

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import NIOCore
 import StratusCore
+import StratusPostgreSQL
 import StratusServer
 import StratusTesting
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import StratusSQLite
 import StratusServer
 import Testing
 
@@ -41,7 +42,9 @@ import Testing
     @Test func describedPathsAreTheServedRoutes() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try await StratusServer(configuration: ServerConfiguration(dataDirectory: directory, port: 0))
+        var configuration = ServerConfiguration(dataDirectory: directory, port: 0)
+        configuration.storageDrivers = [.sqlite]
+        let server = try await StratusServer(configuration: configuration)
         let served = Set(server.makeRouter().routes.map { route in
             let path = route.path.description.split(separator: "/").map { segment in
                 segment.hasPrefix(":") ? "{\(segment.dropFirst())}" : String(segment)

@@ -3,6 +3,7 @@ import Testing
 import StratusTesting
 import GRDB
 import StratusCore
+@testable import StratusSQLite
 @testable import StratusServer
 
 /// Storage faults answer a retryable code and leave nothing half-written.

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import StratusClient
 import StratusSync
 import StratusTesting
+import Testing
 
 @Suite struct PushTests {
     static let zone = ZoneID(zoneName: "note-zone")
@@ -131,7 +131,7 @@ import StratusTesting
         }
     }
 
-    @Test func longPollingDeliversLikeCloudKitJS() async throws {
+    @Test(.enabled(if: TestCloud.runsServerInProcess, "a sub-second courier wait")) func longPollingDeliversLikeCloudKitJS() async throws {
         try await TestCloud.with(configure: { $0.courierWait = .milliseconds(300) }) { cloud in
             let alice = try await cloud.signUp("alice")
             let database = alice.privateCloudDatabase
@@ -159,7 +159,7 @@ import StratusTesting
         }
     }
 
-    @Test func aSlowDeviceGetsOneNotificationNotAPile() async throws {
+    @Test(.enabled(if: TestCloud.runsServerInProcess, "a sub-second courier wait")) func aSlowDeviceGetsOneNotificationNotAPile() async throws {
         try await TestCloud.with(configure: { $0.courierWait = .milliseconds(200) }) { cloud in
             let alice = try await cloud.signUp("alice")
             let database = alice.privateCloudDatabase

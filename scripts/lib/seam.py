@@ -1,11 +1,12 @@
 """The storage seam's bars (docs/architecture.md, "The seam's bars"), checked on the source tree.
 
 1. No store protocol has more than 15 requirements.
-2. Nothing in StratusServer outside Storage/ imports a driver's library or names a driver type.
-3. The two drivers (Storage/SQLite, Storage/PostgreSQL) together have at most 2,972 lines and at most
-   45% of all Storage/ lines.
-4. No wall-clock read (`Date()`, `Date.now`, a static `now()`) in StratusServer outside ServerClock.swift
-   and the access log's timestamp.
+2. Nothing in StratusServer imports a driver's library or names a driver type: the drivers are targets of
+   their own (Sources/StratusSQLite, Sources/StratusPostgreSQL), which the server's core does not depend on.
+3. The two drivers together have at most 2,972 lines and at most 45% of all storage lines (theirs and
+   StratusServer's Storage/).
+4. No wall-clock read (`Date()`, `Date.now`, a static `now()`) in StratusServer or the drivers outside
+   ServerClock.swift and the access log's timestamp.
 5. docs/architecture.md states each bar, and the drivers' figures as this script measures them.
 
 Prints each bar with its figure; exits 1 when one is broken. `--root` checks another tree (its tests
@@ -56,6 +57,7 @@ def protocols(text):
 def check(root):
     server = root / "Sources/StratusServer"
     storage = server / "Storage"
+    drivers_dirs = [root / "Sources/StratusSQLite", root / "Sources/StratusPostgreSQL"]
     broken = []
 
     def bar(ok, text):
@@ -64,7 +66,7 @@ def check(root):
             broken.append(text)
 
     largest = ("", 0)
-    for path in sorted(storage.rglob("*.swift")):
+    for path in sorted(storage.rglob("*.swift")) + [p for d in drivers_dirs for p in sorted(d.rglob("*.swift"))]:
         for name, count in protocols(path.read_text()):
             if count > largest[1]:
                 largest = (name, count)
@@ -74,8 +76,6 @@ def check(root):
 
     above = []
     for path in sorted(server.rglob("*.swift")):
-        if storage in path.parents:
-            continue
         text = "\n".join(code_lines(path.read_text()))
         for library in DRIVER_LIBRARIES:
             if re.search(rf"^import {library}\b", text, re.M):
@@ -85,17 +85,17 @@ def check(root):
                 above.append(f"{path.relative_to(root)} names {name}")
     for item in above:
         bar(False, item)
-    bar(not above, "above the seam: no driver library imported, no driver type named outside Storage/")
+    bar(not above, "above the seam: no driver library imported, no driver type named in StratusServer")
 
-    total = sum(len(p.read_text().splitlines()) for p in storage.rglob("*.swift"))
-    drivers = sum(len(p.read_text().splitlines()) for folder in ("SQLite", "PostgreSQL") for p in (storage / folder).rglob("*.swift"))
+    drivers = sum(len(p.read_text().splitlines()) for d in drivers_dirs for p in d.rglob("*.swift"))
+    total = drivers + sum(len(p.read_text().splitlines()) for p in storage.rglob("*.swift"))
     share = drivers / total if total else 0
     bar(drivers <= MAX_DRIVER_LINES, f"drivers: {drivers:,} lines (at most {MAX_DRIVER_LINES:,})")
     bar(share <= MAX_DRIVER_SHARE, f"drivers: {share:.1%} of the {total:,} storage lines (at most {MAX_DRIVER_SHARE:.0%})")
 
     reads = []
-    for path in sorted(server.rglob("*.swift")):
-        relative = path.relative_to(server).as_posix()
+    for path in sorted(server.rglob("*.swift")) + [p for d in drivers_dirs for p in sorted(d.rglob("*.swift"))]:
+        relative = path.relative_to(server).as_posix() if server in path.parents else ""
         if relative == CLOCK_FILE or relative in CLOCK_EXEMPT:
             continue
         for number, line in enumerate(path.read_text().splitlines(), 1):

@@ -15,7 +15,8 @@ class SeamTests(unittest.TestCase):
     def setUp(self):
         self.directory = tempfile.TemporaryDirectory()
         self.root = pathlib.Path(self.directory.name)
-        shutil.copytree(ROOT / "Sources/StratusServer", self.root / "Sources/StratusServer")
+        for target in ("StratusServer", "StratusSQLite", "StratusPostgreSQL"):
+            shutil.copytree(ROOT / "Sources" / target, self.root / "Sources" / target)
         (self.root / "docs").mkdir()
         shutil.copy(ROOT / "docs/architecture.md", self.root / "docs/architecture.md")
         self.service = self.root / "Sources/StratusServer/Services/Zones/ZoneService.swift"

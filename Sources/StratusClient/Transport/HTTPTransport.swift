@@ -1,3 +1,4 @@
+#if !canImport(Darwin)
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -111,3 +112,4 @@ private struct FileChunks: AsyncSequence, Sendable {
 
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(handle: handle) }
 }
+#endif

@@ -166,6 +166,10 @@ public struct ServerConfiguration: Sendable {
     public var databaseURL: String?
     /// Connections each instance keeps to ``databaseURL`` at most.
     public var databaseConnections = 16
+    /// The storage drivers this build has: ``StorageDriver/sqlite`` (StratusSQLite) for the data
+    /// directory's file, ``StorageDriver/postgreSQL`` (StratusPostgreSQL) for ``databaseURL``.
+    /// The server opens its store with the first that keeps it; none is linked by default.
+    public var storageDrivers: [StorageDriver] = []
 
     /// Where clients reach the server, as the URLs it hands out name it.
     var origin: ServerOrigin { ServerOrigin(publicURL: publicURL, scheme: tls == nil ? "http" : "https") }
@@ -180,6 +184,6 @@ public struct ServerConfiguration: Sendable {
     public var databasePath: String { dataDirectory.appendingPathComponent(Backup.databaseFile).path }
     /// Where asset files are kept, by checksum.
     var blobDirectory: URL { dataDirectory.appendingPathComponent(Backup.blobsDirectory) }
-    /// The SQLite store's secret (see ``SQLiteStorage/serverSecret()``), which signs asset URLs.
+    /// The SQLite store's secret, which signs asset URLs.
     var assetKeyPath: String { dataDirectory.appendingPathComponent(Backup.assetKeyFile).path }
 }

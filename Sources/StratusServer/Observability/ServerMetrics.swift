@@ -56,13 +56,13 @@ package enum ServerMetrics {
         String(name.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == ":" ? $0 : "_" })
     }
 
-    static func committed(writes: Int, in duration: Duration) {
+    package static func committed(writes: Int, in duration: Duration) {
         guard isRecording else { return }
         Timer(label: "stratus_commit_duration", preferredDisplayUnit: .seconds).recordNanoseconds(Int64(duration / .nanoseconds(1)))
         Recorder(label: "stratus_commit_writes").record(writes)
     }
 
-    static func writeQueue(depth: Int) {
+    package static func writeQueue(depth: Int) {
         guard isRecording else { return }
         Gauge(label: "stratus_write_queue_depth").record(depth)
     }

@@ -1,12 +1,7 @@
-import Foundation
-import GRDB
-import Logging
-import PostgresNIO
-
 /// What `stratus doctor` learns of the store a configuration names without opening it to serve
 /// (nothing is migrated or written): the migrations it has and this version knows, and the
-/// database server's own time when it runs on another machine. The one place above the drivers'
-/// own files that reads a store outside ``StratusStorage``, so that the doctor names no driver.
+/// database server's own time when it runs on another machine. Each driver reads its own kind of
+/// store (``StorageDriver``), so that the doctor names none.
 package struct StoreInspection: Sendable {
     /// The store as findings name it ("SQLite /var/lib/stratus/stratus.sqlite", "PostgreSQL").
     package var store: String
@@ -17,60 +12,34 @@ package struct StoreInspection: Sendable {
     /// The database server's time (seconds since 1970); nil for an embedded store.
     package var databaseTime: Double?
 
+    /// What a driver found.
+    package init(store: String, applied: Set<String>?, known: [String], databaseTime: Double? = nil) {
+        self.store = store
+        self.applied = applied
+        self.known = known
+        self.databaseTime = databaseTime
+    }
+
     /// Why a store could not be inspected, in words, and what to do about it.
     package struct Failure: Error, Sendable {
         package var detail: String
         package var fix: String
+
+        /// A failure from its parts.
+        package init(detail: String, fix: String) {
+            self.detail = detail
+            self.fix = fix
+        }
     }
 
-    /// Inspects the PostgreSQL database of ``ServerConfiguration/databaseURL`` or else the data
-    /// directory's SQLite file.
+    /// Inspects the store of `configuration` with its driver.
     package static func inspect(_ configuration: ServerConfiguration) async throws(Failure) -> StoreInspection {
-        if let url = configuration.databaseURL { return try await postgres(url) }
-        return try await sqlite(configuration.databasePath)
-    }
-
-    private static func sqlite(_ path: String) async throws(Failure) -> StoreInspection {
-        let known = SQLiteSchema.migrator.migrations
-        guard FileManager.default.fileExists(atPath: path) else { return StoreInspection(store: "SQLite \(path)", applied: nil, known: known) }
+        let driver: StorageDriver
         do {
-            var options = GRDB.Configuration()
-            options.readonly = true
-            let queue = try DatabaseQueue(path: path, configuration: options)
-            let applied = try await queue.read { try SQLiteSchema.migrator.appliedIdentifiers($0) }
-            return StoreInspection(store: "SQLite \(path)", applied: applied, known: known)
+            driver = try configuration.storageDriver()
         } catch {
-            throw Failure(detail: "SQLite \(path) cannot be read: \(error)", fix: "check the file's owner and permissions, or restore it from a backup")
+            throw Failure(detail: "\(error)", fix: "use a build of stratus with that storage driver")
         }
-    }
-
-    private static func postgres(_ url: String) async throws(Failure) -> StoreInspection {
-        var logger = Logger(label: "stratus.doctor")
-        logger.logLevel = .critical
-        do {
-            let address = try PostgresAddress(url: url)
-            let connection = try await PostgresConnection.connect(configuration: try address.connection(), id: 1, logger: logger)
-            defer { Task { try? await connection.close() } }
-            var exists = false
-            for try await value in try await connection.query("SELECT to_regclass('stratus_migrations') IS NOT NULL", logger: logger).decode(Bool.self) {
-                exists = value
-            }
-            var applied = Set<String>()
-            if exists {
-                for try await identifier in try await connection.query("SELECT identifier FROM stratus_migrations", logger: logger).decode(String.self) {
-                    applied.insert(identifier)
-                }
-            }
-            var now = 0.0
-            for try await seconds in try await connection.query("SELECT extract(epoch FROM clock_timestamp())::float8", logger: logger).decode(Double.self) {
-                now = seconds
-            }
-            return StoreInspection(store: "PostgreSQL", applied: exists ? applied : nil, known: PostgresSchema.migrations.map(\.identifier),
-                                   databaseTime: now)
-        } catch {
-            let detail = (error as? PSQLError).map { $0.serverInfo?[.message] ?? "\($0.code)" } ?? "\(error)"
-            throw Failure(detail: "PostgreSQL cannot be reached: \(detail)",
-                          fix: "check --database (host, port, user, password, database name) and that the server accepts this host")
-        }
+        return try await driver.inspect(configuration)
     }
 }

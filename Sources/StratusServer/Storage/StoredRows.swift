@@ -270,6 +270,23 @@ package struct StoredRecord: Sendable, Equatable {
     /// The `createKey` of the create that made the record (a Stratus extension), kept in its
     /// tombstone so that the create sent again is not applied twice.
     package var createKey: String?
+
+    /// A row from its columns.
+    package init(zoneRowID: Int64, recordName: String, recordType: String, changeTag: String, fieldsJSON: [UInt8], created: RecordStamp,
+                 modified: RecordStamp, parent: String?, share: String?, sequence: Int64, deleted: Bool, createKey: String? = nil) {
+        self.zoneRowID = zoneRowID
+        self.recordName = recordName
+        self.recordType = recordType
+        self.changeTag = changeTag
+        self.fieldsJSON = fieldsJSON
+        self.created = created
+        self.modified = modified
+        self.parent = parent
+        self.share = share
+        self.sequence = sequence
+        self.deleted = deleted
+        self.createKey = createKey
+    }
 }
 
 /// An edge from a source record to the record one of its references points at, kept for the

@@ -14,9 +14,9 @@ import Logging
 /// checksum, and gives the store a new ``StratusStorage/epoch``: every change token issued before
 /// then answers `CHANGE_TOKEN_EXPIRED`, so devices that had seen changes the backup does not hold
 /// list their zones again instead of meeting an error they cannot leave.
-enum Backup {
+package enum Backup {
     static let databaseFile = "stratus.sqlite"
-    static let assetKeyFile = "asset-url.key"
+    package static let assetKeyFile = "asset-url.key"
     static let blobsDirectory = "blobs"
 
     static func take(_ services: StratusServices, configuration: ServerConfiguration, to destination: URL,
@@ -49,20 +49,22 @@ enum Backup {
         return manifest
     }
 
-    static func restore(from backup: URL, into dataDirectory: URL, progress: (String) -> Void) async throws -> BackupManifest {
+    static func restore(from backup: URL, into dataDirectory: URL, storageDrivers: [StorageDriver], progress: (String) -> Void) async throws -> BackupManifest {
         let manifest = try BackupManifest.read(from: backup)
         let blobs = backup.appendingPathComponent(blobsDirectory)
         let files = try BackupFiles.checkAssetFiles(in: blobs, count: manifest.assetFiles, of: "the backup") {
             progress("asset files checked \($0)/\(manifest.assetFiles)")
         }
         try BackupFiles.prepareEmpty(dataDirectory, role: "data directory")
-        let configuration = ServerConfiguration(dataDirectory: dataDirectory)
+        var configuration = ServerConfiguration(dataDirectory: dataDirectory)
+        configuration.storageDrivers = storageDrivers
+        let driver = try configuration.storageDriver()
         try BackupFiles.copy(backup.appendingPathComponent(databaseFile), to: URL(fileURLWithPath: configuration.databasePath))
         try BackupFiles.copy(backup.appendingPathComponent(assetKeyFile), to: URL(fileURLWithPath: configuration.assetKeyPath))
         for file in files {
             try BackupFiles.copy(blobs.appendingPathComponent(file), to: configuration.blobDirectory.appendingPathComponent(file))
         }
-        let storage = try await StorageOpening.open(configuration, logger: Logger(label: "stratus-restore"))
+        let storage = try await driver.open(configuration, Logger(label: "stratus-restore"))
         let epoch = newEpoch(other: storage.epoch)
         try await storage.write { try await $0.setStoreEpoch(epoch) }
         progress("restored into \(dataDirectory.path); change tokens issued before now will expire")

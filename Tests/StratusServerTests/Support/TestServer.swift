@@ -3,6 +3,8 @@ import Foundation
 import Hummingbird
 import Logging
 import StratusCore
+import StratusPostgreSQL
+import StratusSQLite
 import StratusServer
 import StratusTesting
 
@@ -51,6 +53,7 @@ struct TestServer: Sendable {
         let directory = dataDirectory ?? temporaryDirectory()
         var configuration = ServerConfiguration(dataDirectory: directory, host: "127.0.0.1", port: 0)
         configuration.passwordHashLog2Cost = 10
+        configuration.storageDrivers = [.sqlite, .postgreSQL]
         configure(&configuration)
         if !onSQLite { try await TestDatabase.place(&configuration) }
         return try await InProcessServer.with(configuration, containerID: containerID, logger: logger) { running in

@@ -4,7 +4,7 @@ import StratusCore
 /// Which values of a record go into index rows: every value of the fields its schema marks
 /// `QUERYABLE` or `SORTABLE` (a list field gives one row per element), and the words of the
 /// string fields it marks `SEARCHABLE`.
-enum QueryIndexing {
+package enum QueryIndexing {
     /// The fields of a record type that have index rows.
     static func indexedFields(_ type: RecordTypeSchema?) -> [FieldSchema] {
         type?.fields.values.filter { !$0.indexes.isEmpty } ?? []
@@ -67,7 +67,7 @@ enum QueryIndexing {
 
     /// The great-circle distance in meters between two points (haversine, on a sphere of
     /// Earth's mean radius).
-    static func greatCircleMeters(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
+    package static func greatCircleMeters(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
         let radians = Double.pi / 180
         let dLatitude = (latitude2 - latitude1) * radians
         let dLongitude = (longitude2 - longitude1) * radians

@@ -16,7 +16,7 @@ package enum Base64URL {
 
 extension Duration {
     /// The duration in whole milliseconds, the unit of CloudKit timestamps.
-    var milliseconds: Int64 {
+    package var milliseconds: Int64 {
         components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
     }
 }

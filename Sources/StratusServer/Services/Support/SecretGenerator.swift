@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// Random identifiers and secrets, and the one-way digest under which secrets are stored.
-enum SecretGenerator {
+package enum SecretGenerator {
     /// A web auth token: 32 random bytes (256 bits), base64 (it may contain `+`, `/` and `=`,
     /// like CloudKit's, which clients percent-encode).
     static func webAuthToken() -> String {
@@ -54,7 +54,7 @@ enum SecretGenerator {
     }
 
     /// Random bytes, eight per draw from the system generator.
-    static func randomBytes(_ count: Int) -> [UInt8] {
+    package static func randomBytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count + 7)

@@ -12,7 +12,7 @@ import Glibc
 package struct FileBlobStore: BlobStore {
     let directory: URL
 
-    init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
     }
 

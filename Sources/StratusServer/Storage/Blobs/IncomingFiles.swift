@@ -116,8 +116,8 @@ package struct IncomingFiles: Sendable {
 
 /// A file that has fully arrived on this instance's disk but is not in the ``BlobStore`` yet.
 package struct ReceivedFile: Sendable {
-    var temporaryPath: String
+    package var temporaryPath: String
     /// Base64 SHA-256 of the bytes: the asset's `fileChecksum`.
-    var checksum: String
-    var size: Int64
+    package var checksum: String
+    package var size: Int64
 }

@@ -2,16 +2,16 @@
 /// dialect gives it (``SQLDialect/DDL``). ``SQLiteSchema`` and ``PostgresSchema`` register these
 /// after their own, each under its own identifier. A new table goes here unless it is one
 /// driver's speciality. Add a migration; never edit a shipped one.
-enum SQLSchema {
+package enum SQLSchema {
     /// A migration of both drivers, known to each by its own identifier (the lists numbered apart
     /// before this one was shared).
-    struct Migration: Sendable {
-        let sqliteIdentifier: String
-        let postgresIdentifier: String
-        let sql: @Sendable (SQLDialect.DDL) -> String
+    package struct Migration: Sendable {
+        package let sqliteIdentifier: String
+        package let postgresIdentifier: String
+        package let sql: @Sendable (SQLDialect.DDL) -> String
     }
 
-    static let migrations: [Migration] = [
+    package static let migrations: [Migration] = [
         // Mail waiting for the courier, written in the transaction of the request that sends it.
         Migration(sqliteIdentifier: "v21-mail-outbox", postgresIdentifier: "v11-mail-outbox") { t in """
             CREATE TABLE mail_outbox (

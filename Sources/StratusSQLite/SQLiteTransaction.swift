@@ -1,0 +1,112 @@
+import GRDB
+import StratusCore
+import StratusServer
+
+/// ``StorageTransaction`` over one GRDB database connection, inside a transaction GRDB opened.
+///
+/// The change sequence is read once and handed out from memory; ``storeChangeSequence()`` writes
+/// it back before the transaction commits.
+final class SQLiteTransaction: StorageTransaction {
+    let db: Database
+    let storeEpoch: Int64
+    private var sequence: (stored: Int64, current: Int64)?
+    private var insertRecordStatement: Statement?
+    private var replaceRecordStatement: Statement?
+
+    init(db: Database, epoch: Int64) {
+        self.db = db
+        self.storeEpoch = epoch
+    }
+
+    // MARK: Change sequence
+
+    func currentChangeSequence() throws -> Int64 {
+        if let sequence { return sequence.current }
+        let stored = try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM change_sequence WHERE id = 1")) ?? 0
+        sequence = (stored, stored)
+        return stored
+    }
+
+    func nextChangeSequence() throws -> Int64 {
+        let next = try currentChangeSequence() + 1
+        sequence?.current = next
+        return next
+    }
+
+    func advanceChangeSequence(to value: Int64) throws {
+        if try currentChangeSequence() < value { sequence?.current = value }
+    }
+
+    /// Writes the sequence handed out by this transaction back to its row.
+    func storeChangeSequence() throws {
+        guard let sequence, sequence.current != sequence.stored else { return }
+        try db.cachedStatement(sql: "UPDATE change_sequence SET value = ? WHERE id = 1").execute(arguments: [sequence.current])
+        self.sequence = (sequence.current, sequence.current)
+    }
+
+    // MARK: Records
+
+    static func record(_ row: DirectStatement) -> StoredRecord {
+        StoredRecord(
+            zoneRowID: row.int64(0), recordName: row.text(1), recordType: row.text(2), changeTag: row.text(3), fieldsJSON: row.bytes(4),
+            created: RecordStamp(timestamp: row.int64(5), userRecordName: row.text(6), deviceID: row.text(7)),
+            modified: RecordStamp(timestamp: row.int64(8), userRecordName: row.text(9), deviceID: row.text(10)),
+            parent: row.optionalText(11), share: row.optionalText(12), sequence: row.int64(13), deleted: row.bool(14),
+            createKey: row.optionalText(15))
+    }
+
+    func saveRecord(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) throws {
+        try write(record, replacing: true)
+        if replacingReferences {
+            try db.cachedStatement(sql: "DELETE FROM record_references WHERE zone_id = ? AND source_name = ?")
+                .execute(arguments: [record.zoneRowID, record.recordName])
+        }
+        try insert(references, zoneRowID: record.zoneRowID)
+    }
+
+    func insertRecord(_ record: StoredRecord, references: [StoredReference]) throws -> Bool {
+        do {
+            try write(record, replacing: false)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            return false
+        }
+        try insert(references, zoneRowID: record.zoneRowID)
+        return true
+    }
+
+    /// Each statement runs at once, in this process: an insert finds a taken name as cheaply as a read.
+    var holdsSaves: Bool { false }
+
+    private static let insertRecordSQL = "INSERT INTO records (\(RecordColumns.names)) VALUES (\(databaseQuestionMarks(count: RecordColumns.count)))"
+    private static let replaceRecordSQL = "INSERT OR REPLACE INTO records (\(RecordColumns.names)) VALUES (\(databaseQuestionMarks(count: RecordColumns.count)))"
+
+    private func write(_ record: StoredRecord, replacing: Bool) throws {
+        // The two statements are kept for the transaction: GRDB's cache is keyed by the SQL
+        // text, which would be hashed anew for every saved record.
+        let statement: Statement
+        if replacing {
+            statement = try replaceRecordStatement ?? db.cachedStatement(sql: Self.replaceRecordSQL)
+            replaceRecordStatement = statement
+        } else {
+            statement = try insertRecordStatement ?? db.cachedStatement(sql: Self.insertRecordSQL)
+            insertRecordStatement = statement
+        }
+        var row = DirectStatement(statement)
+        for value in record.columnValues { row.bind(value) }
+        try row.execute(in: db)
+    }
+
+    private func insert(_ references: [StoredReference], zoneRowID: Int64) throws {
+        guard !references.isEmpty else { return }
+        let insert = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO record_references (zone_id, target_name, source_name, action) VALUES (?, ?, ?, ?)
+            """)
+        for reference in references {
+            try insert.execute(arguments: [zoneRowID, reference.targetName, reference.sourceName, reference.action.rawValue])
+        }
+    }
+
+    func withSavepoint<T>(_ body: () async throws -> T) async throws -> T {
+        try await db.inCachedSavepoint(body)
+    }
+}

@@ -1,0 +1,35 @@
+import StratusServer
+
+/// The `stratus serve` options that give a child server what a test cloud's configuration asks
+/// for: how ``TestCloud`` runs its server on PostgreSQL, as a process of its own (this target links
+/// the SQLite driver only). Only what the options say can be given; a configuration that changes
+/// anything else is refused, naming it, rather than silently served without it.
+enum ChildServerOptions {
+    /// The options for `configuration`, whose container is `containerID`.
+    static func arguments(for configuration: ServerConfiguration, containerID: String) throws -> [String] {
+        var arguments = ["--container", containerID, "--password-hash-cost", String(configuration.passwordHashLog2Cost)]
+        if let smtp = configuration.smtp {
+            guard smtp.credentials == nil, smtp.certificateAuthorities == nil, !smtp.allowsCleartext else {
+                throw ChildProcessError("a child stratus serve is given an SMTP server's host, port and sender only")
+            }
+            arguments += ["--smtp-host", smtp.host, "--smtp-port", String(smtp.port), "--smtp-from", smtp.from]
+        }
+        let apple = configuration.appleSignIn
+        for (container, clientIDs) in apple.clientIDsByContainer.sorted(by: { $0.key < $1.key }) {
+            let named = container == AppleSignInConfiguration.everyContainer ? containerID : container
+            arguments += clientIDs.flatMap { ["--apple-client-id", "\(named)=\($0)"] }
+        }
+        arguments += ["--apple-keys-url", apple.keysURL] + (apple.requiresNonce ? ["--apple-require-nonce"] : [])
+        let defaults = ServerConfiguration(dataDirectory: configuration.dataDirectory)
+        let unsaid = [
+            ("maxResponseBytes", configuration.maxResponseBytes != defaults.maxResponseBytes),
+            ("maxRequestBytes", configuration.maxRequestBytes != defaults.maxRequestBytes),
+            ("courierWait", configuration.courierWait != defaults.courierWait),
+            ("tombstoneRetention", configuration.tombstoneRetention != defaults.tombstoneRetention),
+        ].filter(\.1).map(\.0)
+        guard unsaid.isEmpty else {
+            throw ChildProcessError("a child stratus serve cannot be given \(unsaid.joined(separator: ", ")): run this test in process (on SQLite)")
+        }
+        return arguments
+    }
+}
