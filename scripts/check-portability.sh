@@ -10,6 +10,7 @@ status=0
 # The files that hold guarded Linux code on purpose.
 linux_files=(
     Sources/StratusClient/Transport/URLSessionTransport.swift
+    Sources/StratusClient/Push/URLSessionPushSocket.swift
     Sources/StratusHarness/ProcessHarness.swift
     Sources/StratusTesting/ChildProcess.swift
     Sources/StratusServer/Storage/Blobs/FileBlobStore.swift

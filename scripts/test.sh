@@ -43,11 +43,19 @@ step 60 scripts/check-seam.sh
 # regression guard's own tests.
 step 60 scripts/check-benchmarks.sh
 step 60 python3 -m unittest discover -s scripts/lib -p 'test_*.py'
+# What an iOS app and its test target build, computed from the manifests: no SwiftNIO, AsyncHTTPClient,
+# Hummingbird or postgres-nio for the app, no postgres-nio for TestCloud.
+step 120 scripts/check-app-dependencies.sh
+step 30 scripts/check-shipping-code.sh
 step 900 scripts/check-docs.sh
 # At most eight tests at a time: with every test started at once, two cores starved the ones that bound how
 # long something may take (ShutdownTests' one-minute guards, rate-limiter refills, five-second URL
 # lifetimes) into failing; eight at a time passed 431 of 431 here in 106 s against 144 s with all at once.
 step 1200 swift test --skip-build --experimental-maximum-parallelization-width 8
+# The transport slice: the client, sync and data suites again with their clouds' containers on URLSessionTransport
+# (through FoundationNetworking), the default transport on Apple platforms.
+step 600 env STRATUS_TEST_TRANSPORT=urlsession swift test --skip-build --experimental-maximum-parallelization-width 8 \
+  --filter "StratusClientTests|StratusSyncTests|StratusDataTests"
 # The server, client, sync and data suites again on a real PostgreSQL server (started by the script, in a temporary directory).
 step 1500 scripts/test-postgres.sh
 # A slice of the crash loop: the real server killed mid-batch 20 times (scripts/crash-loop.sh runs 1,000),

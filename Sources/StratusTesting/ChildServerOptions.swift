@@ -7,7 +7,8 @@ import StratusServer
 enum ChildServerOptions {
     /// The options for `configuration`, whose container is `containerID`.
     static func arguments(for configuration: ServerConfiguration, containerID: String) throws -> [String] {
-        var arguments = ["--container", containerID, "--password-hash-cost", String(configuration.passwordHashLog2Cost)]
+        var arguments = ["--container", containerID, "--password-hash-cost", String(configuration.passwordHashLog2Cost),
+                         "--push-connections-per-user", String(configuration.maxPushConnectionsPerUser)]
         if let smtp = configuration.smtp {
             guard smtp.credentials == nil, smtp.certificateAuthorities == nil, !smtp.allowsCleartext else {
                 throw ChildProcessError("a child stratus serve is given an SMTP server's host, port and sender only")

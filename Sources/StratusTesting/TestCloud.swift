@@ -69,7 +69,7 @@ public actor TestCloud {
     }
 
     /// The transport a cloud's containers use unless given one: `Container.defaultTransport`, or
-    /// ``URLSessionTransport`` with `STRATUS_TEST_TRANSPORT=urlsession` (how the tests run the
+    /// `URLSessionTransport` with `STRATUS_TEST_TRANSPORT=urlsession` (how the tests run the
     /// client over URLSession where it is not the default).
     public static var defaultTransport: any Transport {
         ProcessInfo.processInfo.environment["STRATUS_TEST_TRANSPORT"] == "urlsession" ? URLSessionTransport() : Container.defaultTransport

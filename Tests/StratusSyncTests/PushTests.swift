@@ -109,6 +109,29 @@ import Testing
         }
     }
 
+    /// A refusal comes as CloudKit's error dictionary over the socket: the connection reads it as
+    /// one (not as a notification), does not count itself connected, and keeps why and the
+    /// server's `retryAfter`, which it waits before trying again.
+    @Test func aRefusedConnectionSaysWhy() async throws {
+        try await TestCloud.with(configure: { $0.maxPushConnectionsPerUser = 1 }) { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await cloud.device("phone", of: user)
+            let laptop = try await cloud.device("laptop", of: user)
+            let first = await phone.connectPush()
+            try await eventually("the first connected") { await first.isConnected }
+            let second = await laptop.connectPush()
+            try await eventually("the second refused") { await second.lastRefusal != nil }
+            let refusal = try #require(await second.lastRefusal)
+            #expect(refusal.serverErrorCode == .throttled && refusal.retryAfter == 30, "\(refusal)")
+            #expect(await !second.isConnected)
+            #expect(await second.connectionCount == 0)
+            #expect(await first.isConnected)
+            #expect(await first.lastRefusal == nil)
+            await second.stop()
+            await first.stop()
+        }
+    }
+
     @Test func anotherUsersDevicesHearNothing() async throws {
         try await TestCloud.with { cloud in
             let alice = try await cloud.signUp("alice")
