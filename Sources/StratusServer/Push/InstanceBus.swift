@@ -14,7 +14,7 @@ package enum InstanceMessage: Codable, Sendable {
 }
 
 /// The channel between instances of one deployment. A single instance (SQLite) has none; the
-/// PostgreSQL backend's is PostgreSQL's `LISTEN`/`NOTIFY` (``PostgresBus``).
+/// PostgreSQL backend's is PostgreSQL's `LISTEN`/`NOTIFY` (`PostgresBus`, in StratusPostgreSQL).
 package protocol InstanceBus: Sendable {
     /// Sends `message` to every other instance. Best effort: notifications are hints, and a
     /// device that misses one still fetches by change token.

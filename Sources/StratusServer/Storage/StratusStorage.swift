@@ -4,7 +4,7 @@ import StratusCore
 /// Where Stratus keeps its data. A backend runs each unit of work as one transaction: every write
 /// of a request commits together or not at all.
 ///
-/// The SQLite backend (``SQLiteStorage``) is the default; other backends implement the same two
+/// The SQLite backend (`SQLiteStorage`, in StratusSQLite) is the default; other backends implement the same two
 /// entry points and ``StorageTransaction``, and must pass the same tests.
 ///
 /// The seam is asynchronous so that a backend on a network database suspends while a statement

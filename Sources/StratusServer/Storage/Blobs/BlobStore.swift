@@ -2,7 +2,7 @@ import NIOCore
 
 /// Where the bytes of asset files live, named by their checksum (base64 SHA-256), so identical
 /// uploads share one copy: files in the data directory (``FileBlobStore``) next to SQLite, chunks
-/// in the database (``PostgresBlobStore``) for instances sharing PostgreSQL. An S3-compatible
+/// in the database (`PostgresBlobStore`, in StratusPostgreSQL) for instances sharing PostgreSQL. An S3-compatible
 /// store would be a third.
 ///
 /// Bytes go in and out in pieces, never whole in memory. They go in and out of the store inside

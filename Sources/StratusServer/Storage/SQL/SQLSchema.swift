@@ -1,5 +1,5 @@
 /// The tables both drivers make the same way, written once: each migration's DDL in the words a
-/// dialect gives it (``SQLDialect/DDL``). ``SQLiteSchema`` and ``PostgresSchema`` register these
+/// dialect gives it (``SQLDialect/DDL``). `SQLiteSchema` and `PostgresSchema` (in the drivers) register these
 /// after their own, each under its own identifier. A new table goes here unless it is one
 /// driver's speciality. Add a migration; never edit a shipped one.
 package enum SQLSchema {
