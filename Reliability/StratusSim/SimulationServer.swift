@@ -83,7 +83,7 @@ struct ProcessServer: SimulationServer {
     }
 
     func shutdown() async {
-        process.stop()
+        await process.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -97,7 +97,7 @@ package final class ChildProcess: Sendable {
     }
 
     /// Runs blocking `work` on a new thread and waits for it without blocking a task's thread.
-    private static func onThreadOfItsOwn<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    package static func onThreadOfItsOwn<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try work() }) }.start()
         }

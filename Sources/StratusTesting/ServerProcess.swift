@@ -101,6 +101,13 @@ package final class ServerProcess: Sendable {
         return (child.wait(), output)
     }
 
+    /// ``stop()`` on a thread of its own, so that waiting for the shutdown holds none of the
+    /// threads tasks run on.
+    @discardableResult
+    package func stop() async -> (status: Int32, output: String) {
+        (try? await ChildProcess.onThreadOfItsOwn { self.stop() as (Int32, String) }) ?? (-1, "")
+    }
+
     /// The `stratus` executable built next to the running one (same configuration), or
     /// `STRATUS_BINARY`.
     package static var siblingExecutable: URL {

@@ -118,7 +118,7 @@ public actor TestCloud {
     /// Stops the server gracefully; requests fail with `networkUnavailable` until it starts again.
     public func stopServer() async {
         if let child, child.processIdentifier != nil {
-            child.stop()
+            await child.stop()
             return
         }
         guard let running else { return }

@@ -194,7 +194,7 @@ import Testing
         #expect(first.startOutput.contains("nothing to import"), "\(first.startOutput)")
         let alice = try await first.endpoint.signUp("alice")
         _ = try await alice.save([.create("kept")])
-        let (status, ending) = first.stop()
+        let (status, ending) = await first.stop()
         #expect(status == 0, "\(ending)")
         #expect(FileManager.default.fileExists(atPath: saved.appendingPathComponent(TestServer.containerID).appendingPathComponent("manifest.json").path),
                 "\(ending)")

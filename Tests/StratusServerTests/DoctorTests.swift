@@ -12,7 +12,7 @@ struct DoctorTests {
     static func preparedDataDirectory() async throws -> URL {
         let data = TestServer.temporaryDirectory()
         let process = try await ServerProcess.started(dataDirectory: data)
-        _ = process.stop()
+        await process.stop()
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: data.path)[.posixPermissions] as? NSNumber)
         #expect(mode.intValue == 0o700, "the server makes its data directory for its owner only")
         return data
