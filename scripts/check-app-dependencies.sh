@@ -7,8 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d .build/checkouts ] || swift package resolve >/dev/null
 status=0
-python3 scripts/lib/app_dependencies.py --platform ios \
-  --forbid postgres-nio --forbid swift-nio --forbid async-http-client \
-  --forbid hummingbird --forbid hummingbird-websocket --forbid swift-websocket StratusData | grep -v "^  targets:" || status=1
-python3 scripts/lib/app_dependencies.py --platform ios --forbid postgres-nio StratusTesting | grep -v "^  targets:" || status=1
+python3 scripts/lib/app_dependencies.py --platform ios --forbid postgres-nio \
+  --forbid StratusData:swift-nio --forbid StratusData:async-http-client --forbid StratusData:hummingbird \
+  --forbid StratusData:hummingbird-websocket --forbid StratusData:swift-websocket \
+  StratusData StratusTesting | grep -v "^  targets:" || status=1
 exit $status

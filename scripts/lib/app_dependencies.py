@@ -151,7 +151,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--platform", default="ios")
     parser.add_argument("--forbid", action="append", default=[],
-                        help="fail if this package is fetched for any product named")
+                        help="fail if this package (PACKAGE) is fetched for any product named, or (PRODUCT:PACKAGE) for that one")
     parser.add_argument("products", nargs="+")
     arguments = parser.parse_args(argv)
     graph = Graph(os.getcwd())
@@ -162,8 +162,9 @@ def main(argv=None):
         print(f"{product} on {arguments.platform}: {len(others)} packages fetched, {len(targets)} targets compiled")
         print("  packages: " + ", ".join(others))
         print("  targets: " + ", ".join(sorted(f"{p}/{t}" for p, t in targets)))
-        for forbidden in arguments.forbid:
-            if forbidden in packages:
+        for rule in arguments.forbid:
+            scope, _, forbidden = rule.rpartition(":")
+            if scope in ("", product) and forbidden in packages:
                 print(f"  BROKEN  {product} fetches {forbidden}")
                 failed = True
     return 1 if failed else 0

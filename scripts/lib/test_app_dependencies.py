@@ -82,6 +82,9 @@ class AppDependenciesTests(unittest.TestCase):
             self.assertEqual(app_dependencies.main(["--platform", "linux", "--forbid", "nio", "Data"]), 1)
             self.assertIn("BROKEN  Data fetches nio", printed.getvalue())
             self.assertEqual(app_dependencies.main(["--platform", "ios", "--forbid", "nio", "Data"]), 0)
+            # A rule for one product leaves the others alone.
+            self.assertEqual(app_dependencies.main(["--platform", "linux", "--forbid", "Plain:nio", "Data"]), 0)
+            self.assertEqual(app_dependencies.main(["--platform", "linux", "--forbid", "Data:nio", "Data"]), 1)
 
 
 if __name__ == "__main__":
