@@ -76,10 +76,7 @@ struct ProcessServer: SimulationServer {
     }
 
     func importSchema(_ file: URL) async throws {
-        let (status, output) = try await ChildProcess.run(process.executable.path, [
-            "schema", "import", file.path, "--data", process.dataDirectory.path, "--container", containerID,
-        ])
-        guard status == 0 else { throw SimulationError("stratus schema import failed (\(status)): \(output)") }
+        try await process.importSchema(file, container: containerID)
     }
 
     func shutdown() async {

@@ -25,7 +25,7 @@ public struct StratusServer: Sendable {
                                                 attributes: [.posixPermissions: 0o700])
         self.configuration = configuration
         self.logger = logger
-        let storage = try await configuration.openStorage(logger: logger)
+        let storage = try await configuration.storageDriver().open(configuration, logger)
         services = StratusServices(
             storage: storage,
             blobs: storage.blobStore(directory: configuration.blobDirectory),

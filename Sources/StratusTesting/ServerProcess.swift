@@ -101,6 +101,16 @@ package final class ServerProcess: Sendable {
         return (child.wait(), output)
     }
 
+    /// Replaces the development schema of `container` with `file`'s through `stratus schema import`
+    /// on the server's store: its data directory and, when its options name one (`--database`), its
+    /// PostgreSQL database.
+    package func importSchema(_ file: URL, container: String) async throws {
+        let database = arguments.firstIndex(of: "--database").map { ["--database", arguments[$0 + 1]] } ?? []
+        let (status, output) = try await ChildProcess.run(executable.path, ["schema", "import", file.path, "--data", dataDirectory.path,
+                                                                            "--container", container] + database)
+        guard status == 0 else { throw ChildProcessError("stratus schema import failed (\(status)): \(output)") }
+    }
+
     /// ``stop()`` on a thread of its own, so that waiting for the shutdown holds none of the
     /// threads tasks run on.
     @discardableResult

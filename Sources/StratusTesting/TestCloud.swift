@@ -88,9 +88,7 @@ public actor TestCloud {
         configuration.clock = serverClock
         configuration.storageDrivers = [.sqlite]
         configure(&configuration)
-        if let base = TestDatabase.postgresURL {
-            return try await startChild(configuration, database: try await TestDatabase.url(for: dataDirectory, base: base))
-        }
+        if let base = TestDatabase.postgresURL { return try await startChild(configuration, onPostgreSQL: base) }
         let started: InProcessServer
         do {
             started = try await InProcessServer.start(configuration, containerID: Self.containerID, logger: logger)
@@ -103,14 +101,20 @@ public actor TestCloud {
         running = started
     }
 
-    /// Starts the server as a child `stratus serve` on the PostgreSQL database `url`.
-    private func startChild(_ configuration: ServerConfiguration, database url: String) async throws {
-        let process = try child ?? ServerProcess(
-            executable: ServerProcess.siblingExecutable, dataDirectory: dataDirectory,
-            arguments: ["--database", url] + ChildServerOptions.arguments(for: configuration, containerID: Self.containerID),
-            logLevel: ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "critical")
+    /// Starts the server as a child `stratus serve` on its database of the PostgreSQL server at
+    /// `base` (the same process, database and port after a restart).
+    private func startChild(_ configuration: ServerConfiguration, onPostgreSQL base: String) async throws {
+        let process: ServerProcess
+        if let child {
+            process = child
+        } else {
+            let database = try await TestDatabase.url(for: dataDirectory, base: base)
+            process = try ServerProcess(executable: ServerProcess.siblingExecutable, dataDirectory: dataDirectory,
+                                        arguments: ["--database", database] + ChildServerOptions.arguments(for: configuration, containerID: Self.containerID),
+                                        logLevel: ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "critical")
+            child = process
+        }
         let ready = try await process.start()
-        child = process
         apiToken = ready.ckAPIToken
         baseURL = process.baseURL
     }
@@ -140,13 +144,10 @@ public actor TestCloud {
     /// server or, for a child server, with `stratus schema import` on its store.
     public func importSchema(_ text: String) async throws {
         if let running { return try await running.server.importSchema(text, container: Self.containerID) }
-        guard let base = TestDatabase.postgresURL else { throw CloudError(.internalError, "the server is not running") }
+        guard let child else { throw CloudError(.internalError, "the server is not running") }
         let file = root.appendingPathComponent("schema-\(UUID().uuidString).ckdb")
         try text.write(to: file, atomically: true, encoding: .utf8)
-        let (status, output) = try await ChildProcess.run(ServerProcess.siblingExecutable.path, [
-            "schema", "import", "--data", dataDirectory.path, "--database", try await TestDatabase.url(for: dataDirectory, base: base),
-            "--container", Self.containerID, file.path])
-        guard status == 0 else { throw CloudError(.internalError, "stratus schema import failed: \(output)") }
+        try await child.importSchema(file, container: Self.containerID)
     }
 
     /// Moves the server's clock forward by `duration` and, when the server runs, runs the

@@ -36,11 +36,6 @@ extension ServerConfiguration {
             : "the database \(databaseURL!.prefix(while: { $0 != ":" })):… (link StratusPostgreSQL and list StorageDriver.postgreSQL)"
         throw StorageDriverError(description: "no storage driver of this build opens \(wanted); it has \(storageDrivers.map(\.name))")
     }
-
-    /// Opens the store this configuration names with its driver.
-    package func openStorage(logger: Logger) async throws -> any StratusStorage {
-        try await storageDriver().open(self, logger)
-    }
 }
 
 /// No storage driver of the build opens the store a configuration names.
