@@ -77,25 +77,39 @@ struct HeldRecordWrites {
         return statements
     }
 
-    /// One `INSERT … SELECT FROM unnest(…)` of every save: a column per array, so the statement
+    /// The creators and modifiers of these saves, by id (``RecordActors``).
+    static func actors(of saves: ArraySlice<Save>) -> [Int64: RecordActor] {
+        var actors: [Int64: RecordActor] = [:]
+        for save in saves {
+            actors[RecordActors.id(of: save.record.created)] = RecordActor(save.record.created)
+            actors[RecordActors.id(of: save.record.modified)] = RecordActor(save.record.modified)
+        }
+        return actors
+    }
+
+    /// One `INSERT … SELECT FROM unnest(…)` of every save, their actors stored first in the same
+    /// statement (a data-modifying `WITH`): a column per array, so the statement
     /// text and its parameter count stay the same whatever the number of rows (a `VALUES` list
     /// of 400 rows, 6,400 parameters, took PostgreSQL longer to parse and bind than to run).
     /// Arrays cannot hold NULL here, so each nullable column comes with an array telling which
     /// rows are NULL.
     private static func upsert(_ saves: ArraySlice<Save>) -> PostgresQuery {
         let records = saves.map(\.record)
-        var binds = PostgresBindings(capacity: 19)
+        let actors = actors(of: saves)
+        var binds = PostgresBindings(capacity: 21)
+        binds.append(Array(actors.keys))
+        binds.append(actors.values.map(\.userRecordName))
+        binds.append(actors.values.map(\.deviceID))
         binds.append(records.map(\.zoneRowID))
         binds.append(records.map(\.recordName))
         binds.append(records.map(\.recordType))
-        binds.append(records.map(\.changeTag))
+        binds.append(records.map { $0.storedChangeTag ?? "" })
+        binds.append(records.map { $0.storedChangeTag == nil })
         binds.append(records.map { ByteBuffer(bytes: $0.fieldsJSON) })
         binds.append(records.map(\.created.timestamp))
-        binds.append(records.map(\.created.userRecordName))
-        binds.append(records.map(\.created.deviceID))
+        binds.append(records.map { RecordActors.id(of: $0.created) })
         binds.append(records.map(\.modified.timestamp))
-        binds.append(records.map(\.modified.userRecordName))
-        binds.append(records.map(\.modified.deviceID))
+        binds.append(records.map { RecordActors.id(of: $0.modified) })
         binds.append(records.map { $0.parent ?? "" })
         binds.append(records.map { $0.parent == nil })
         binds.append(records.map { $0.share ?? "" })
@@ -108,14 +122,18 @@ struct HeldRecordWrites {
     }
 
     private static let upsertSQL = """
-        INSERT INTO records (\(RecordColumns.names))
-        SELECT zone, name, type, tag, fields, created_at, created_by, created_device, modified_at, modified_by, modified_device,
+        WITH actors AS (
+            INSERT INTO record_actors (id, user_record_name, device_id) SELECT * FROM unnest($1::BIGINT[], $2::TEXT[], $3::TEXT[])
+            ON CONFLICT (id) DO NOTHING
+        )
+        INSERT INTO record_rows (\(RecordColumns.names))
+        SELECT zone, name, type, CASE WHEN no_tag THEN NULL ELSE tag END, fields, created_at, created_by, modified_at, modified_by,
                CASE WHEN no_parent THEN NULL ELSE parent END, CASE WHEN no_share THEN NULL ELSE share END, sequence, deleted,
                CASE WHEN no_create_key THEN NULL ELSE create_key END
-        FROM unnest($1::BIGINT[], $2::TEXT[], $3::TEXT[], $4::TEXT[], $5::BYTEA[], $6::BIGINT[], $7::TEXT[], $8::TEXT[],
-                    $9::BIGINT[], $10::TEXT[], $11::TEXT[], $12::TEXT[], $13::BOOLEAN[], $14::TEXT[], $15::BOOLEAN[],
-                    $16::BIGINT[], $17::BOOLEAN[], $18::TEXT[], $19::BOOLEAN[])
-            AS u(zone, name, type, tag, fields, created_at, created_by, created_device, modified_at, modified_by, modified_device,
+        FROM unnest($4::BIGINT[], $5::TEXT[], $6::TEXT[], $7::TEXT[], $8::BOOLEAN[], $9::BYTEA[], $10::BIGINT[], $11::BIGINT[],
+                    $12::BIGINT[], $13::BIGINT[], $14::TEXT[], $15::BOOLEAN[], $16::TEXT[], $17::BOOLEAN[],
+                    $18::BIGINT[], $19::BOOLEAN[], $20::TEXT[], $21::BOOLEAN[])
+            AS u(zone, name, type, tag, no_tag, fields, created_at, created_by, modified_at, modified_by,
                  parent, no_parent, share, no_share, sequence, deleted, create_key, no_create_key)
         \(PostgresTransaction.overwriteOnConflict)
         """

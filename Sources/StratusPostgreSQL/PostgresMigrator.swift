@@ -15,6 +15,9 @@ enum PostgresMigrator {
                     """, logger: logger)
                 let applied = try await appliedMigrations(connection, logger: logger)
                 for migration in PostgresSchema.migrations where !applied.contains(migration.identifier) {
+                    if migration.identifier == PostgresSchema.recordFormat2Done {
+                        try await copyRecordsToFormat2(connection, logger: logger)
+                    }
                     try await connection.query("BEGIN", logger: logger)
                     do {
                         for statement in statements(of: migration.sql) {
@@ -33,6 +36,24 @@ enum PostgresMigrator {
                 throw error
             }
             try await connection.query("SELECT pg_advisory_unlock(\(PostgresSchema.migrationLockKey))", logger: logger)
+        }
+    }
+
+    /// Copies the rows of record format 1 into format 2, a transaction per step
+    /// (``RecordFormatMigration``), until none is left.
+    private static func copyRecordsToFormat2(_ connection: PostgresConnection, logger: Logger) async throws {
+        while true {
+            try await connection.query("BEGIN", logger: logger)
+            let copied: Int
+            do {
+                copied = try await RecordFormatMigration.step(in: PostgresTransaction(connection: connection, logger: logger, epoch: 0))
+                try await connection.query("COMMIT", logger: logger)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+            if copied == 0 { return }
+            logger.info("record format 2: copied \(copied) rows")
         }
     }
 

@@ -357,5 +357,75 @@ enum PostgresSchema {
             ALTER TABLE sessions ADD COLUMN device TEXT NOT NULL DEFAULT '';
             ALTER TABLE sessions ADD COLUMN client_address TEXT NOT NULL DEFAULT '';
             """),
-    ] + SQLSchema.migrations.map { Migration(identifier: $0.postgresIdentifier, sql: $0.sql(SQLDialect.postgres.ddl)) }
+    ] + SQLSchema.migrations.map { Migration(identifier: $0.postgresIdentifier, sql: $0.sql(SQLDialect.postgres.ddl)) } + [
+        // Record format 2 (see RecordFormatMigration): the old table renamed, the new one beside it. In
+        // its place a view refuses every instance of an older Stratus that reads or writes `records`,
+        // with a message saying why, so the two formats never share the database.
+        Migration(identifier: recordFormat2, sql: """
+            ALTER TABLE records RENAME TO records_format_1;
+            ALTER INDEX records_changes RENAME TO records_format_1_changes;
+            CREATE TABLE record_actors (
+                id BIGINT PRIMARY KEY,
+                user_record_name TEXT COLLATE "C" NOT NULL,
+                device_id TEXT COLLATE "C" NOT NULL
+            );
+            CREATE TABLE record_rows (
+                zone_id BIGINT NOT NULL,
+                record_name TEXT COLLATE "C" NOT NULL,
+                record_type TEXT COLLATE "C" NOT NULL,
+                change_tag TEXT COLLATE "C",
+                fields BYTEA NOT NULL,
+                created_at BIGINT NOT NULL,
+                created_by BIGINT NOT NULL,
+                modified_at BIGINT NOT NULL,
+                modified_by BIGINT NOT NULL,
+                parent TEXT COLLATE "C",
+                share TEXT COLLATE "C",
+                sequence BIGINT NOT NULL,
+                deleted BOOLEAN NOT NULL DEFAULT FALSE,
+                create_key TEXT COLLATE "C",
+                PRIMARY KEY (zone_id, record_name)
+            );
+            CREATE INDEX record_rows_changes ON record_rows(zone_id, sequence);
+            CREATE TABLE record_format_migration (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                zone_id BIGINT,
+                record_name TEXT COLLATE "C"
+            );
+            INSERT INTO record_format_migration (id) VALUES (1);
+            CREATE FUNCTION stratus_record_format_1_refused() RETURNS TABLE (
+                zone_id BIGINT, record_name TEXT, record_type TEXT, change_tag TEXT, fields BYTEA, created_at BIGINT,
+                created_by TEXT, created_device TEXT, modified_at BIGINT, modified_by TEXT, modified_device TEXT,
+                parent TEXT, share TEXT, sequence BIGINT, deleted BOOLEAN, create_key TEXT
+            ) LANGUAGE plpgsql AS $$
+            BEGIN
+                RAISE EXCEPTION '\(formatRefusal)';
+            END
+            $$;
+            CREATE VIEW records AS SELECT * FROM stratus_record_format_1_refused();
+            CREATE FUNCTION stratus_record_format_1_write_refused() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                RAISE EXCEPTION '\(formatRefusal)';
+            END
+            $$;
+            CREATE TRIGGER records_refused INSTEAD OF INSERT OR UPDATE OR DELETE ON records
+                FOR EACH ROW EXECUTE FUNCTION stratus_record_format_1_write_refused();
+            """),
+        // Every row has crossed (PostgresMigrator runs the steps before this).
+        Migration(identifier: recordFormat2Done, sql: """
+            DROP TABLE records_format_1;
+            DROP TABLE record_format_migration;
+            """),
+    ]
+
+    /// The migrations that start and end the move to record format 2.
+    static let recordFormat2 = "v14-record-format-2"
+    static let recordFormat2Done = "v15-record-format-2-done"
+
+    /// What an instance of an older Stratus is told when it reads or writes records of a database
+    /// in record format 2.
+    static let formatRefusal = """
+        this database holds records in Stratus record format 2, which this older Stratus cannot read or write: \
+        stop it and run the newer version on every instance (docs/upgrading.md)
+        """
 }

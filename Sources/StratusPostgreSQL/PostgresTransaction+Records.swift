@@ -5,17 +5,16 @@ import StratusServer
 
 /// Record rows as PostgreSQL decodes and saves them (the reads are written once: `SQL+RecordStore`).
 extension PostgresTransaction {
-    static func record(_ row: PostgresRandomAccessRow) throws -> StoredRecord {
+    /// A row of ``RecordColumns/names``, its actors by id.
+    static func record(_ row: PostgresRandomAccessRow) throws -> (StoredRecord, RowActors) {
         let fields = try row[4].decode(ByteBuffer.self)
-        return StoredRecord(
-            zoneRowID: try row[0].decode(Int64.self), recordName: try row[1].decode(String.self), recordType: try row[2].decode(String.self),
-            changeTag: try row[3].decode(String.self), fieldsJSON: Array(fields.readableBytesView),
-            created: RecordStamp(timestamp: try row[5].decode(Int64.self), userRecordName: try row[6].decode(String.self),
-                                 deviceID: try row[7].decode(String.self)),
-            modified: RecordStamp(timestamp: try row[8].decode(Int64.self), userRecordName: try row[9].decode(String.self),
-                                  deviceID: try row[10].decode(String.self)),
-            parent: try row[11].decode(String?.self), share: try row[12].decode(String?.self), sequence: try row[13].decode(Int64.self),
-            deleted: try row[14].decode(Bool.self), createKey: try row[15].decode(String?.self))
+        return (StoredRecord(zoneRowID: try row[0].decode(Int64.self), recordName: try row[1].decode(String.self),
+                             recordType: try row[2].decode(String.self), storedChangeTag: try row[3].decode(String?.self),
+                             fieldsJSON: Array(fields.readableBytesView), createdAt: try row[5].decode(Int64.self),
+                             modifiedAt: try row[7].decode(Int64.self), parent: try row[9].decode(String?.self),
+                             share: try row[10].decode(String?.self), sequence: try row[11].decode(Int64.self),
+                             deleted: try row[12].decode(Bool.self), createKey: try row[13].decode(String?.self)),
+                RowActors(created: try row[6].decode(Int64.self), modified: try row[8].decode(Int64.self)))
     }
 
     /// Saves wait in ``HeldRecordWrites`` and travel together.
@@ -28,7 +27,8 @@ extension PostgresTransaction {
     }
 
     func insertRecord(_ record: StoredRecord, references: [StoredReference]) async throws -> Bool {
-        var binds = PostgresBindings(capacity: 16)
+        try await storeActors(of: [record])
+        var binds = PostgresBindings(capacity: RecordColumns.count)
         for value in record.columnValues { binds.append(value) }
         let inserted = try await changedRows(PostgresQuery(unsafeSQL: Self.insertRecordSQL + "ON CONFLICT (zone_id, record_name) DO NOTHING RETURNING 1",
                                                            binds: binds))
@@ -41,14 +41,14 @@ extension PostgresTransaction {
     static let overwriteOnConflict = """
         ON CONFLICT (zone_id, record_name) DO UPDATE SET
             record_type = EXCLUDED.record_type, change_tag = EXCLUDED.change_tag, fields = EXCLUDED.fields,
-            created_at = EXCLUDED.created_at, created_by = EXCLUDED.created_by, created_device = EXCLUDED.created_device,
-            modified_at = EXCLUDED.modified_at, modified_by = EXCLUDED.modified_by, modified_device = EXCLUDED.modified_device,
+            created_at = EXCLUDED.created_at, created_by = EXCLUDED.created_by,
+            modified_at = EXCLUDED.modified_at, modified_by = EXCLUDED.modified_by,
             parent = EXCLUDED.parent, share = EXCLUDED.share, sequence = EXCLUDED.sequence, deleted = EXCLUDED.deleted,
             create_key = EXCLUDED.create_key
         """
 
     private static let insertRecordSQL = """
-        INSERT INTO records (\(RecordColumns.names)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)\n
+        INSERT INTO record_rows (\(RecordColumns.names)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)\n
         """
 
     private func insert(_ references: [StoredReference], zoneRowID: Int64) async throws {

@@ -17,11 +17,12 @@ extension PostgresTransaction: SQLDatabase {
 
     /// Decodes the record columns straight from the row, the rest as ``SQLValue``s; rows after
     /// a stop are read and dropped by the row sequence's end.
-    func forEachRecord(_ statement: SQLStatement, extraColumns: Int, _ body: (StoredRecord, [SQLValue]) throws -> Bool) async throws {
+    func forEachRecord(_ statement: SQLStatement, extraColumns: Int, _ body: (StoredRecord, RowActors, [SQLValue]) throws -> Bool) async throws {
         for try await row in try await query(Self.query(statement)) {
             let cells = row.makeRandomAccess()
             let extra = try (0..<extraColumns).map { try SQLValue(cells[RecordColumns.count + $0]) }
-            guard try body(Self.record(cells), extra) else { return }
+            let (record, actors) = try Self.record(cells)
+            guard try body(record, actors, extra) else { return }
         }
     }
 

@@ -50,6 +50,7 @@ final class PostgresTransaction: StorageTransaction {
     /// Sends the held saves and the unsent savepoints, in the order they were made.
     func sendHeldWrites() async throws {
         guard !held.isEmpty || openSavepoints.last?.heldPosition != nil else { return }
+        let actors = HeldRecordWrites.actors(of: held.saves[...])
         var sent = 0
         for index in openSavepoints.indices {
             guard let position = openSavepoints[index].heldPosition else { continue }
@@ -60,6 +61,7 @@ final class PostgresTransaction: StorageTransaction {
         }
         try await send(HeldRecordWrites.statements(for: held.saves[sent...]))
         held.removeAll()
+        try await verifyActors(actors)
     }
 
     private func send(_ statements: [PostgresQuery]) async throws {

@@ -346,6 +346,62 @@ enum SQLiteSchema {
         for migration in SQLSchema.migrations {
             migrator.registerMigration(migration.sqliteIdentifier) { db in try db.execute(sql: migration.sql(SQLDialect.sqlite.ddl)) }
         }
+        // Record format 2 (see RecordFormatMigration): the old table renamed, the new one beside it;
+        // the rows cross in steps (`migrate(_:)`), then the old table goes.
+        migrator.registerMigration(recordFormat2) { db in
+            try db.execute(sql: """
+                ALTER TABLE records RENAME TO records_format_1;
+                CREATE TABLE record_actors (
+                    id INTEGER PRIMARY KEY,
+                    user_record_name TEXT NOT NULL,
+                    device_id TEXT NOT NULL
+                );
+                CREATE TABLE record_rows (
+                    zone_id INTEGER NOT NULL,
+                    record_name TEXT NOT NULL,
+                    record_type TEXT NOT NULL,
+                    change_tag TEXT,
+                    fields BLOB NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    created_by INTEGER NOT NULL,
+                    modified_at INTEGER NOT NULL,
+                    modified_by INTEGER NOT NULL,
+                    parent TEXT,
+                    share TEXT,
+                    sequence INTEGER NOT NULL,
+                    deleted INTEGER NOT NULL DEFAULT 0,
+                    create_key TEXT
+                );
+                CREATE UNIQUE INDEX record_rows_name ON record_rows(zone_id, record_name);
+                CREATE INDEX record_rows_changes ON record_rows(zone_id, sequence);
+                CREATE TABLE record_format_migration (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    zone_id INTEGER,
+                    record_name TEXT
+                );
+                INSERT INTO record_format_migration (id) VALUES (1);
+                """)
+        }
+        migrator.registerMigration(recordFormat2Done) { db in
+            try db.execute(sql: "DROP TABLE records_format_1; DROP TABLE record_format_migration;")
+        }
         return migrator
+    }
+
+    /// The migrations that start and end the move to record format 2.
+    static let recordFormat2 = "v24-record-format-2"
+    static let recordFormat2Done = "v25-record-format-2-done"
+
+    /// Migrates the database: every migration, with record format 2's rows copied in steps of
+    /// their own transactions between the migration that starts it and the one that ends it.
+    static func migrate(_ pool: DatabasePool) throws {
+        let migrator = Self.migrator
+        if try !pool.read({ try migrator.appliedIdentifiers($0) }).contains(recordFormat2Done) {
+            try migrator.migrate(pool, upTo: recordFormat2)
+            while try pool.write({ db in
+                try ConnectionThread.run { try await RecordFormatMigration.step(in: SQLiteTransaction(db: db, epoch: 0)) }
+            }) > 0 {}
+        }
+        try migrator.migrate(pool)
     }
 }

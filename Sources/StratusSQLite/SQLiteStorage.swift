@@ -31,7 +31,7 @@ package final class SQLiteStorage: StratusStorage {
                 try db.execute(sql: "PRAGMA max_page_count = \(max(1, maxDatabaseBytes / pageSize))")
             }
         }
-        try SQLiteSchema.migrator.migrate(pool)
+        try SQLiteSchema.migrate(pool)
         epoch = try pool.read { try SQLiteTransaction.storeEpoch(in: $0) }
         group = GroupCommit(writer: pool, maxQueuedWrites: maxQueuedWrites, enabled: groupCommit)
     }

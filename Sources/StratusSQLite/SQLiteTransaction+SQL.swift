@@ -26,13 +26,14 @@ extension SQLiteTransaction: SQLDatabase {
     }
 
     /// Binds and reads through SQLite's C API (``DirectStatement``), without GRDB's boxing.
-    func forEachRecord(_ statement: SQLStatement, extraColumns: Int, _ body: (StoredRecord, [SQLValue]) throws -> Bool) throws {
+    func forEachRecord(_ statement: SQLStatement, extraColumns: Int, _ body: (StoredRecord, RowActors, [SQLValue]) throws -> Bool) throws {
         let (sql, binds) = statement.rendered(.sqlite)
         var rows = DirectStatement(try db.cachedStatement(sql: sql))
         for value in binds { rows.bind(value) }
         while try rows.next(in: db) {
             let extra = (0..<extraColumns).map { rows.value(Int32(RecordColumns.count + $0)) }
-            guard try body(Self.record(rows), extra) else {
+            let (record, actors) = Self.record(rows)
+            guard try body(record, actors, extra) else {
                 rows.reset()
                 return
             }

@@ -12,6 +12,8 @@ final class SQLiteTransaction: StorageTransaction {
     private var sequence: (stored: Int64, current: Int64)?
     private var insertRecordStatement: Statement?
     private var replaceRecordStatement: Statement?
+    /// The actors this transaction stored, unless a savepoint undid them since.
+    private var storedActors: Set<Int64> = []
 
     init(db: Database, epoch: Int64) {
         self.db = db
@@ -46,16 +48,16 @@ final class SQLiteTransaction: StorageTransaction {
 
     // MARK: Records
 
-    static func record(_ row: DirectStatement) -> StoredRecord {
-        StoredRecord(
-            zoneRowID: row.int64(0), recordName: row.text(1), recordType: row.text(2), changeTag: row.text(3), fieldsJSON: row.bytes(4),
-            created: RecordStamp(timestamp: row.int64(5), userRecordName: row.text(6), deviceID: row.text(7)),
-            modified: RecordStamp(timestamp: row.int64(8), userRecordName: row.text(9), deviceID: row.text(10)),
-            parent: row.optionalText(11), share: row.optionalText(12), sequence: row.int64(13), deleted: row.bool(14),
-            createKey: row.optionalText(15))
+    /// A row of ``RecordColumns/names``, its actors by id.
+    static func record(_ row: DirectStatement) -> (StoredRecord, RowActors) {
+        (StoredRecord(zoneRowID: row.int64(0), recordName: row.text(1), recordType: row.text(2), storedChangeTag: row.optionalText(3),
+                      fieldsJSON: row.bytes(4), createdAt: row.int64(5), modifiedAt: row.int64(7), parent: row.optionalText(9),
+                      share: row.optionalText(10), sequence: row.int64(11), deleted: row.bool(12), createKey: row.optionalText(13)),
+         RowActors(created: row.int64(6), modified: row.int64(8)))
     }
 
-    func saveRecord(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) throws {
+    func saveRecord(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) async throws {
+        try await storeActors(of: record)
         try write(record, replacing: true)
         if replacingReferences {
             try db.cachedStatement(sql: "DELETE FROM record_references WHERE zone_id = ? AND source_name = ?")
@@ -64,7 +66,8 @@ final class SQLiteTransaction: StorageTransaction {
         try insert(references, zoneRowID: record.zoneRowID)
     }
 
-    func insertRecord(_ record: StoredRecord, references: [StoredReference]) throws -> Bool {
+    func insertRecord(_ record: StoredRecord, references: [StoredReference]) async throws -> Bool {
+        try await storeActors(of: record)
         do {
             try write(record, replacing: false)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
@@ -77,8 +80,18 @@ final class SQLiteTransaction: StorageTransaction {
     /// Each statement runs at once, in this process: an insert finds a taken name as cheaply as a read.
     var holdsSaves: Bool { false }
 
-    private static let insertRecordSQL = "INSERT INTO records (\(RecordColumns.names)) VALUES (\(databaseQuestionMarks(count: RecordColumns.count)))"
-    private static let replaceRecordSQL = "INSERT OR REPLACE INTO records (\(RecordColumns.names)) VALUES (\(databaseQuestionMarks(count: RecordColumns.count)))"
+    /// Stores the record's actors in this transaction unless it stored them already
+    /// (``RecordActors``): a batch of one user's saves stores its actor once.
+    private func storeActors(of record: StoredRecord) async throws {
+        let ids = (RecordActors.id(of: record.created), RecordActors.id(of: record.modified))
+        guard !storedActors.contains(ids.0) || !storedActors.contains(ids.1) else { return }
+        try await storeActors(of: [record])
+        storedActors.insert(ids.0)
+        storedActors.insert(ids.1)
+    }
+
+    private static let insertRecordSQL = "INSERT INTO record_rows (\(RecordColumns.names)) VALUES (\(databaseQuestionMarks(count: RecordColumns.count)))"
+    private static let replaceRecordSQL = "INSERT OR REPLACE INTO record_rows (\(RecordColumns.names)) VALUES (\(databaseQuestionMarks(count: RecordColumns.count)))"
 
     private func write(_ record: StoredRecord, replacing: Bool) throws {
         // The two statements are kept for the transaction: GRDB's cache is keyed by the SQL
@@ -107,6 +120,11 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func withSavepoint<T>(_ body: () async throws -> T) async throws -> T {
-        try await db.inCachedSavepoint(body)
+        do {
+            return try await db.inCachedSavepoint(body)
+        } catch {
+            storedActors.removeAll()
+            throw error
+        }
     }
 }

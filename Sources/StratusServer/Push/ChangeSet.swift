@@ -44,7 +44,7 @@ package final class ChangeSet {
     /// Report the change with ``recordsChanged(_:zone:database:zoneIsShared:)`` once it stands.
     func version(_ record: inout StoredRecord) async throws {
         record.sequence = try await nextSequence()
-        record.changeTag = RecordMapper.changeTag(for: record.sequence)
+        record.changeTag = StoredRecord.derivedChangeTag(of: record.sequence)
     }
 
     /// Moves the change sequence of every zone whose records changed to the transaction's last,

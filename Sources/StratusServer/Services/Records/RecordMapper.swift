@@ -63,7 +63,4 @@ enum RecordMapper {
     private static let assetMarker = Array(#""type":"ASSETID"#.utf8)
     /// The offset of the marker's first `I`, the byte the search looks for.
     private static let assetMarkerPivot = assetMarker.firstIndex(of: UInt8(ascii: "I"))!
-
-    /// A change tag for a change sequence number: short, opaque and new on every write.
-    static func changeTag(for sequence: Int64) -> String { String(sequence, radix: 36) }
 }

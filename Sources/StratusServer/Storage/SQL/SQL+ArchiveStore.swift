@@ -52,7 +52,7 @@ extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore &
               + (SELECT COUNT(*) FROM databases WHERE container_id = \(containerID))
               + (SELECT COUNT(*) FROM zones WHERE id IN (\(inContainer)))
               + (SELECT COUNT(DISTINCT checksum) FROM asset_references WHERE zone_id IN (\(inContainer)))
-              + (SELECT COUNT(*) FROM records WHERE zone_id IN (\(inContainer)))
+              + (SELECT COUNT(*) FROM record_rows WHERE zone_id IN (\(inContainer)))
               + (SELECT COUNT(*) FROM shares WHERE zone_id IN (\(inContainer)))
               + (SELECT COUNT(*) FROM shared_zones WHERE zone_id IN (\(inContainer)))
               + (SELECT COUNT(*) FROM subscriptions WHERE database_id IN (SELECT id FROM databases WHERE container_id = \(containerID)))
@@ -151,7 +151,7 @@ extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore &
         var after: SQLStatement = ""
         while true {
             let page = try await fetchRecords("""
-                SELECT \(unescaped: RecordColumns.names) FROM records WHERE zone_id = \(zoneRowID) \(after) ORDER BY record_name LIMIT 200
+                SELECT \(unescaped: RecordColumns.names) FROM record_rows WHERE zone_id = \(zoneRowID) \(after) ORDER BY record_name LIMIT 200
                 """).records
             guard let last = page.last else { return }
             let names = page.map(\.recordName)

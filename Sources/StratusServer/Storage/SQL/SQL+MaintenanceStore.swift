@@ -22,11 +22,11 @@ extension MaintenanceStore where Self: SQLDatabase {
     package func purgeTombstones(before time: Int64) async throws -> Int {
         try await run("""
             UPDATE zones SET purged_sequence = \(function: .greatest)(purged_sequence, (
-                SELECT MAX(sequence) FROM records WHERE zone_id = zones.id AND deleted = \(literal: true) AND modified_at < \(time)))
+                SELECT MAX(sequence) FROM record_rows WHERE zone_id = zones.id AND deleted = \(literal: true) AND modified_at < \(time)))
             WHERE deleted = \(literal: false)
-              AND EXISTS (SELECT 1 FROM records WHERE zone_id = zones.id AND deleted = \(literal: true) AND modified_at < \(time))
+              AND EXISTS (SELECT 1 FROM record_rows WHERE zone_id = zones.id AND deleted = \(literal: true) AND modified_at < \(time))
             """)
-        var purged = try await changedRowCount("DELETE FROM records WHERE deleted = \(literal: true) AND modified_at < \(time) RETURNING 1")
+        var purged = try await changedRowCount("DELETE FROM record_rows WHERE deleted = \(literal: true) AND modified_at < \(time) RETURNING 1")
         try await run("""
             UPDATE databases SET purged_sequence = \(function: .greatest)(purged_sequence, (
                 SELECT MAX(change_sequence) FROM zones WHERE database_id = databases.id AND deleted = \(literal: true) AND deleted_at < \(time)))

@@ -44,7 +44,7 @@ extension QueryIndexStore where Self: SQLDatabase {
         order += plan.oneZone ? ["record_name ASC"] : ["record_name ASC", "zone_id ASC"]
         let selected = SQLStatement(joining: sortColumns.map { ", \($0.value), \($0.kind)" }, separator: "")
         let rows = try await fetchRecords("""
-            SELECT \(unescaped: RecordColumns.names)\(selected) FROM records WHERE \(SQLStatement(joining: clauses, separator: " AND "))
+            SELECT \(unescaped: RecordColumns.names)\(selected) FROM record_rows WHERE \(SQLStatement(joining: clauses, separator: " AND "))
             ORDER BY \(unescaped: order.joined(separator: ", ")) LIMIT \(query.limit)
             """, extraColumns: 2 * query.sort.count, maxBytes: query.maxBytes)
         return QueryPage(rows: zip(rows.records, rows.extra).map { record, extra -> (StoredRecord, RecordQuery.Position) in
@@ -97,7 +97,7 @@ private struct QueryPlan {
                 AND \(test(condition.test, on: "value", bind: dialect.indexValue))\(all))
                 """
         case .column(let column):
-            let test = test(condition.test, on: column.rawValue, bind: columnValue)
+            let test = test(condition.test, on: column.expression, bind: columnValue)
             return condition.negated ? "NOT (\(test))" : test
         case .distance(let field, let latitude, let longitude):
             // Only "within": a latitude band through the index, then the exact distance.
@@ -135,20 +135,20 @@ private struct QueryPlan {
     func sortColumns(_ sortKey: RecordQuery.SortKey) -> (value: SQLStatement, kind: SQLStatement) {
         switch sortKey.source {
         case .column(let column):
-            return ("\(unescaped: column.rawValue)", "NULL")
+            return ("\(unescaped: column.expression)", "NULL")
         case .distance(let field, let latitude, let longitude):
             // A record without the location sorts last, at an infinite distance.
             return ("""
                 COALESCE((SELECT stratus_distance(a.\(unescaped: numberColumn), b.\(unescaped: numberColumn), \(latitude), \(longitude))
                 FROM record_index a JOIN record_index b ON b.zone_id = a.zone_id AND b.record_type = a.record_type
                 AND b.record_name = a.record_name AND b.field_name = \(QueryIndexing.longitudeKey(field))
-                WHERE a.zone_id = records.zone_id AND a.record_type = records.record_type AND a.record_name = records.record_name
+                WHERE a.zone_id = record_rows.zone_id AND a.record_type = record_rows.record_type AND a.record_name = record_rows.record_name
                 AND a.field_name = \(QueryIndexing.latitudeKey(field))), \(Double.infinity))
                 """, "NULL")
         case .field(let field):
             let smallest: SQLStatement = """
-                FROM record_index i WHERE i.zone_id = records.zone_id AND i.record_type = records.record_type
-                AND i.field_name = \(field) AND i.record_name = records.record_name ORDER BY value LIMIT 1
+                FROM record_index i WHERE i.zone_id = record_rows.zone_id AND i.record_type = record_rows.record_type
+                AND i.field_name = \(field) AND i.record_name = record_rows.record_name ORDER BY value LIMIT 1
                 """
             return ("COALESCE((SELECT value \(smallest)), \(dialect.indexValue(.missing)))",
                     dialect.storesIndexSortKeys ? "(SELECT is_real \(smallest))" : "NULL")
@@ -178,6 +178,16 @@ private struct QueryPlan {
             alternatives.append("(\(SQLStatement(joining: parts, separator: " AND ")))")
         }
         return "(\(SQLStatement(joining: alternatives, separator: " OR ")))"
+    }
+}
+
+extension RecordQuery.SystemColumn {
+    /// The column as SQL over `record_rows`: a creator or modifier is its actor's user record name.
+    var expression: String {
+        switch self {
+        case .createdBy, .modifiedBy: "(SELECT user_record_name FROM record_actors WHERE id = record_rows.\(rawValue))"
+        case .recordName, .createdAt, .modifiedAt: rawValue
+        }
     }
 }
 

@@ -5,7 +5,7 @@ import StratusCore
 extension RecordStore where Self: SQLDatabase {
     package func record(zoneRowID: Int64, recordName: String) async throws -> StoredRecord? {
         try await fetchRecords("""
-            SELECT \(unescaped: RecordColumns.names) FROM records WHERE zone_id = \(zoneRowID) AND record_name = \(recordName)
+            SELECT \(unescaped: RecordColumns.names) FROM record_rows WHERE zone_id = \(zoneRowID) AND record_name = \(recordName)
             """).records.first
     }
 
@@ -14,7 +14,7 @@ extension RecordStore where Self: SQLDatabase {
         for start in stride(from: 0, to: recordNames.count, by: 500) {
             let names = Array(recordNames[start..<min(start + 500, recordNames.count)])
             records += try await fetchRecords("""
-                SELECT \(unescaped: RecordColumns.names) FROM records WHERE zone_id = \(zoneRowID) AND record_name IN (\(list: names))
+                SELECT \(unescaped: RecordColumns.names) FROM record_rows WHERE zone_id = \(zoneRowID) AND record_name IN (\(list: names))
                 """).records
         }
         return records
@@ -39,14 +39,14 @@ extension RecordStore where Self: SQLDatabase {
         }
         // The statement walks `records_changes` in order and stops at the limit.
         return try await fetchRecords("""
-            SELECT \(unescaped: RecordColumns.names) FROM records WHERE zone_id = \(zoneRowID) AND sequence > \(sequence)
+            SELECT \(unescaped: RecordColumns.names) FROM record_rows WHERE zone_id = \(zoneRowID) AND sequence > \(sequence)
             \(SQLStatement(joining: filters.map { "AND \($0)" }, separator: " ")) ORDER BY sequence LIMIT \(limit)
             """, maxBytes: maxBytes).records
     }
 
     package func liveRecords(containerID: String, environment: ContainerEnvironment, recordType: String) async throws -> [StoredRecord] {
         try await fetchRecords("""
-            SELECT \(unescaped: RecordColumns.names) FROM records WHERE record_type = \(recordType) AND deleted = \(literal: false) AND zone_id IN (
+            SELECT \(unescaped: RecordColumns.names) FROM record_rows WHERE record_type = \(recordType) AND deleted = \(literal: false) AND zone_id IN (
                 SELECT zones.id FROM zones JOIN databases ON databases.id = zones.database_id
                 WHERE databases.container_id = \(containerID) AND databases.environment = \(environment.rawValue)
                 AND zones.deleted = \(literal: false))

@@ -59,7 +59,7 @@ extension ZoneStore where Self: SQLDatabase {
     }
 
     package func deleteZone(rowID: Int64, sequence: Int64, at time: Int64) async throws {
-        for table in ["records", "record_references", "record_index", "asset_references"] {
+        for table in ["record_rows", "record_references", "record_index", "asset_references"] {
             try await run("DELETE FROM \(unescaped: table) WHERE zone_id = \(rowID)")
         }
         try await run("UPDATE zones SET deleted = \(literal: true), change_sequence = \(sequence), deleted_at = \(time) WHERE id = \(rowID)")

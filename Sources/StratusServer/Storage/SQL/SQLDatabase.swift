@@ -1,3 +1,5 @@
+import StratusCore
+
 /// A driver's transaction as the statements written once see it: it runs an ``SQLStatement``
 /// in its ``SQLDialect`` and hands back rows as ``SQLRow``s.
 ///
@@ -11,28 +13,63 @@ package protocol SQLDatabase {
     /// Runs a statement whose rows, if any, are not needed.
     func run(_ statement: SQLStatement) async throws
     /// Runs a statement that selects ``RecordColumns/names`` and then `extraColumns` more, and
-    /// hands each row to `body` as it is read (the driver's fast path for record rows); `body`
-    /// answers false to stop reading.
-    func forEachRecord(_ statement: SQLStatement, extraColumns: Int, _ body: (StoredRecord, [SQLValue]) throws -> Bool) async throws
+    /// hands each row to `body` as it is read (the driver's fast path for record rows), its
+    /// stamps' actors by id only (``RowActors``); `body` answers false to stop reading.
+    func forEachRecord(_ statement: SQLStatement, extraColumns: Int, _ body: (StoredRecord, RowActors, [SQLValue]) throws -> Bool) async throws
 }
 
-/// The records table's columns, in the order record rows are read and written.
+/// The ids of a record row's creator and modifier (``RecordActors``), which the row's stamps
+/// name once ``SQLDatabase/fetchRecords(_:extraColumns:maxBytes:)`` has looked them up.
+package struct RowActors: Sendable {
+    package var created: Int64
+    package var modified: Int64
+
+    package init(created: Int64, modified: Int64) {
+        self.created = created
+        self.modified = modified
+    }
+}
+
+/// The columns of `record_rows` (record format 2), in the order record rows are read and written.
+/// `created_by` and `modified_by` are ``RecordActors`` ids; `change_tag` is NULL when the tag is
+/// the one ``StoredRecord/derivedChangeTag(of:)`` gives (every tag but an archive's, loaded
+/// under new sequences).
 package enum RecordColumns {
     package static let names = """
-        zone_id, record_name, record_type, change_tag, fields, created_at, created_by, created_device,
-        modified_at, modified_by, modified_device, parent, share, sequence, deleted, create_key
+        zone_id, record_name, record_type, change_tag, fields, created_at, created_by,
+        modified_at, modified_by, parent, share, sequence, deleted, create_key
         """
     /// How many ``names`` there are: the columns a statement selects after them start here.
-    package static let count = 16
+    package static let count = 14
 }
 
 extension StoredRecord {
     /// The values of ``RecordColumns/names``, in order, as a driver binds them to save the record.
     package var columnValues: [SQLValue] {
-        [.integer(zoneRowID), .text(recordName), .text(recordType), .text(changeTag), .blob(fieldsJSON),
-         .integer(created.timestamp), .text(created.userRecordName), .text(created.deviceID),
-         .integer(modified.timestamp), .text(modified.userRecordName), .text(modified.deviceID),
+        [.integer(zoneRowID), .text(recordName), .text(recordType), storedChangeTag.sqlValue, .blob(fieldsJSON),
+         .integer(created.timestamp), .integer(RecordActors.id(of: created)),
+         .integer(modified.timestamp), .integer(RecordActors.id(of: modified)),
          parent.sqlValue, share.sqlValue, .integer(sequence), .boolean(deleted), createKey.sqlValue]
+    }
+
+    /// The change tag as `record_rows` keeps it: nil when it is the sequence's own.
+    package var storedChangeTag: String? {
+        changeTag == Self.derivedChangeTag(of: sequence) ? nil : changeTag
+    }
+
+    /// The change tag a version gets from its sequence: short, opaque and new on every write (the
+    /// sequence in base 36), which `record_rows` leaves out.
+    package static func derivedChangeTag(of sequence: Int64) -> String { String(sequence, radix: 36) }
+
+    /// A row as a driver reads it, before ``SQLDatabase/fetchRecords(_:extraColumns:maxBytes:)``
+    /// names its actors: the stamps hold only their times.
+    package init(zoneRowID: Int64, recordName: String, recordType: String, storedChangeTag: String?, fieldsJSON: [UInt8],
+                 createdAt: Int64, modifiedAt: Int64, parent: String?, share: String?, sequence: Int64, deleted: Bool, createKey: String?) {
+        self.init(zoneRowID: zoneRowID, recordName: recordName, recordType: recordType,
+                  changeTag: storedChangeTag ?? Self.derivedChangeTag(of: sequence), fieldsJSON: fieldsJSON,
+                  created: RecordStamp(timestamp: createdAt, userRecordName: "", deviceID: ""),
+                  modified: RecordStamp(timestamp: modifiedAt, userRecordName: "", deviceID: ""),
+                  parent: parent, share: share, sequence: sequence, deleted: deleted, createKey: createKey)
     }
 }
 
@@ -57,13 +94,38 @@ extension SQLDatabase {
         var extra: [[SQLValue]] = []
         var bytes = 0
         var cutShort = false
-        try await forEachRecord(statement, extraColumns: extraColumns) { record, values in
+        var actors: [RowActors] = []
+        try await forEachRecord(statement, extraColumns: extraColumns) { record, rowActors, values in
             records.append(record)
+            actors.append(rowActors)
             extra.append(values)
             bytes += record.fieldsJSON.count
             cutShort = bytes > maxBytes && records.count >= 2
             return !cutShort
         }
+        try await nameActors(of: &records, actors)
         return (records, extra, cutShort)
+    }
+
+    /// Fills the rows' stamps with the users and devices their actor ids name: from this
+    /// process's cache, and for the ids it lacks, from `record_actors` in one statement.
+    private func nameActors(of records: inout [StoredRecord], _ actors: [RowActors]) async throws {
+        guard !records.isEmpty else { return }
+        var (known, unknown) = RecordActors.known(actors.lazy.flatMap { [$0.created, $0.modified] })
+        if !unknown.isEmpty {
+            let read = try await namedActors(unknown)
+            RecordActors.remember(read)
+            known.merge(read) { first, _ in first }
+        }
+        for index in records.indices {
+            if let creator = known[actors[index].created] {
+                records[index].created.userRecordName = creator.userRecordName
+                records[index].created.deviceID = creator.deviceID
+            }
+            if let modifier = known[actors[index].modified] {
+                records[index].modified.userRecordName = modifier.userRecordName
+                records[index].modified.deviceID = modifier.deviceID
+            }
+        }
     }
 }

@@ -39,6 +39,14 @@ package struct SQLRow: Sendable {
     }
 
     /// A boolean, stored as one (PostgreSQL) or as 0 and 1 (SQLite).
+    package func bytes(_ column: Int) throws -> [UInt8] {
+        switch values[column] {
+        case .blob(let bytes): bytes
+        case .text(let text): Array(text.utf8)
+        case let other: throw Self.unexpected(column, other, "bytes")
+        }
+    }
+
     package func bool(_ column: Int) throws -> Bool {
         switch values[column] {
         case .boolean(let bool): bool

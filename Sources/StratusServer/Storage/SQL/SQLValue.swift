@@ -43,3 +43,7 @@ extension [UInt8]: SQLBindable {
 extension Optional: SQLBindable where Wrapped: SQLBindable {
     package var sqlValue: SQLValue { self?.sqlValue ?? .null }
 }
+
+extension SQLValue: SQLBindable {
+    package var sqlValue: SQLValue { self }
+}
