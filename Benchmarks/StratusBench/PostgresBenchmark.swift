@@ -30,8 +30,10 @@ struct PostgresBenchmark {
         let bodies = try ServerBenchmark.modifyBodies(zone: zone, records: records, batch: batch)
         let rows = try ServerBenchmark.rows(of: records)
         var runs: [(raw: Double, modify: Double, changes: Double)] = []
+        var bytes: [(raw: Double, server: Double)] = []
         for run in 0..<repeats {
-            let raw = try await RawPostgresInsert(batch: batch).seconds(rows, database: try await newDatabase())
+            let rawDatabase = try await newDatabase()
+            let raw = try await RawPostgresInsert(batch: batch).seconds(rows, database: rawDatabase)
             let database = try await newDatabase()
             let (modify, changes, fetched) = try await BenchmarkServer.with(directory: directory.appendingPathComponent("pg-\(run)"),
                                                                             configure: { $0.databaseURL = database }) { server in
@@ -39,10 +41,14 @@ struct PostgresBenchmark {
             }
             guard fetched == records.count else { throw BenchmarkError("changes/zone returned \(fetched) records, expected \(records.count)") }
             let rates = (raw: Double(records.count) / raw, modify: Double(records.count) / modify, changes: Double(records.count) / changes)
-            print(String(format: "  run %d: raw %.0f  modify %.0f  changes %.0f records/s   modify/raw %.2f  changes/raw %.2f",
-                         run + 1, rates.raw, rates.modify, rates.changes, rates.modify / rates.raw, rates.changes / rates.raw))
+            bytes.append((raw: try await Self.bytes(of: ["records"], in: rawDatabase) / Double(records.count),
+                          server: try await Self.bytes(of: ["record_rows", "record_actors"], in: database) / Double(records.count)))
+            print(String(format: "  run %d: raw %.0f  modify %.0f  changes %.0f records/s   modify/raw %.2f  changes/raw %.2f   bytes per record: raw %.0f, server %.0f",
+                         run + 1, rates.raw, rates.modify, rates.changes, rates.modify / rates.raw, rates.changes / rates.raw,
+                         bytes[run].raw, bytes[run].server))
             runs.append(rates)
         }
+        Report.figure("pg_disk_bytes_per_record", median(bytes.map(\.server)), decimals: 0)
         Report.figure("pg_insert_records_per_s", median(runs.map(\.raw)), decimals: 0)
         Report.figure("pg_modify_records_per_s", median(runs.map(\.modify)), decimals: 0)
         Report.figure("pg_changes_records_per_s", median(runs.map(\.changes)), decimals: 0)
@@ -94,6 +100,16 @@ struct PostgresBenchmark {
         for index in 0..<clients { callers.append(try await servers[index % servers.count].anotherUser("writer-\(index)")) }
         let seconds = try await ConcurrentSaves.saveAll(callers, saves: saves, prefix: "s").seconds
         return Double(saves * clients) / seconds
+    }
+
+    /// The bytes PostgreSQL keeps for `tables`, their indexes and TOAST included.
+    static func bytes(of tables: [String], in database: String) async throws -> Double {
+        let sizes = tables.map { "pg_total_relation_size('\($0)')" }.joined(separator: " + ")
+        let (status, output) = try await ChildProcess.run("psql", [database, "-qAtc", "VACUUM; SELECT \(sizes)"])
+        guard status == 0, let total = output.split(separator: "\n").last.flatMap({ Double($0) }) else {
+            throw BenchmarkError("could not measure \(tables): \(output)")
+        }
+        return total
     }
 
     /// A new, empty database on the server; its URL.

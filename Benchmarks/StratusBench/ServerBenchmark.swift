@@ -32,14 +32,18 @@ struct ServerBenchmark: AsyncParsableCommand {
         let bodies = try Self.modifyBodies(zone: zone, records: records, batch: batch)
         let rows = try Self.rows(of: records)
         var runs: [(sqlite: Double, modify: Double, changes: Double, read: Double)] = []
+        var bytes: [(sqlite: Double, server: Double)] = []
         for run in 0..<repeats {
             // Each repetition starts from empty files, for the baseline and the server alike.
-            let sqlite = try await RawSQLiteInsert(batch: batch).seconds(rows,
-                                                                         path: directory.appendingPathComponent("raw-\(run).sqlite").path)
-            let (modify, changes, fetched) = try await BenchmarkServer.with(directory: directory.appendingPathComponent("server-\(run)")) { server in
+            let rawPath = directory.appendingPathComponent("raw-\(run).sqlite").path
+            let sqlite = try await RawSQLiteInsert(batch: batch).seconds(rows, path: rawPath)
+            let serverDirectory = directory.appendingPathComponent("server-\(run)")
+            let (modify, changes, fetched) = try await BenchmarkServer.with(directory: serverDirectory) { server in
                 try await Self.serverRun(server, zone: zone, bodies: bodies)
             }
             guard fetched == records.count else { throw BenchmarkError("changes/zone returned \(fetched) records, expected \(records.count)") }
+            bytes.append((sqlite: try Self.bytes(of: rawPath) / Double(records.count),
+                          server: try Self.bytes(of: serverDirectory.appendingPathComponent("stratus.sqlite").path) / Double(records.count)))
             // (r): the same requests to a server whose operation limit is one below the batch:
             // each is read whole (parsed and converted) and refused before it reaches the writer.
             let read = try await BenchmarkServer.with(directory: directory.appendingPathComponent("read-\(run)"),
@@ -48,9 +52,9 @@ struct ServerBenchmark: AsyncParsableCommand {
             }
             let rates = (sqlite: Double(records.count) / sqlite, modify: Double(records.count) / modify, changes: Double(records.count) / changes,
                          read: Double(records.count) / read)
-            print(String(format: "  run %d: (a) %.0f  (b) %.0f  (c) %.0f  (r) %.0f records/s   b/a %.2f  c/a %.2f  r/a %.2f",
+            print(String(format: "  run %d: (a) %.0f  (b) %.0f  (c) %.0f  (r) %.0f records/s   b/a %.2f  c/a %.2f  r/a %.2f   bytes per record: (a) %.0f, server %.0f",
                          run + 1, rates.sqlite, rates.modify, rates.changes, rates.read, rates.modify / rates.sqlite,
-                         rates.changes / rates.sqlite, rates.read / rates.sqlite))
+                         rates.changes / rates.sqlite, rates.read / rates.sqlite, bytes[run].sqlite, bytes[run].server))
             runs.append(rates)
         }
         let sqliteRate = median(runs.map(\.sqlite))
@@ -71,10 +75,28 @@ struct ServerBenchmark: AsyncParsableCommand {
         Report.ratio("changes_vs_sqlite", changesRatio, of: "changes_records_per_s", to: "sqlite_insert_records_per_s")
         Report.figure("modify_read_records_per_s", readRate, decimals: 0)
         Report.ratio("modify_read_vs_sqlite", readRatio, of: "modify_read_records_per_s", to: "sqlite_insert_records_per_s")
+        print(String(format: "bytes per record on disk: (a) %.0f, the server %.0f   server/a = %.2f",
+                     median(bytes.map(\.sqlite)), median(bytes.map(\.server)), median(bytes.map { $0.server / $0.sqlite })))
+        Report.figure("sqlite_disk_bytes_per_record", median(bytes.map(\.sqlite)), decimals: 0)
+        Report.figure("disk_bytes_per_record", median(bytes.map(\.server)), decimals: 0)
+        Report.ratio("disk_bytes_vs_sqlite", median(bytes.map { $0.server / $0.sqlite }), of: "disk_bytes_per_record", to: "sqlite_disk_bytes_per_record")
         try await ConcurrentSaves(saves: saves, repeats: repeats).run(in: directory)
     }
 
     @Option(help: "Single-record saves per client in the concurrent scenario.") var saves = 200
+
+    /// The bytes of a closed database: its file and its WAL after `PRAGMA wal_checkpoint(TRUNCATE)`
+    /// (the server's and the baseline's alike, each with every row it wrote).
+    static func bytes(of path: String) throws -> Double {
+        let database = try DatabaseQueue(path: path)
+        try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        var total = 0
+        for file in [path, path + "-wal"] {
+            total += ((try? FileManager.default.attributesOfItem(atPath: file)[.size]) as? NSNumber)?.intValue ?? 0
+        }
+        try database.close()
+        return Double(total)
+    }
 
     static func record(_ index: Int) -> StratusCore.Record {
         StratusCore.Record(recordName: "record-\(index)", recordType: "Item", fields: [

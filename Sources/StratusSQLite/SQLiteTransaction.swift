@@ -14,6 +14,8 @@ final class SQLiteTransaction: StorageTransaction {
     private var replaceRecordStatement: Statement?
     /// The actors this transaction stored, unless a savepoint undid them since.
     private var storedActors: Set<Int64> = []
+    private var creators = RecordActorMemo()
+    private var modifiers = RecordActorMemo()
 
     init(db: Database, epoch: Int64) {
         self.db = db
@@ -57,8 +59,7 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func saveRecord(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) async throws {
-        try await storeActors(of: record)
-        try write(record, replacing: true)
+        try write(record, actors: try await storeActors(of: record), replacing: true)
         if replacingReferences {
             try db.cachedStatement(sql: "DELETE FROM record_references WHERE zone_id = ? AND source_name = ?")
                 .execute(arguments: [record.zoneRowID, record.recordName])
@@ -67,9 +68,9 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func insertRecord(_ record: StoredRecord, references: [StoredReference]) async throws -> Bool {
-        try await storeActors(of: record)
+        let actors = try await storeActors(of: record)
         do {
-            try write(record, replacing: false)
+            try write(record, actors: actors, replacing: false)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             return false
         }
@@ -81,19 +82,20 @@ final class SQLiteTransaction: StorageTransaction {
     var holdsSaves: Bool { false }
 
     /// Stores the record's actors in this transaction unless it stored them already
-    /// (``RecordActors``): a batch of one user's saves stores its actor once.
-    private func storeActors(of record: StoredRecord) async throws {
-        let ids = (RecordActors.id(of: record.created), RecordActors.id(of: record.modified))
-        guard !storedActors.contains(ids.0) || !storedActors.contains(ids.1) else { return }
+    /// (``RecordActors``): a batch of one user's saves stores its actor once. Returns their ids.
+    private func storeActors(of record: StoredRecord) async throws -> RowActors {
+        let actors = RowActors(created: creators.id(of: record.created), modified: modifiers.id(of: record.modified))
+        guard !storedActors.contains(actors.created) || !storedActors.contains(actors.modified) else { return actors }
         try await storeActors(of: [record])
-        storedActors.insert(ids.0)
-        storedActors.insert(ids.1)
+        storedActors.insert(actors.created)
+        storedActors.insert(actors.modified)
+        return actors
     }
 
     private static let insertRecordSQL = "INSERT INTO record_rows (\(RecordColumns.names)) VALUES (\(databaseQuestionMarks(count: RecordColumns.count)))"
     private static let replaceRecordSQL = "INSERT OR REPLACE INTO record_rows (\(RecordColumns.names)) VALUES (\(databaseQuestionMarks(count: RecordColumns.count)))"
 
-    private func write(_ record: StoredRecord, replacing: Bool) throws {
+    private func write(_ record: StoredRecord, actors: RowActors, replacing: Bool) throws {
         // The two statements are kept for the transaction: GRDB's cache is keyed by the SQL
         // text, which would be hashed anew for every saved record.
         let statement: Statement
@@ -104,8 +106,22 @@ final class SQLiteTransaction: StorageTransaction {
             statement = try insertRecordStatement ?? db.cachedStatement(sql: Self.insertRecordSQL)
             insertRecordStatement = statement
         }
+        // Bound in ``RecordColumns/names``' order, each value straight from the record.
         var row = DirectStatement(statement)
-        for value in record.columnValues { row.bind(value) }
+        row.bind(record.zoneRowID)
+        row.bind(record.recordName)
+        row.bind(record.recordType)
+        row.bind(record.storedChangeTag)
+        row.bind(record.fieldsJSON)
+        row.bind(record.created.timestamp)
+        row.bind(actors.created)
+        row.bind(record.modified.timestamp)
+        row.bind(actors.modified)
+        row.bind(record.parent)
+        row.bind(record.share)
+        row.bind(record.sequence)
+        row.bind(record.deleted)
+        row.bind(record.createKey)
         try row.execute(in: db)
     }
 

@@ -1,6 +1,7 @@
 """Runs one workload against Stratus and against PocketBase, one after the other, on loopback.
 
-Usage: bench_peers.py --stratus BIN --pocketbase BIN [--records 20000] [--small 1000] [--markdown FILE]
+Usage: bench_peers.py --stratus BIN --pocketbase BIN [--records 20000] [--small 1000] [--clients keep-alive|plain|both]
+                      [--markdown FILE]
 
 Both servers start on free ports in temporary directories; each gets a user who owns the data, and
 the same requests go to each, from this one Python process on keep-alive connections:
@@ -17,6 +18,10 @@ the same requests go to each, from this one Python process on keep-alive connect
   RSS               each server's peak resident memory
 
 Records have three fields (a 24-character title, an integer, a boolean). Only the standard library.
+
+With --clients plain, the client is the simplest that works, as an app's own script would be: every request on
+a new connection (`Connection: close`, no keep-alive), and Stratus's record names random UUIDs (as
+clients make them; PocketBase makes its own random ids either way) instead of r0, r1, ...
 """
 import argparse
 import asyncio
@@ -31,6 +36,7 @@ import sys
 import tempfile
 import time
 import urllib.parse
+import uuid
 
 BATCH = 400
 PASSWORD = "peer-benchmark-password"
@@ -68,22 +74,30 @@ def record_fields(index):
     return {"title": f"item number {index:012d}", "n": index, "done": index % 2 == 0}
 
 
+PLAIN = False
+
+
 class Client:
-    """One keep-alive HTTP connection."""
+    """One keep-alive HTTP connection; with --plain, a new connection for each request."""
 
     def __init__(self, port, headers):
         self.port = port
         self.headers = headers
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        self.connection = None if PLAIN else http.client.HTTPConnection("127.0.0.1", port, timeout=120)
 
     def call(self, method, path, body=None):
         data = None if body is None else json.dumps(body).encode()
         headers = dict(self.headers)
         if data is not None:
             headers["Content-Type"] = "application/json"
-        self.connection.request(method, path, body=data, headers=headers)
-        response = self.connection.getresponse()
+        connection = self.connection or http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+        if self.connection is None:
+            headers["Connection"] = "close"
+        connection.request(method, path, body=data, headers=headers)
+        response = connection.getresponse()
         payload = response.read()
+        if self.connection is None:
+            connection.close()
         if response.status >= 300:
             raise SystemExit(f"{method} {path}: {response.status} {payload[:300]!r}")
         return json.loads(payload) if payload else {}
@@ -130,7 +144,7 @@ class Stratus(Server):
 
     def create(self, collection, indices):
         self.post("records/modify", {"zoneID": {"zoneName": collection}, "operations": [
-            {"operationType": "create", "record": {"recordName": f"r{i}", "recordType": "Item", "fields": {
+            {"operationType": "create", "record": {"recordName": str(uuid.uuid4()) if PLAIN else f"r{i}", "recordType": "Item", "fields": {
                 "title": {"value": f["title"]}, "n": {"value": f["n"], "type": "INT64"}, "done": {"value": int(f["done"]), "type": "INT64"}}}}
             for i, f in ((i, record_fields(i)) for i in indices)]})
 
@@ -328,8 +342,20 @@ def main():
     parser.add_argument("--pocketbase", required=True)
     parser.add_argument("--records", type=int, default=20_000)
     parser.add_argument("--small", type=int, default=1_000)
+    parser.add_argument("--clients", choices=["keep-alive", "plain", "both"], default="keep-alive",
+                        help="plain: a new connection per request and random record names")
     parser.add_argument("--markdown")
     arguments = parser.parse_args()
+    tables = [run(arguments, plain) for plain in {"keep-alive": [False], "plain": [True], "both": [False, True]}[arguments.clients]]
+    if arguments.markdown:
+        with open(arguments.markdown, "w") as f:
+            f.write("\n\n".join(tables) + "\n")
+
+
+def run(arguments, plain):
+    """Measures both servers with one kind of client; prints the table and returns it."""
+    global PLAIN
+    PLAIN = plain
     results, servers = {}, []
     for kind, binary in ((Stratus, arguments.stratus), (PocketBase, arguments.pocketbase)):
         with tempfile.TemporaryDirectory() as directory:
@@ -344,16 +370,15 @@ def main():
             servers.append(server)
     lines = [f"Stratus: {servers[0].version}; {servers[0].settings()}",
              f"PocketBase: {servers[1].version}; {servers[1].settings()}",
-             f"{arguments.records:,} records (and {arguments.small:,}), batches of {BATCH}, one Python client on loopback, {os.cpu_count()} cores",
+             f"{arguments.records:,} records (and {arguments.small:,}), batches of {BATCH}, one Python client on loopback, {os.cpu_count()} cores"
+             + ("; plain client: a new connection per request, random record names" if PLAIN else "; keep-alive connections"),
              "", "| figure | Stratus | PocketBase | Stratus / PocketBase | target |", "| --- | --- | --- | --- | --- |"]
     for pattern, target in TARGETS:
         name = pattern.format(records=arguments.records, small=arguments.small)
         ours, theirs = results["Stratus"][name], results["PocketBase"][name]
         lines.append(f"| `{name}` | {ours:.2f} | {theirs:.2f} | {ours / theirs:.2f} | {target} |")
-    print("\n".join(lines))
-    if arguments.markdown:
-        with open(arguments.markdown, "w") as f:
-            f.write("\n".join(lines) + "\n")
+    print("\n".join(lines) + "\n", flush=True)
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -99,6 +99,22 @@ package enum RecordActors {
     }
 }
 
+/// The last actor a writer named and its id: a batch of one caller's rows (every row of a request
+/// has the same creator or modifier) looks its strings up once, not per row.
+package struct RecordActorMemo {
+    private var last: (actor: RecordActor, id: Int64)?
+
+    package init() {}
+
+    package mutating func id(of stamp: RecordStamp) -> Int64 {
+        if let last, last.actor.userRecordName == stamp.userRecordName, last.actor.deviceID == stamp.deviceID { return last.id }
+        let actor = RecordActor(stamp)
+        let id = RecordActors.id(of: actor)
+        last = (actor, id)
+        return id
+    }
+}
+
 extension SQLDatabase {
     /// Stores the actors of `records` (their creators and modifiers) unless stored already, in
     /// this transaction, and checks each against its row the first time this process stores it.

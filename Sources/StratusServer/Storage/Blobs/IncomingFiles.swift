@@ -31,15 +31,17 @@ package struct IncomingFiles: Sendable {
     /// Writes a request body to a temporary file, hashing it on the way. More than `limit` bytes
     /// is `LIMIT_EXCEEDED`; nothing is left behind on any failure.
     ///
-    /// Arriving bytes are gathered into blocks that are written while the next ones arrive and are
-    /// hashed, with at most ``blocksInFlight`` blocks pending: memory stays bounded whatever the
-    /// size. An fsync every ``blocksPerSync`` blocks overlaps the disk's writeback with the transfer.
+    /// Arriving bytes are gathered into blocks; each block is then hashed (in order, each hash
+    /// continuing the one before, in a task of its own) and written, while the next block arrives.
+    /// At most ``blocksInFlight`` blocks are being hashed or written at once: memory stays bounded
+    /// whatever the size, and the receiving loop only copies bytes. An fsync every
+    /// ``blocksPerSync`` blocks overlaps the disk's writeback with the transfer.
     func receive<Body: AsyncSequence>(_ body: Body, limit: Int64) async throws -> ReceivedFile where Body.Element == ByteBuffer {
         let path = directory.appendingPathComponent(SecretGenerator.uuid()).path
         do {
             let (digest, size) = try await FileSystem.shared.withFileHandle(forWritingAt: FilePath(path)) { handle in
                 let result = try await withThrowingTaskGroup(of: Void.self) { writes in
-                    var hasher = SHA256()
+                    var hashed: Task<SHA256, any Error>?
                     var size: Int64 = 0
                     var block = ByteBuffer()
                     var pending = 0
@@ -53,9 +55,18 @@ package struct IncomingFiles: Sendable {
                         let (bytes, offset) = (block, size - Int64(block.readableBytes))
                         blocks += 1
                         let synchronize = blocks % Self.blocksPerSync == 0
+                        let previous = hashed
+                        let hash = Task {
+                            var hasher = try await previous?.value ?? SHA256()
+                            bytes.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+                            return hasher
+                        }
+                        hashed = hash
                         writes.addTask {
                             _ = try await handle.write(contentsOf: bytes, toAbsoluteOffset: offset)
                             if synchronize { try await handle.synchronize() }
+                            // A block is done once hashed too: no more than `blocksInFlight` wait.
+                            _ = try await hash.value
                         }
                         pending += 1
                         block = ByteBuffer()
@@ -63,14 +74,13 @@ package struct IncomingFiles: Sendable {
                     for try await chunk in body {
                         size += Int64(chunk.readableBytes)
                         if size > limit { throw Self.tooLarge(limit) }
-                        chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
                         if block.readableBytes == 0 { block.reserveCapacity(Self.blockSize) }
                         block.writeImmutableBuffer(chunk)
                         if block.readableBytes >= Self.blockSize { try await flush() }
                     }
                     try await flush()
                     try await writes.waitForAll()
-                    return (hasher.finalize(), size)
+                    return (try await hashed?.value.finalize() ?? SHA256().finalize(), size)
                 }
                 try await handle.synchronize()
                 return result
