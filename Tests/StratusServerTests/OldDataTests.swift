@@ -13,23 +13,13 @@ import StratusTesting
     /// `fixture-alice`, zone `Notes` with `note-1` (text, number, list, an asset file), `note-2`
     /// (a reference to `note-1`), a deleted `gone`, and a zone subscription; `MS56LjIuNg` is the
     /// zone's change token after those writes.
-    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../Fixtures/data-e0afcd8").standardized
-    static let postgresFixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../Fixtures/postgres-e0afcd8.sql").standardized
+    static let fixture = FixtureStore(build: "e0afcd8")
     static let tokenBeforeTheRedesign = "MS56LjIuNg"
 
     /// On SQLite, the data directory; in the PostgreSQL run, the database.
     @Test func dataWrittenBeforeTheStorageRedesignOpensAndServes() async throws {
-        let directory = TestServer.temporaryDirectory()
+        let directory = try await Self.fixture.copy()
         defer { try? FileManager.default.removeItem(at: directory) }
-        if let base = TestServer.postgresURL {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            _ = try await TestDatabase.url(for: directory, base: base)
-            try await TestDatabase.load(Self.postgresFixture, for: directory, base: base)
-        } else {
-            try FileManager.default.copyItem(at: Self.fixture, to: directory)
-        }
         try await TestServer.with(dataDirectory: directory) { server in
             let signIn = try await server.anonymous.post("/auth/1/\(TestServer.containerID)/development/signin",
                                                          Credentials(username: "fixture-alice", password: "fixture password"))

@@ -13,28 +13,12 @@ import StratusTesting
     /// same on both): user `fixture-alice`, zone `Notes` with `note-1` (saved from device `phone`,
     /// then changed from `laptop`), `note-2` (a DELETE_SELF reference to note-1, from `laptop`), a
     /// deleted `gone`, items `item-000`…`item-299`, a zone subscription, and a public `notice-1`.
-    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../Fixtures/data-f60165d").standardized
-    static let postgresFixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../Fixtures/postgres-f60165d.sql").standardized
+    static let fixture = FixtureStore(build: "f60165d")
     /// Notes' change token after the fixture's writes.
     static let tokenOfFormat1 = "MS56LjIuMzA3"
 
-    /// A copy of the fixture for one test: its data directory (and on PostgreSQL its database).
-    static func copyOfFixture() async throws -> URL {
-        let directory = TestServer.temporaryDirectory()
-        if let base = TestServer.postgresURL {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            _ = try await TestDatabase.url(for: directory, base: base)
-            try await TestDatabase.load(Self.postgresFixture, for: directory, base: base)
-        } else {
-            try FileManager.default.copyItem(at: Self.fixture, to: directory)
-        }
-        return directory
-    }
-
     @Test func aStoreOfFormat1OpensMovedAcrossAndServesWhatItHeld() async throws {
-        let directory = try await Self.copyOfFixture()
+        let directory = try await Self.fixture.copy()
         defer { try? FileManager.default.removeItem(at: directory) }
         try await TestServer.with(dataDirectory: directory) { server in
             let alice = try await Self.servesTheFixture(server)
@@ -55,11 +39,10 @@ import StratusTesting
     /// 0.2.0 (`f60165d`) made of the fixture restore and import into this version.
     @Test(.enabled(if: !TestServer.runsOnPostgres, "stratus backup copies SQLite stores"))
     func aBackupAndAnArchiveOf020RestoreAndImport() async throws {
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Fixtures").standardized
         for (command, source) in [("restore", "backup-0.2.0"), ("import", "archive-0.2.0")] {
             let target = TestServer.temporaryDirectory().appendingPathComponent("new")
             defer { try? FileManager.default.removeItem(at: target.deletingLastPathComponent()) }
-            let run = try await ServerProcess.run([command, "--from", fixtures.appendingPathComponent(source).path, "--data", target.path])
+            let run = try await ServerProcess.run([command, "--from", FixtureStore.folder.appendingPathComponent(source).path, "--data", target.path])
             #expect(run.status == 0, "\(command): \(run.output)")
             if command == "import" {
                 // The archive holds no password hashes: the user signs in after a reset.
@@ -105,7 +88,7 @@ import StratusTesting
     /// where it stopped, and every row crosses once, its actors named.
     @Test(.enabled(if: !TestServer.runsOnPostgres, "SQLite's file is read behind the server's back"))
     func theMoveResumesAfterSIGKILL() async throws {
-        let directory = try await Self.copyOfFixture()
+        let directory = try await Self.fixture.copy()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("stratus.sqlite").path
         let added = 60_000
@@ -175,7 +158,7 @@ import StratusTesting
     /// older instance makes on `records` is refused, saying why.
     @Test(.enabled(if: TestServer.runsOnPostgres, "instances share a database only on PostgreSQL"))
     func anOlderInstanceIsRefusedWithTheReason() async throws {
-        let directory = try await Self.copyOfFixture()
+        let directory = try await Self.fixture.copy()
         defer { try? FileManager.default.removeItem(at: directory) }
         try await TestServer.with(dataDirectory: directory) { _ in }
         let base = try #require(TestServer.postgresURL)
