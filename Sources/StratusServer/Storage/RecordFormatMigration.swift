@@ -11,7 +11,7 @@ import StratusCore
 /// two narrow indexes.
 ///
 /// Each step is its own transaction and moves the mark in `record_format_migration` with the rows
-/// it copied, so a migration cut off (SIGKILL, a power cut) resumes after the last step that
+/// it copied, so a migration cut off (the process killed, a power cut) resumes after the last step that
 /// committed, and no row is copied twice or skipped. The driver runs steps until one copies
 /// nothing, then the migration that drops the old table.
 package enum RecordFormatMigration {
