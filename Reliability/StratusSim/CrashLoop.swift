@@ -105,7 +105,7 @@ extension CrashLoop {
         server.kill()
         let database = try DatabaseQueue(path: server.dataDirectory.appendingPathComponent("stratus.sqlite").path)
         try await database.write { db in
-            try db.execute(sql: "DELETE FROM records WHERE record_name = ?", arguments: ["b\(batch)-r0"])
+            try db.execute(sql: "DELETE FROM record_rows WHERE record_name = ?", arguments: ["b\(batch)-r0"])
         }
         try database.close()
         try await server.start()
