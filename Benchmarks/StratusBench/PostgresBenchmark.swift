@@ -105,7 +105,8 @@ struct PostgresBenchmark {
     /// The bytes PostgreSQL keeps for `tables`, their indexes and TOAST included.
     static func bytes(of tables: [String], in database: String) async throws -> Double {
         let sizes = tables.map { "pg_total_relation_size('\($0)')" }.joined(separator: " + ")
-        let (status, output) = try await ChildProcess.run("psql", [database, "-qAtc", "VACUUM; SELECT \(sizes)"])
+        // Two commands: VACUUM cannot run in the transaction one command string makes.
+        let (status, output) = try await ChildProcess.run("psql", [database, "-qAt", "-c", "VACUUM", "-c", "SELECT \(sizes)"])
         guard status == 0, let total = output.split(separator: "\n").last.flatMap({ Double($0) }) else {
             throw BenchmarkError("could not measure \(tables): \(output)")
         }
