@@ -39,23 +39,27 @@ struct StoreBenchmark: AsyncParsableCommand {
                 let writer: any DatabaseWriter = mode == "wal" ? try DatabasePool(path: path) : try DatabaseQueue(path: path)
                 let store = try Self.open(writer)
                 // Capture is measured with the engine's outbox rows committed in the timed transaction.
-                // The floor: the plain insert and, in the same transaction, the outbox's row written
-                // by hand — what any capture must write, without a trigger.
                 var seconds: [Double] = []
-                for (table, outbox) in [("plain_item", nil), ("item", nil), ("floor_item", "floor_outbox")] {
-                    seconds.append(try await Stopwatch.seconds {
-                        try await writer.write { db in
-                            let statement = try db.makeStatement(sql: "INSERT INTO \(table) (id, title, quantity, price) VALUES (?, ?, ?, ?)")
-                            let queue = try outbox.map { try db.makeStatement(sql: "INSERT INTO \($0) (zone_name, owner, record_name, change) VALUES ('StratusData', '', ?, 'save')") }
-                            for index in 0..<count {
-                                try statement.execute(arguments: ["r-\(index)", "Item number \(index)", index % 17, Double(index) * 0.25])
-                                try queue?.execute(arguments: ["r-\(index)"])
-                            }
-                        }
-                    })
+                for table in ["plain_item", "item"] {
+                    seconds.append(try await Stopwatch.seconds { try await Self.insert(count, into: table, in: writer) })
                 }
-                let inserts = (plain: seconds[0], synced: seconds[1], floor: seconds[2])
-                floors[mode, default: []].append(inserts.floor / inserts.plain)
+                // The floor, in a file of its own (so the apply below finds the file as before): the
+                // plain insert, then the same inserts each followed in their transaction by the row the
+                // outbox gets, written by a second statement — what any capture must write, without a trigger.
+                let floorPath = directory.appendingPathComponent("floor-\(repetition)-\(mode).sqlite").path
+                let floorWriter: any DatabaseWriter = mode == "wal" ? try DatabasePool(path: floorPath) : try DatabaseQueue(path: floorPath)
+                try await floorWriter.write { db in
+                    try db.execute(sql: """
+                        CREATE TABLE plain_item (id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL, quantity INTEGER NOT NULL, price REAL NOT NULL);
+                        CREATE TABLE floor_item (id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL, quantity INTEGER NOT NULL, price REAL NOT NULL);
+                        CREATE TABLE floor_outbox (sequence INTEGER PRIMARY KEY, zone_name TEXT NOT NULL, owner TEXT NOT NULL,
+                                                   record_name TEXT NOT NULL, change TEXT NOT NULL);
+                        """)
+                }
+                let floorPlain = try await Stopwatch.seconds { try await Self.insert(count, into: "plain_item", in: floorWriter) }
+                let floor = try await Stopwatch.seconds { try await Self.insert(count, into: "floor_item", outbox: "floor_outbox", in: floorWriter) }
+                floors[mode, default: []].append(floor / floorPlain)
+                let inserts = (plain: seconds[0], synced: seconds[1])
                 overheads[mode, default: []].append(inserts.synced / inserts.plain)
                 plainInserts[mode, default: []].append(inserts.plain)
                 syncedInserts[mode, default: []].append(inserts.synced)
@@ -95,17 +99,25 @@ extension StoreBenchmark {
     /// The synced table and an identical plain one in `writer`'s database, and the synced database.
     static func open(_ writer: any DatabaseWriter) throws -> SyncedDatabase {
         try writer.write { db in
-            for table in ["item", "plain_item", "floor_item"] {
+            for table in ["item", "plain_item"] {
                 try db.execute(sql: "CREATE TABLE \(table) (id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL, quantity INTEGER NOT NULL, price REAL NOT NULL)")
             }
-            // Shaped as the engine's outbox.
-            try db.execute(sql: """
-                CREATE TABLE floor_outbox (sequence INTEGER PRIMARY KEY, zone_name TEXT NOT NULL, owner TEXT NOT NULL,
-                                           record_name TEXT NOT NULL, change TEXT NOT NULL)
-                """)
         }
         let container = Container(baseURL: "http://127.0.0.1:9", containerIdentifier: "iCloud.bench", apiToken: "unused")
         return try SyncedDatabase(writer: writer, tables: [SyncedTable(Item.self, recordType: "Item")], database: container.privateCloudDatabase)
+    }
+
+    /// Inserts `count` rows into `table` in one transaction; with `outbox`, each followed by the row
+    /// the engine's outbox gets for it (the capture floor).
+    static func insert(_ count: Int, into table: String, outbox: String? = nil, in writer: any DatabaseWriter) async throws {
+        try await writer.write { db in
+            let statement = try db.makeStatement(sql: "INSERT INTO \(table) (id, title, quantity, price) VALUES (?, ?, ?, ?)")
+            let queue = try outbox.map { try db.makeStatement(sql: "INSERT INTO \($0) (zone_name, owner, record_name, change) VALUES ('StratusData', '', ?, 'save')") }
+            for index in 0..<count {
+                try statement.execute(arguments: ["r-\(index)", "Item number \(index)", index % 17, Double(index) * 0.25])
+                try queue?.execute(arguments: ["r-\(index)"])
+            }
+        }
     }
 
     /// Seconds to apply `records` as fetched pages of 200, each in its transaction with its token.
