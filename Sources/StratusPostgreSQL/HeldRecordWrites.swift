@@ -77,16 +77,6 @@ struct HeldRecordWrites {
         return statements
     }
 
-    /// The creators and modifiers of these saves, by id (``RecordActors``).
-    static func actors(of saves: ArraySlice<Save>) -> [Int64: RecordActor] {
-        var actors: [Int64: RecordActor] = [:]
-        for save in saves {
-            actors[RecordActors.id(of: save.record.created)] = RecordActor(save.record.created)
-            actors[RecordActors.id(of: save.record.modified)] = RecordActor(save.record.modified)
-        }
-        return actors
-    }
-
     /// One `INSERT … SELECT FROM unnest(…)` of every save, their actors stored first in the same
     /// statement (a data-modifying `WITH`): a column per array, so the statement
     /// text and its parameter count stay the same whatever the number of rows (a `VALUES` list
@@ -95,7 +85,7 @@ struct HeldRecordWrites {
     /// rows are NULL.
     private static func upsert(_ saves: ArraySlice<Save>) -> PostgresQuery {
         let records = saves.map(\.record)
-        let actors = actors(of: saves)
+        let actors = RecordActors.actors(of: records)
         var binds = PostgresBindings(capacity: 21)
         binds.append(Array(actors.keys))
         binds.append(actors.values.map(\.userRecordName))

@@ -50,7 +50,7 @@ final class PostgresTransaction: StorageTransaction {
     /// Sends the held saves and the unsent savepoints, in the order they were made.
     func sendHeldWrites() async throws {
         guard !held.isEmpty || openSavepoints.last?.heldPosition != nil else { return }
-        let actors = HeldRecordWrites.actors(of: held.saves[...])
+        let actors = RecordActors.actors(of: held.saves.lazy.map(\.record))
         var sent = 0
         for index in openSavepoints.indices {
             guard let position = openSavepoints[index].heldPosition else { continue }

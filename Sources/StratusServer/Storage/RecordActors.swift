@@ -58,6 +58,16 @@ package enum RecordActors {
 
     package static func id(of stamp: RecordStamp) -> Int64 { id(of: RecordActor(stamp)) }
 
+    /// The creators and modifiers of `records`, by id.
+    package static func actors(of records: some Sequence<StoredRecord>) -> [Int64: RecordActor] {
+        var actors: [Int64: RecordActor] = [:]
+        for record in records {
+            actors[id(of: record.created)] = RecordActor(record.created)
+            actors[id(of: record.modified)] = RecordActor(record.modified)
+        }
+        return actors
+    }
+
     /// The id without the cache: 63 bits of SHA-256(user record name, NUL, device ID).
     package static func derivedID(of actor: RecordActor) -> Int64 {
         var hash = SHA256()
@@ -119,11 +129,7 @@ extension SQLDatabase {
     /// Stores the actors of `records` (their creators and modifiers) unless stored already, in
     /// this transaction, and checks each against its row the first time this process stores it.
     package func storeActors(of records: [StoredRecord]) async throws {
-        var actors: [Int64: RecordActor] = [:]
-        for record in records {
-            actors[RecordActors.id(of: record.created)] = RecordActor(record.created)
-            actors[RecordActors.id(of: record.modified)] = RecordActor(record.modified)
-        }
+        let actors = RecordActors.actors(of: records)
         let rows = actors.map { id, actor -> SQLStatement in "(\(id), \(actor.userRecordName), \(actor.deviceID))" }
         try await run("""
             INSERT INTO record_actors (id, user_record_name, device_id) VALUES \(SQLStatement(joining: rows, separator: ", "))
