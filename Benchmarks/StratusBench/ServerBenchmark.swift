@@ -45,7 +45,7 @@ struct ServerBenchmark: AsyncParsableCommand {
             bytes.append((sqlite: try Self.bytes(of: rawPath) / Double(records.count),
                           server: try Self.bytes(of: serverDirectory.appendingPathComponent("stratus.sqlite").path) / Double(records.count)))
             // (r): the same requests to a server whose operation limit is one below the batch:
-            // each is read whole (parsed and converted) and refused before it reaches the writer.
+            // each is received and parsed, and refused before its operations are read beside the writer.
             let read = try await BenchmarkServer.with(directory: directory.appendingPathComponent("read-\(run)"),
                                                       configure: { $0.maxOperationsPerRequest = batch - 1 }) { server in
                 try await Self.readOnlyRun(server, zone: zone, bodies: bodies)
@@ -130,7 +130,7 @@ struct ServerBenchmark: AsyncParsableCommand {
                                   body: try JSONEncoder().encode(ZonesModifyRequest(operations: [.init(.create, zone)])))
     }
 
-    /// (r): seconds to send the bodies of (b) to a server that reads each whole and refuses it
+    /// (r): seconds to send the bodies of (b) to a server that parses each and refuses it
     /// (`LIMIT_EXCEEDED`: more operations than it allows) before any write — what (b) spends
     /// before its writer starts, answer included.
     static func readOnlyRun(_ server: BenchmarkServer, zone: ZoneID, bodies: [Data]) async throws -> Double {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import StratusCore
+@testable import StratusServer
 
 @Suite struct ErrorAndLimitTests {
     @Test func tooManyOperationsIsLimitExceeded() async throws {
@@ -48,6 +49,36 @@ import StratusCore
             #expect(response.status == 400)
             #expect(response.errorCode == .badRequest)
             #expect(response.error?.reason.contains(reasonFragment) == true, "\(response.text)")
+        }
+    }
+
+    /// A batch is read beside its writer, chunk by chunk (`PreparedBatch`): a request-level mistake
+    /// in a late chunk still fails the whole request, and what the earlier chunks wrote is undone,
+    /// in an atomic zone and in the default zone (where operations fail alone) alike.
+    @Test(arguments: ["Atomic", ZoneID.defaultZoneName])
+    func aMistakeInALateChunkFailsTheWholeRequest(_ zone: String) async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp()
+            if zone != ZoneID.defaultZoneName { try await alice.createZone(zone) }
+            func operations(_ last: String) -> String {
+                let early = (0..<(PreparedBatch.chunkSize * 3)).map { #"{"operationType":"create","record":{"recordName":"r\#($0)","recordType":"T"}}"# }
+                return #"{"zoneID":{"zoneName":"\#(zone)"},"operations":["# + (early + [last]).joined(separator: ",") + "]}"
+            }
+            for (last, reason) in [(#"{"operationType":"create","record":{"recordName":"r7","recordType":"T"}}"#, "more than one operation"),
+                                   (#"{"operationType":"upsert","record":{"recordName":"late","recordType":"T"}}"#, "operationType"),
+                                   (#"{"operationType":"create"}"#, "record")] {
+                let response = try await alice.post(alice.path(.private, "records/modify"), json: operations(last))
+                #expect(response.status == 400 && response.errorCode == .badRequest, "\(response.text)")
+                #expect(response.error?.reason.contains(reason) == true, "\(response.text)")
+                let looked = try await alice.lookup(["r0", "r149"], zone: zone)
+                #expect(looked.allSatisfy { $0.error?.serverErrorCode == .notFound }, "nothing of the batch is written")
+            }
+            // A bad operation in a late chunk fails alone in the default zone, the whole batch in an atomic one.
+            let results = try await alice.modify((0..<(PreparedBatch.chunkSize * 3)).map { RecordOperation.create("s\($0)") }
+                                                 + [.create("_reserved")], zone: zone)
+            #expect(results.last?.error?.serverErrorCode == .badRequest)
+            let others = Set(results.dropLast().map { $0.error?.serverErrorCode })
+            #expect(others == (zone == ZoneID.defaultZoneName ? [nil] : [.atomicError]), "\(others)")
         }
     }
 

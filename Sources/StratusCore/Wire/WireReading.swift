@@ -291,16 +291,23 @@ extension RecordOperation: WireReadable {
 
 extension RecordsModifyRequest: WireReadable {
     package init(json: JSONValue) throws(CloudKitError) {
-        let object = try json.object("the request body")
-        let list = try object.required("operations").array("operations")
-        var operations: [RecordOperation] = []
+        let (request, list) = try Self.readingOperationsLater(json)
+        self = request
         operations.reserveCapacity(list.count)
         for operation in list {
             operations.append(try RecordOperation(json: operation))
         }
-        self.init(operations: operations, zoneID: try object.optional("zoneID").map { json throws(CloudKitError) in try ZoneID(json: json, at: "zoneID") },
-                  atomic: try object.optionalBool("atomic"), desiredKeys: try object.optionalStrings("desiredKeys"))
-        numbersAsStrings = try object.optionalBool("numbersAsStrings")
+    }
+
+    /// The request with no operations, and its operations' JSON still to read (with
+    /// ``RecordOperation/init(json:)``): the server reads them beside its writer.
+    package static func readingOperationsLater(_ json: JSONValue) throws(CloudKitError) -> (request: Self, operations: [JSONValue]) {
+        let object = try json.object("the request body")
+        let list = try object.required("operations").array("operations")
+        var request = Self(operations: [], zoneID: try object.optional("zoneID").map { json throws(CloudKitError) in try ZoneID(json: json, at: "zoneID") },
+                           atomic: try object.optionalBool("atomic"), desiredKeys: try object.optionalStrings("desiredKeys"))
+        request.numbersAsStrings = try object.optionalBool("numbersAsStrings")
+        return (request, list)
     }
 }
 

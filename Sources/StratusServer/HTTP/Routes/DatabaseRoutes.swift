@@ -23,7 +23,7 @@ struct DatabaseRoutes {
             .add(middleware: DatabaseAuthenticator(auth: services.auth, serverKeys: services.serverKeys, maxRequestBytes: maxRequestBytes,
                                                    origin: origin))
 
-        post(database, "records/modify") { (request: RecordsModifyRequest, access) in
+        post(database, "records/modify") { (request: RecordsModifyBody, access) in
             let (response, stored) = try await services.records.modify(request, access) { results in
                 (try JSONBody.response(writing: results), results.storedCount)
             }

@@ -34,28 +34,56 @@ package struct RecordService: Sendable {
     /// ``StratusStorage/write(publishingTo:answering:whileCommitting:_:)``).
     package func modify<Answer: Sendable>(_ request: RecordsModifyRequest, _ access: DatabaseAccess,
                                           answering answer: @escaping @Sendable (RecordResults) throws -> Answer) async throws -> Answer {
+        let user = try admit(request.operations.count, access)
+        return try await modify(request, PreparedBatch(request.operations, zoneName: (request.zoneID ?? .default).zoneName), user: user,
+                                access, answering: answer)
+    }
+
+    /// As ``modify(_:_:answering:)``, for a request whose operations are still JSON (the HTTP
+    /// route's): they are read beside the writer (``PreparedBatch``).
+    package func modify<Answer: Sendable>(_ body: RecordsModifyBody, _ access: DatabaseAccess,
+                                          answering answer: @escaping @Sendable (RecordResults) throws -> Answer) async throws -> Answer {
+        let user = try admit(body.operations.count, access)
+        return try await modify(body.request, PreparedBatch(reading: body.operations, zoneName: (body.request.zoneID ?? .default).zoneName),
+                                user: user, access, answering: answer)
+    }
+
+    /// The caller, once the batch is one it may send.
+    private func admit(_ operations: Int, _ access: DatabaseAccess) throws -> String {
         let user = try access.requireUser()
-        guard request.operations.count <= maxOperations else {
+        guard operations <= maxOperations else {
             throw CloudKitError.limitExceeded("a request may carry at most \(maxOperations) operations; split the batch")
         }
-        let prepared = try prepare(request)
+        return user
+    }
+
+    private func modify<Answer: Sendable>(_ request: RecordsModifyRequest, _ batch: PreparedBatch, user: String, _ access: DatabaseAccess,
+                                          answering answer: @escaping @Sendable (RecordResults) throws -> Answer) async throws -> Answer {
         let key = try access.databaseKey()
         let context = WriteContext(access: access, user: user, now: clock.milliseconds)
-        let whileCommitting = request.operations.count >= Self.answeredWhileCommitting
+        let whileCommitting = batch.count >= Self.answeredWhileCommitting
         return try await storage.write(publishingTo: hub, answering: answer, whileCommitting: whileCommitting) { transaction, changes in
             let databaseID = try await DatabaseDirectory.databaseID(key, in: changes)
             let grant = try await DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let zone = grant.zone
             let sharing = ShareOperations(changes: changes, grant: grant, access: access)
-            var prepared = prepared
-            try await sharing.prepare(&prepared)
+            try await sharing.readShares()
+            // Sharing plans a batch whole; every other batch is applied as its chunks arrive.
+            var chunks: PreparedBatch.Chunks
+            if grant.sharing != nil || sharing.zoneHadShares || batch.mentionsShares {
+                var operations = try await batch.all()
+                try await sharing.prepare(&operations)
+                chunks = PreparedBatch.Chunks(whole: operations)
+            } else {
+                chunks = PreparedBatch.Chunks(batch)
+            }
             let writer = RecordWriter(changes: changes, grant: grant, context: context, maxRecordBytes: maxRecordBytes,
                                       maxBatchBytes: maxBatchBytes)
-            try await writer.prefetch(prepared)
             let atomic = (request.atomic ?? true) && !zone.isDefaultZone
+            let prepared: [PreparedOperation]
             let outcomes: [Result<StoredRecord, RecordWriter.Failure>]
             do {
-                outcomes = try await atomic ? writer.applyAtomically(prepared) : writer.applyEach(prepared)
+                (prepared, outcomes) = try await atomic ? writer.applyAtomically(&chunks) : writer.applyEach(&chunks)
             } catch let tooLarge as RecordWriter.BatchTooLarge {
                 throw tooLarge.error
             }
@@ -131,62 +159,6 @@ package struct RecordService: Sendable {
             return results
         }
     }
-
-    // MARK: - Preparing
-
-    /// Validates what can be checked without the database. A request-level mistake (one record
-    /// named twice) fails the request; a bad operation fails only itself.
-    private func prepare(_ request: RecordsModifyRequest) throws -> [PreparedOperation] {
-        var seen = Set<String>(minimumCapacity: request.operations.count)
-        let zoneName = (request.zoneID ?? .default).zoneName
-        return try request.operations.map { operation in
-            var prepared = PreparedOperation(operation: operation)
-            if prepared.recordName.isEmpty {
-                if operation.operationType.isDelete || operation.operationType.requiresChangeTag {
-                    prepared.invalid = .badRequest("\(operation.operationType.rawValue) needs a recordName")
-                    return prepared
-                }
-                prepared.recordName = SecretGenerator.uuid()
-            }
-            guard seen.insert(prepared.recordName).inserted else {
-                throw CloudKitError.badRequest("record '\(prepared.recordName)' appears in more than one operation; one operation per record is allowed")
-            }
-            if let unreadable = operation.unreadable {
-                prepared.invalid = unreadable
-                return prepared
-            }
-            do throws(CloudKitError) {
-                try validate(prepared, zoneName: zoneName)
-            } catch {
-                prepared.invalid = error
-            }
-            return prepared
-        }
-    }
-
-    private func validate(_ prepared: PreparedOperation, zoneName: String) throws(CloudKitError) {
-        let record = prepared.operation.record
-        try NameRules.validateRecordName(prepared.recordName)
-        if prepared.operation.operationType.requiresChangeTag && (record.recordChangeTag ?? "").isEmpty {
-            throw .badRequest("\(prepared.operation.operationType.rawValue) needs the record's recordChangeTag")
-        }
-        if prepared.operation.operationType.isDelete { return }
-        if let recordType = record.recordType {
-            try NameRules.validateFieldName(recordType, kind: "recordType")
-            if recordType.hasPrefix("_") { throw .badRequest("recordType '\(recordType)' is reserved") }
-        } else if prepared.operation.operationType == .create {
-            throw .badRequest("create needs a recordType")
-        }
-        for (name, value) in record.fields {
-            try NameRules.validateFieldName(name)
-            for reference in value?.references ?? [] {
-                if let target = reference.zoneID?.zoneName, target != zoneName {
-                    throw .badRequest("field '\(name)': references cannot point into another zone")
-                }
-            }
-        }
-        if let parent = record.parent { try NameRules.validateFieldName(parent.recordName, kind: "parent recordName") }
-    }
 }
 
 /// One operation of a batch after request-level validation.
@@ -198,6 +170,10 @@ struct PreparedOperation: Sendable {
     /// Set when the operation was carried out before the writes (a participant leaving a share):
     /// its result. Out of line: a batch's operations are copied as they are applied.
     @OutOfLine var settled: StoredRecord? = nil
+    /// The fields the operation carries, encoded as stored, when it saves them as sent
+    /// (``RecordOperationType/savesFieldsAsSent``): the writer stores them unless the schema
+    /// converts a value.
+    var encodedFields: [UInt8]?
 
     init(operation: RecordOperation) {
         self.operation = operation

@@ -47,28 +47,30 @@ final class RecordWriter {
         if context.access.scope == .public { roles = PublicPermissions(context.access, in: transaction) }
     }
 
-    /// Reads the rows of the named operations' records, a few queries in all. Creates are
+    /// Reads the rows of the named operations' records, a few queries a chunk. Creates are
     /// included only where the store holds saves back (``RecordStore/holdsSaves``): a name known to
     /// be free is then saved with ``RecordStore/saveRecord(_:references:replacingReferences:)``,
-    /// sent with the saves around it. Past `maxBatchBytes` of fields it stops: the rest are read one
-    /// at a time as the operations reach them, and a create among them inserts
-    /// (``RecordStore/insertRecord(_:references:)``) to find out whether its name is taken.
-    func prefetch(_ operations: [PreparedOperation]) async throws {
+    /// sent with the saves around it. Past `maxBatchBytes` of fields read for the batch it stops:
+    /// the rest are read one at a time as the operations reach them, and a create among them
+    /// inserts (``RecordStore/insertRecord(_:references:)``) to find out whether its name is taken.
+    private func prefetch(_ operations: [PreparedOperation]) async throws {
         let holdsSaves = transaction.holdsSaves
         let names = operations.compactMap { operation in
             operation.invalid == nil && (holdsSaves || operation.operation.operationType != .create) ? operation.recordName : nil
         }
-        known.reserveCapacity(names.count)
-        var bytes = 0
-        for start in stride(from: 0, to: names.count, by: 50) where bytes <= maxBatchBytes {
+        known.reserveCapacity(known.count + names.count)
+        for start in stride(from: 0, to: names.count, by: 50) where prefetchedBytes <= maxBatchBytes {
             let chunk = Array(names[start..<min(start + 50, names.count)])
             for name in chunk { known[name] = .some(nil) }
             for row in try await transaction.records(zoneRowID: zone.rowID, recordNames: chunk) {
                 known[row.recordName] = row
-                bytes += row.fieldsJSON.count
+                prefetchedBytes += row.fieldsJSON.count
             }
         }
     }
+
+    /// The fields of the rows ``prefetch(_:)`` has read for the batch.
+    private var prefetchedBytes = 0
 
     /// The live record with this name, if any.
     private func liveRecord(_ name: String) async throws -> StoredRecord? {
@@ -99,48 +101,65 @@ final class RecordWriter {
         var serverRecord: Record?
     }
 
-    /// Applies every operation in one savepoint; if any fails, all are undone and the others
-    /// report `ATOMIC_ERROR`.
-    func applyAtomically(_ operations: [PreparedOperation]) async throws -> [Result<StoredRecord, Failure>] {
+    /// Applies every operation in one savepoint, chunk by chunk as `chunks` gives them; if any
+    /// fails, all are undone and the others report `ATOMIC_ERROR`. Returns the operations with
+    /// their outcomes.
+    func applyAtomically(_ chunks: inout PreparedBatch.Chunks) async throws -> ([PreparedOperation], [Result<StoredRecord, Failure>]) {
+        var operations: [PreparedOperation] = []
         var outcomes: [Result<StoredRecord, Failure>] = []
         do {
             try await transaction.withSavepoint {
-                for operation in operations { outcomes.append(try await outcome(operation)) }
+                while let chunk = try await chunks.next() {
+                    try await prefetch(chunk)
+                    operations += chunk
+                    for operation in chunk { outcomes.append(try await outcome(operation)) }
+                }
                 if outcomes.contains(where: { if case .failure = $0 { true } else { false } }) { throw BatchFailed() }
             }
-            return outcomes
+            return (operations, outcomes)
         } catch is BatchFailed {
             truncateLog(to: 0)
             let atomicError = CloudKitError(.atomicError, "another operation of this atomic batch failed")
-            return outcomes.map { outcome in
+            return (operations, outcomes.map { outcome in
                 if case .failure = outcome { return outcome }
                 return .failure(Failure(error: atomicError))
-            }
+            })
         }
     }
 
-    /// Applies each operation in its own savepoint: a failure undoes only that operation.
-    func applyEach(_ operations: [PreparedOperation]) async throws -> [Result<StoredRecord, Failure>] {
+    /// Applies each operation in its own savepoint, chunk by chunk as `chunks` gives them: a
+    /// failure undoes only that operation. Returns the operations with their outcomes.
+    func applyEach(_ chunks: inout PreparedBatch.Chunks) async throws -> ([PreparedOperation], [Result<StoredRecord, Failure>]) {
+        var operations: [PreparedOperation] = []
         var results: [Result<StoredRecord, Failure>] = []
-        for operation in operations {
-            var result: Result<StoredRecord, Failure> = .failure(Failure(error: .init(.internalError, "not applied")))
-            let schemaBefore = schema.recordTypes
-            let loggedBefore = changeLog.count
-            undo = [:]
-            defer { undo = nil }
-            do {
-                try await transaction.withSavepoint {
-                    result = try await outcome(operation)
-                    if case .failure = result { throw BatchFailed() }
-                }
-            } catch is BatchFailed {
-                for (name, entry) in undo ?? [:] { known[name] = entry }
-                schema.restore(schemaBefore)
-                truncateLog(to: loggedBefore)
+        while let chunk = try await chunks.next() {
+            try await prefetch(chunk)
+            operations += chunk
+            for operation in chunk {
+                results.append(try await applyAlone(operation))
             }
-            results.append(result)
         }
-        return results
+        return (operations, results)
+    }
+
+    /// Applies one operation in a savepoint of its own, undone alone if it fails.
+    private func applyAlone(_ operation: PreparedOperation) async throws -> Result<StoredRecord, Failure> {
+        var result: Result<StoredRecord, Failure> = .failure(Failure(error: .init(.internalError, "not applied")))
+        let schemaBefore = schema.recordTypes
+        let loggedBefore = changeLog.count
+        undo = [:]
+        defer { undo = nil }
+        do {
+            try await transaction.withSavepoint {
+                result = try await outcome(operation)
+                if case .failure = result { throw BatchFailed() }
+            }
+        } catch is BatchFailed {
+            for (name, entry) in undo ?? [:] { known[name] = entry }
+            schema.restore(schemaBefore)
+            truncateLog(to: loggedBefore)
+        }
+        return result
     }
 
     private struct BatchFailed: Error {}
@@ -180,14 +199,16 @@ final class RecordWriter {
         if type == .create, known[name] == nil {
             // The common case: a new name. The insert itself tells whether a row exists.
             return try await save(name: name, recordType: try recordTypeToCreate(operation, name: name), fields: operation.record.fields,
-                            parent: operation.record.parent?.recordName, created: nil, createKey: createKey, insertOnly: true)
+                                  encoded: prepared.encodedFields, parent: operation.record.parent?.recordName, created: nil,
+                                  createKey: createKey, insertOnly: true)
         }
         guard let existing = try await liveRecord(name) else {
             switch type {
             case .create, .forceUpdate, .forceReplace:
                 try refuseReplay(of: name, createKey: createKey)
                 return try await save(name: name, recordType: try recordTypeToCreate(operation, name: name), fields: operation.record.fields,
-                                parent: operation.record.parent?.recordName, created: nil, createKey: createKey)
+                                      encoded: prepared.encodedFields, parent: operation.record.parent?.recordName, created: nil,
+                                      createKey: createKey)
             case .update, .replace, .delete, .forceDelete:
                 throw CloudKitError.notFound("record '\(name)' does not exist")
             }
@@ -208,13 +229,13 @@ final class RecordWriter {
             throw CloudKitError.badRequest("record '\(name)' is not a '\(recordType)'")
         }
         var fields = operation.record.fields
-        if type == .update || type == .forceUpdate {
+        if !type.savesFieldsAsSent {
             fields = try RecordMapper.decodeFields(existing.fieldsJSON).mapValues(Optional.some)
             for (key, value) in operation.record.fields { fields[key] = .some(value) }
         }
-        let parent = operation.record.parent?.recordName ?? (type == .update || type == .forceUpdate ? existing.parent : nil)
-        return try await save(name: name, recordType: existing.recordType, fields: fields, parent: parent, created: existing,
-                        createKey: existing.createKey)
+        let parent = operation.record.parent?.recordName ?? (type.savesFieldsAsSent ? nil : existing.parent)
+        return try await save(name: name, recordType: existing.recordType, fields: fields, encoded: prepared.encodedFields, parent: parent,
+                              created: existing, createKey: existing.createKey)
     }
 
     /// `NOT_FOUND` for a create sent again (its `createKey` is the tombstone's) after the
@@ -244,18 +265,23 @@ final class RecordWriter {
         try await mayRead(record) ? RecordMapper.record(from: record, desiredKeys: nil) : nil
     }
 
-    /// Writes the record. Fields set to nil are left out. With `insertOnly`, the row must not be
-    /// live already (`EXISTS`); a tombstone of the same name is replaced, unless the same create
-    /// made it (``refuseReplay(of:createKey:)``).
-    private func save(name: String, recordType: String, fields: [String: FieldValue?], parent: String?,
+    /// Writes the record. Fields set to nil are left out. `encoded` is `fields` encoded already
+    /// (``PreparedOperation/encodedFields``), stored unless the schema converts a value or an
+    /// asset is attached. With `insertOnly`, the row must not be live already (`EXISTS`); a
+    /// tombstone of the same name is replaced, unless the same create made it
+    /// (``refuseReplay(of:createKey:)``).
+    private func save(name: String, recordType: String, fields: [String: FieldValue?], encoded: [UInt8]?, parent: String?,
                       created existing: StoredRecord?, createKey: String?, insertOnly: Bool = false) async throws -> StoredRecord {
-        var fields = try await schema.check(recordType: recordType, fields: fields)
+        var fields = fields
+        var encoded = encoded
+        if try await schema.check(recordType: recordType, fields: &fields) { encoded = nil }
         var assetChecksums = Set<String>()
         if fields.values.contains(where: { !($0?.assets.isEmpty ?? true) }) {
             (fields, assetChecksums) = try await AssetAttachment(transaction: transaction, zone: zone, user: context.user, recordName: name,
                                                                  mayRead: { try await self.mayRead(recordNamed: $0) }).resolve(fields)
+            encoded = nil
         }
-        let fieldsJSON = RecordMapper.encodeFields(fields)
+        let fieldsJSON = encoded ?? RecordMapper.encodeFields(fields)
         if fieldsJSON.count > maxRecordBytes {
             throw CloudKitError.limitExceeded("record '\(name)' is \(fieldsJSON.count) bytes; the limit is \(maxRecordBytes)")
         }

@@ -24,9 +24,10 @@ struct SchemaCheck {
         self.environment = environment
     }
 
-    /// Returns the fields as the schema types them, growing the development schema if needed.
-    mutating func check(recordType: String, fields: [String: FieldValue?]) async throws -> [String: FieldValue?] {
-        if ShareKeys.isShareType(recordType) { return fields }   // a system type, outside the schema
+    /// Types the fields as the schema does, growing the development schema if needed; returns
+    /// whether it converted a value.
+    mutating func check(recordType: String, fields: inout [String: FieldValue?]) async throws -> Bool {
+        if ShareKeys.isShareType(recordType) { return false }   // a system type, outside the schema
         let known = try await schema(of: recordType)
         var changes: [SchemaChange] = []
         var type = known ?? RecordTypeSchema(name: recordType)
@@ -36,7 +37,7 @@ struct SchemaCheck {
             }
             changes.append(.addRecordType(recordType))
         }
-        var typed = fields
+        var converted = false
         for (name, value) in fields {
             guard let value else { continue }
             if let field = type.fields[name] {
@@ -45,7 +46,8 @@ struct SchemaCheck {
                 guard let coerced = Self.coerce(value, to: field.type) else {
                     throw CloudKitError.badRequest("field '\(recordType).\(name)' is \(field.type), not \(valueType)")
                 }
-                typed[name] = .some(coerced)
+                fields[name] = .some(coerced)
+                converted = true
             } else {
                 guard environment == .development else {
                     throw CloudKitError.badRequest("record type '\(recordType)' has no field '\(name)' in the production schema; deploy it from development")
@@ -59,7 +61,7 @@ struct SchemaCheck {
             try await transaction.applySchemaChanges(changes, containerID: containerID, environment: environment)
             recordTypes[recordType] = type
         }
-        return typed
+        return converted
     }
 
     /// The fields of a record type that have index rows.

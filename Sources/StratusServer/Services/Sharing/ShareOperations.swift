@@ -17,9 +17,11 @@ final class ShareOperations {
     private var plans: [String: Plan] = [:]
     /// Roots pointed at (or away from) their share after the writes, as stored.
     private var repointed: [String: StoredRecord] = [:]
-    /// Whether the zone had shares before the batch (read by ``prepare(_:)``). A zone without
-    /// any has no participant after the batch either: acceptance is a request of its own.
-    private(set) var zoneHadShares = false
+    /// The zone's shares before the batch, by record name (read by ``readShares()``).
+    private var shares: [String: StoredShare] = [:]
+    /// Whether the zone had shares before the batch. A zone without any has no participant after
+    /// the batch either: acceptance is a request of its own.
+    var zoneHadShares: Bool { !shares.isEmpty }
 
     /// What a share record's save or deletion does to its share.
     struct Plan {
@@ -38,12 +40,16 @@ final class ShareOperations {
 
     // MARK: Before the writes
 
-    /// Checks and plans every operation of the batch. The zone's shares are read once; the batch
-    /// is copied once, as the read-only view share plans look up roots in.
+    /// Reads the zone's shares, once per batch, before ``prepare(_:)``.
+    func readShares() async throws {
+        shares = try await Dictionary(transaction.shares(zoneRowID: zone.rowID).map { ($0.recordName, $0) },
+                                      uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Checks and plans every operation of the batch; the batch is copied once, as the read-only
+    /// view share plans look up roots in. Needed only where ``zoneHadShares``, the caller is a
+    /// participant, or the batch names a share: for any other batch it changes nothing.
     func prepare(_ operations: inout [PreparedOperation]) async throws {
-        let shares = try await Dictionary(transaction.shares(zoneRowID: zone.rowID).map { ($0.recordName, $0) },
-                                uniquingKeysWith: { first, _ in first })
-        zoneHadShares = !shares.isEmpty
         // The owner's saves of ordinary records (nearly every operation) need nothing here; the
         // batch is not touched for them, so it is not copied either.
         let involved = operations.indices.filter { index in
