@@ -69,13 +69,19 @@ package final class ChangeSet {
         let entry = entry(place, database: database, zoneName: zone.zoneName)
         if !changedZones.contains(zone.rowID) { changedZones.append(zone.rowID) }
         if zoneIsShared { commits[entry].zoneIsShared = true }
+        // Taken out while it grows, so that it is not copied, and each name is hashed once.
+        var records = positions[place]?.records ?? [:]
+        positions[place]?.records = [:]
+        defer { positions[place]?.records = records }
+        records.reserveCapacity(records.count + changes.count)
+        commits[entry].records.reserveCapacity(commits[entry].records.count + changes.count)
         for change in changes {
-            if let index = positions[place]?.records[change.recordName] {
+            if let index = records.updateValue(commits[entry].records.count, forKey: change.recordName) {
+                records[change.recordName] = index
                 let created = commits[entry].records[index].trigger == .create && change.trigger != .delete
                 commits[entry].records[index] = change
                 if created { commits[entry].records[index].trigger = .create }
             } else {
-                positions[place]?.records[change.recordName] = commits[entry].records.count
                 commits[entry].records.append(change)
             }
         }

@@ -1,4 +1,5 @@
 import StratusCore
+import Synchronization
 
 /// The operations of one `records/modify`, read, checked and encoded beside its writer.
 ///
@@ -8,7 +9,7 @@ import StratusCore
 /// the writer takes the chunks in order and inserts the first records while later ones are still
 /// being read. A chunk is prepared once: a write retried from the start takes the same chunks.
 /// A chunk's task starts when the one before has finished, so that a batch takes one core beside
-/// the writer's.
+/// the writer's, and it checks its record names against those before it.
 ///
 /// A request-level mistake (an operation that cannot be read at all, a record named twice) fails
 /// the request, as before its first chunk was written: the writer throws, and its transaction
@@ -43,40 +44,52 @@ struct PreparedBatch: Sendable {
                  operation: @escaping @Sendable (Int) throws(CloudKitError) -> RecordOperation) {
         self.count = count
         self.mentionsShares = mentionsShares
+        let names = Names()
         var chunks: [Task<[PreparedOperation], any Error>] = []
         for start in stride(from: 0, to: count, by: Self.chunkSize) {
             let previous = chunks.last
             chunks.append(Task {
-                _ = await previous?.result
-                return try (start..<min(start + Self.chunkSize, count)).map { index in
+                // A request-level mistake before this chunk fails it too.
+                _ = try await previous?.value
+                let operations = try (start..<min(start + Self.chunkSize, count)).map { index in
                     Self.prepare(try operation(index), zoneName: zoneName)
                 }
+                try names.insert(operations)
+                return operations
             })
         }
         self.chunks = chunks
     }
 
+    /// The record names of the chunks prepared so far: one chunk's task at a time adds to them.
+    private final class Names: Sendable {
+        private let seen = Mutex(Set<String>())
+
+        /// Adds the operations' names; `BAD_REQUEST` for a name already seen.
+        func insert(_ operations: [PreparedOperation]) throws(CloudKitError) {
+            try seen.withLock { seen throws(CloudKitError) in
+                // An operation without a name has failed already (it needed one).
+                for operation in operations where !operation.recordName.isEmpty && !seen.insert(operation.recordName).inserted {
+                    throw .badRequest("record '\(operation.recordName)' appears in more than one operation; one operation per record is allowed")
+                }
+            }
+        }
+    }
+
     /// Chunks in the batch.
     var chunkCount: Int { chunks.count }
 
-    /// The operations of chunk `index`, once prepared; `names` holds the record names of the
-    /// chunks before it, and this one's are added.
-    func chunk(_ index: Int, names: inout Set<String>) async throws -> [PreparedOperation] {
-        let operations = try await chunks[index].value
-        // An operation without a name has failed already (it needed one).
-        for operation in operations where !operation.recordName.isEmpty && !names.insert(operation.recordName).inserted {
-            throw CloudKitError.badRequest("record '\(operation.recordName)' appears in more than one operation; one operation per record is allowed")
-        }
-        return operations
+    /// The operations of chunk `index`, once prepared.
+    func chunk(_ index: Int) async throws -> [PreparedOperation] {
+        try await chunks[index].value
     }
 
     /// Every operation, once all are prepared.
     func all() async throws -> [PreparedOperation] {
-        var names = Set<String>(minimumCapacity: count)
         var operations: [PreparedOperation] = []
         operations.reserveCapacity(count)
         for index in chunks.indices {
-            operations += try await chunk(index, names: &names)
+            operations += try await chunk(index)
         }
         return operations
     }
@@ -87,7 +100,6 @@ struct PreparedBatch: Sendable {
         private let batch: PreparedBatch?
         private var whole: [PreparedOperation]?
         private var index = 0
-        private var names = Set<String>()
 
         init(_ batch: PreparedBatch) {
             self.batch = batch
@@ -106,7 +118,7 @@ struct PreparedBatch: Sendable {
             }
             guard let batch, index < batch.chunkCount else { return nil }
             defer { index += 1 }
-            return try await batch.chunk(index, names: &names)
+            return try await batch.chunk(index)
         }
     }
 

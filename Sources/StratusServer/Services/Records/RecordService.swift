@@ -62,7 +62,11 @@ package struct RecordService: Sendable {
         let key = try access.databaseKey()
         let context = WriteContext(access: access, user: user, now: clock.milliseconds)
         let whileCommitting = batch.count >= Self.answeredWhileCommitting
-        return try await storage.write(publishingTo: hub, answering: answer, whileCommitting: whileCommitting) { transaction, changes in
+        let links = AssetLinks(signer: signer, access: access)
+        let answerBatch: @Sendable (BatchOutcome) throws -> Answer = { outcome in
+            try answer(outcome.results(desiredKeys: request.desiredKeys, links: links))
+        }
+        return try await storage.write(publishingTo: hub, answering: answerBatch, whileCommitting: whileCommitting) { transaction, changes in
             let databaseID = try await DatabaseDirectory.databaseID(key, in: changes)
             let grant = try await DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let zone = grant.zone
@@ -90,31 +94,47 @@ package struct RecordService: Sendable {
             let ownerKey = DatabaseKey(containerID: key.containerID, environment: key.environment,
                                        scope: access.scope == .shared ? .private : key.scope, ownerRecordName: grant.owner)
             changes.recordsChanged(writer.changeLog, zone: zone, database: ownerKey, zoneIsShared: sharing.zoneHadShares)
-            let succeeded = Set(zip(prepared, outcomes).compactMap { operation, outcome in
-                if case .success = outcome { operation.recordName } else { nil }
-            })
-            try await sharing.commit(succeeded: succeeded, deletedRecords: writer.changeLog.filter { $0.trigger == .delete }.map(\.recordName))
-            let committed = outcomes.map { $0.map(sharing.committed) }
-            let links = AssetLinks(signer: signer, access: access)
-            var results = RecordResults(results: try zip(prepared, committed).map { operation, outcome in
+            var committed = outcomes
+            if sharing.mayChangeShares {
+                let succeeded = Set(zip(prepared, outcomes).compactMap { operation, outcome in
+                    if case .success = outcome { operation.recordName } else { nil }
+                })
+                try await sharing.commit(succeeded: succeeded, deletedRecords: writer.changeLog.filter { $0.trigger == .delete }.map(\.recordName))
+                committed = outcomes.map { $0.map(sharing.committed) }
+            }
+            let shares = try await ShareKeysView.keys(
+                forShareRecords: committed.compactMap { outcome in
+                    if case .success(let stored) = outcome, ShareKeys.isShareType(stored.recordType) { stored } else { nil }
+                },
+                zoneRowID: zone.rowID, owner: grant.owner, caller: user, origin: access.origin, in: transaction)
+            return BatchOutcome(operations: prepared, outcomes: committed, shares: shares, zoneRowID: zone.rowID)
+        }
+    }
+
+    /// What a batch's transaction hands its answer: each operation with its outcome. The results
+    /// are made from it after the transaction's work, while it commits (for a large batch).
+    private struct BatchOutcome: Sendable {
+        var operations: [PreparedOperation]
+        var outcomes: [Result<StoredRecord, RecordWriter.Failure>]
+        var shares: [String: ShareKeys]
+        var zoneRowID: Int64
+
+        func results(desiredKeys: [String]?, links: AssetLinks) throws -> RecordResults {
+            var results = RecordResults(results: try zip(operations, outcomes).map { operation, outcome in
                 switch outcome {
-                case .success(let stored): .stored(stored, desiredKeys: operation.desiredKeys ?? request.desiredKeys)
+                case .success(let stored): .stored(stored, desiredKeys: operation.desiredKeys ?? desiredKeys)
                 case .failure(let failure):
                     // A conflict's server record carries download URLs, as a fetched one does:
                     // the client applies the winner whole, its files included.
                     .failure(RecordError(recordName: operation.recordName, error: failure.error, uuid: SecretGenerator.uuid(),
                                          serverRecord: try failure.serverRecord.map { record in
                                              var linked = record
-                                             try links.attach(to: &linked, zoneRowID: zone.rowID)
+                                             try links.attach(to: &linked, zoneRowID: zoneRowID)
                                              return linked
                                          }))
                 }
             }, links: links)
-            results.shares = try await ShareKeysView.keys(
-                forShareRecords: committed.compactMap { outcome in
-                    if case .success(let stored) = outcome, ShareKeys.isShareType(stored.recordType) { stored } else { nil }
-                },
-                zoneRowID: zone.rowID, owner: grant.owner, caller: user, origin: access.origin, in: transaction)
+            results.shares = shares
             return results
         }
     }

@@ -255,6 +255,10 @@ final class ShareOperations {
 
     // MARK: After the writes
 
+    /// Whether ``commit(succeeded:deletedRecords:)`` may change a share: the zone had shares, or
+    /// the batch planned one. Otherwise there is none to store or end.
+    var mayChangeShares: Bool { zoneHadShares || !plans.isEmpty }
+
     /// Stores the shares of the share records that were saved or deleted, and ends the shares
     /// whose root record was deleted (CloudKit deletes a share with its root).
     func commit(succeeded names: Set<String>, deletedRecords: [String]) async throws {
