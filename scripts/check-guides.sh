@@ -115,7 +115,7 @@ start_postgres
 trap cleanup EXIT
 PATH="$(postgres_bin):$PATH"
 for database in stratus stratus_copy; do psql -q "$POSTGRES_URL/postgres" -c "CREATE DATABASE $database"; done
-scaling="s#postgres://stratus:secret@db.internal:5432#$POSTGRES_URL#g"
+scaling="s#postgres://stratus:secret@db.internal:5432#$POSTGRES_URL#g; s#/etc/stratus/#$work/#g"
 run_block scale-serve docs/scaling.md "$work/scale" "$scaling; s#/var/lib/stratus#$work/instance-1#"
 served_by_block
 first_url=$base_url

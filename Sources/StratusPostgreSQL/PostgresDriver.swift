@@ -37,12 +37,19 @@ enum PostgresInspection {
                     applied.insert(identifier)
                 }
             }
+            var masters: [StoredMaster] = []
+            for try await exists in try await connection.query("SELECT to_regclass('stratus_keys.masters') IS NOT NULL", logger: logger).decode(Bool.self) where exists {
+                for try await (fingerprint, canary, createdAt) in try await connection.query(
+                    "SELECT fingerprint, canary, created_at FROM stratus_keys.masters", logger: logger).decode((String, ByteBuffer, Int64).self) {
+                    masters.append(StoredMaster(fingerprint: fingerprint, canary: Array(buffer: canary), createdAt: createdAt))
+                }
+            }
             var now = 0.0
             for try await seconds in try await connection.query("SELECT extract(epoch FROM clock_timestamp())::float8", logger: logger).decode(Double.self) {
                 now = seconds
             }
             return StoreInspection(store: "PostgreSQL", applied: exists ? applied : nil, known: PostgresSchema.migrations.map(\.identifier),
-                                   databaseTime: now)
+                                   databaseTime: now, masters: masters)
         } catch {
             let detail = (error as? PSQLError).map { $0.serverInfo?[.message] ?? "\($0.code)" } ?? "\(error)"
             throw StoreInspection.Failure(detail: "PostgreSQL cannot be reached: \(detail)",

@@ -102,6 +102,11 @@ package final class PostgresStorage: StratusStorage {
     /// waiting the same way.
     @TaskLocal static var holdsConnection = false
 
+    /// The schema `stratus_keys` of the database, which every instance reaches.
+    package func keyStore(directory: URL) async throws -> any KeyStore {
+        try await PostgresKeyStore(storage: self)
+    }
+
     /// Rows of the database, so that every instance on it serves every file.
     package func blobStore(directory: URL) -> any BlobStore {
         PostgresBlobStore(storage: self)

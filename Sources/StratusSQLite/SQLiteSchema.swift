@@ -385,6 +385,10 @@ enum SQLiteSchema {
         migrator.registerMigration(recordFormat2Done) { db in
             try db.execute(sql: "DROP TABLE records_format_1; DROP TABLE record_format_migration;")
         }
+        // Keys: a mail holding a code is sealed for its user (KeyVault; the key store is a file of its own).
+        migrator.registerMigration("v26-sealed-mail") { db in
+            try db.execute(sql: "ALTER TABLE mail_outbox ADD COLUMN sealed_for TEXT")
+        }
         return migrator
     }
 

@@ -117,6 +117,11 @@ package final class SQLiteStorage: StratusStorage {
         return fresh
     }
 
+    /// `keys.sqlite` in `directory`, a database file of its own that no backup of this one holds.
+    package func keyStore(directory: URL) throws -> any KeyStore {
+        try SQLiteKeyStore(directory: directory)
+    }
+
     /// Files in the data directory.
     package func blobStore(directory: URL) -> any BlobStore {
         FileBlobStore(directory: directory)

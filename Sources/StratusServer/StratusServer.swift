@@ -32,6 +32,7 @@ public struct StratusServer: Sendable {
             incoming: try IncomingFiles(directory: configuration.blobDirectory.appendingPathComponent("incoming")),
             signer: AssetURLSigner(secret: try await storage.serverSecret(), urlLifetime: configuration.assetURLLifetime,
                                    bindsDownloadsToUser: configuration.bindDownloadURLsToUser, clock: configuration.clock),
+            keys: try await configuration.openKeyVault(storage: storage),
             configuration: configuration, logger: logger)
     }
 
@@ -48,6 +49,24 @@ public struct StratusServer: Sendable {
     public static func restore(from backup: URL, into dataDirectory: URL, storageDrivers: [StorageDriver],
                                progress: (String) -> Void = { _ in }) async throws -> BackupManifest {
         try await Backup.restore(from: backup, into: dataDirectory, storageDrivers: storageDrivers, progress: progress)
+    }
+
+    /// Writes the key store (every data key, still wrapped) to `keystore.json` in `directory`,
+    /// which must not exist or be empty; returns how many data keys it holds.
+    public func backUpKeyStore(to directory: URL) async throws -> Int {
+        try await KeyStoreFile.write(try await services.keys.keyStoreContents(), to: directory)
+    }
+
+    /// Re-wraps every data key with the configuration's master key (from its previous one), and
+    /// records it in the administrators' audit log; returns how many it re-wrapped. `batch` keys
+    /// a transaction; `progress` hears the count after each.
+    public func rotateMasterKey(batch: Int = 500, progress: (Int) -> Void = { _ in }) async throws -> Int {
+        let count = try await services.keys.rotateMaster(batch: batch, progress: progress)
+        try await services.storage.write { [clock = configuration.clock, fingerprint = services.keys.master?.fingerprint ?? ""] transaction in
+            try await transaction.appendAudit(AuditLog.entry("keys.rotate-master", container: nil,
+                                                             "\(count) data keys now wrapped by master key \(fingerprint)", at: clock.milliseconds))
+        }
+        return count
     }
 
     /// Creates the container on first use and returns its API token.

@@ -17,7 +17,12 @@ package enum TestDatabase {
         guard let base = postgresURL, configuration.databaseURL == nil else { return }
         configuration.databaseURL = try await url(for: configuration.dataDirectory, base: base)
         configuration.databaseConnections = 4
+        if configuration.encryptionKeyFile == nil && configuration.encryptionKey == nil { configuration.encryptionKey = masterKey }
     }
+
+    /// The master key of every server and command of a PostgreSQL run, whatever its data
+    /// directory, as every instance of one database has the same (a test's own wins).
+    package static let masterKey = "c3RyYXR1cyB0ZXN0IG1hc3RlciBrZXkgLSAzMiBieXQ="
 
     /// The database of `directory` on the server at `base`, created if it does not exist.
     package static func url(for directory: URL, base: String) async throws -> String {

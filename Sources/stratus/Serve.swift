@@ -12,6 +12,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The data directory.") var data = "./stratus-data"
     @Option(help: "A PostgreSQL database to keep the data in instead of the data directory's SQLite file (postgres://user:password@host:5432/database); instances sharing one scale out.")
     var database: String?
+    @OptionGroup var keys: KeyOptions
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on (0 picks a free one).") var port = 8080
     @Option(help: "The container created on first start.") var container = "iCloud.dev.stratus"
@@ -139,6 +140,7 @@ struct Serve: AsyncParsableCommand {
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), host: host, port: port)
         configuration.storageDrivers = Stratus.storageDrivers
         configuration.databaseURL = database
+        keys.apply(to: &configuration)
         configuration.sessionLifetime = .seconds(sessionDays * 24 * 3600)
         configuration.freshProofWindow = .seconds(freshProofSeconds)
         configuration.tombstoneRetention = .seconds(tombstoneDays * 24 * 3600)

@@ -8,6 +8,9 @@ struct StoreLocation: ParsableArguments {
     @Option(help: "The data directory.") var data = "./stratus-data"
     @Option(help: "A PostgreSQL database holding the data instead of the data directory's SQLite file (postgres://user:password@host:5432/database).")
     var database: String?
+    @OptionGroup var keys: KeyOptions
+    /// False for a store named in code: its key options were never parsed, and the defaults hold.
+    private var parsed = true
 
     /// The server over the store (not serving); the data directory must exist unless the data
     /// is in PostgreSQL.
@@ -22,12 +25,15 @@ struct StoreLocation: ParsableArguments {
     init(data: String, database: String? = nil) {
         self.data = data
         self.database = database
+        parsed = false
     }
 
     func configuration() -> ServerConfiguration {
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data))
         configuration.storageDrivers = Stratus.storageDrivers
         configuration.databaseURL = database
+        if parsed { keys.apply(to: &configuration) }
+        configuration.requiresMasterKey = false
         return configuration
     }
 }

@@ -132,8 +132,9 @@ import StratusTesting
         }
     }
 
-    /// A mail waiting in the outbox holds a code in the clear: the live store keeps it until it is
-    /// sent or the code expires, a backup never has it (not even in its free pages).
+    /// A mail waiting in the outbox holds a code, sealed for its user (``KeyVault``): the live
+    /// store keeps it until it is sent or the code expires, a backup never has it, sealed or
+    /// opened (not even in its free pages).
     @Test(.enabled(if: !TestServer.runsOnPostgres, "about SQLite")) func aBackupHoldsNoMailedCode() async throws {
         let directory = TestServer.temporaryDirectory()
         let backup = TestServer.temporaryDirectory()
@@ -145,10 +146,14 @@ import StratusTesting
                                                            Credentials(username: "coded", password: "coded password", email: "coded@example.com"))
             #expect(signedUp.status == 200)
             let waiting = try await server.server.services.storage.write { try await $0.claimMail(now: .max - 1, leaseUntil: 0, limit: 10) }
-            let subject = try #require(waiting.first { $0.subject.hasPrefix("Your verification code: ") }?.subject, "the code's mail waits")
+            let mail = try #require(waiting.first { $0.recipient == "coded@example.com" }, "the code's mail waits")
+            let scope = KeyScope(name: try #require(mail.sealedFor))
+            let subject = String(decoding: try await server.server.services.keys.open(mail.subject, for: scope), as: UTF8.self)
+            #expect(subject.hasPrefix("Your verification code: "))
             _ = try await server.server.backup(to: backup)
             let copied = try Data(contentsOf: backup.appendingPathComponent(Backup.databaseFile))
-            #expect(copied.range(of: Data(subject.utf8)) == nil, "the backup's file holds no mailed code")
+            #expect(copied.range(of: Data(mail.subject.utf8)) == nil && copied.range(of: Data(subject.utf8)) == nil,
+                    "the backup's file holds no mailed code, sealed or not")
         }
     }
 }

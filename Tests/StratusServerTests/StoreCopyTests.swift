@@ -34,7 +34,11 @@ import StratusTesting
         #expect(again.status != 0 && again.output.contains("not empty"), "\(again.output)")
 
         try await TestServer.with(dataDirectory: targetDirectory, configure: {
-            if TestServer.runsOnPostgres { $0.databaseURL = target }
+            // The database's instances start with the master key the copy gave it: the source's.
+            if TestServer.runsOnPostgres {
+                $0.databaseURL = target
+                $0.encryptionKeyFile = source.appendingPathComponent("master.key").path
+            }
         }) { server in
             #expect(server.apiToken == apiToken, "the container keeps its API token")
             // The session came along, and so did every token: nothing changed since.

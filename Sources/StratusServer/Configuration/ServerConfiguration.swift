@@ -164,6 +164,20 @@ public struct ServerConfiguration: Sendable {
     /// A PostgreSQL database (`postgres://user:password@host:5432/database`) to keep the data in
     /// instead of the data directory's SQLite file; many instances may share one.
     public var databaseURL: String?
+    /// The master key's file (`--encryption-key-file`); nil: ``encryptionKey``, else `master.key`
+    /// in the data directory, made on first start (docs/security.md: keep it apart from backups).
+    public var encryptionKeyFile: String?
+    /// The master key itself, in base64 (`STRATUS_ENCRYPTION_KEY`), instead of a file.
+    public var encryptionKey: String?
+    /// The master key a rotation moves away from (`--previous-encryption-key-file`), accepted until
+    /// `stratus keys rotate-master` finishes.
+    public var previousEncryptionKeyFile: String?
+    /// The key store's directory on SQLite (`--key-store`); nil: `keys` in the data directory.
+    public var keyStoreDirectory: URL?
+    /// Whether the server needs its master key to start (`serve`, and a server in tests), making
+    /// one for a store that has none; false for a command that administers the store, which
+    /// without a key given can destroy data keys but not seal or open.
+    public var requiresMasterKey = true
     /// Connections each instance keeps to ``databaseURL`` at most.
     public var databaseConnections = 16
     /// The storage drivers this build has: ``StorageDriver/sqlite`` (StratusSQLite) for the data

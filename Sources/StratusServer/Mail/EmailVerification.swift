@@ -41,10 +41,11 @@ package struct EmailVerification: Sendable {
         guard let outbox else { throw CloudKitError.badRequest("this server sends no mail: email addresses cannot be verified here") }
         try await limiter.acquireAcrossInstances("email-codes|\(user.userRecordName)", Self.codesPerUser, what: "verification codes for this account")
         try await codeLimits.chargeCode(to: email, containerID: user.containerID, client: client, verification: true)
+        let sealer = try await outbox.keys.sealer(for: .user(user.userRecordName))
         try await storage.write { transaction in
             try await MailedCode.issue(to: user, at: email, for: .emailVerification, lifetime: Self.codeLifetime, now: clock.milliseconds, mail: { code in
                 ("Your verification code: \(code)", "Enter this code to confirm your email address: \(code)\n\nIt is valid for 15 minutes.\n")
-            }, in: transaction)
+            }, sealedWith: sealer, in: transaction)
         }
         outbox.nudge()
     }

@@ -12,13 +12,17 @@ import StratusCore
 /// after ``retryInterval``, doubling up to an hour, for 24 hours; then it drops the mail and
 /// counts it (`stratus_mail_dropped_total`). A mail holding a code goes when the code expires,
 /// sent or not. A crash after the SMTP server accepted a mail but before its row was deleted
-/// sends it twice. Decoys (``StoredMail/isDecoy``) are deleted unsent.
+/// sends it twice. Decoys (``StoredMail/isDecoy``) are deleted unsent. A mail holding a code is
+/// stored sealed for its user (``KeyVault``) and opened as it goes; once the user's key is
+/// destroyed (the account deleted), it is dropped unsent.
 package struct MailOutbox: Service, Sendable {
     let storage: any StratusStorage
     let mailer: SMTPMailer
     let retryInterval: Duration
     let logger: Logger
     let clock: ServerClock
+    /// Seals the mails that hold a code, and opens them to send.
+    package let keys: KeyVault
     private let wake: AsyncStream<Void>
     private let nudges: AsyncStream<Void>.Continuation
 
@@ -31,8 +35,9 @@ package struct MailOutbox: Service, Sendable {
     /// How often the courier looks for due mails without being nudged (retries, other instances' mails).
     static let pollInterval: Duration = .seconds(5)
 
-    init(storage: any StratusStorage, mailer: SMTPMailer, retryInterval: Duration, clock: ServerClock, logger: Logger) {
+    init(storage: any StratusStorage, mailer: SMTPMailer, retryInterval: Duration, keys: KeyVault, clock: ServerClock, logger: Logger) {
         self.storage = storage
+        self.keys = keys
         self.clock = clock
         self.mailer = mailer
         self.retryInterval = retryInterval
@@ -40,11 +45,18 @@ package struct MailOutbox: Service, Sendable {
         (wake, nudges) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Writes a mail to the outbox in `transaction`; after the commit, ``nudge()`` the courier.
+    /// Writes a mail to the outbox in `transaction`, its subject and body sealed with `sealer`
+    /// (a mail holding a code, sealed for its user); after the commit, ``nudge()`` the courier.
     /// Header values with control characters are refused here, before anything is stored.
-    static func enqueue(_ mail: StoredMail, in transaction: any StorageTransaction) async throws {
+    static func enqueue(_ mail: StoredMail, sealedWith sealer: Sealer? = nil, in transaction: any StorageTransaction) async throws {
         guard [mail.recipient, mail.subject].allSatisfy({ !$0.unicodeScalars.contains(where: CharacterSet.controlCharacters.contains) }) else {
             throw CloudKitError.badRequest("a mail header value holds a control character")
+        }
+        var mail = mail
+        if let sealer {
+            mail.subject = try sealer.seal(Array(mail.subject.utf8))
+            mail.body = try sealer.seal(Array(mail.body.utf8))
+            mail.sealedFor = sealer.scope.name
         }
         try await transaction.enqueueMail(mail)
     }
@@ -88,9 +100,25 @@ package struct MailOutbox: Service, Sendable {
         }
     }
 
+    /// The mail's subject and body, opened if sealed; nil once its user's key is destroyed.
+    private func opened(_ mail: StoredMail) async throws -> (subject: String, body: String)? {
+        guard let scope = mail.sealedFor.map(KeyScope.init(name:)) else { return (mail.subject, mail.body) }
+        do {
+            return (String(decoding: try await keys.open(mail.subject, for: scope), as: UTF8.self),
+                    String(decoding: try await keys.open(mail.body, for: scope), as: UTF8.self))
+        } catch KeyVaultError.destroyed {
+            return nil
+        }
+    }
+
     private func deliver(_ mail: StoredMail) async {
         do {
-            if !mail.isDecoy { try await mailer.send(to: mail.recipient, subject: mail.subject, body: mail.body) }
+            guard let (subject, body) = try await opened(mail) else {
+                try await storage.write { try await $0.deleteMail(id: mail.id) }
+                logger.info("a mail for a deleted account was dropped unsent")
+                return
+            }
+            if !mail.isDecoy { try await mailer.send(to: mail.recipient, subject: subject, body: body) }
             try await storage.write { try await $0.deleteMail(id: mail.id) }
             if !mail.isDecoy { ServerMetrics.mailSent() }
         } catch {

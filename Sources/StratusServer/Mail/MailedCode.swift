@@ -16,16 +16,18 @@ enum MailedCode {
     }
 
     /// Stores a new code for the user and `purpose`, good for `lifetime` from `now`, and writes its
-    /// mail to the outbox, in `transaction`; returns nothing of the code (it is only in the mail).
+    /// mail to the outbox, sealed with `sealer` (the user's key), in `transaction`; returns nothing
+    /// of the code (it is only in the mail).
     static func issue(to user: StoredUser, at email: String, for purpose: UserCodePurpose, lifetime: Duration, now: Int64,
-                      mail: (String) -> (subject: String, body: String), in transaction: any StorageTransaction) async throws {
+                      mail: (String) -> (subject: String, body: String), sealedWith sealer: Sealer,
+                      in transaction: any StorageTransaction) async throws {
         let code = String(format: "%06d", Int.random(in: 0..<1_000_000))
         let expiresAt = now + lifetime.milliseconds
         try await transaction.saveUserCode(StoredEmailCode(userRecordName: user.userRecordName, codeHash: SecretGenerator.digest(code),
                                                            expiresAt: expiresAt, attempts: 0), for: purpose)
         let (subject, body) = mail(code)
         try await MailOutbox.enqueue(StoredMail(recipient: email, subject: subject, body: body, codeExpiresAt: expiresAt, createdAt: now),
-                                     in: transaction)
+                                     sealedWith: sealer, in: transaction)
     }
 
     /// Checks `code` against the user's code for `purpose` in `transaction` at `now`: a wrong one

@@ -30,10 +30,14 @@ package struct StratusServices: Sendable {
     package let serverKeys: ServerKeyService
     package let apns: APNsProvider
     package let admin: AdminService
+    /// Seals what the server must keep secret and use again (``KeyVault``).
+    package let keys: KeyVault
     /// The wall clock every service reads (``ServerConfiguration/clock``).
     package let clock: ServerClock
 
-    init(storage: any StratusStorage, blobs: any BlobStore, incoming: IncomingFiles, signer: AssetURLSigner, configuration: ServerConfiguration, logger: Logger) {
+    init(storage: any StratusStorage, blobs: any BlobStore, incoming: IncomingFiles, signer: AssetURLSigner, keys: KeyVault,
+         configuration: ServerConfiguration, logger: Logger) {
+        self.keys = keys
         let clock = configuration.clock
         self.clock = clock
         let apns = APNsProvider(storage: storage, configuration: configuration.apns, clock: clock, logger: logger)
@@ -84,7 +88,8 @@ package struct StratusServices: Sendable {
                            courierKey: signer.derivedKey(for: "stratus courier v1"))
         sharing = ShareService(storage: storage, hub: hub)
         users = UserDirectory(storage: storage)
-        let outbox = configuration.smtp.map { MailOutbox(storage: storage, mailer: $0, retryInterval: configuration.mailRetryInterval, clock: clock, logger: logger) }
+        let outbox = configuration.smtp.map { MailOutbox(storage: storage, mailer: $0, retryInterval: configuration.mailRetryInterval, keys: keys,
+                                                         clock: clock, logger: logger) }
         self.outbox = outbox
         email = EmailVerification(storage: storage, outbox: outbox, limiter: limiter, clock: clock)
         passwordReset = PasswordReset(storage: storage, outbox: outbox, limiter: limiter, auth: auth, hub: hub, clock: clock)
@@ -93,6 +98,6 @@ package struct StratusServices: Sendable {
         account = AccountCentre(storage: storage, auth: auth, apple: apple, hub: hub, outbox: outbox, notices: notices, limiter: limiter,
                                 freshProofWindow: configuration.freshProofWindow, clock: clock)
         serverKeys = ServerKeyService(storage: storage, clock: clock)
-        admin = AdminService(storage: storage, blobs: blobs, incoming: incoming, auth: auth, hub: hub, containers: containers, clock: clock)
+        admin = AdminService(storage: storage, blobs: blobs, incoming: incoming, auth: auth, hub: hub, containers: containers, keys: keys, clock: clock)
     }
 }

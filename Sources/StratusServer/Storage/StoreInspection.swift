@@ -11,13 +11,16 @@ package struct StoreInspection: Sendable {
     package var known: [String]
     /// The database server's time (seconds since 1970); nil for an embedded store.
     package var databaseTime: Double?
+    /// The key store's master keys (``StoredMaster``); empty when it is not made yet.
+    package var masters: [StoredMaster]
 
     /// What a driver found.
-    package init(store: String, applied: Set<String>?, known: [String], databaseTime: Double? = nil) {
+    package init(store: String, applied: Set<String>?, known: [String], databaseTime: Double? = nil, masters: [StoredMaster] = []) {
         self.store = store
         self.applied = applied
         self.known = known
         self.databaseTime = databaseTime
+        self.masters = masters
     }
 
     /// Why a store could not be inspected, in words, and what to do about it.

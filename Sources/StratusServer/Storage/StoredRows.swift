@@ -173,6 +173,8 @@ package struct StoredMail: Sendable, Equatable {
     /// When the code the mail holds expires (ms), if it holds one.
     package var codeExpiresAt: Int64?
     package var createdAt: Int64
+    /// The ``KeyScope`` name whose key sealed `subject` and `body` (a mail holding a code), if sealed.
+    package var sealedFor: String? = nil
     /// Failed tries so far.
     package var attempts = 0
 }

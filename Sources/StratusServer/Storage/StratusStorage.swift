@@ -27,6 +27,10 @@ package protocol StratusStorage: Sendable {
     /// The server's secret (32 random bytes, made on first use) from which the keys that sign
     /// asset URLs and seal continuation markers derive; every instance of a store has the same.
     func serverSecret() async throws -> [UInt8]
+    /// Where the data keys live (``KeyVault``): apart from the data, so that its backups never
+    /// hold them — on SQLite a file of its own in `directory`, on PostgreSQL the schema
+    /// `stratus_keys` (which `pg_dump --exclude-schema=stratus_keys` leaves out).
+    func keyStore(directory: URL) async throws -> any KeyStore
     /// Where asset files' bytes live with this store: in the database when every instance must
     /// reach them (PostgreSQL), else as files in `directory`.
     func blobStore(directory: URL) -> any BlobStore

@@ -24,9 +24,11 @@ extension ServerProcess {
     }
 
     /// When the suite runs on PostgreSQL, the database of the `--data` directory the arguments
-    /// name (as `STRATUS_DATABASE_URL`, which only commands with `--database` read).
+    /// name (as `STRATUS_DATABASE_URL`, which only commands with `--database` read), and the run's
+    /// master key.
     static func environment(for arguments: [String]) async throws -> [String: String] {
         guard let base = TestServer.postgresURL, let flag = arguments.firstIndex(of: "--data"), flag + 1 < arguments.count else { return [:] }
-        return ["STRATUS_DATABASE_URL": try await TestDatabase.url(for: URL(fileURLWithPath: arguments[flag + 1]), base: base)]
+        return ["STRATUS_DATABASE_URL": try await TestDatabase.url(for: URL(fileURLWithPath: arguments[flag + 1]), base: base),
+                "STRATUS_ENCRYPTION_KEY": TestDatabase.masterKey]
     }
 }

@@ -14,6 +14,7 @@ package struct AdminService: Sendable {
     let auth: AuthService
     let hub: NotificationHub
     let containers: ContainerService
+    let keys: KeyVault
     let clock: ServerClock
 
     /// The most users one listing returns.
@@ -188,7 +189,9 @@ package struct AdminService: Sendable {
     ///   shares they hold: each zone leaves its participants' shared databases, as a deleted zone;
     /// - the user's place in other users' shares (the owners' share records change);
     /// - the user's subscriptions, sessions (and push connections), APNs tokens, email codes and
-    ///   security roles, then the user.
+    ///   security roles, then the user;
+    /// - after the commit, the user's data key (``KeyVault/destroyKey(of:)``): what was sealed for
+    ///   them cannot be opened again, from the database or from any backup of it.
     ///
     /// Records the user created in the public database stay: they belong to the app's public
     /// data, and their `created.userRecordName` names a user who no longer exists.
@@ -225,6 +228,7 @@ package struct AdminService: Sendable {
             try await transaction.deleteUser(recordName: user)
             return revoked
         }
+        try await keys.destroyKey(of: .user(user))
         await end(revoked)
     }
 

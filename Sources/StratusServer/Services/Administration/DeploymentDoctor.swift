@@ -92,7 +92,29 @@ package struct DeploymentDoctor: Sendable {
         }
         let level = inspection.applied.map { Self.migrationLevel(applied: $0, known: inspection.known, store: inspection.store) }
             ?? Finding(check: "database", level: .ok, detail: "\(inspection.store): empty or not made yet; made and migrated on first start", fix: nil)
-        return [level] + (inspection.databaseTime.map { [Self.clockSkew(configuration.clock.seconds - $0)] } ?? [])
+        return [level] + (inspection.databaseTime.map { [Self.clockSkew(configuration.clock.seconds - $0)] } ?? []) + [keys(inspection.masters)]
+    }
+
+    /// The master key against the key store's canaries (``KeyVault/verify(_:against:)``), and
+    /// where the key is kept.
+    private func keys(_ masters: [StoredMaster]) -> Finding {
+        let check = "master key"
+        let master: MasterKey?
+        do {
+            master = try configuration.masterKey()
+            try KeyVault.verify(master.map { [$0] } ?? [], against: masters)
+        } catch {
+            return Finding(check: check, level: .error, detail: "\(error)", fix: "give the store's master key (docs/security.md#keys)")
+        }
+        guard let master else {
+            return Finding(check: check, level: .warning, detail: "none given, and the key store has no data keys yet: serve makes master.key in the data directory",
+                           fix: "make one apart from the data (stratus keys init --key-file FILE) and give it with --encryption-key-file")
+        }
+        if configuration.encryptionKeyFile == nil && configuration.encryptionKey == nil {
+            return Finding(check: check, level: .warning, detail: "\(master.fingerprint), kept in the data directory beside the data it protects",
+                           fix: "move master.key out of the data directory and give it with --encryption-key-file (docs/security.md#keys)")
+        }
+        return Finding(check: check, level: .ok, detail: "\(master.fingerprint)\(masters.isEmpty ? "; the key store has no data keys yet" : " opens the key store")", fix: nil)
     }
 
     /// How a store's applied migrations compare with this version's.

@@ -124,11 +124,12 @@ package struct AccountCentre: Sendable {
         }
         guard let email = user.email, user.emailVerified else { throw CloudKitError.badRequest("the account has no verified email address") }
         try await MailedCodeLimits(limiter: limiter).chargeCode(to: email, containerID: user.containerID, client: client, verification: false)
+        let sealer = try await outbox.keys.sealer(for: .user(user.userRecordName))
         try await storage.write { transaction in
             try await MailedCode.issue(to: user, at: email, for: .proof, lifetime: Self.proofCodeLifetime, now: clock.milliseconds, mail: { code in
                 ("Your confirmation code: \(code)", "Enter this code to confirm it is you: \(code)\n\nIt is valid for 10 minutes. "
                     + "If you did not ask for it, someone may be using your account: change your password.\n")
-            }, in: transaction)
+            }, sealedWith: sealer, in: transaction)
         }
         outbox.nudge()
     }

@@ -38,13 +38,14 @@ package struct PasswordReset: Sendable {
         try await limiter.acquireAcrossInstances("reset|email|\(containerID)|\(email)", Self.mailsPerEmail, what: "password resets for this email address")
         try await MailedCodeLimits(limiter: limiter).chargeCode(to: email, containerID: containerID, client: client, verification: false)
         let user = try await storage.read { try await $0.user(containerID: containerID, email: email) }
+        let sealer = try await user.asyncMap { try await outbox.keys.sealer(for: .user($0.userRecordName)) }
         let code = SecretGenerator.typedCode()
         let now = clock.milliseconds
         let expiresAt = now + Self.codeLifetime.milliseconds
         // The same write whether or not an account has the address (a decoy where no mail goes),
         // and no SMTP in the request: nothing in the answer or its timing tells who has an account.
         try await storage.write { transaction in
-            guard let user else {
+            guard let user, let sealer else {
                 return try await MailOutbox.enqueue(StoredMail(recipient: email, subject: "", body: "", isDecoy: true, codeExpiresAt: expiresAt,
                                                                createdAt: now), in: transaction)
             }
@@ -53,7 +54,7 @@ package struct PasswordReset: Sendable {
             try await MailOutbox.enqueue(StoredMail(recipient: email, subject: "Reset your password",
                                                     body: "Someone, hopefully you, asked to reset the password of \(user.username).\n\n"
                                                         + "Your reset code: \(code)\n\nIt is valid for 30 minutes, once. If you did not ask, ignore this mail: your password stays.\n",
-                                                    codeExpiresAt: expiresAt, createdAt: now), in: transaction)
+                                                    codeExpiresAt: expiresAt, createdAt: now), sealedWith: sealer, in: transaction)
         }
         outbox.nudge()
     }

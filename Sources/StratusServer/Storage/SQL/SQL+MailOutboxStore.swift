@@ -5,9 +5,9 @@
 extension MailOutboxStore where Self: SQLDatabase {
     package func enqueueMail(_ mail: StoredMail) async throws {
         try await run("""
-            INSERT INTO mail_outbox (recipient, subject, body, decoy, code_expires_at, created_at, next_attempt_at, attempts, lease_until)
+            INSERT INTO mail_outbox (recipient, subject, body, decoy, code_expires_at, created_at, next_attempt_at, attempts, lease_until, sealed_for)
             VALUES (\(mail.recipient), \(mail.subject), \(mail.body), \(mail.isDecoy ? 1 : 0), \(mail.codeExpiresAt), \(mail.createdAt),
-                    \(mail.createdAt), 0, 0)
+                    \(mail.createdAt), 0, 0, \(mail.sealedFor))
             """)
     }
 
@@ -16,11 +16,11 @@ extension MailOutboxStore where Self: SQLDatabase {
             UPDATE mail_outbox SET lease_until = \(leaseUntil)
             WHERE id IN (SELECT id FROM mail_outbox WHERE next_attempt_at <= \(now) AND lease_until <= \(now) ORDER BY id LIMIT \(limit))
               AND next_attempt_at <= \(now) AND lease_until <= \(now)
-            RETURNING id, recipient, subject, body, decoy, code_expires_at, created_at, attempts
+            RETURNING id, recipient, subject, body, decoy, code_expires_at, created_at, attempts, sealed_for
             """).map { row in
             StoredMail(id: try row.int64(0), recipient: try row.string(1), subject: try row.string(2), body: try row.string(3),
                        isDecoy: try row.int64(4) != 0, codeExpiresAt: try row.optionalInt64(5), createdAt: try row.int64(6),
-                       attempts: Int(try row.int64(7)))
+                       sealedFor: try row.optionalString(8), attempts: Int(try row.int64(7)))
         }.sorted { $0.id < $1.id }
     }
 

@@ -21,6 +21,10 @@ package struct SQLDialect: Sendable {
     package let numbersRowIDsBySequence: Bool
     /// How the migrations written once (``SQLSchema``) name the types the two differ in.
     package let ddl: DDL
+    /// What the key store's table names start with (``KeyStoreSchema``): nothing in SQLite, whose
+    /// key store is a database file of its own; PostgreSQL's schema `stratus_keys.`, beside the data
+    /// but left out of its dumps.
+    package let keyStoreSchema: String
 
     /// The column types of ``SQLSchema``'s tables in a dialect's words.
     package struct DDL: Sendable {
@@ -32,12 +36,16 @@ package struct SQLDialect: Sendable {
         package let key: String
         /// What ends a table whose primary key is not a row id.
         package let withoutRowID: String
+        /// Bytes.
+        package let blob: String
     }
 
     /// SQLite's `?`, and 1 and 0.
     package static let sqlite = SQLDialect(placeholder: { _ in "?" }, trueLiteral: "1", falseLiteral: "0", greatest: "MAX",
                                            storesIndexSortKeys: false, changeFeedSetting: nil, numbersRowIDsBySequence: false,
-                                           ddl: DDL(integer: "INTEGER", rowID: "INTEGER PRIMARY KEY", key: "TEXT", withoutRowID: " WITHOUT ROWID"))
+                                           ddl: DDL(integer: "INTEGER", rowID: "INTEGER PRIMARY KEY", key: "TEXT", withoutRowID: " WITHOUT ROWID",
+                                                    blob: "BLOB"),
+                                           keyStoreSchema: "")
     /// PostgreSQL's `$1`, `$2`…, and `TRUE` and `FALSE`.
     ///
     /// Its change feed turns bitmap scans off: right after a burst of writes, before autovacuum
@@ -49,7 +57,8 @@ package struct SQLDialect: Sendable {
                                              storesIndexSortKeys: true, changeFeedSetting: "SET LOCAL enable_bitmapscan = off",
                                              numbersRowIDsBySequence: true,
                                              ddl: DDL(integer: "BIGINT", rowID: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
-                                                      key: "TEXT COLLATE \"C\"", withoutRowID: ""))
+                                                      key: "TEXT COLLATE \"C\"", withoutRowID: "", blob: "BYTEA"),
+                                             keyStoreSchema: "stratus_keys.")
 
     /// The functions whose names differ.
     package enum Function: Sendable {

@@ -1,0 +1,180 @@
+import Crypto
+import Foundation
+import StratusTesting
+import Testing
+import StratusCore
+@testable import StratusServer
+
+/// The master key, the key store and what is sealed under them (issue 64), on the backend the
+/// suite runs on: the mail holding a code is sealed for its user, never in plain text in a file;
+/// deleting the account destroys the user's data key, so a backup taken before cannot be opened
+/// with the key store after; a server refuses to start without its master key or with another;
+/// a rotation interrupted midway is finished by running it again.
+@Suite struct KeyVaultTests {
+    static let auth = "/auth/1/\(TestServer.containerID)/development"
+    /// A mailer that reaches nothing: a mail stays in the outbox, to be retried.
+    static let unreachableMailer = SMTPMailer(host: "127.0.0.1", port: 9, from: "stratus@example.com")
+
+    /// The outbox's mails as stored (claimed, so the courier leaves them alone).
+    static func storedMails(_ server: TestServer) async throws -> [StoredMail] {
+        try await server.server.services.storage.write { try await $0.claimMail(now: .max / 2, leaseUntil: .max / 2, limit: 100) }
+    }
+
+    @Test func aMailedCodeIsSealedForItsUserAndDeletingTheAccountMakesEveryCopyUnreadable() async throws {
+        let directory = TestServer.temporaryDirectory()
+        let backup = TestServer.temporaryDirectory()
+        let (user, sealed) = try await TestServer.with(dataDirectory: directory, configure: { $0.smtp = Self.unreachableMailer }) { server in
+            let signedUp = try await server.anonymous.post("\(Self.auth)/signup", Credentials(username: "carol", password: "carol password",
+                                                                                             email: "carol@example.com")).decode(SignInResponse.self)
+            let mail = try #require(try await Self.storedMails(server).first { $0.recipient == "carol@example.com" })
+            #expect(mail.sealedFor == KeyScope.user(signedUp.userRecordName).name)
+            #expect(mail.subject.hasPrefix(KeyVault.sealedPrefix) && mail.body.hasPrefix(KeyVault.sealedPrefix))
+            let body = String(decoding: try await server.server.services.keys.open(mail.body, for: .user(signedUp.userRecordName)), as: UTF8.self)
+            #expect(body.contains("Enter this code to confirm your email address"))
+            if !TestServer.runsOnPostgres {
+                for file in try Self.files(under: directory) {
+                    let bytes = try Data(contentsOf: file)
+                    #expect(bytes.range(of: Data("confirm your email address".utf8)) == nil, "\(file.path) holds the mail in plain text")
+                    #expect(bytes.range(of: Data("verification code".utf8)) == nil, "\(file.path) holds the subject in plain text")
+                }
+                _ = try await server.server.backup(to: backup)
+            }
+            try await server.server.services.admin.deleteAccount(user: signedUp.userRecordName, containerID: TestServer.containerID)
+            await #expect(throws: KeyVaultError.self, "the key is destroyed with the account") {
+                try await server.server.services.keys.open(mail.body, for: .user(signedUp.userRecordName))
+            }
+            return (signedUp.userRecordName, mail.body)
+        }
+        // A server on a backup taken before the deletion, with today's key store and master key:
+        // what it holds for the deleted user stays sealed.
+        guard !TestServer.runsOnPostgres else { return }
+        let restored = TestServer.temporaryDirectory()
+        _ = try await StratusServer.restore(from: backup, into: restored, storageDrivers: [.sqlite])
+        try await TestServer.with(dataDirectory: restored, onSQLite: true, configure: { configuration in
+            configuration.keyStoreDirectory = directory.appendingPathComponent("keys")
+            configuration.encryptionKeyFile = directory.appendingPathComponent("master.key").path
+        }) { server in
+            let account = try await server.server.services.storage.read { try await $0.user(recordName: user) }
+            #expect(account != nil, "the backup still has the account")
+            await #expect(throws: KeyVaultError.self) { try await server.server.services.keys.open(sealed, for: .user(user)) }
+        }
+    }
+
+    /// On SQLite: the PostgreSQL run gives every server of the suite one master key.
+    @Test(.enabled(if: !TestServer.runsOnPostgres, "about a data directory's own key"))
+    func aServerRefusesToStartWithoutItsMasterKeyOrWithAnother() async throws {
+        let directory = TestServer.temporaryDirectory()
+        let keyFile = directory.appendingPathComponent("master.key")
+        let fingerprint = try await TestServer.with(dataDirectory: directory) { server in
+            _ = try await server.server.services.keys.seal(Array("a secret".utf8), for: .container(TestServer.containerID))
+            return try #require(server.server.services.keys.master).fingerprint
+        }
+        #expect(try MasterKey(file: keyFile.path).fingerprint == fingerprint, "a server given no key made master.key in its data directory")
+        let kept = directory.deletingLastPathComponent().appendingPathComponent("kept-\(UUID().uuidString).key")
+        try FileManager.default.moveItem(at: keyFile, to: kept)
+        await #expect { try await TestServer.with(dataDirectory: directory) { _ in } } throws: { error in
+            "\(error)".contains("wrapped by master key \(fingerprint)") && "\(error)".contains("given no master key")
+        }
+        let other = directory.deletingLastPathComponent().appendingPathComponent("other-\(UUID().uuidString).key")
+        let wrong = try MasterKey.create(at: other.path)
+        await #expect { try await TestServer.with(dataDirectory: directory, configure: { $0.encryptionKeyFile = other.path }) { _ in } } throws: { error in
+            "\(error)".contains("wrapped by master key \(fingerprint)") && "\(error)".contains(wrong.fingerprint)
+        }
+        #expect(throws: MasterKeyError.self, "a master key file is never overwritten") { try MasterKey.create(at: other.path) }
+        let base64 = try String(contentsOf: kept, encoding: .utf8)
+        try await TestServer.with(dataDirectory: directory, configure: { $0.encryptionKey = base64 }) { server in
+            #expect(server.server.services.keys.master?.fingerprint == fingerprint, "the key from the environment opens the store")
+        }
+    }
+
+    @Test func aRotationStoppedMidwayIsFinishedByRunningItAgain() async throws {
+        let directory = TestServer.temporaryDirectory()
+        let oldKey = directory.deletingLastPathComponent().appendingPathComponent("old-\(UUID().uuidString).key")
+        let newKey = directory.deletingLastPathComponent().appendingPathComponent("new-\(UUID().uuidString).key")
+        let old = try MasterKey.create(at: oldKey.path)
+        let new = try MasterKey.create(at: newKey.path)
+        let scopes = (0..<5).map { KeyScope.user("rotated-\($0)") }
+        let sealed = try await TestServer.with(dataDirectory: directory, configure: { $0.encryptionKeyFile = oldKey.path }) { server in
+            try await scopes.asyncMap { try await server.server.services.keys.seal(Array("secret of \($0)".utf8), for: $0) }
+        }
+        let rotating: @Sendable (inout ServerConfiguration) -> Void = { configuration in
+            configuration.encryptionKeyFile = newKey.path
+            configuration.previousEncryptionKeyFile = oldKey.path
+        }
+        // Stopped after two of five keys: both masters still wrap keys.
+        struct Stopped: Error {}
+        try await TestServer.with(dataDirectory: directory, configure: rotating) { server in
+            await #expect(throws: Stopped.self) {
+                try await server.server.services.keys.rotateMaster(batch: 2) { done in if done >= 2 { throw Stopped() } }
+            }
+        }
+        await #expect { try await TestServer.with(dataDirectory: directory, configure: { $0.encryptionKeyFile = newKey.path }) { _ in } } throws: { error in
+            "\(error)".contains("wrapped by master key \(old.fingerprint)")
+        }
+        let count = try await TestServer.with(dataDirectory: directory, configure: rotating) { server in
+            let count = try await server.server.rotateMasterKey()
+            let audit = try await server.server.services.admin.auditEntries()
+            #expect(audit.contains { $0.action == "keys.rotate-master" && $0.detail.contains(new.fingerprint) })
+            return count
+        }
+        #expect(count == 3, "the second run re-wraps only the keys the first left")
+        try await TestServer.with(dataDirectory: directory, configure: { $0.encryptionKeyFile = newKey.path }) { server in
+            for (scope, value) in zip(scopes, sealed) {
+                let opened = try await server.server.services.keys.open(value, for: scope)
+                #expect(String(decoding: opened, as: UTF8.self) == "secret of \(scope)")
+            }
+        }
+        await #expect { try await TestServer.with(dataDirectory: directory, configure: { $0.encryptionKeyFile = oldKey.path }) { _ in } } throws: { error in
+            "\(error)".contains("wrapped by master key \(new.fingerprint)")
+        }
+    }
+
+    /// `stratus keys rotate-master` killed with SIGKILL after its first transaction, then run
+    /// again: the second run re-wraps what the first left, and the store then opens with the new
+    /// key alone. `stratus keys backup` writes the key store apart, every data key still wrapped.
+    @Test(.enabled(if: !TestServer.runsOnPostgres, "a data directory's own key store"))
+    func aRotationKilledMidwayFinishesWhenRunAgain() async throws {
+        let directory = TestServer.temporaryDirectory()
+        let newKey = directory.deletingLastPathComponent().appendingPathComponent("new-\(UUID().uuidString).key")
+        let (old, probe) = try await TestServer.with(dataDirectory: directory) { server in
+            let keys = server.server.services.keys
+            let old = try #require(keys.master)
+            let wrapped = try (0..<2_000).map { try KeyVault.wrap(SymmetricKey(size: .bits256), scope: KeyScope.user("u\($0)").name, with: old, at: 0) }
+            try await keys.store.transaction { transaction in
+                for key in wrapped { try await transaction.insertDataKey(key) }
+            }
+            return (old, try await keys.seal(Array("kept".utf8), for: .user("u1999")))
+        }
+        let backup = directory.deletingLastPathComponent().appendingPathComponent("keys-\(UUID().uuidString)")
+        let (backedUp, written) = try await ServerProcess.run(["keys", "backup", "--data", directory.path, "--to", backup.path])
+        #expect(backedUp == 0 && written.contains("2000 data keys written"), "\(written)")
+        let file = try Data(contentsOf: backup.appendingPathComponent("keystore.json"))
+        #expect(file.range(of: Data("kept".utf8)) == nil)
+        let contents = try JSONDecoder().decode(KeyStoreBackup.self, from: file)
+        #expect(contents.dataKeys.allSatisfy { $0.master == old.fingerprint })
+
+        let new = try MasterKey.create(at: newKey.path)
+        #expect(new.fingerprint != old.fingerprint)
+        let arguments = ["keys", "rotate-master", "--data", directory.path, "--new-key-file", newKey.path]
+        // One key a transaction: the kill lands with most of the keys still to do.
+        let first = try ChildProcess(ServerProcess.executable.path, arguments + ["--batch", "1"])
+        _ = try await first.read { $0.contains("data keys re-wrapped so far") }
+        _ = first.end(with: SIGKILL)
+        let (status, output) = try await ServerProcess.run(arguments + ["--encryption-key-file", directory.appendingPathComponent("master.key").path])
+        let rewrapped = Int(output.split(separator: "\n").last?.split(separator: " ").first ?? "") ?? -1
+        #expect(status == 0 && (1..<2_000).contains(rewrapped), "the second run finishes what the first began: \(output)")
+        try await TestServer.with(dataDirectory: directory, configure: { $0.encryptionKeyFile = newKey.path }) { server in
+            let opened = try await server.server.services.keys.open(probe, for: .user("u1999"))
+            #expect(opened == Array("kept".utf8))
+        }
+    }
+
+    /// Every regular file under `directory`.
+    static func files(under directory: URL) throws -> [URL] {
+        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        return try walker.compactMap { item in
+            guard let url = item as? URL, try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true else { return nil }
+            return url
+        }
+    }
+}
