@@ -92,7 +92,7 @@ package final class KeyVault: Sendable {
     // MARK: Sealing
 
     /// `plaintext` encrypted with the scope's data key (made now if the scope has none), as text:
-    /// ``sealedPrefix`` and base64url of nonce, ciphertext and tag.
+    /// ``sealedPrefix`` and the base64 of nonce, ciphertext and tag.
     package func seal(_ plaintext: some DataProtocol, for scope: KeyScope) async throws -> String {
         try await sealer(for: scope).seal(plaintext)
     }
@@ -109,7 +109,7 @@ package final class KeyVault: Sendable {
     /// once the scope's key is destroyed; ``KeyVaultError/damaged`` for text that is not a value
     /// sealed for the scope.
     package func open(_ sealed: String, for scope: KeyScope) async throws -> [UInt8] {
-        guard sealed.hasPrefix(Self.sealedPrefix), let bytes = Base64URL.decode(String(sealed.dropFirst(Self.sealedPrefix.count))),
+        guard sealed.hasPrefix(Self.sealedPrefix), let bytes = Data(base64Encoded: String(sealed.dropFirst(Self.sealedPrefix.count))),
               let box = try? AES.GCM.SealedBox(combined: bytes) else { throw KeyVaultError.damaged }
         guard let key = try await dataKey(of: scope, creating: false) else { throw KeyVaultError.destroyed(scope) }
         guard let plaintext = try? AES.GCM.open(box, using: key, authenticating: Self.sealContext(scope)) else { throw KeyVaultError.damaged }

@@ -11,6 +11,6 @@ package struct Sealer: Sendable {
     /// `plaintext` encrypted with the scope's key, as ``KeyVault/open(_:for:)`` reads it.
     package func seal(_ plaintext: some DataProtocol) throws -> String {
         let box = try AES.GCM.seal(plaintext, using: key, authenticating: KeyVault.sealContext(scope))
-        return KeyVault.sealedPrefix + Base64URL.encode(box.combined!)
+        return KeyVault.sealedPrefix + box.combined!.base64EncodedString()
     }
 }
