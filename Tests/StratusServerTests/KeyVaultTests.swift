@@ -60,6 +60,21 @@ import StratusCore
         }
     }
 
+    /// A deletion that stopped between its commit and its key's destruction leaves a key whose
+    /// user is gone: maintenance destroys it, and leaves every living user's key.
+    @Test func maintenanceDestroysTheKeysOfDeletedUsers() async throws {
+        try await TestServer.with { server in
+            let keys = server.server.services.keys
+            let alice = try await server.signUp("alice")
+            let living = try await keys.seal(Array("alice's".utf8), for: .user(try #require(alice.userRecordName)))
+            let orphaned = try await keys.seal(Array("gone".utf8), for: .user("_deleted-before-its-key"))
+            #expect(try await Maintenance.destroyKeysOfDeletedUsers(server.server.services) == 1)
+            await #expect(throws: KeyVaultError.self) { try await keys.open(orphaned, for: .user("_deleted-before-its-key")) }
+            let opened = try await keys.open(living, for: .user(try #require(alice.userRecordName)))
+            #expect(opened == Array("alice's".utf8))
+        }
+    }
+
     /// On SQLite: the PostgreSQL run gives every server of the suite one master key.
     @Test(.enabled(if: !TestServer.runsOnPostgres, "about a data directory's own key"))
     func aServerRefusesToStartWithoutItsMasterKeyOrWithAnother() async throws {
@@ -93,7 +108,8 @@ import StratusCore
         let newKey = directory.deletingLastPathComponent().appendingPathComponent("new-\(UUID().uuidString).key")
         let old = try MasterKey.create(at: oldKey.path)
         let new = try MasterKey.create(at: newKey.path)
-        let scopes = (0..<5).map { KeyScope.user("rotated-\($0)") }
+        // Containers' scopes: a user's key outlives no user (maintenance destroys it).
+        let scopes = (0..<5).map { KeyScope.container("rotated-\($0)") }
         let sealed = try await TestServer.with(dataDirectory: directory, configure: { $0.encryptionKeyFile = oldKey.path }) { server in
             try await scopes.asyncMap { try await server.server.services.keys.seal(Array("secret of \($0)".utf8), for: $0) }
         }
@@ -139,11 +155,11 @@ import StratusCore
         let (old, probe) = try await TestServer.with(dataDirectory: directory) { server in
             let keys = server.server.services.keys
             let old = try #require(keys.master)
-            let wrapped = try (0..<2_000).map { try KeyVault.wrap(SymmetricKey(size: .bits256), scope: KeyScope.user("u\($0)").name, with: old, at: 0) }
+            let wrapped = try (0..<2_000).map { try KeyVault.wrap(SymmetricKey(size: .bits256), scope: KeyScope.container("c\($0)").name, with: old, at: 0) }
             try await keys.store.transaction { transaction in
                 for key in wrapped { try await transaction.insertDataKey(key) }
             }
-            return (old, try await keys.seal(Array("kept".utf8), for: .user("u1999")))
+            return (old, try await keys.seal(Array("kept".utf8), for: .container("c1999")))
         }
         let backup = directory.deletingLastPathComponent().appendingPathComponent("keys-\(UUID().uuidString)")
         let (backedUp, written) = try await ServerProcess.run(["keys", "backup", "--data", directory.path, "--to", backup.path])
@@ -164,7 +180,7 @@ import StratusCore
         let rewrapped = Int(output.split(separator: "\n").last?.split(separator: " ").first ?? "") ?? -1
         #expect(status == 0 && (1..<2_000).contains(rewrapped), "the second run finishes what the first began: \(output)")
         try await TestServer.with(dataDirectory: directory, configure: { $0.encryptionKeyFile = newKey.path }) { server in
-            let opened = try await server.server.services.keys.open(probe, for: .user("u1999"))
+            let opened = try await server.server.services.keys.open(probe, for: .container("c1999"))
             #expect(opened == Array("kept".utf8))
         }
     }

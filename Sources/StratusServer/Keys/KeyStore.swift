@@ -27,6 +27,8 @@ package protocol KeyStoreTransaction {
     func rewrapDataKey(_ key: WrappedDataKey) async throws
     /// Every master and data key, for `stratus keys backup`.
     func allDataKeys() async throws -> [WrappedDataKey]
+    /// Up to `limit` scopes that start with `prefix`, after `after`, in order.
+    func dataKeyScopes(startingWith prefix: String, after: String, limit: Int) async throws -> [String]
 }
 
 /// A master key as the key store knows it: its fingerprint, and a constant sealed with it, which

@@ -122,6 +122,26 @@ package final class KeyVault: Sendable {
         cache.withLock { _ = $0.removeValue(forKey: scope.name) }
     }
 
+    /// Destroys the data keys of users who no longer exist — an account deletion that stopped
+    /// between its commit and its key's destruction — 500 scopes a round; `existing` answers which
+    /// of the user record names it is given exist. Returns how many keys it destroyed.
+    package func destroyKeysOfDeletedUsers(existing: ([String]) async throws -> Set<String>) async throws -> Int {
+        let prefix = KeyScope.user("").name
+        var after = ""
+        var destroyed = 0
+        while true {
+            let scopes = try await store.transaction { [after] in try await $0.dataKeyScopes(startingWith: prefix, after: after, limit: 500) }
+            guard let last = scopes.last else { return destroyed }
+            after = last
+            let users = scopes.map { String($0.dropFirst(prefix.count)) }
+            let alive = try await existing(users)
+            for user in users where !alive.contains(user) {
+                try await destroyKey(of: .user(user))
+                destroyed += 1
+            }
+        }
+    }
+
     private func dataKey(of scope: KeyScope, creating: Bool) async throws -> SymmetricKey? {
         if let key = cache.withLock({ $0[scope.name] }) { return key }
         let name = scope.name

@@ -1,8 +1,8 @@
 import Logging
 
 /// Background upkeep, run by a ``Periodic`` service: purging expired tombstones, collecting
-/// asset files nothing refers to, and forgetting expired replay keys and the fleet's full rate
-/// buckets.
+/// asset files nothing refers to, forgetting expired replay keys and the fleet's full rate
+/// buckets, and destroying the data keys of deleted users that a deletion left behind.
 struct Maintenance: Sendable {
     let services: StratusServices
     let logger: Logger
@@ -21,9 +21,22 @@ struct Maintenance: Sendable {
                 let now = services.clock.milliseconds
                 try await services.storage.write { try await $0.deleteExpiredReplayKeys(before: now) }
                 try await services.storage.fleetCounters?.purge(now: now)
+                let orphans = try await Self.destroyKeysOfDeletedUsers(services)
+                if orphans > 0 { logger.info("destroyed the data keys of \(orphans) deleted users") }
             }
         } catch {
             logger.error("maintenance failed: \(error)")
+        }
+    }
+
+    /// Destroys the data keys whose users no longer exist (``KeyVault/destroyKeysOfDeletedUsers(existing:)``).
+    static func destroyKeysOfDeletedUsers(_ services: StratusServices) async throws -> Int {
+        try await services.keys.destroyKeysOfDeletedUsers { names in
+            try await services.storage.read { transaction in
+                var existing = Set<String>()
+                for name in names where try await transaction.user(recordName: name) != nil { existing.insert(name) }
+                return existing
+            }
         }
     }
 }

@@ -49,6 +49,19 @@ extension KeyStoreTransaction where Self: SQLDatabase {
         try await fetch("SELECT scope, wrapped, master, created_at FROM \(unescaped: schema)data_keys ORDER BY scope").map(Self.dataKey)
     }
 
+    package func dataKeyScopes(startingWith prefix: String, after: String, limit: Int) async throws -> [String] {
+        try await fetch("""
+            SELECT scope FROM \(unescaped: schema)data_keys WHERE scope > \(after) AND scope LIKE \(Self.likePattern(startingWith: prefix))
+            ORDER BY scope LIMIT \(limit)
+            """).map { try $0.string(0) }
+    }
+
+    /// A `LIKE` pattern for text that starts with `prefix` (which holds no `%` or `_`: scopes' prefixes).
+    private static func likePattern(startingWith prefix: String) -> String {
+        precondition(!prefix.contains("%") && !prefix.contains("_"), "a prefix without LIKE's wildcards")
+        return prefix + "%"
+    }
+
     private static func dataKey(_ row: SQLRow) throws -> WrappedDataKey {
         WrappedDataKey(scope: try row.string(0), wrapped: try row.bytes(1), master: try row.string(2), createdAt: try row.int64(3))
     }
