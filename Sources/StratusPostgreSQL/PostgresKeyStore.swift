@@ -13,10 +13,9 @@ struct PostgresKeyStore: KeyStore {
     init(storage: PostgresStorage) async throws {
         self.storage = storage
         try await transaction { transaction in
-            try await (transaction as! PostgresTransaction).run("CREATE SCHEMA IF NOT EXISTS stratus_keys")
-            for statement in KeyStoreSchema.statements(.postgres) {
-                try await (transaction as! PostgresTransaction).run("\(unescaped: statement)")
-            }
+            let keyStore = transaction as! PostgresTransaction
+            try await keyStore.run("CREATE SCHEMA IF NOT EXISTS stratus_keys")
+            for statement in KeyStoreSchema.statements(.postgres) { try await keyStore.run("\(unescaped: statement)") }
         }
     }
 

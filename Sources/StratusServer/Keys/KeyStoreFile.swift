@@ -6,23 +6,17 @@ import StratusCore
 enum KeyStoreFile {
     static let name = "keystore.json"
 
-    /// Writes `contents` into `directory` (made if absent; refused if it holds anything); returns
-    /// how many data keys it wrote.
+    /// Writes `contents` durably into `directory`, which must not exist or be empty; returns how
+    /// many data keys it wrote.
     static func write(_ contents: KeyStoreBackup, to directory: URL) throws -> Int {
-        let manager = FileManager.default
-        if manager.fileExists(atPath: directory.path) {
-            guard try manager.contentsOfDirectory(atPath: directory.path).isEmpty else {
-                throw CloudKitError.badRequest("\(directory.path) is not empty: a key store backup goes into a new directory")
-            }
-        } else {
-            try manager.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        }
+        try BackupFiles.prepareEmpty(directory, role: "key store backup directory")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let path = directory.appendingPathComponent(name).path
-        guard manager.createFile(atPath: path, contents: try encoder.encode(contents), attributes: [.posixPermissions: 0o600]) else {
+        guard FileManager.default.createFile(atPath: path, contents: try encoder.encode(contents), attributes: [.posixPermissions: 0o600]) else {
             throw CloudKitError(.internalError, "cannot write \(path)")
         }
+        try BackupFiles.synchronize(path)
         return contents.dataKeys.count
     }
 }
