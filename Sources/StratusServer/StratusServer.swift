@@ -57,6 +57,12 @@ public struct StratusServer: Sendable {
         try await KeyStoreFile.write(try await services.keys.keyStoreContents(), to: directory)
     }
 
+    /// Loads a key store backup (`keystore.json` in `directory`) into this store's key store,
+    /// which must hold no data key yet, in one transaction; returns how many data keys it loaded.
+    public func restoreKeyStore(from directory: URL) async throws -> Int {
+        try await services.keys.restore(try KeyStoreFile.read(from: directory))
+    }
+
     /// Re-wraps every data key with the configuration's master key (from its previous one), and
     /// records it in the administrators' audit log; returns how many it re-wrapped. `batch` keys
     /// a transaction; `progress` hears the count after each.

@@ -7,7 +7,7 @@ import StratusServer
 struct BackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
-        abstract: "Back up a data directory (database, asset files, keys) while the server runs and writes go on.")
+        abstract: "Back up a data directory (database, asset files, the asset URL key; never the key store: `stratus keys backup`) while the server runs and writes go on.")
 
     @OptionGroup var store: StoreLocation
     @Option(help: "The backup directory to create (it must not exist, or be empty).") var to: String

@@ -6,7 +6,7 @@ import StratusServer
 /// server-to-server keys).
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "keys", abstract: "Manage the master key and the key store.", subcommands: [Init.self, Backup.self, RotateMaster.self])
+        commandName: "keys", abstract: "Manage the master key and the key store.", subcommands: [Init.self, Backup.self, Restore.self, RotateMaster.self])
 
     /// `stratus keys init`: a new master key in a new file; prints its fingerprint.
     struct Init: AsyncParsableCommand {
@@ -30,6 +30,20 @@ struct KeysCommand: AsyncParsableCommand {
         func run() async throws {
             let count = try await store.server().backUpKeyStore(to: URL(fileURLWithPath: to))
             print("\(count) data keys written to \(to)")
+        }
+    }
+
+    /// `stratus keys restore`: a key store backup loaded into a store that has no data key yet.
+    struct Restore: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Load a key store backup (`stratus keys backup`) into a store whose key store holds no data key yet: after `stratus restore` or `stratus copy`, before serving.")
+
+        @OptionGroup var store: StoreLocation
+        @Option(help: "The directory `stratus keys backup --to` wrote.") var from: String
+
+        func run() async throws {
+            let count = try await store.server().restoreKeyStore(from: URL(fileURLWithPath: from))
+            print("\(count) data keys restored from \(from)")
         }
     }
 

@@ -60,6 +60,50 @@ import StratusCore
         }
     }
 
+    /// A mail with a code waiting in the outbox of a real `stratus serve` (its SMTP server
+    /// unreachable, so the mail stays): its subject and body are in no file of the data directory,
+    /// no line the server logged at debug level, no export and no backup (`stratus backup`, or
+    /// `pg_dump` of the whole database on PostgreSQL, where the mail's row is).
+    @Test func aSealedMailIsInNoFileLogExportOrBackupInPlainText() async throws {
+        let directory = TestServer.temporaryDirectory()
+        // Its standard error too, where it logs.
+        let child = try ChildProcess(ServerProcess.executable.path, [
+            "serve", "--data", directory.path, "--port", "0", "--log-level", "debug", "--ready-json", "--container", TestServer.containerID,
+            "--smtp-host", "127.0.0.1", "--smtp-port", "9",
+        ], capturingStandardError: true, environment: try await ServerProcess.environment(for: ["--data", directory.path]))
+        let (ready, started) = try await ServerProcess.awaitReady(child)
+        let endpoint = ServerEndpoint(baseURL: ready.url, apiToken: ready.ckAPIToken)
+        let signedUp = try await endpoint.anonymous.post("\(Self.auth)/signup", Credentials(username: "erin", password: "erin's password",
+                                                                                          email: "erin@example.com"))
+        #expect(signedUp.status == 200, "\(signedUp.text)")
+        // The courier has tried, and failed, to send it.
+        let logged = try await child.read { $0.contains("could not be sent") }
+        let export = TestServer.temporaryDirectory()
+        let exported = try await ServerProcess.run(["export", "--data", directory.path, "--container", TestServer.containerID, "--to", export.path])
+        #expect(exported.status == 0, "\(exported.output)")
+        // The data's backup: `stratus backup`, or on PostgreSQL a plain `pg_dump` of the database.
+        let backup = TestServer.temporaryDirectory()
+        if let base = TestServer.postgresURL {
+            try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
+            let dumped = try await ChildProcess.run("pg_dump", ["-f", backup.appendingPathComponent("dump.sql").path,
+                                                                "-d", try await TestDatabase.url(for: directory, base: base)])
+            #expect(dumped.status == 0, "\(dumped.output)")
+        } else {
+            let backedUp = try await ServerProcess.run(["backup", "--data", directory.path, "--to", backup.path])
+            #expect(backedUp.status == 0, "\(backedUp.output)")
+        }
+        let copies = [directory, export, backup]
+        child.send(SIGTERM)
+        let output = await child.readToEnd()
+        _ = try await ChildProcess.onThreadOfItsOwn { child.wait() }
+        let texts = [("the log", Data((started + logged + output).utf8))] + (try copies.flatMap(Self.files).map { ($0.path, try Data(contentsOf: $0)) })
+        #expect(texts.count > 3 && logged.contains("/signup"), "the log names the request, and the copies have files: \(texts.map(\.0))")
+        for (name, bytes) in texts {
+            #expect(bytes.range(of: Data("confirm your email address".utf8)) == nil, "\(name) holds the mail in plain text")
+            #expect(bytes.range(of: Data("Your verification code".utf8)) == nil, "\(name) holds the subject in plain text")
+        }
+    }
+
     /// A deletion that stopped between its commit and its key's destruction leaves a key whose
     /// user is gone: maintenance destroys it, and leaves every living user's key.
     @Test func maintenanceDestroysTheKeysOfDeletedUsers() async throws {

@@ -11,8 +11,10 @@ import StratusTesting
     @Test(.timeLimit(.minutes(3)))
     func aCopiedStoreServesEveryTokenSessionAndFileOfTheOriginal() async throws {
         let source = TestServer.temporaryDirectory()
-        let (seeded, apiToken) = try await TestServer.with(dataDirectory: source, onSQLite: true) { server in
-            (try await ArchiveTests.seed(server), server.apiToken)
+        let (seeded, apiToken, sealed) = try await TestServer.with(dataDirectory: source, onSQLite: true) { server in
+            let seeded = try await ArchiveTests.seed(server)
+            let sealed = try await server.server.services.keys.seal(Array("alice's secret".utf8), for: .user(try #require(seeded.alice.userRecordName)))
+            return (seeded, server.apiToken, sealed)
         }
         // Straight to the SQLite source (ServerProcess.run would name the suite's database).
         for arguments in [["container", "create", "--container", "iCloud.test.other"],
@@ -33,13 +35,25 @@ import StratusTesting
         let again = try await ServerProcess.run(["copy", "--from", source.path, "--to", target])
         #expect(again.status != 0 && again.output.contains("not empty"), "\(again.output)")
 
+        // The key store is not copied: it moves apart, wrapped by the source's master key, into a
+        // target whose key store holds no data key yet.
+        let masterKey = source.appendingPathComponent("master.key").path
+        let keys = TestServer.temporaryDirectory()
+        let keysBackedUp = try await ChildProcess.run(ServerProcess.executable.path, ["keys", "backup", "--data", source.path, "--to", keys.path])
+        #expect(keysBackedUp.status == 0, "\(keysBackedUp.output)")
+        let restoreKeys = ["keys", "restore", "--from", keys.path, "--data", targetDirectory.path, "--encryption-key-file", masterKey]
+        let loaded = try await ServerProcess.run(restoreKeys)
+        #expect(loaded.status == 0 && loaded.output.contains("data keys restored"), "\(loaded.output)")
+        let loadedAgain = try await ServerProcess.run(restoreKeys)
+        #expect(loadedAgain.status != 0 && loadedAgain.output.contains("already holds data keys"), "\(loadedAgain.output)")
+
         try await TestServer.with(dataDirectory: targetDirectory, configure: {
-            // The database's instances start with the master key the copy gave it: the source's.
-            if TestServer.runsOnPostgres {
-                $0.databaseURL = target
-                $0.encryptionKeyFile = source.appendingPathComponent("master.key").path
-            }
+            // The target's instances start with the source's master key.
+            $0.encryptionKeyFile = masterKey
+            if TestServer.runsOnPostgres { $0.databaseURL = target }
         }) { server in
+            let opened = try await server.server.services.keys.open(sealed, for: .user(try #require(seeded.alice.userRecordName)))
+            #expect(opened == Array("alice's secret".utf8), "the moved key store opens what the source sealed")
             #expect(server.apiToken == apiToken, "the container keeps its API token")
             // The session came along, and so did every token: nothing changed since.
             let alice = Caller(server: server.endpoint, webAuthToken: seeded.alice.webAuthToken, userRecordName: seeded.alice.userRecordName)

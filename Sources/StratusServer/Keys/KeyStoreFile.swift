@@ -1,8 +1,8 @@
 import Foundation
 import StratusCore
 
-/// `keystore.json`, what `stratus keys backup` writes: the key store alone (``KeyStoreBackup``),
-/// owner-only, in a directory of its own.
+/// `keystore.json`, what `stratus keys backup` writes and `stratus keys restore` reads: the key
+/// store alone (``KeyStoreBackup``), owner-only, in a directory of its own.
 enum KeyStoreFile {
     static let name = "keystore.json"
 
@@ -18,5 +18,17 @@ enum KeyStoreFile {
         }
         try BackupFiles.synchronize(path)
         return contents.dataKeys.count
+    }
+
+    /// What `write(_:to:)` wrote into `directory`.
+    static func read(from directory: URL) throws -> KeyStoreBackup {
+        let path = directory.appendingPathComponent(name)
+        guard let bytes = FileManager.default.contents(atPath: path.path) else {
+            throw CloudKitError.badRequest("\(path.path) is missing: give the directory `stratus keys backup --to` wrote")
+        }
+        guard let contents = try? JSONDecoder().decode(KeyStoreBackup.self, from: bytes), contents.format == 1 else {
+            throw CloudKitError.badRequest("\(path.path) is not a key store backup of this release, or it is damaged")
+        }
+        return contents
     }
 }

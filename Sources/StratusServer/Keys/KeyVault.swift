@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StratusCore
 import Synchronization
 
 /// Envelope encryption for what Stratus must keep secret and use again: ``seal(_:for:)`` encrypts
@@ -217,6 +218,34 @@ package final class KeyVault: Sendable {
             }
         }
         return done
+    }
+
+    /// Loads what `stratus keys backup` wrote into this vault's key store, which must hold no data
+    /// key yet (a new store, or one whose server has sealed nothing): the masters it lists replace
+    /// the store's, and this vault's master key must open one of them. Returns how many data keys
+    /// it loaded, in one transaction.
+    package func restore(_ contents: KeyStoreBackup) async throws -> Int {
+        let given = [try requireMaster()] + (previous.map { [$0] } ?? [])
+        let wrapping = contents.masters.filter { stored in given.contains { $0.fingerprint == stored.fingerprint } }
+        guard !wrapping.isEmpty else {
+            let named = contents.masters.map(\.fingerprint).joined(separator: " and ")
+            throw MasterKeyError("the key store backup's data keys are wrapped by master key \(named), and this command was given "
+                + "\(given.map(\.fingerprint).joined(separator: " and ")): give that key (--encryption-key-file FILE)")
+        }
+        try Self.verify(given, against: wrapping)
+        return try await store.transaction { transaction in
+            guard try await transaction.dataKeyScopes(startingWith: "", after: "", limit: 1).isEmpty else {
+                throw CloudKitError.badRequest("the key store already holds data keys: a key store backup is restored into a new store only")
+            }
+            let listed = Set(contents.masters.map(\.fingerprint))
+            for stored in try await transaction.masters() where !listed.contains(stored.fingerprint) {
+                try await transaction.removeMaster(fingerprint: stored.fingerprint)
+            }
+            let present = Set(try await transaction.masters().map(\.fingerprint))
+            for stored in contents.masters where !present.contains(stored.fingerprint) { try await transaction.addMaster(stored) }
+            for key in contents.dataKeys { try await transaction.insertDataKey(key) }
+            return contents.dataKeys.count
+        }
     }
 
     /// The key store's masters and wrapped data keys, for `stratus keys backup`.

@@ -46,7 +46,8 @@ package struct MailOutbox: Service, Sendable {
     }
 
     /// Writes a mail to the outbox in `transaction`, its subject and body sealed with `sealer`
-    /// (a mail holding a code, sealed for its user); after the commit, ``nudge()`` the courier.
+    /// (a mail holding a code, sealed for its user; a decoy, for its container); after the
+    /// commit, ``nudge()`` the courier.
     /// Header values with control characters are refused here, before anything is stored.
     static func enqueue(_ mail: StoredMail, sealedWith sealer: Sealer? = nil, in transaction: any StorageTransaction) async throws {
         guard [mail.recipient, mail.subject].allSatisfy({ !$0.unicodeScalars.contains(where: CharacterSet.controlCharacters.contains) }) else {

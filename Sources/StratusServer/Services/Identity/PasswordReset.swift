@@ -38,16 +38,17 @@ package struct PasswordReset: Sendable {
         try await limiter.acquireAcrossInstances("reset|email|\(containerID)|\(email)", Self.mailsPerEmail, what: "password resets for this email address")
         try await MailedCodeLimits(limiter: limiter).chargeCode(to: email, containerID: containerID, client: client, verification: false)
         let user = try await storage.read { try await $0.user(containerID: containerID, email: email) }
-        let sealer = try await user.asyncMap { try await outbox.keys.sealer(for: .user($0.userRecordName)) }
+        // The same key-store use, seal and write whether or not an account has the address (a
+        // decoy, sealed for the container, where no mail goes), and no SMTP in the request: nothing
+        // in the answer or its timing tells who has an account.
+        let sealer = try await outbox.keys.sealer(for: user.map { .user($0.userRecordName) } ?? .container(containerID))
         let code = SecretGenerator.typedCode()
         let now = clock.milliseconds
         let expiresAt = now + Self.codeLifetime.milliseconds
-        // The same write whether or not an account has the address (a decoy where no mail goes),
-        // and no SMTP in the request: nothing in the answer or its timing tells who has an account.
         try await storage.write { transaction in
-            guard let user, let sealer else {
+            guard let user else {
                 return try await MailOutbox.enqueue(StoredMail(recipient: email, subject: "", body: "", isDecoy: true, codeExpiresAt: expiresAt,
-                                                               createdAt: now), in: transaction)
+                                                               createdAt: now), sealedWith: sealer, in: transaction)
             }
             try await transaction.savePasswordResetCode(StoredPasswordResetCode(codeHash: SecretGenerator.digest(code), userRecordName: user.userRecordName,
                                                                                expiresAt: expiresAt))
