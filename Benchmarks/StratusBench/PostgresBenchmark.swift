@@ -86,9 +86,11 @@ struct PostgresBenchmark {
             $0.databaseConnections = connections
         }) { first in
             guard instances == 2 else { return try await Self.saveRate(over: [first], saves: saves) }
+            // Every instance on one database takes the same master key: the one the first made.
             return try await BenchmarkServer.with(directory: directory.appendingPathComponent("b"), username: "bench-b", configure: {
                 $0.databaseURL = database
                 $0.databaseConnections = connections
+                $0.encryptionKeyFile = directory.appendingPathComponent("a/master.key").path
             }) { second in
                 try await Self.saveRate(over: [first, second], saves: saves)
             }
