@@ -44,6 +44,42 @@ import Testing
         #expect(note.fields["text.body"]?.type == .scalar(.asset))
     }
 
+    /// CloudKit's grammar: `[ ENCRYPTED ] type`, in a list too; never indexed, never a
+    /// reference or an asset; written back as read.
+    @Test func encryptedFieldsReadAndWriteBack() throws {
+        let schema = try SchemaText.parse("""
+            DEFINE SCHEMA
+                RECORD TYPE Note (
+                    title    STRING QUERYABLE,
+                    secret   ENCRYPTED STRING,
+                    readings LIST<ENCRYPTED DOUBLE>,
+                    "encrypted" encrypted bytes
+                );
+            """)
+        let note = try #require(schema.recordTypes["Note"])
+        #expect(note.fields["secret"] == FieldSchema(name: "secret", type: .scalar(.string), isEncrypted: true))
+        #expect(note.fields["readings"] == FieldSchema(name: "readings", type: .list(.double), isEncrypted: true))
+        #expect(note.fields["encrypted"]?.typeName == "ENCRYPTED_BYTES")
+        #expect(note.fields["title"]?.isEncrypted == false)
+        #expect(note.fields["readings"]?.typeName == "ENCRYPTED_DOUBLE_LIST")
+        let text = SchemaText.format(schema)
+        #expect(text.contains("secret       ENCRYPTED STRING,") && text.contains("readings     LIST<ENCRYPTED DOUBLE>,"), "\(text)")
+        #expect(text.contains("\"encrypted\"  ENCRYPTED BYTES"), "a field named like the keyword is quoted: \(text)")
+        #expect(try SchemaText.parse(text) == schema)
+
+        for (line, problem) in [("secret ENCRYPTED STRING QUERYABLE", "field 'Note.secret' is encrypted: it cannot be QUERYABLE"),
+                                ("secret ENCRYPTED STRING SORTABLE", "it cannot be SORTABLE"),
+                                ("owner ENCRYPTED REFERENCE", "ENCRYPTED REFERENCE is not a CloudKit type"),
+                                ("files LIST<ENCRYPTED ASSET>", "ENCRYPTED ASSET is not a CloudKit type"),
+                                ("secret ENCRYPTED,", "unknown field type ','"),
+                                ("secret ENCRYPTED LIST<STRING>", "unknown field type 'LIST'")] {
+            #expect { try SchemaText.parse("DEFINE SCHEMA\nRECORD TYPE Note (\n\(line)\n);") } throws: { error in
+                guard let error = error as? SchemaTextError else { return false }
+                return error.line == 3 && error.message.contains(problem)
+            }
+        }
+    }
+
     @Test func theExampleSchemaFileReads() throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Examples/Schema/notes.ckdb").standardized

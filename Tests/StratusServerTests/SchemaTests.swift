@@ -86,6 +86,44 @@ import StratusTesting
         }
     }
 
+    /// An encrypted field in the schema (issue 68, its first part): kept as declared through
+    /// import, export and deploy, never converted from or to plain, refused in filters and sorts,
+    /// and, until this server seals them, refused in writes rather than stored in plain text.
+    @Test func encryptedFieldsAreKeptRefusedInQueriesAndNeverStoredInPlain() async throws {
+        try await TestServer.with { server in
+            let stratus = server.server
+            let container = TestServer.containerID
+            try await stratus.importSchema("DEFINE SCHEMA RECORD TYPE Note (title STRING QUERYABLE SORTABLE, secret ENCRYPTED STRING, readings LIST<ENCRYPTED DOUBLE>);",
+                                           container: container)
+            #expect(try await stratus.deploySchema(container: container).map(\.description).contains("+ field Note.secret ENCRYPTED_STRING"))
+            for environment in [ContainerEnvironment.development, .production] {
+                let exported = try await stratus.exportSchema(container: container, environment: environment)
+                #expect(exported.contains("secret    ENCRYPTED STRING") && exported.contains("LIST<ENCRYPTED DOUBLE>"), "\(exported)")
+            }
+            await #expect {
+                try await stratus.importSchema("DEFINE SCHEMA RECORD TYPE Note (title STRING QUERYABLE SORTABLE, secret STRING, readings LIST<ENCRYPTED DOUBLE>);",
+                                               container: container)
+            } throws: { "\($0)".contains("field 'Note.secret' is ENCRYPTED_STRING and cannot become STRING") }
+            await #expect {
+                try await stratus.importSchema("DEFINE SCHEMA RECORD TYPE Note (title ENCRYPTED STRING, secret ENCRYPTED STRING, readings LIST<ENCRYPTED DOUBLE>);",
+                                               container: container)
+            } throws: { "\($0)".contains("field 'Note.title' is STRING and cannot become ENCRYPTED_STRING") }
+
+            let alice = try await server.signUp()
+            let written = try await alice.modify([.create("n1", ["title": .string("plain"), "secret": .string("my secret")])])
+            #expect(written[0].error?.serverErrorCode == .badRequest)
+            #expect(written[0].error?.reason.contains("field 'Note.secret' is ENCRYPTED_STRING") == true, "\(String(describing: written[0].error))")
+            _ = try await alice.save([.create("n2", ["title": .string("plain")])])
+            for (filter, sort) in [(#"[{"fieldName":"secret","comparator":"EQUALS","fieldValue":{"value":"x"}}]"#, "[]"),
+                                   ("[]", #"[{"fieldName":"secret"}]"#)] {
+                let query = #"{"query":{"recordType":"Note","filterBy":\#(filter),"sortBy":\#(sort)}}"#
+                let answer = try await alice.post(alice.path(.private, "records/query"), json: query)
+                #expect(answer.status == 400 && answer.errorCode == .badRequest)
+                #expect(answer.text.contains("an encrypted field cannot be filtered or sorted"), "\(answer.text)")
+            }
+        }
+    }
+
     /// `stratus schema import`, `export` and `deploy`, run as a user runs them.
     @Test func schemaCommands() async throws {
         let directory = TestServer.temporaryDirectory()

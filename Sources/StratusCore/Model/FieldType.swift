@@ -9,6 +9,10 @@ public enum ScalarType: String, Codable, Sendable, CaseIterable {
     case location = "LOCATION"
     /// Written as `ASSET`, returned as `ASSETID` (as CloudKit does).
     case asset = "ASSET"
+
+    /// Whether a field of this type may be encrypted (`ENCRYPTED STRING`): every type but a
+    /// reference, which the server must read, and an asset.
+    public var isEncryptable: Bool { self != .reference && self != .asset }
 }
 
 /// The `type` of a record field: a scalar type or a list of one (`STRING_LIST`, …).

@@ -38,8 +38,8 @@ public struct Schema: Sendable, Equatable {
                     problems.append("field '\(name).\(fieldName)' would be removed")
                     continue
                 }
-                if newField.type != field.type {
-                    problems.append("field '\(name).\(fieldName)' would change type from \(field.type) to \(newField.type)")
+                if newField.typeName != field.typeName {
+                    problems.append("field '\(name).\(fieldName)' would change type from \(field.typeName) to \(newField.typeName)")
                 } else if newField.indexes != field.indexes {
                     changes.append(.setIndexes(recordType: name, field: newField))
                 }
@@ -77,14 +77,23 @@ public struct RecordTypeSchema: Sendable, Equatable {
 /// One field of a record type.
 public struct FieldSchema: Sendable, Equatable {
     public var name: String
+    /// The type of its values (an encrypted field's plain type: `STRING` for `ENCRYPTED STRING`).
     public var type: FieldType
     public var indexes: FieldIndexes
+    /// Whether its values are encrypted (`ENCRYPTED STRING`, `LIST<ENCRYPTED DOUBLE>`): the server
+    /// keeps them sealed and can neither index, filter nor sort them. Fixed once the field exists.
+    public var isEncrypted: Bool
 
-    public init(name: String, type: FieldType, indexes: FieldIndexes = []) {
+    public init(name: String, type: FieldType, indexes: FieldIndexes = [], isEncrypted: Bool = false) {
         self.name = name
         self.type = type
         self.indexes = indexes
+        self.isEncrypted = isEncrypted
     }
+
+    /// The type as CloudKit names it in schema errors: `ENCRYPTED_STRING` for an encrypted
+    /// STRING, `ENCRYPTED_DOUBLE_LIST` for a list of encrypted DOUBLEs.
+    public var typeName: String { isEncrypted ? "ENCRYPTED_" + type.wireName : type.wireName }
 }
 
 /// The indexes of a field, as CloudKit names them.
@@ -113,7 +122,7 @@ public enum SchemaChange: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .addRecordType(let type): "+ record type \(type)"
-        case .addField(let type, let field): "+ field \(type).\(field.name) \(field.type)"
+        case .addField(let type, let field): "+ field \(type).\(field.name) \(field.typeName)"
         case .setIndexes(let type, let field): "~ indexes of \(type).\(field.name)"
         case .addRole(let role): "+ role \(role)"
         case .setGrants(let type, let grants):

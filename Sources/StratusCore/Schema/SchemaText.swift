@@ -24,6 +24,10 @@
 ///     );
 /// ```
 ///
+/// An encrypted field is declared `ENCRYPTED STRING` (or `LIST<ENCRYPTED DOUBLE>`): any type but
+/// REFERENCE and ASSET, never QUERYABLE, SORTABLE or SEARCHABLE (the server cannot index what it
+/// cannot read).
+///
 /// Reading accepts what cktool exports: system fields (`"___createTime"` …) are read and left out
 /// (Stratus keeps them itself), `CREATE ROLE` and `GRANT` lines are the public database's
 /// security roles (see ``SecurityRole``), and `//` and `--` start comments. Writing lists every
@@ -42,7 +46,7 @@ public enum SchemaText {
             var lines: [String] = []
             for field in fields {
                 let quoted = name(field.name)
-                var line = quoted + String(repeating: " ", count: width - quoted.count + 2) + typeName(field.type)
+                var line = quoted + String(repeating: " ", count: width - quoted.count + 2) + typeName(field)
                 if field.indexes.contains(.queryable) { line += " QUERYABLE" }
                 if field.indexes.contains(.sortable) { line += " SORTABLE" }
                 if field.indexes.contains(.searchable) { line += " SEARCHABLE" }
@@ -91,9 +95,12 @@ public enum SchemaText {
                     }
                     let fieldLine = reader.peek()?.line ?? 1
                     let fieldName = try reader.name("a field name")
-                    let type = try reader.fieldType()
+                    let (type, isEncrypted) = try reader.fieldType()
                     var indexes: FieldIndexes = []
                     while let flag = reader.peek(), flag.isWord("QUERYABLE") || flag.isWord("SORTABLE") || flag.isWord("SEARCHABLE") {
+                        guard !isEncrypted else {
+                            throw reader.error("field '\(typeName).\(fieldName)' is encrypted: it cannot be \(flag.text.uppercased()) (the server cannot index what it cannot read)")
+                        }
                         _ = reader.next()
                         indexes.insert(flag.isWord("QUERYABLE") ? .queryable : flag.isWord("SORTABLE") ? .sortable : .searchable)
                     }
@@ -101,7 +108,7 @@ public enum SchemaText {
                     guard recordType.fields[fieldName] == nil else {
                         throw SchemaTextError(line: fieldLine, message: "field '\(typeName).\(fieldName)' is defined twice")
                     }
-                    recordType.fields[fieldName] = FieldSchema(name: fieldName, type: type, indexes: indexes)
+                    recordType.fields[fieldName] = FieldSchema(name: fieldName, type: type, indexes: indexes, isEncrypted: isEncrypted)
                 } while reader.skip(",")
             }
             try reader.expect(")")
@@ -118,14 +125,15 @@ public enum SchemaText {
         return schema
     }
 
-    private static func typeName(_ type: FieldType) -> String {
-        switch type {
-        case .scalar(let scalar): scalar.rawValue
-        case .list(let scalar): "LIST<\(scalar.rawValue)>"
+    private static func typeName(_ field: FieldSchema) -> String {
+        let encrypted = field.isEncrypted ? "ENCRYPTED " : ""
+        return switch field.type {
+        case .scalar(let scalar): encrypted + scalar.rawValue
+        case .list(let scalar): "LIST<\(encrypted)\(scalar.rawValue)>"
         }
     }
 
-    private static let keywords: Set<String> = ["DEFINE", "SCHEMA", "RECORD", "TYPE", "GRANT", "CREATE", "ROLE", "LIST",
+    private static let keywords: Set<String> = ["DEFINE", "SCHEMA", "RECORD", "TYPE", "GRANT", "CREATE", "ROLE", "LIST", "ENCRYPTED",
                                                 "QUERYABLE", "SORTABLE", "SEARCHABLE", "TO", "READ", "WRITE"]
 
     private static func name(_ name: String) -> String {
@@ -230,19 +238,34 @@ public enum SchemaText {
             return token.text
         }
 
-        mutating func fieldType() throws(SchemaTextError) -> FieldType {
-            guard let token = next(), !token.quoted else { throw error("expected a field type") }
+        /// Reads a field's type: `STRING`, `ENCRYPTED STRING`, `LIST<STRING>` or
+        /// `LIST<ENCRYPTED STRING>`; whether it is encrypted.
+        mutating func fieldType() throws(SchemaTextError) -> (FieldType, isEncrypted: Bool) {
+            guard let token = peek(), !token.quoted else { throw error("expected a field type") }
             if token.isWord("LIST") {
+                position += 1
                 try expect("<")
-                guard case .scalar(let element) = try fieldType() else { throw error("lists of lists are not a CloudKit type") }
+                guard peek()?.isWord("LIST") != true else { throw error("lists of lists are not a CloudKit type") }
+                let (element, isEncrypted) = try primitiveType()
                 try expect(">")
-                return .list(element)
+                return (.list(element), isEncrypted)
             }
-            guard let scalar = ScalarType(rawValue: token.text.uppercased()) else {
-                position -= 1
-                throw error("unknown field type '\(token.text)'")
+            let (scalar, isEncrypted) = try primitiveType()
+            return (.scalar(scalar), isEncrypted)
+        }
+
+        /// `[ ENCRYPTED ] type`, as CloudKit's grammar has it.
+        private mutating func primitiveType() throws(SchemaTextError) -> (ScalarType, isEncrypted: Bool) {
+            let isEncrypted = peek()?.isWord("ENCRYPTED") == true
+            if isEncrypted { position += 1 }
+            guard let token = peek(), !token.quoted, let scalar = ScalarType(rawValue: token.text.uppercased()) else {
+                throw error("unknown field type '\(peek()?.text ?? "")'")
             }
-            return .scalar(scalar)
+            guard !isEncrypted || scalar.isEncryptable else {
+                throw error("ENCRYPTED \(scalar.rawValue) is not a CloudKit type: a reference or an asset cannot be encrypted")
+            }
+            position += 1
+            return (scalar, isEncrypted)
         }
     }
 }

@@ -117,6 +117,9 @@ enum QueryTranslation {
         guard let field = schema.fields[name] else {
             throw .badRequest("record type '\(schema.name)' has no field '\(name)'")
         }
+        guard !field.isEncrypted else {
+            throw .badRequest("field '\(schema.name).\(name)' is \(field.typeName): an encrypted field cannot be filtered or sorted (the server cannot read it)")
+        }
         guard field.indexes.contains(index) else {
             let flag = index == .sortable ? "SORTABLE" : index == .searchable ? "SEARCHABLE" : "QUERYABLE"
             throw .badRequest("field '\(schema.name).\(name)' is not marked \(flag)")

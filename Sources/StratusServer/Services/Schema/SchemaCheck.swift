@@ -41,6 +41,9 @@ struct SchemaCheck {
         for (name, value) in fields {
             guard let value else { continue }
             if let field = type.fields[name] {
+                guard !field.isEncrypted else {
+                    throw CloudKitError.badRequest("field '\(recordType).\(name)' is \(field.typeName), and this server does not store encrypted fields yet")
+                }
                 let valueType = value.type
                 guard valueType != field.type else { continue }
                 guard let coerced = Self.coerce(value, to: field.type) else {

@@ -28,6 +28,7 @@ package struct SchemaService: Sendable {
         let audit = AuditLog.entry("schema.import", container: containerID, "development", at: clock.milliseconds)
         return try await writeChangingPermissions { transaction, _ in
             let previous = try await transaction.schema(containerID: containerID, environment: .development)
+            try Self.refuseEncryptionChanges(from: previous, to: schema)
             try await transaction.replaceSchema(schema, containerID: containerID, environment: .development)
             try await transaction.appendAudit(audit)
             try await Self.rebuildIndexes(from: previous, to: schema, containerID: containerID, environment: .development, in: transaction)
@@ -93,6 +94,17 @@ package struct SchemaService: Sendable {
             let deployed = try await transaction.schema(containerID: containerID, environment: .production)
             try await Self.rebuildIndexes(from: production, to: deployed, containerID: containerID, environment: .production, in: transaction)
             return changes
+        }
+    }
+
+    /// Refuses a schema that would encrypt a field `previous` has in plain, or the other way: as
+    /// in CloudKit, an existing field is never converted (its values were written as they are).
+    private static func refuseEncryptionChanges(from previous: Schema, to schema: Schema) throws(CloudKitError) {
+        for (typeName, type) in schema.recordTypes.sorted(by: { $0.key < $1.key }) {
+            for (name, field) in type.fields.sorted(by: { $0.key < $1.key }) {
+                guard let existing = previous.recordTypes[typeName]?.fields[name], existing.isEncrypted != field.isEncrypted else { continue }
+                throw .badRequest("field '\(typeName).\(name)' is \(existing.typeName) and cannot become \(field.typeName): an existing field's encryption never changes")
+            }
         }
     }
 

@@ -13,9 +13,10 @@ extension SchemaStore where Self: SQLDatabase {
             SELECT field_name, field_type, indexes FROM schema_fields
             WHERE container_id = \(containerID) AND environment = \(environment.rawValue) AND record_type = \(recordType)
             """) {
-            guard let fieldType = FieldType(wireName: try row.string(1)) else { continue }
-            let name = try row.string(0)
-            type.fields[name] = FieldSchema(name: name, type: fieldType, indexes: FieldIndexes(rawValue: try row.int(2)))
+            guard let field = FieldSchema(name: try row.string(0), storedTypeName: try row.string(1), indexes: FieldIndexes(rawValue: try row.int(2))) else {
+                continue
+            }
+            type.fields[field.name] = field
         }
         return type
     }
@@ -49,7 +50,7 @@ extension SchemaStore where Self: SQLDatabase {
                 try await insertRecordType(recordType, containerID: containerID, environment: environment)
                 try await run("""
                     INSERT INTO schema_fields (container_id, environment, record_type, field_name, field_type, indexes)
-                    VALUES (\(containerID), \(environment), \(recordType), \(field.name), \(field.type.storedName), \(field.indexes.rawValue))
+                    VALUES (\(containerID), \(environment), \(recordType), \(field.name), \(field.storedTypeName), \(field.indexes.rawValue))
                     ON CONFLICT (container_id, environment, record_type, field_name)
                     DO UPDATE SET field_type = EXCLUDED.field_type, indexes = EXCLUDED.indexes
                     """)
