@@ -36,16 +36,19 @@ struct BenchmarkServer {
     }
 
     /// Runs a server in a child process (this executable's `child-server` command) over
-    /// `directory`, or over `database` (PostgreSQL) when given.
+    /// `directory`, or over `database` (PostgreSQL) when given, with the master key in
+    /// `encryptionKeyFile` when given (else the data directory's own).
     /// With `logLevel` `info` the server logs every request to its standard output, which is
     /// read to its end meanwhile (as journald or a container runtime reads it).
     static func inChildProcess<T: Sendable>(directory: URL, database: String? = nil, username: String = "bench", pushConnectionsPerUser: Int? = nil,
-                                            logLevel: String = "error", userRequestsPerSecond: Double? = nil,
+                                            logLevel: String = "error", userRequestsPerSecond: Double? = nil, encryptionKeyFile: String? = nil,
                                             _ body: @Sendable (BenchmarkServer) async throws -> T) async throws -> T {
-        let child = try ChildProcess("/proc/self/exe", ["child-server", "--data", directory.path, "--log-level", logLevel]
-                                         + (userRequestsPerSecond.map { ["--user-requests-per-second", String($0)] } ?? [])
-                                         + (database.map { ["--database", $0] } ?? [])
-                                         + (pushConnectionsPerUser.map { ["--push-connections-per-user", String($0)] } ?? []))
+        var arguments = ["child-server", "--data", directory.path, "--log-level", logLevel]
+        if let userRequestsPerSecond { arguments += ["--user-requests-per-second", String(userRequestsPerSecond)] }
+        if let database { arguments += ["--database", database] }
+        if let encryptionKeyFile { arguments += ["--encryption-key-file", encryptionKeyFile] }
+        if let pushConnectionsPerUser { arguments += ["--push-connections-per-user", String(pushConnectionsPerUser)] }
+        let child = try ChildProcess("/proc/self/exe", arguments)
         defer { child.end(with: SIGTERM) }
         let (ready, _) = try await ServerProcess.awaitReady(child)
         Thread.detachNewThread { while child.readChunk() != nil {} }

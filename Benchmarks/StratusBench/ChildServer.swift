@@ -20,6 +20,8 @@ struct ChildServer: AsyncParsableCommand {
     @Option var logLevel = "error"
     /// Requests per second one user may make (the limiter still counts each request).
     @Option var userRequestsPerSecond: Double?
+    /// The master key, for a second instance on a database whose key store the first keyed.
+    @Option var encryptionKeyFile: String?
 
     func run() async throws {
         var logger = BenchmarkServer.quietLogger
@@ -27,6 +29,7 @@ struct ChildServer: AsyncParsableCommand {
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), port: 0)
         configuration.storageDrivers = [.sqlite, .postgreSQL]
         configuration.databaseURL = database
+        configuration.encryptionKeyFile = encryptionKeyFile
         if let pushConnectionsPerUser { configuration.maxPushConnectionsPerUser = pushConnectionsPerUser }
         if let userRequestsPerSecond { configuration.requestsPerUser = RateRule(burst: userRequestsPerSecond * 4, perSecond: userRequestsPerSecond) }
         let server = try await StratusServer(configuration: configuration, logger: logger)

@@ -71,8 +71,10 @@ struct PushBenchmark: AsyncParsableCommand {
         let changes = self.changes
         let (single, across) = try await BenchmarkServer.inChildProcess(directory: directory.appendingPathComponent("a"), database: database,
                                                                         pushConnectionsPerUser: Self.pushConnectionsPerUser) { a in
+            // Every instance on one database takes the same master key: the one the first made.
             try await BenchmarkServer.inChildProcess(directory: directory.appendingPathComponent("b"), database: database, username: "bench-b",
-                                                     pushConnectionsPerUser: Self.pushConnectionsPerUser) { b in
+                                                     pushConnectionsPerUser: Self.pushConnectionsPerUser,
+                                                     encryptionKeyFile: directory.appendingPathComponent("a/master.key").path) { b in
                 let zone = try await Self.subscribedZone(a)
                 var onB = b
                 onB.webAuthToken = a.webAuthToken
