@@ -104,6 +104,27 @@ import StratusCore
         }
     }
 
+    /// `password/forgot` never makes a key (its write would make the answer slower for an account
+    /// than for an address nobody has): an account with no key yet (from before keys) gets its mail
+    /// sealed for the container, as the decoy is; one with a key, for its user.
+    @Test func aPasswordResetRequestMakesNoKey() async throws {
+        try await TestServer.with(configure: { $0.smtp = Self.unreachableMailer }) { server in
+            let keys = server.server.services.keys
+            try await server.server.services.storage.write { transaction in
+                try await transaction.insertUser(StoredUser(userRecordName: "_legacy", containerID: TestServer.containerID, username: "legacy",
+                                                            passwordHash: "", createdAt: 0, email: "legacy@example.com", emailVerified: true))
+            }
+            for email in ["legacy@example.com", "nobody@example.com"] {
+                #expect(try await server.anonymous.post("\(Self.auth)/password/forgot", ["email": email]).status == 200)
+            }
+            // The decoy may be gone already (the courier forgets decoys unsent).
+            let mail = try #require(try await Self.storedMails(server).first { $0.recipient == "legacy@example.com" })
+            #expect(mail.sealedFor == KeyScope.container(TestServer.containerID).name)
+            let userKeys = try await keys.store.transaction { try await $0.dataKeyScopes(startingWith: KeyScope.user("").name, after: "", limit: 10) }
+            #expect(userKeys.isEmpty, "no key was made for the account: \(userKeys)")
+        }
+    }
+
     /// A deletion that stopped between its commit and its key's destruction leaves a key whose
     /// user is gone: maintenance destroys it, and leaves every living user's key.
     @Test func maintenanceDestroysTheKeysOfDeletedUsers() async throws {

@@ -98,6 +98,15 @@ package final class KeyVault: Sendable {
         try await sealer(for: scope).seal(plaintext)
     }
 
+    /// The scope's data key if it has one, else `fallback`'s (made now if needed): for a request
+    /// whose timing must not tell whether the scope's owner exists, which therefore never writes a
+    /// key for it (`password/forgot`).
+    package func sealer(for scope: KeyScope, orElse fallback: KeyScope) async throws -> Sealer {
+        _ = try requireMaster()
+        if let key = try await dataKey(of: scope, creating: false) { return Sealer(scope: scope, key: key) }
+        return try await sealer(for: fallback)
+    }
+
     /// The scope's data key (made now if the scope has none), to seal with inside a storage
     /// transaction, where the key store is not reached.
     package func sealer(for scope: KeyScope) async throws -> Sealer {

@@ -38,10 +38,12 @@ package struct PasswordReset: Sendable {
         try await limiter.acquireAcrossInstances("reset|email|\(containerID)|\(email)", Self.mailsPerEmail, what: "password resets for this email address")
         try await MailedCodeLimits(limiter: limiter).chargeCode(to: email, containerID: containerID, client: client, verification: false)
         let user = try await storage.read { try await $0.user(containerID: containerID, email: email) }
-        // The same key-store use, seal and write whether or not an account has the address (a
-        // decoy, sealed for the container, where no mail goes), and no SMTP in the request: nothing
-        // in the answer or its timing tells who has an account.
-        let sealer = try await outbox.keys.sealer(for: user.map { .user($0.userRecordName) } ?? .container(containerID))
+        // The same seal and write whether or not an account has the address (a decoy, sealed for
+        // the container, where no mail goes), no key made (an account whose key was never made,
+        // from before keys, has its mail sealed for the container too), and no SMTP in the
+        // request: nothing in the answer or its timing tells who has an account.
+        let container = KeyScope.container(containerID)
+        let sealer = try await outbox.keys.sealer(for: user.map { .user($0.userRecordName) } ?? container, orElse: container)
         let code = SecretGenerator.typedCode()
         let now = clock.milliseconds
         let expiresAt = now + Self.codeLifetime.milliseconds
