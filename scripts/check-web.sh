@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The web example (Examples/Web) in a real browser: headless Chromium driven by Selenium signs a user
-# in through the sign-in page in a popup and through a whole-page redirect, saves notes, finds one by
-# query, syncs changes another client made, uploads a file, hears notifications, and looks at the page
+# in through the sign-in page in a popup and through a whole-page redirect, saves notes (one with an
+# encrypted detail), finds one by query, syncs changes another client made, uploads a file, hears notifications, and looks at the page
 # in a narrow window; then dana's "your account" page lists her sessions, signs one out, asks her to confirm
 # before a password change (fresh proof) and signs her out. It saves a screenshot of each step in $WEB_SCREENSHOTS (default
 # .build/web-screenshots). Installs chromium, chromium-driver and selenium when missing.

@@ -23,7 +23,8 @@ let redirectURL = null;
 function show(list, records) {
   $(list).replaceChildren(...records.map((record) => {
     const item = document.createElement("li");
-    item.textContent = record.fields?.title?.value ?? record.recordName;
+    const detail = record.fields?.detail?.value;
+    item.textContent = (record.fields?.title?.value ?? record.recordName) + (detail ? ` (${detail})` : "");
     return item;
   }));
 }
@@ -99,10 +100,12 @@ $("sign-out").addEventListener("click", () => {
 $("note-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   try {
-    const title = $("title").value;
-    const [saved] = await database.saveRecords([{ recordName: crypto.randomUUID(), recordType: "Note", fields: { title: { value: title } } }], ZONE);
+    const fields = { title: { value: $("title").value } };
+    // A private detail is an encrypted field: sent with its type and isEncrypted, as CloudKit asks.
+    if ($("detail").value) fields.detail = { value: $("detail").value, type: "STRING", isEncrypted: true };
+    const [saved] = await database.saveRecords([{ recordName: crypto.randomUUID(), recordType: "Note", fields }], ZONE);
     if (saved.serverErrorCode) throw new CloudKitError(400, saved);
-    $("title").value = "";
+    $("title").value = $("detail").value = "";
     await sync();
   } catch (error) { report(error); }
 });

@@ -55,6 +55,15 @@ public struct CloudError: Error, Sendable, CustomStringConvertible {
     public var retryAfter: Double?
     /// The server's `serverErrorCode`, when the server answered.
     public var serverErrorCode: ServerErrorCode?
+    /// For ``Code-swift.enum/zoneNotFound``: the zone's encrypted fields can no longer be read
+    /// because the user's key was reset (CloudKit's `CKErrorUserDidResetEncryptedDataKey`); the app
+    /// deletes the zone and uploads its records again.
+    public var userDidResetEncryptedDataKey: Bool {
+        code == .zoneNotFound && reason.contains(Self.encryptedDataKeyResetMarker)
+    }
+
+    /// What the server's reason says when a zone's encryption key was reset.
+    static let encryptedDataKeyResetMarker = "userDidResetEncryptedDataKey"
     /// For ``Code-swift.enum/partialFailure``: the error of each failed item, by record name or zone name.
     public var partialErrors: [String: CloudError] = [:]
     /// For ``Code-swift.enum/serverRecordChanged``: the record this client tried to save, the

@@ -26,6 +26,8 @@ public struct CloudRecord: Sendable, Hashable {
     /// Local files of asset fields: set by ``setAsset(fileURL:forKey:)`` to upload, or by a fetch
     /// that downloads assets.
     public internal(set) var assetFiles: [String: URL] = [:]
+    /// The keys of the fields set through ``encryptedValues``, or fetched encrypted.
+    public package(set) var encryptedKeys: Set<String> = []
 
     /// A new record, unknown to the server.
     public init(recordType: String, recordID: RecordID, fields: [String: FieldValue] = [:]) {
@@ -61,6 +63,7 @@ public struct CloudRecord: Sendable, Hashable {
         var record = systemFields.map { CloudRecord(systemFields: $0, fields: fields) }
             ?? CloudRecord(recordType: recordType, recordID: recordID, fields: fields)
         record.assetFiles = assetFiles
+        record.encryptedKeys = encryptedKeys
         record.parent = parent
         record.shareKeys = shareKeys
         if let serverFields, systemFields != nil {
@@ -76,6 +79,33 @@ public struct CloudRecord: Sendable, Hashable {
         fields[key] = .asset(Asset())
         changedKeys.insert(key)
         assetFiles[key] = fileURL
+    }
+
+    /// The record's encrypted fields, as CloudKit's `encryptedValues`: a value set here is sent with
+    /// `isEncrypted` and kept sealed by the server under its owner's key; it cannot be a reference
+    /// or an asset, nor be filtered or sorted on in a query. Such a field reads here and through
+    /// the record's subscript alike; this view reads only encrypted ones.
+    ///
+    /// ```swift
+    /// note.encryptedValues["secret"] = .string("the safe's code")
+    /// ```
+    public var encryptedValues: EncryptedValues {
+        get { EncryptedValues(record: self) }
+        set { self = newValue.record }
+    }
+
+    /// A record's encrypted fields (``CloudRecord/encryptedValues``).
+    public struct EncryptedValues: Sendable, Hashable {
+        fileprivate var record: CloudRecord
+
+        /// An encrypted field's value; setting nil removes the field.
+        public subscript(key: String) -> FieldValue? {
+            get { record.encryptedKeys.contains(key) ? record.fields[key] : nil }
+            set {
+                record[key] = newValue
+                if newValue == nil { record.encryptedKeys.remove(key) } else { record.encryptedKeys.insert(key) }
+            }
+        }
     }
 
     /// The server's change tag of the version this record is based on.
@@ -147,6 +177,7 @@ extension CloudRecord {
         fields = record.fields.compactMapValues { $0 }
         serverFields = fields
         shareKeys = record.shareKeys
+        encryptedKeys = record.encryptedFields
     }
 
     /// The wire record to send, with only `keys` among its fields (all when nil).
@@ -155,6 +186,7 @@ extension CloudRecord {
         for key in keys ?? Set(fields.keys) { sent[key] = .some(fields[key]) }
         var record = Record(recordName: recordID.recordName, recordType: recordType, recordChangeTag: changeTag, fields: sent,
                             parent: (parent ?? systemFields?.parent).map(RecordPointer.init))
+        record.encryptedFields = encryptedKeys.intersection(sent.keys)
         if let shareKeys {
             // Only what a client may set: the root, the public permission, the participants.
             record.shareKeys = ShareKeys(forRecord: shareKeys.forRecord, publicPermission: shareKeys.publicPermission,

@@ -64,6 +64,7 @@ struct RowConversion {
             }
         }
         var record = CloudRecord(recordType: table.recordType, recordID: RecordID(recordName: id, zoneID: zoneID), fields: fields)
+        record.encryptedKeys = Set(table.encryptedColumns.filter(table.isField).map(table.fieldName)).intersection(fields.keys)
         record.parent = parent
         for column in table.assetColumns where table.isField(column) {
             let data: Data? = switch (row[column] as DatabaseValue).storage {

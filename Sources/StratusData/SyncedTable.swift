@@ -132,6 +132,9 @@ public struct SyncedTable: Sendable {
     public let assetColumns: Set<String>
     /// INTEGER columns of milliseconds since 1970 that travel as TIMESTAMP fields.
     public let timestampColumns: Set<String>
+    /// Columns whose fields are encrypted (CloudKit's `encryptedValues`): sealed by the server
+    /// under the user's key, never indexed, queried or sorted on.
+    public let encryptedColumns: Set<String>
     /// Columns that reference rows of synced tables.
     public let references: [Reference]
     /// JSON-array columns that reference rows of synced tables.
@@ -149,12 +152,13 @@ public struct SyncedTable: Sendable {
     ///   - localColumns: columns that stay on the device.
     ///   - assetColumns: TEXT or BLOB columns that travel as asset files.
     ///   - timestampColumns: INTEGER columns of milliseconds since 1970 that travel as TIMESTAMP fields.
+    ///   - encryptedColumns: columns whose fields are encrypted (never a reference or an asset column).
     ///   - references: columns holding another synced row's ID.
     ///   - referenceLists: columns holding a JSON array of other synced rows' IDs.
     public init<Record: TableRecord>(_ record: Record.Type, recordType: String? = nil, zone: Zone = .named("StratusData"),
                                      primaryKey: Column = Column("id"), fieldNames: KeyValuePairs<Column, String> = [:],
                                      localColumns: [Column] = [], assetColumns: [Column] = [], timestampColumns: [Column] = [],
-                                     references: [Reference] = [], referenceLists: [ReferenceList] = []) {
+                                     encryptedColumns: [Column] = [], references: [Reference] = [], referenceLists: [ReferenceList] = []) {
         self.tableName = Record.databaseTableName
         self.recordType = recordType ?? Record.databaseTableName
         self.zone = zone
@@ -163,6 +167,7 @@ public struct SyncedTable: Sendable {
         self.localColumns = Set(localColumns.map(\.name))
         self.assetColumns = Set(assetColumns.map(\.name))
         self.timestampColumns = Set(timestampColumns.map(\.name))
+        self.encryptedColumns = Set(encryptedColumns.map(\.name))
         self.references = references
         self.referenceLists = referenceLists
     }

@@ -16,6 +16,7 @@ public struct ConflictResolver: Sendable {
     func resolve(local: CloudRecord, server: CloudRecord, ancestor: CloudRecord?) -> CloudRecord {
         let fields = resolveFields(local, server, ancestor)
         var resolved = CloudRecord(recordType: server.recordType, recordID: server.recordID, fields: fields)
+        resolved.encryptedKeys = local.encryptedKeys.union(server.encryptedKeys).intersection(fields.keys)
         // A local file the resolution kept is still to be uploaded.
         for (key, file) in local.assetFiles where fields[key] == local.fields[key] { resolved.setAsset(fileURL: file, forKey: key) }
         return resolved.edit(of: server.systemFields, serverFields: server.fields)

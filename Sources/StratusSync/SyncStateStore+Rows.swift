@@ -31,7 +31,7 @@ extension SyncStateStore {
         for record in records {
             guard let system = record.systemFields else { continue }
             var writer = WireWriter(capacity: 256)
-            writer.fields(record.fields)
+            writer.fields(record.fields, encrypted: record.encryptedKeys)
             let id = record.recordID
             values += [id.zoneID.zoneName.databaseValue, (id.zoneID.ownerRecordName ?? "").databaseValue, id.recordName.databaseValue,
                        system.recordType.databaseValue, system.changeTag.databaseValue,
@@ -85,10 +85,13 @@ extension SyncStateStore {
         }
         let system = RecordSystemFields(recordID: id, recordType: row[0], changeTag: row[1], created: stamp(row[2], row[3], row[4]),
                                         modified: stamp(row[5], row[6], row[7]), parent: row[8], share: row[9])
-        var fields: [String: FieldValue] = [:]
+        var wire = StratusCore.Record()
         if let data: Data = row[10] {
-            fields = try Record.readFields(JSONParser.parse(Array(data))).compactMapValues { $0 }
+            try Record.readFields(JSONParser.parse(Array(data)), into: &wire)
         }
-        return CloudRecord(systemFields: system, fields: fields).edit(of: system, serverFields: fields)
+        let fields = wire.fields.compactMapValues { $0 }
+        var record = CloudRecord(systemFields: system, fields: fields)
+        record.encryptedKeys = wire.encryptedFields
+        return record.edit(of: system, serverFields: fields)
     }
 }

@@ -61,7 +61,7 @@ public actor DeviceRecordStore: SyncEngineDelegate {
     }
 
     private func persist() {
-        let stored = records.values.map { StoredRecord(id: $0.recordID, type: $0.recordType, fields: $0.fields.mapValues(RecordField.init)) }
+        let stored = records.values.map { StoredRecord(id: $0.recordID, type: $0.recordType, fields: $0.fields.mapValues { RecordField($0) }) }
         try? JSONEncoder().encode(stored).write(to: file, options: .atomic)
     }
 

@@ -28,6 +28,49 @@ import Testing
         }
     }
 
+    /// `encryptedValues`, as CKRecord's: sent with `isEncrypted`, answered and fetched back
+    /// encrypted (the server seals them; EncryptedFieldTests), and kept through an edit.
+    @Test(arguments: ClientTransport.allCases) func encryptedValuesRoundTrip(_ transport: ClientTransport) async throws {
+        try await TestCloud.with { cloud in
+            let alice = try await cloud.signUp("alice", transport: transport.make())
+            let database = alice.privateCloudDatabase
+            try await database.save(zone: Self.zone)
+            var note = Self.note("n1", "Hello")
+            note.encryptedValues["secret"] = .string("the safe's code")
+            #expect(note.encryptedKeys == ["secret"] && note.encryptedValues["title"] == nil)
+            var saved = try await database.save(note)
+            #expect(saved.encryptedKeys == ["secret"] && saved.encryptedValues["secret"] == .string("the safe's code"))
+            saved["title"] = .string("Hello again")
+            _ = try await database.save(saved)
+            let fetched = try await database.record(for: note.recordID)
+            #expect(fetched.encryptedValues["secret"] == .string("the safe's code") && fetched.string("title") == "Hello again")
+            var removed = fetched
+            removed.encryptedValues["secret"] = nil
+            #expect(try await database.save(removed).encryptedKeys.isEmpty)
+        }
+    }
+
+    /// A reset key (``TestCloud/resetEncryptedDataKey(of:)``) answers as CloudKit does, and the
+    /// app recovers as it would there: it deletes the zone and uploads its records again.
+    @Test(.enabled(if: TestCloud.runsServerInProcess, "the server's keys are reached in process")) func aResetKeyIsReportedAndTheAppRecovers() async throws {
+        try await TestCloud.with { cloud in
+            let alice = try await cloud.signUp("alice")
+            let database = alice.privateCloudDatabase
+            try await database.save(zone: Self.zone)
+            var note = Self.note("n1", "Hello")
+            note.encryptedValues["secret"] = .string("the safe's code")
+            _ = try await database.save(note)
+            try await cloud.resetEncryptedDataKey(of: try #require(await alice.userRecordName))
+            let error = try await #require(throws: CloudError.self) { try await database.record(for: note.recordID) }
+            #expect(error.code == .zoneNotFound && error.userDidResetEncryptedDataKey, "\(error)")
+            #expect(try await database.save(Self.note("n2", "plain")).string("title") == "plain", "what holds no encrypted field still reads")
+            try await database.deleteRecordZone(withID: Self.zone)
+            try await database.save(zone: Self.zone)
+            _ = try await database.save(note)
+            #expect(try await database.record(for: note.recordID).encryptedValues["secret"] == .string("the safe's code"))
+        }
+    }
+
     @Test(arguments: ClientTransport.allCases) func saveFetchAndConflict(_ transport: ClientTransport) async throws {
         try await TestCloud.with { cloud in
             let alice = try await cloud.signUp("alice", transport: transport.make())

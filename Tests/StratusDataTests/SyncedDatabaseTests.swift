@@ -549,3 +549,22 @@ struct DataDevice {
         }
     }
 }
+
+@Suite struct EncryptedColumnTests {
+    /// A column declared encrypted travels as an encrypted field: the server answers it with
+    /// `isEncrypted` (and keeps it sealed), and another device gets the row whole.
+    @Test func anEncryptedColumnSyncsAsAnEncryptedField() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let table = SyncedTable(AssetColumnTests.Document.self, recordType: "Diary", encryptedColumns: [Column("body")])
+            let (phoneDB, phone, _) = try await AssetColumnTests.open("phone", in: cloud, user: user, table: table)
+            let (laptopDB, laptop, _) = try await AssetColumnTests.open("laptop", in: cloud, user: user, table: table)
+            try await phoneDB.write { db in try db.execute(sql: "INSERT INTO document (id, body, edited) VALUES ('d1', 'dear diary', 3)") }
+            try await phone.syncNow()
+            try await laptop.syncNow()
+            #expect(try await laptopDB.read { try String.fetchOne($0, sql: "SELECT body FROM document WHERE id = 'd1'") } == "dear diary")
+            let record = try await laptop.engine.configuration.database.record(for: RecordID(recordName: "d1", zoneID: ZoneID(zoneName: "StratusData")))
+            #expect(record.encryptedKeys == ["body"] && record.encryptedValues["body"] == .string("dear diary") && record["edited"] == .int64(3))
+        }
+    }
+}

@@ -78,6 +78,16 @@ try:
     wait_for(lambda: any("WebNotes changed" in item for item in items("notifications")), "a notification arrives for the page's own save")
     shot("notes")
 
+    walk.step = "saving a note with an encrypted detail"
+    browser.find_element(By.ID, "title").send_keys("Safe")
+    browser.find_element(By.ID, "detail").send_keys("code 1234")
+    browser.find_element(By.ID, "save").click()
+    wait_for(lambda: "Safe (code 1234)" in items("notes"), "the note and its detail are listed")
+    changes = call("private/changes/zone", {"zones": [{"zoneID": {"zoneName": "WebNotes"}}]}, session)
+    details = [record["fields"]["detail"] for record in changes["zones"][0]["records"] if "detail" in record.get("fields", {})]
+    check(details == [{"value": "code 1234", "type": "STRING", "isEncrypted": True}], f"the server answers it as encrypted: {details}")
+    shot("encrypted-detail")
+
     walk.step = "finding a note by query"
     browser.find_element(By.ID, "search-text").send_keys("Bread")
     browser.find_element(By.ID, "search").click()
@@ -122,7 +132,7 @@ try:
     wait_for(lambda: "Eggs, from the phone" in items("notes"), "the notes are there again")
     shot("redirect-signed-in")
     browser.set_window_size(1280, 900)
-    print("check-web: the web example signs in (popup and redirect), saves, queries, syncs, uploads and hears notifications")
+    print("check-web: the web example signs in (popup and redirect), saves (an encrypted field too), queries, syncs, uploads and hears notifications")
 except Exception as error:
     print(f"check-web failed: {error}", file=sys.stderr)
     for entry in browser.get_log("browser"):

@@ -8,6 +8,12 @@ package struct Record: Codable, Sendable, Equatable {
     /// Opaque; changes on every write. Compare for equality only.
     package var recordChangeTag: String?
     package var fields: [String: FieldValue?]
+    /// The fields whose values are encrypted (CloudKit's `encryptedValues`): sent and answered
+    /// with `"isEncrypted": true`, kept sealed by the server.
+    package var encryptedFields: Set<String> = []
+    /// In a request, the encrypted fields sent without their `type`, which CloudKit reads as
+    /// `ENCRYPTED_BYTES` (the schema check names them so); empty elsewhere.
+    package var untypedEncryptedFields: Set<String> = []
     package var created: RecordStamp?
     package var modified: RecordStamp?
     /// Set on tombstones in change feeds and on the result of a delete.
@@ -50,7 +56,7 @@ package struct Record: Codable, Sendable, Equatable {
         if deleted != true || !fields.isEmpty {
             var fieldsContainer = container.nestedContainer(keyedBy: FieldKey.self, forKey: .fields)
             for (name, value) in fields {
-                try fieldsContainer.encode(RecordField(value), forKey: FieldKey(name))
+                try fieldsContainer.encode(RecordField(value, isEncrypted: encryptedFields.contains(name)), forKey: FieldKey(name))
             }
         }
         try container.encodeIfPresent(created, forKey: .created)

@@ -5,16 +5,23 @@ import Foundation
 /// `type` is optional on input: when it is missing the type is inferred from the JSON value
 /// (integer → INT64, fractional number → DOUBLE, string → STRING, array → a list of its elements'
 /// type, an object with latitude/longitude → LOCATION, with recordName → REFERENCE). A `null`
-/// value decodes as `nil`, which `update` reads as "remove this field".
+/// value decodes as `nil`, which `update` reads as "remove this field". An encrypted field's
+/// dictionary adds `"isEncrypted": true` to its plain value and type.
 package struct RecordField: Codable, Sendable, Hashable {
     package var value: FieldValue?
+    package var isEncrypted: Bool
 
-    package init(_ value: FieldValue?) { self.value = value }
+    package init(_ value: FieldValue?, isEncrypted: Bool = false) {
+        self.value = value
+        self.isEncrypted = isEncrypted
+    }
 
-    private enum CodingKeys: String, CodingKey { case value, type }
+    private enum CodingKeys: String, CodingKey { case value, type, isEncrypted }
 
     package init(from decoder: any Decoder) throws {
-        value = try FieldValue.read(field: JSONValue(from: decoder).object("field"))
+        var encryption = FieldValue.SentEncryption.none
+        value = try FieldValue.read(field: JSONValue(from: decoder).object("field"), encryption: &encryption)
+        isEncrypted = encryption != .none
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -24,6 +31,7 @@ package struct RecordField: Codable, Sendable, Hashable {
             return
         }
         try container.encode(value.type.wireName, forKey: .type)
+        if isEncrypted { try container.encode(true, forKey: .isEncrypted) }
         switch value {
         case .list(_, let elements):
             var list = container.nestedUnkeyedContainer(forKey: .value)

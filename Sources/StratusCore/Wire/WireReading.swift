@@ -89,16 +89,42 @@ extension ZoneID {
 }
 
 extension FieldValue {
+    /// How a Record Field Dictionary asked for its value to be encrypted.
+    package enum SentEncryption: Sendable {
+        /// Not encrypted.
+        case none
+        /// `"isEncrypted": true` with the value's plain `type`, as CloudKit asks.
+        case typed
+        /// `"isEncrypted": true` without a `type`: CloudKit takes the value as `ENCRYPTED_BYTES`
+        /// (base64 text), and reads it as bytes only when it is base64.
+        case untyped
+    }
+
     /// Reads a Record Field Dictionary's value; nil for an absent or `null` value.
     /// A `type` is checked even when there is no value to read.
     static func read(field: JSONObject) throws(CloudKitError) -> FieldValue? {
+        var encryption = SentEncryption.none
+        return try read(field: field, encryption: &encryption)
+    }
+
+    /// The same, telling in `encryption` whether the field is encrypted (`"isEncrypted": true`).
+    /// A reference or an asset cannot be.
+    static func read(field: JSONObject, encryption: inout SentEncryption) throws(CloudKitError) -> FieldValue? {
         var type: FieldType?
         if let typeName = try field.optionalString("type"), typeName != "LIST" {
             guard let named = FieldType(wireName: typeName) else { throw .badRequest("unknown field type '\(typeName)'") }
             type = named
         }
+        if try field.optionalBool("isEncrypted") == true {
+            encryption = type == nil ? .untyped : .typed
+            if let type {
+                let scalar = switch type { case .scalar(let scalar), .list(let scalar): scalar }
+                guard scalar.isEncryptable else { throw .badRequest("a \(type.wireName) value cannot be encrypted") }
+            }
+        }
         guard let value = field.optional("value") else { return nil }
         if let type { return try read(value, as: type) }
+        if encryption == .untyped, case .string(let text) = value, let data = Data(base64Encoded: text) { return .bytes(data) }
         return try read(value, as: inferType(of: value))
     }
 
@@ -230,7 +256,7 @@ extension Record: WireReadable {
             case "recordName": if first(1 << 0) { recordName = try value.string(key) }
             case "recordType": if first(1 << 1) { recordType = try value.string(key) }
             case "recordChangeTag": if first(1 << 2) { recordChangeTag = try value.string(key) }
-            case "fields": if first(1 << 3) { fields = try Self.readFields(value) }
+            case "fields": if first(1 << 3) { try Self.readFields(value, into: &self) }
             case "created": if first(1 << 4) { created = try RecordStamp(json: value, at: key) }
             case "modified": if first(1 << 5) { modified = try RecordStamp(json: value, at: key) }
             case "deleted": if first(1 << 6) { deleted = try value.bool(key) }
@@ -248,17 +274,33 @@ extension Record: WireReadable {
     /// Reads a fields dictionary, `{"name": {"value": …, "type": …}, …}`; a field whose value is
     /// `null` maps to nil (removal, for `update`). Errors name the field.
     package static func readFields(_ json: JSONValue) throws(CloudKitError) -> [String: FieldValue?] {
+        var record = Record()
+        try readFields(json, into: &record)
+        return record.fields
+    }
+
+    /// Reads a fields dictionary into `record`'s fields, and its encrypted fields' names into
+    /// ``encryptedFields`` (and ``untypedEncryptedFields``).
+    package static func readFields(_ json: JSONValue, into record: inout Record) throws(CloudKitError) {
         let members = try json.object("fields").members
         var fields: [String: FieldValue?] = [:]
         fields.reserveCapacity(members.count)
         for (name, field) in members {
             do throws(CloudKitError) {
-                fields[name] = .some(try FieldValue.read(field: try field.object("field")))
+                var encryption = FieldValue.SentEncryption.none
+                fields[name] = .some(try FieldValue.read(field: try field.object("field"), encryption: &encryption))
+                switch encryption {
+                case .none: break
+                case .typed: record.encryptedFields.insert(name)
+                case .untyped:
+                    record.encryptedFields.insert(name)
+                    record.untypedEncryptedFields.insert(name)
+                }
             } catch {
                 throw CloudKitError(error.code, "field '\(name)': \(error.reason)")
             }
         }
-        return fields
+        record.fields = fields
     }
 }
 

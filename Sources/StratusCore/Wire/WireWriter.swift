@@ -146,18 +146,20 @@ package struct WireWriter: Sendable {
 
     // MARK: - CloudKit dictionaries
 
-    /// A fields dictionary: `{"name": {"value": …, "type": …}, …}`. Nil fields are left out, or
-    /// with `writingRemovals` written as `{"value": null}` (a request's "remove this field").
-    package mutating func fields(_ fields: [String: FieldValue?], writingRemovals: Bool = false) {
-        members(fields.lazy.map { ($0.key, $0.value) }, writingRemovals: writingRemovals)
+    /// A fields dictionary: `{"name": {"value": …, "type": …}, …}`, the fields named in
+    /// `encrypted` with `"isEncrypted": true`. Nil fields are left out, or with `writingRemovals`
+    /// written as `{"value": null}` (a request's "remove this field").
+    package mutating func fields(_ fields: [String: FieldValue?], encrypted: Set<String> = [], writingRemovals: Bool = false) {
+        members(fields.lazy.map { ($0.key, $0.value) }, encrypted: encrypted, writingRemovals: writingRemovals)
     }
 
-    /// A Record Field Dictionary of fields that all have a value.
-    package mutating func fields(_ fields: [String: FieldValue]) {
-        members(fields.lazy.map { ($0.key, Optional($0.value)) }, writingRemovals: false)
+    /// A Record Field Dictionary of fields that all have a value, those in `encrypted` with
+    /// `"isEncrypted": true`.
+    package mutating func fields(_ fields: [String: FieldValue], encrypted: Set<String> = []) {
+        members(fields.lazy.map { ($0.key, Optional($0.value)) }, encrypted: encrypted, writingRemovals: false)
     }
 
-    private mutating func members(_ fields: some Sequence<(String, FieldValue?)>, writingRemovals: Bool) {
+    private mutating func members(_ fields: some Sequence<(String, FieldValue?)>, encrypted: Set<String>, writingRemovals: Bool) {
         bytes.append(UInt8(ascii: "{"))
         var first = true
         for (name, value) in fields {
@@ -171,14 +173,23 @@ package struct WireWriter: Sendable {
             }
             key(dynamic: name, first: first)
             first = false
-            field(value)
+            field(value, isEncrypted: !encrypted.isEmpty && encrypted.contains(name))
         }
         bytes.append(UInt8(ascii: "}"))
     }
 
     /// One Record Field Dictionary.
-    package mutating func field(_ value: FieldValue) {
+    package mutating func field(_ value: FieldValue, isEncrypted: Bool = false) {
         raw("{\"value\":")
+        fieldValue(value)
+        raw(",\"type\":")
+        string(value.type.wireName)
+        if isEncrypted { raw(",\"isEncrypted\":true") }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// A field's value alone, as its dictionary's `value` holds it.
+    package mutating func fieldValue(_ value: FieldValue) {
         switch value {
         case .list(_, let elements):
             bytes.append(UInt8(ascii: "["))
@@ -190,9 +201,6 @@ package struct WireWriter: Sendable {
         default:
             scalar(value)
         }
-        raw(",\"type\":")
-        string(value.type.wireName)
-        bytes.append(UInt8(ascii: "}"))
     }
 
     private mutating func scalar(_ value: FieldValue) {
@@ -294,7 +302,7 @@ package struct WireWriter: Sendable {
             if let encodedFields {
                 raw(encodedFields)
             } else {
-                fields(record.fields, writingRemovals: writingRemovals)
+                fields(record.fields, encrypted: record.encryptedFields, writingRemovals: writingRemovals)
             }
         }
         if let created = record.created {

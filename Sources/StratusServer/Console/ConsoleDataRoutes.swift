@@ -65,6 +65,11 @@ struct ConsoleDataRoutes {
                     return ConsoleRoutes.page("console-message", ["pageTitle": "No record", "text": "There is no record '\(name)' in zone \(place.zone)."],
                                               visit: visit, status: .notFound)
                 }
+                if !record.encryptedFields.isEmpty {
+                    try await AuditActor.$current.withValue(.administrator(visit.administrator, from: context.clientAddress)) {
+                        try await services.admin.auditShownEncryptedFields(record.encryptedFields, of: name, zone: place.zone, access)
+                    }
+                }
                 values.merge(recordValues(record, place: place)) { $1 }
                 return ConsoleRoutes.page("console-record", values, visit: visit)
             }
@@ -107,8 +112,10 @@ struct ConsoleDataRoutes {
                     let results = try Self.decode(try await services.query.query(request, access), as: RecordsQueryResponse.self)
                     values["results"] = results.records.map { record -> [String: Any] in
                         ["name": record.recordName ?? "", "link": place.link("record", zone: place.zone, extra: ["name": record.recordName ?? ""]),
+                         // Encrypted values are shown on the record's own page only (audited).
                          "summary": record.fields.sorted { $0.key < $1.key }.compactMap { name, value in
-                             value.map { "\(name): \(ConsoleFieldText.display($0))" } }.joined(separator: " · ")]
+                             record.encryptedFields.contains(name) ? "\(name): (encrypted)"
+                                 : value.map { "\(name): \(ConsoleFieldText.display($0))" } }.joined(separator: " · ")]
                     }
                     values["ran"] = true
                 } catch let error as CloudKitError {
@@ -200,7 +207,9 @@ struct ConsoleDataRoutes {
     private func recordValues(_ record: Record, place: ConsolePlace) -> [String: Any] {
         let fields = record.fields.sorted { $0.key < $1.key }.compactMap { name, value -> [String: Any]? in
             guard let value else { return nil }
-            var field: [String: Any] = ["name": name, "type": ConsoleFieldText.typeName(value), "display": ConsoleFieldText.display(value)]
+            let type = ConsoleFieldText.typeName(value)
+            var field: [String: Any] = ["name": name, "type": record.encryptedFields.contains(name) ? "ENCRYPTED_\(type)" : type,
+                                        "display": ConsoleFieldText.display(value)]
             switch value {
             case .string, .int64, .double, .timestamp: field["editable"] = ConsoleFieldText.editableText(value)
             case .reference(let reference):

@@ -89,6 +89,7 @@ package final class KeyVault: Sendable {
     private static func canaryContext(_ fingerprint: String) -> Data { Data("canary|\(fingerprint)".utf8) }
     private static func wrapContext(_ scope: String) -> Data { Data("data key|\(scope)".utf8) }
     static func sealContext(_ scope: KeyScope) -> Data { Data("sealed|\(scope.name)".utf8) }
+    static func sealContext(_ scope: KeyScope, _ context: String) -> Data { Data("sealed|\(scope.name)|\(context)".utf8) }
 
     // MARK: Sealing
 
@@ -115,14 +116,36 @@ package final class KeyVault: Sendable {
         return Sealer(scope: scope, key: key)
     }
 
+    /// The scope's data key, already in memory, or nil: a request takes it before its transaction
+    /// without reaching the key store, and asks for it (``sealer(for:)``) only when it needs it.
+    package func cachedSealer(for scope: KeyScope) -> Sealer? {
+        cache.withLock { $0[scope.name] }.map { Sealer(scope: scope, key: $0) }
+    }
+
+    /// The scope's data key, to open what was sealed with it: ``KeyVaultError/destroyed(_:)`` when
+    /// it has none (never made, or destroyed with its account).
+    package func opener(for scope: KeyScope) async throws -> Sealer {
+        _ = try requireMaster()
+        guard let key = try await dataKey(of: scope, creating: false) else { throw KeyVaultError.destroyed(scope) }
+        return Sealer(scope: scope, key: key)
+    }
+
     /// The plaintext of a value ``seal(_:for:)`` made for `scope`. ``KeyVaultError/destroyed(_:)``
     /// once the scope's key is destroyed; ``KeyVaultError/damaged`` for text that is not a value
     /// sealed for the scope.
     package func open(_ sealed: String, for scope: KeyScope) async throws -> [UInt8] {
-        guard sealed.hasPrefix(Self.sealedPrefix), let bytes = Data(base64Encoded: String(sealed.dropFirst(Self.sealedPrefix.count))),
-              let box = try? AES.GCM.SealedBox(combined: bytes) else { throw KeyVaultError.damaged }
+        guard sealed.hasPrefix(Self.sealedPrefix), Data(base64Encoded: String(sealed.dropFirst(Self.sealedPrefix.count))) != nil else {
+            throw KeyVaultError.damaged
+        }
         guard let key = try await dataKey(of: scope, creating: false) else { throw KeyVaultError.destroyed(scope) }
-        guard let plaintext = try? AES.GCM.open(box, using: key, authenticating: Self.sealContext(scope)) else { throw KeyVaultError.damaged }
+        return try Self.open(sealed, with: key, authenticating: Self.sealContext(scope))
+    }
+
+    /// A sealed value's plaintext, opened with `key` and checked against `context`.
+    static func open(_ sealed: some StringProtocol, with key: SymmetricKey, authenticating context: Data) throws(KeyVaultError) -> [UInt8] {
+        guard sealed.hasPrefix(sealedPrefix), let bytes = Data(base64Encoded: String(sealed.dropFirst(sealedPrefix.count))),
+              let box = try? AES.GCM.SealedBox(combined: bytes),
+              let plaintext = try? AES.GCM.open(box, using: key, authenticating: context) else { throw .damaged }
         return Array(plaintext)
     }
 

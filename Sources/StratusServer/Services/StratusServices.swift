@@ -66,17 +66,17 @@ package struct StratusServices: Sendable {
         records = RecordService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest,
                                 maxRecordBytes: configuration.maxRecordBytes, maxRequestBytes: configuration.maxRequestBytes,
                                 maxResponseBytes: configuration.maxResponseBytes,
-                                signer: signer, hub: hub, clock: clock)
+                                signer: signer, hub: hub, keys: keys, clock: clock)
         schema = SchemaService(storage: storage, hub: hub, clock: clock)
         query = QueryService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit,
                              limits: .init(maxFilters: configuration.maxQueryFilters, maxSortKeys: configuration.maxQuerySortKeys,
                                            maxListValues: configuration.maxFilterListValues,
                                            maxResponseBytes: configuration.maxResponseBytes),
-                             signer: signer)
+                             signer: signer, keys: keys)
         changes = ChangeService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit,
                                 maxZonesPerRequest: configuration.maxZonesPerRequest, maxResponseBytes: configuration.maxResponseBytes,
                                 tombstoneRetention: configuration.tombstoneRetention, signer: signer,
-                                readAhead: ChangeReadAhead(storage: storage), clock: clock)
+                                readAhead: ChangeReadAhead(storage: storage), keys: keys, clock: clock)
         assets = AssetService(storage: storage, directory: directory, auth: auth, blobs: blobs, incoming: incoming, signer: signer,
                               maxAssetBytes: configuration.maxAssetBytes, maxTokens: configuration.maxResultsLimit,
                               uploadGracePeriod: configuration.assetUploadGracePeriod, clock: clock)

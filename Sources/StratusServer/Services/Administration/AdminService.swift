@@ -278,6 +278,16 @@ package struct AdminService: Sendable {
         }
     }
 
+    /// Records in the audit log that the current administrator was shown a record's encrypted
+    /// fields (the console's record page, the one place that shows them).
+    package func auditShownEncryptedFields(_ fields: Set<String>, of recordName: String, zone: String, _ access: DatabaseAccess) async throws {
+        let owner = access.scope == .public ? "" : " of \(access.userRecordName ?? "")"
+        let audit = AuditLog.entry("record.show-encrypted", container: access.containerID,
+                                   "\(access.scope.rawValue) \(zone)/\(recordName)\(owner): \(fields.sorted().joined(separator: ", "))",
+                                   at: clock.milliseconds)
+        try await storage.write { try await $0.appendAudit(audit) }
+    }
+
     // MARK: Helpers
 
     private func end(_ sessions: [String]) async {

@@ -15,6 +15,9 @@ package struct ChangeService: Sendable {
     let tombstoneRetention: Duration
     let signer: AssetURLSigner
     let readAhead: ChangeReadAhead
+    /// Opens encrypted fields for the answer (``SealedFields``); pages, and the read-ahead, keep
+    /// them sealed until then.
+    let keys: KeyVault
     let clock: ServerClock
 
     /// Changes of each requested zone; a zone that fails gets an error entry of its own.
@@ -35,7 +38,7 @@ package struct ChangeService: Sendable {
         // ahead (``ChangeReadAhead``).
         let readAheadKey = request.zones.count == 1 ? readAheadKey(request.zones[0], of: request, access) : nil
         let kept = if let readAheadKey { await readAhead.take(readAheadKey) } else { ChangeReadAhead.Page?.none }
-        return try await directory.read(for: access) { databaseID, transaction in
+        var pages = try await directory.read(for: access) { databaseID, transaction in
             var budget = ResponseBudget(bytes: maxResponseBytes)
             var pages: [Result<ZoneChangesPage, ZoneError>] = []
             for query in request.zones {
@@ -51,6 +54,8 @@ package struct ChangeService: Sendable {
             }
             return ZoneChangesPages(zones: pages)
         }
+        try await pages.openFields(with: keys)
+        return pages
     }
 
     /// What a page of `query` is kept under when read ahead: only an owner's pages are.
@@ -64,13 +69,15 @@ package struct ChangeService: Sendable {
     package func recordChanges(_ request: RecordsChangesRequest, _ access: DatabaseAccess) async throws -> RecordChangesPage {
         try checkFeedAvailable(access)
         let maxResponseBytes = self.maxResponseBytes
-        return try await directory.read(for: access) { databaseID, transaction in
+        var page = try await directory.read(for: access) { databaseID, transaction in
             var budget = ResponseBudget(bytes: maxResponseBytes)
             return try await RecordChangesPage(page: changes(
                 of: request.zoneID ?? .default, after: request.syncToken, limit: request.resultsLimit,
                 desiredKeys: request.desiredKeys, recordTypes: nil, databaseID: databaseID, access: access,
                 budget: &budget, readAhead: nil, kept: nil, in: transaction))
         }
+        try await page.page.openFields(with: keys)
+        return page
     }
 
     /// Zones created, changed or deleted after the token.

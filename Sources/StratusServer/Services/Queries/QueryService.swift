@@ -15,6 +15,8 @@ package struct QueryService: Sendable {
     let limits: QueryLimits
     let signer: AssetURLSigner
     let markerKey: SymmetricKey
+    /// Opens encrypted fields for the answer (``SealedFields``).
+    let keys: KeyVault
 
     /// The bounds on one query (see ``ServerConfiguration``).
     struct QueryLimits: Sendable {
@@ -24,8 +26,10 @@ package struct QueryService: Sendable {
         var maxResponseBytes: Int
     }
 
-    init(storage: any StratusStorage, directory: DatabaseDirectory, maxResultsLimit: Int, limits: QueryLimits, signer: AssetURLSigner) {
+    init(storage: any StratusStorage, directory: DatabaseDirectory, maxResultsLimit: Int, limits: QueryLimits, signer: AssetURLSigner,
+         keys: KeyVault) {
         self.storage = storage
+        self.keys = keys
         self.directory = directory
         self.maxResultsLimit = maxResultsLimit
         self.limits = limits
@@ -40,7 +44,7 @@ package struct QueryService: Sendable {
         let links = AssetLinks(signer: signer, access: access)
         let limits = self.limits
         let markerKey = self.markerKey
-        return try await directory.read(for: access) { databaseID, transaction in
+        var results = try await directory.read(for: access) { databaseID, transaction in
             let grants = try await Self.zones(of: request, databaseID: databaseID, access: access, in: transaction)
             let recordType = request.query.recordType
             guard let schema = try await transaction.recordTypeSchema(containerID: access.containerID, environment: access.environment,
@@ -117,9 +121,11 @@ package struct QueryService: Sendable {
                     ZoneID(zoneName: grant.zone.zoneName, ownerRecordName: access.scope == .shared ? grant.owner : access.zoneOwnerName)
                 }
             }
-            return QueryResults(rows: taken.map(\.record), zoneIDs: zoneIDs, desiredKeys: request.desiredKeys,
+            return QueryResults(rows: taken.map(\.record), zoneIDs: zoneIDs, owners: grants.mapValues(\.owner), desiredKeys: request.desiredKeys,
                                 continuationMarker: marker, links: links)
         }
+        try await results.openFields(with: keys)
+        return results
     }
 
     typealias QueryRow = (record: StoredRecord, position: RecordQuery.Position)
@@ -197,6 +203,8 @@ package struct QueryResults: WireWritable {
     var rows: [StoredRecord]
     /// Each zone's ID by row id, when the query spanned zones: every record then names its zone.
     var zoneIDs: [Int64: ZoneID]?
+    /// Each zone's owner by row id, whose key opens its records' encrypted fields.
+    var owners: [Int64: String] = [:]
     var desiredKeys: [String]?
     var continuationMarker: String?
     var links: AssetLinks

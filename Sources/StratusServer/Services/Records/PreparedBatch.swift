@@ -145,7 +145,8 @@ struct PreparedBatch: Sendable {
             prepared.invalid = error
             return prepared
         }
-        if operation.operationType.savesFieldsAsSent {
+        // Encrypted fields are sealed by the writer, with the schema at hand.
+        if operation.operationType.savesFieldsAsSent && operation.record.encryptedFields.isEmpty {
             prepared.encodedFields = RecordMapper.encodeFields(operation.record.fields)
         }
         return prepared

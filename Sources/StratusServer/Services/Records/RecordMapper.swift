@@ -15,18 +15,23 @@ enum RecordMapper {
     }
 
     /// The wire record for a stored row: a tombstone (`deleted: true`) or the record with the
-    /// fields `desiredKeys` asks for (nil: all; empty: none).
+    /// fields `desiredKeys` asks for (nil: all; empty: none). Encrypted fields are answered only
+    /// once the row's fields are opened (``SealedFields/open(_:recordName:with:)``).
     static func record(from stored: StoredRecord, desiredKeys: [String]?) throws -> Record {
         if stored.deleted {
             return Record(recordName: stored.recordName, recordType: stored.recordType, recordChangeTag: stored.changeTag, deleted: true)
         }
-        var fields = try decodeFields(stored.fieldsJSON)
+        var record = systemFields(of: stored)
+        try Record.readFields(JSONParser.parse(stored.fieldsJSON), into: &record)
+        var fields = record.fields.compactMapValues { $0 }
         if let desiredKeys {
             let wanted = Set(desiredKeys)
             fields = fields.filter { wanted.contains($0.key) }
         }
-        var record = systemFields(of: stored)
         record.fields = fields
+        // A field still sealed (``SealedFields``) has no value to answer.
+        record.encryptedFields.formIntersection(fields.keys)
+        record.untypedEncryptedFields = []
         return record
     }
 
@@ -38,29 +43,10 @@ enum RecordMapper {
     }
 
     /// Whether stored fields JSON holds an asset (`ASSETID` or `ASSETID_LIST`), without parsing it.
-    /// The marker cannot occur inside a string value: a string's quotes are escaped.
     static func hasAssets(_ fieldsJSON: [UInt8]) -> Bool {
-        let marker = assetMarker
-        guard fieldsJSON.count >= marker.count else { return false }
-        return fieldsJSON.withUnsafeBytes { bytes in
-            marker.withUnsafeBytes { needle in
-                // Jump with memchr between the marker's `I`s, rare in field JSON (unlike `"`),
-                // and compare the whole marker only around them.
-                guard let base = bytes.baseAddress, let needleBase = needle.baseAddress else { return false }
-                let pivot = assetMarkerPivot
-                var offset = pivot
-                let last = bytes.count - needle.count + pivot
-                while offset <= last, let found = memchr(base + offset, Int32(needle[pivot]), last - offset + 1) {
-                    let position = base.distance(to: UnsafeRawPointer(found))
-                    if memcmp(base + position - pivot, needleBase, needle.count) == 0 { return true }
-                    offset = position + 1
-                }
-                return false
-            }
-        }
+        assetMarker.occurs(in: fieldsJSON)
     }
 
-    private static let assetMarker = Array(#""type":"ASSETID"#.utf8)
-    /// The offset of the marker's first `I`, the byte the search looks for.
-    private static let assetMarkerPivot = assetMarker.firstIndex(of: UInt8(ascii: "I"))!
+    // `I` is rare in field JSON, unlike `"`.
+    private static let assetMarker = FieldsMarker(#""type":"ASSETID"#, pivot: "I")
 }

@@ -12,6 +12,8 @@ package struct RecordService: Sendable {
     let maxResponseBytes: Int
     let signer: AssetURLSigner
     let hub: NotificationHub
+    /// Seals and opens encrypted fields (``SealedFields``).
+    let keys: KeyVault
     let clock: ServerClock
 
     /// The record bytes one `records/modify` may touch (write, merge or delete), which its answer
@@ -57,14 +59,28 @@ package struct RecordService: Sendable {
         return user
     }
 
+    /// Applies the batch with the data key of the zone's owner when it is in memory, and again
+    /// with it when the writer needed it (an encrypted field to seal or open) and had it not: the
+    /// key store is never reached inside the write's transaction.
     private func modify<Answer: Sendable>(_ request: RecordsModifyRequest, _ batch: PreparedBatch, user: String, _ access: DatabaseAccess,
                                           answering answer: @escaping @Sendable (RecordResults) throws -> Answer) async throws -> Answer {
+        let owner = access.scope == .shared ? request.zoneID?.ownerRecordName ?? user : user
+        let sealer = access.scope == .public ? nil : keys.cachedSealer(for: .user(owner))
+        do {
+            return try await modify(request, batch, user: user, access, sealer: sealer, answering: answer)
+        } catch let needed as RecordWriter.NeedsDataKey {
+            return try await modify(request, batch, user: user, access, sealer: keys.sealer(for: .user(needed.owner)), answering: answer)
+        }
+    }
+
+    private func modify<Answer: Sendable>(_ request: RecordsModifyRequest, _ batch: PreparedBatch, user: String, _ access: DatabaseAccess,
+                                          sealer: Sealer?, answering answer: @escaping @Sendable (RecordResults) throws -> Answer) async throws -> Answer {
         let key = try access.databaseKey()
         let context = WriteContext(access: access, user: user, now: clock.milliseconds)
         let whileCommitting = batch.count >= Self.answeredWhileCommitting
         let links = AssetLinks(signer: signer, access: access)
         let answerBatch: @Sendable (BatchOutcome) throws -> Answer = { outcome in
-            try answer(outcome.results(desiredKeys: request.desiredKeys, links: links))
+            try answer(outcome.results(desiredKeys: request.desiredKeys, links: links, sealer: sealer))
         }
         return try await storage.write(publishingTo: hub, answering: answerBatch, whileCommitting: whileCommitting) { transaction, changes in
             let databaseID = try await DatabaseDirectory.databaseID(key, in: changes)
@@ -81,7 +97,7 @@ package struct RecordService: Sendable {
             } else {
                 chunks = PreparedBatch.Chunks(batch)
             }
-            let writer = RecordWriter(changes: changes, grant: grant, context: context, maxRecordBytes: maxRecordBytes,
+            let writer = RecordWriter(changes: changes, grant: grant, context: context, sealer: sealer, maxRecordBytes: maxRecordBytes,
                                       maxBatchBytes: maxBatchBytes)
             let atomic = (request.atomic ?? true) && !zone.isDefaultZone
             let prepared: [PreparedOperation]
@@ -119,14 +135,21 @@ package struct RecordService: Sendable {
         var shares: [String: ShareKeys]
         var zoneRowID: Int64
 
-        func results(desiredKeys: [String]?, links: AssetLinks) throws -> RecordResults {
-            var results = RecordResults(results: try zip(operations, outcomes).map { operation, outcome in
+        /// The results, each record's encrypted fields opened with `sealer` (the writer had it
+        /// wherever it sealed or kept one).
+        func results(desiredKeys: [String]?, links: AssetLinks, sealer: Sealer?) throws -> RecordResults {
+            var results = RecordResults(results: try zip(operations, outcomes).map { operation, outcome -> RecordResults.Outcome in
                 switch outcome {
-                case .success(let stored): .stored(stored, desiredKeys: operation.desiredKeys ?? desiredKeys)
+                case .success(var stored):
+                    if !stored.deleted && SealedFields.occur(in: stored.fieldsJSON) {
+                        guard let sealer else { throw CloudKitError(.internalError, "record '\(stored.recordName)' was saved without its owner's key") }
+                        stored.fieldsJSON = try SealedFields.open(stored.fieldsJSON, recordName: stored.recordName, with: sealer)
+                    }
+                    return .stored(stored, desiredKeys: operation.desiredKeys ?? desiredKeys)
                 case .failure(let failure):
                     // A conflict's server record carries download URLs, as a fetched one does:
                     // the client applies the winner whole, its files included.
-                    .failure(RecordError(recordName: operation.recordName, error: failure.error, uuid: SecretGenerator.uuid(),
+                    return .failure(RecordError(recordName: operation.recordName, error: failure.error, uuid: SecretGenerator.uuid(),
                                          serverRecord: try failure.serverRecord.map { record in
                                              var linked = record
                                              try links.attach(to: &linked, zoneRowID: zoneRowID)
@@ -152,7 +175,7 @@ package struct RecordService: Sendable {
             throw CloudKitError.badRequest("record '\(item.recordName)' appears more than once; name each record once")
         }
         let maxResponseBytes = self.maxResponseBytes
-        return try await directory.read(for: access) { databaseID, transaction in
+        let (answered, owner) = try await directory.read(for: access) { databaseID, transaction in
             let grant = try await DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let zone = grant.zone
             var found: [StoredRecord] = []
@@ -176,8 +199,11 @@ package struct RecordService: Sendable {
             }, links: AssetLinks(signer: signer, access: access))
             results.shares = try await ShareKeysView.keys(forShareRecords: found, zoneRowID: zone.rowID, owner: grant.owner,
                                                     caller: access.userRecordName, origin: access.origin, in: transaction)
-            return results
+            return (results, grant.owner)
         }
+        var results = answered
+        try await results.openFields(with: keys, owner: owner)
+        return results
     }
 }
 

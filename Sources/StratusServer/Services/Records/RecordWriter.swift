@@ -34,8 +34,17 @@ final class RecordWriter {
     private var schema: SchemaCheck
     /// In the public database: what the security roles let the caller do.
     private var roles: PublicPermissions?
+    /// The data key of the zone's owner, which seals and opens encrypted fields (``SealedFields``),
+    /// when the request had it at hand; a write that needs it without it throws ``NeedsDataKey``.
+    let sealer: Sealer?
 
-    init(changes: ChangeSet, grant: ZoneGrant, context: WriteContext, maxRecordBytes: Int, maxBatchBytes: Int) {
+    /// Thrown when an operation seals or opens an encrypted field and the writer was given no data
+    /// key for the zone's owner: the request takes it (outside the transaction) and runs again.
+    struct NeedsDataKey: Error {
+        var owner: String
+    }
+
+    init(changes: ChangeSet, grant: ZoneGrant, context: WriteContext, sealer: Sealer?, maxRecordBytes: Int, maxBatchBytes: Int) {
         let transaction = changes.transaction
         self.transaction = transaction
         self.changes = changes
@@ -43,6 +52,7 @@ final class RecordWriter {
         self.maxBatchBytes = maxBatchBytes
         self.context = context
         self.maxRecordBytes = maxRecordBytes
+        self.sealer = sealer
         schema = SchemaCheck(transaction: transaction, containerID: context.access.containerID, environment: context.access.environment)
         if context.access.scope == .public { roles = PublicPermissions(context.access, in: transaction) }
     }
@@ -199,16 +209,16 @@ final class RecordWriter {
         if type == .create, known[name] == nil {
             // The common case: a new name. The insert itself tells whether a row exists.
             return try await save(name: name, recordType: try recordTypeToCreate(operation, name: name), fields: operation.record.fields,
-                                  encoded: prepared.encodedFields, parent: operation.record.parent?.recordName, created: nil,
-                                  createKey: createKey, insertOnly: true)
+                                  sent: operation.record, encoded: prepared.encodedFields, parent: operation.record.parent?.recordName,
+                                  created: nil, createKey: createKey, insertOnly: true)
         }
         guard let existing = try await liveRecord(name) else {
             switch type {
             case .create, .forceUpdate, .forceReplace:
                 try refuseReplay(of: name, createKey: createKey)
                 return try await save(name: name, recordType: try recordTypeToCreate(operation, name: name), fields: operation.record.fields,
-                                      encoded: prepared.encodedFields, parent: operation.record.parent?.recordName, created: nil,
-                                      createKey: createKey)
+                                      sent: operation.record, encoded: prepared.encodedFields, parent: operation.record.parent?.recordName,
+                                      created: nil, createKey: createKey)
             case .update, .replace, .delete, .forceDelete:
                 throw CloudKitError.notFound("record '\(name)' does not exist")
             }
@@ -230,12 +240,12 @@ final class RecordWriter {
         }
         var fields = operation.record.fields
         if !type.savesFieldsAsSent {
-            fields = try RecordMapper.decodeFields(existing.fieldsJSON).mapValues(Optional.some)
+            fields = try RecordMapper.decodeFields(opened(existing).fieldsJSON).mapValues(Optional.some)
             for (key, value) in operation.record.fields { fields[key] = .some(value) }
         }
         let parent = operation.record.parent?.recordName ?? (type.savesFieldsAsSent ? nil : existing.parent)
-        return try await save(name: name, recordType: existing.recordType, fields: fields, encoded: prepared.encodedFields, parent: parent,
-                              created: existing, createKey: existing.createKey)
+        return try await save(name: name, recordType: existing.recordType, fields: fields, sent: operation.record, encoded: prepared.encodedFields,
+                              parent: parent, created: existing, createKey: existing.createKey)
     }
 
     /// `NOT_FOUND` for a create sent again (its `createKey` is the tombstone's) after the
@@ -262,26 +272,60 @@ final class RecordWriter {
 
     /// The record as a conflict or `EXISTS` answer carries it: only to a caller who may read it.
     private func readable(_ record: StoredRecord) async throws -> Record? {
-        try await mayRead(record) ? RecordMapper.record(from: record, desiredKeys: nil) : nil
+        try await mayRead(record) ? RecordMapper.record(from: opened(record), desiredKeys: nil) : nil
     }
 
-    /// Writes the record. Fields set to nil are left out. `encoded` is `fields` encoded already
-    /// (``PreparedOperation/encodedFields``), stored unless the schema converts a value or an
-    /// asset is attached. With `insertOnly`, the row must not be live already (`EXISTS`); a
-    /// tombstone of the same name is replaced, unless the same create made it
+    /// The row with its encrypted fields opened (``SealedFields``), to merge into or answer with.
+    private func opened(_ record: StoredRecord) throws -> StoredRecord {
+        guard SealedFields.occur(in: record.fieldsJSON) else { return record }
+        var opened = record
+        opened.fieldsJSON = try SealedFields.open(record.fieldsJSON, recordName: record.recordName, with: requireSealer())
+        return opened
+    }
+
+    /// The zone owner's data key, or ``NeedsDataKey``.
+    private func requireSealer() throws -> Sealer {
+        guard let sealer, sealer.scope == .user(grant.owner) else { throw NeedsDataKey(owner: grant.owner) }
+        return sealer
+    }
+
+    /// Refuses encrypted fields where CloudKit has none: in the public database, and for a
+    /// server-to-server key, which has no user and so no user's key.
+    private func refuseEncryptedFields(recordType: String) throws(CloudKitError) {
+        guard context.access.scope == .public else { return }
+        if context.user == ServerKeyService.identity {
+            throw CloudKitError(.authenticationRequired, "encrypted fields are sealed with a user's key, and a server-to-server key has no user")
+        }
+        throw CloudKitError.badRequest("a '\(recordType)' record's encrypted fields cannot be saved in the public database; encrypted fields are for the private and shared databases")
+    }
+
+    /// Writes the record. Fields set to nil are left out; encrypted ones (sent so in `sent`, or so
+    /// in the schema) are sealed. `encoded` is `fields` encoded already
+    /// (``PreparedOperation/encodedFields``), stored unless the schema converts a value, a field
+    /// is sealed or an asset is attached. With `insertOnly`, the row must not be live already
+    /// (`EXISTS`); a tombstone of the same name is replaced, unless the same create made it
     /// (``refuseReplay(of:createKey:)``).
-    private func save(name: String, recordType: String, fields: [String: FieldValue?], encoded: [UInt8]?, parent: String?,
+    private func save(name: String, recordType: String, fields: [String: FieldValue?], sent: Record, encoded: [UInt8]?, parent: String?,
                       created existing: StoredRecord?, createKey: String?, insertOnly: Bool = false) async throws -> StoredRecord {
         var fields = fields
         var encoded = encoded
-        if try await schema.check(recordType: recordType, fields: &fields) { encoded = nil }
+        var encrypted = sent.encryptedFields
+        if !encrypted.isEmpty { try refuseEncryptedFields(recordType: recordType) }
+        if try await schema.check(recordType: recordType, fields: &fields, encrypted: &encrypted, untyped: sent.untypedEncryptedFields) {
+            encoded = nil
+        }
+        if !encrypted.isEmpty {
+            try refuseEncryptedFields(recordType: recordType)
+            encoded = nil
+        }
         var assetChecksums = Set<String>()
         if fields.values.contains(where: { !($0?.assets.isEmpty ?? true) }) {
             (fields, assetChecksums) = try await AssetAttachment(transaction: transaction, zone: zone, user: context.user, recordName: name,
                                                                  mayRead: { try await self.mayRead(recordNamed: $0) }).resolve(fields)
             encoded = nil
         }
-        let fieldsJSON = encoded ?? RecordMapper.encodeFields(fields)
+        let fieldsJSON = try encoded ?? (encrypted.isEmpty ? RecordMapper.encodeFields(fields)
+            : SealedFields.encode(fields, sealing: encrypted, recordName: name, with: requireSealer()))
         if fieldsJSON.count > maxRecordBytes {
             throw CloudKitError.limitExceeded("record '\(name)' is \(fieldsJSON.count) bytes; the limit is \(maxRecordBytes)")
         }

@@ -25,9 +25,16 @@ struct SchemaCheck {
     }
 
     /// Types the fields as the schema does, growing the development schema if needed; returns
-    /// whether it converted a value.
-    mutating func check(recordType: String, fields: inout [String: FieldValue?]) async throws -> Bool {
-        if ShareKeys.isShareType(recordType) { return false }   // a system type, outside the schema
+    /// whether it converted a value. `encrypted` comes with the fields sent `isEncrypted` (and
+    /// `untyped`, those of them sent without a type) and leaves with every field to seal: the
+    /// schema is the rule, so a plain write to an encrypted field is encrypted too, and a field
+    /// that holds plain values never becomes encrypted.
+    mutating func check(recordType: String, fields: inout [String: FieldValue?], encrypted: inout Set<String>,
+                        untyped: Set<String> = []) async throws -> Bool {
+        if ShareKeys.isShareType(recordType) {   // a system type, outside the schema
+            guard encrypted.isEmpty else { throw CloudKitError.badRequest("a share's fields cannot be encrypted") }
+            return false
+        }
         let known = try await schema(of: recordType)
         var changes: [SchemaChange] = []
         var type = known ?? RecordTypeSchema(name: recordType)
@@ -40,13 +47,20 @@ struct SchemaCheck {
         var converted = false
         for (name, value) in fields {
             guard let value else { continue }
+            let sentEncrypted = encrypted.contains(name)
             if let field = type.fields[name] {
-                guard !field.isEncrypted else {
-                    throw CloudKitError.badRequest("field '\(recordType).\(name)' is \(field.typeName), and this server does not store encrypted fields yet")
+                if field.isEncrypted {
+                    encrypted.insert(name)
+                } else if sentEncrypted {
+                    throw CloudKitError.badRequest("field '\(recordType).\(name)' holds plain \(field.typeName) values; a field that exists cannot become encrypted")
+                }
+                if untyped.contains(name) {
+                    try Self.checkUntyped(value, field: name, recordType: recordType, definedAs: field.typeName)
                 }
                 let valueType = value.type
                 guard valueType != field.type else { continue }
                 guard let coerced = Self.coerce(value, to: field.type) else {
+                    if field.isEncrypted { throw Self.encryptedTypeMismatch(value, field: name, recordType: recordType, definedAs: field.typeName) }
                     throw CloudKitError.badRequest("field '\(recordType).\(name)' is \(field.type), not \(valueType)")
                 }
                 fields[name] = .some(coerced)
@@ -55,7 +69,11 @@ struct SchemaCheck {
                 guard environment == .development else {
                     throw CloudKitError.badRequest("record type '\(recordType)' has no field '\(name)' in the production schema; deploy it from development")
                 }
-                let field = FieldSchema(name: name, type: value.type)
+                if untyped.contains(name) {
+                    try Self.checkUntyped(value, field: name, recordType: recordType, definedAs: "ENCRYPTED_BYTES")
+                }
+                // A first write with `isEncrypted` makes the field encrypted, as CloudKit does.
+                let field = FieldSchema(name: name, type: value.type, isEncrypted: sentEncrypted)
                 type.fields[name] = field
                 changes.append(.addField(recordType: recordType, field: field))
             }
@@ -65,6 +83,22 @@ struct SchemaCheck {
             recordTypes[recordType] = type
         }
         return converted
+    }
+
+    /// Checks an encrypted value sent without its type: CloudKit reads it as `ENCRYPTED_BYTES`,
+    /// which must be the field's type and base64 text.
+    private static func checkUntyped(_ value: FieldValue, field: String, recordType: String, definedAs typeName: String) throws(CloudKitError) {
+        guard typeName == "ENCRYPTED_BYTES" else {
+            throw CloudKitError.badRequest("invalid attempt to set value type ENCRYPTED_BYTES for field '\(field)' for type '\(recordType)', defined to be: \(typeName)")
+        }
+        guard case .bytes = value else {
+            throw CloudKitError.badRequest("field '\(field)': an encrypted value sent without its type is ENCRYPTED_BYTES, and this one is not base64; send its type")
+        }
+    }
+
+    /// Apple's answer to an encrypted value of another type than its field's.
+    private static func encryptedTypeMismatch(_ value: FieldValue, field: String, recordType: String, definedAs typeName: String) -> CloudKitError {
+        .badRequest("invalid attempt to set value type ENCRYPTED_\(value.type.wireName) for field '\(field)' for type '\(recordType)', defined to be: \(typeName)")
     }
 
     /// The fields of a record type that have index rows.
