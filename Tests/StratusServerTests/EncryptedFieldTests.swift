@@ -175,12 +175,7 @@ import Testing
             try await server.server.services.admin.deleteAccount(user: alice.userRecordName!, containerID: TestServer.containerID)
             return alice.userRecordName!
         }
-        let restored = TestServer.temporaryDirectory()
-        _ = try await StratusServer.restore(from: backup, into: restored, storageDrivers: [.sqlite])
-        try await TestServer.with(dataDirectory: restored, onSQLite: true, configure: { configuration in
-            configuration.keyStoreDirectory = directory.appendingPathComponent("keys")
-            configuration.encryptionKeyFile = directory.appendingPathComponent("master.key").path
-        }) { server in
+        try await KeyVaultTests.withRestored(backup, keysOf: directory) { server in
             var row = try await Self.storedRow(server, owner: user, "n1")
             #expect(!String(decoding: row.fieldsJSON, as: UTF8.self).contains("before the deletion"))
             do {
@@ -200,10 +195,15 @@ import Testing
             let alice = try await server.signUp("alice")
             try await alice.createZone("Lists")
             _ = try await alice.save([.create("a1", ["secret": .string("alice's secret")])], zone: "Lists")
-            let share = try await alice.share(nil, zone: "Lists", participants: [(bob.username!, .readWrite)])
-            _ = try await bob.shareMetadata(try #require(share.shareKeys?.shortGUID), accept: true)
+            let share = try await alice.share("a1", zone: "Lists", participants: [(bob.username!, .readWrite)])
+            // The share's root record, as resolving and accepting show it, with its encrypted field
+            // (the server's key cache is cold: the request runs again with the owner's key).
+            try await server.server.services.keys.forgetCachedKeys()
+            let guid = try #require(share.shareKeys?.shortGUID)
+            let accepted = try #require(try await bob.shareMetadata(guid, accept: true).value)
+            #expect(accepted.rootRecord?.fields["secret"] == .string("alice's secret") && accepted.rootRecord?.encryptedFields == ["secret"])
             #expect(try await bob.lookup(["a1"], zone: "Lists", owner: alice.userRecordName).first?.record?.fields["secret"] == .string("alice's secret"))
-            var written = Record(recordName: "b1", recordType: "Note", fields: ["secret": .string("bob's secret")])
+            var written = Record(recordName: "b1", recordType: "Note", fields: ["secret": .string("bob's secret")], parent: RecordPointer(recordName: "a1"))
             written.encryptedFields = ["secret"]
             let saved = try await bob.modify([RecordOperation(.create, written)], zone: "Lists", owner: alice.userRecordName)
             #expect(saved.first?.record?.fields["secret"] == .string("bob's secret"), "\(saved)")

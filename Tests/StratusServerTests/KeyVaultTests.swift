@@ -48,12 +48,7 @@ import StratusCore
         // A server on a backup taken before the deletion, with today's key store and master key:
         // what it holds for the deleted user stays sealed.
         guard !TestServer.runsOnPostgres else { return }
-        let restored = TestServer.temporaryDirectory()
-        _ = try await StratusServer.restore(from: backup, into: restored, storageDrivers: [.sqlite])
-        try await TestServer.with(dataDirectory: restored, onSQLite: true, configure: { configuration in
-            configuration.keyStoreDirectory = directory.appendingPathComponent("keys")
-            configuration.encryptionKeyFile = directory.appendingPathComponent("master.key").path
-        }) { server in
+        try await Self.withRestored(backup, keysOf: directory) { server in
             let account = try await server.server.services.storage.read { try await $0.user(recordName: user) }
             #expect(account != nil, "the backup still has the account")
             await #expect(throws: KeyVaultError.self) { try await server.server.services.keys.open(sealed, for: .user(user)) }
@@ -248,6 +243,17 @@ import StratusCore
             let opened = try await server.server.services.keys.open(probe, for: .container("c1999"))
             #expect(opened == Array("kept".utf8))
         }
+    }
+
+    /// Runs `body` on a server over a SQLite backup restored into a new directory, with the key
+    /// store and master key of the data directory it was taken from, as they are today.
+    static func withRestored(_ backup: URL, keysOf directory: URL, _ body: @Sendable (TestServer) async throws -> Void) async throws {
+        let restored = TestServer.temporaryDirectory()
+        _ = try await StratusServer.restore(from: backup, into: restored, storageDrivers: [.sqlite])
+        try await TestServer.with(dataDirectory: restored, onSQLite: true, configure: { configuration in
+            configuration.keyStoreDirectory = directory.appendingPathComponent("keys")
+            configuration.encryptionKeyFile = directory.appendingPathComponent("master.key").path
+        }, body)
     }
 
     /// Every regular file under `directory`.

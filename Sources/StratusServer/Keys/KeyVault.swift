@@ -116,6 +116,12 @@ package final class KeyVault: Sendable {
         return Sealer(scope: scope, key: key)
     }
 
+    /// Forgets the data keys kept in memory, as a restart does: the next use of each reads it
+    /// from the key store again.
+    package func forgetCachedKeys() {
+        cache.withLock { $0.removeAll() }
+    }
+
     /// The scope's data key, already in memory, or nil: a request takes it before its transaction
     /// without reaching the key store, and asks for it (``sealer(for:)``) only when it needs it.
     package func cachedSealer(for scope: KeyScope) -> Sealer? {

@@ -86,7 +86,7 @@ package struct StratusServices: Sendable {
         push = PushService(auth: auth, storage: storage, hub: hub, courierWait: configuration.courierWait,
                            couriers: CourierRegistry(maxPerUser: configuration.maxCouriersPerUser, clock: clock),
                            courierKey: signer.derivedKey(for: "stratus courier v1"))
-        sharing = ShareService(storage: storage, hub: hub)
+        sharing = ShareService(storage: storage, hub: hub, keys: keys)
         users = UserDirectory(storage: storage)
         let outbox = configuration.smtp.map { MailOutbox(storage: storage, mailer: $0, retryInterval: configuration.mailRetryInterval, keys: keys,
                                                          clock: clock, logger: logger) }

@@ -68,7 +68,7 @@ package struct RecordService: Sendable {
         let sealer = access.scope == .public ? nil : keys.cachedSealer(for: .user(owner))
         do {
             return try await modify(request, batch, user: user, access, sealer: sealer, answering: answer)
-        } catch let needed as RecordWriter.NeedsDataKey {
+        } catch let needed as SealedFields.KeyNeeded {
             return try await modify(request, batch, user: user, access, sealer: keys.sealer(for: .user(needed.owner)), answering: answer)
         }
     }

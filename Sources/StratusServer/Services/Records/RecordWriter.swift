@@ -35,14 +35,9 @@ final class RecordWriter {
     /// In the public database: what the security roles let the caller do.
     private var roles: PublicPermissions?
     /// The data key of the zone's owner, which seals and opens encrypted fields (``SealedFields``),
-    /// when the request had it at hand; a write that needs it without it throws ``NeedsDataKey``.
+    /// when the request had it at hand; a write that needs it without it throws
+    /// ``SealedFields/KeyNeeded``.
     let sealer: Sealer?
-
-    /// Thrown when an operation seals or opens an encrypted field and the writer was given no data
-    /// key for the zone's owner: the request takes it (outside the transaction) and runs again.
-    struct NeedsDataKey: Error {
-        var owner: String
-    }
 
     init(changes: ChangeSet, grant: ZoneGrant, context: WriteContext, sealer: Sealer?, maxRecordBytes: Int, maxBatchBytes: Int) {
         let transaction = changes.transaction
@@ -283,9 +278,9 @@ final class RecordWriter {
         return opened
     }
 
-    /// The zone owner's data key, or ``NeedsDataKey``.
+    /// The zone owner's data key, or ``SealedFields/KeyNeeded``.
     private func requireSealer() throws -> Sealer {
-        guard let sealer, sealer.scope == .user(grant.owner) else { throw NeedsDataKey(owner: grant.owner) }
+        guard let sealer, sealer.scope == .user(grant.owner) else { throw SealedFields.KeyNeeded(owner: grant.owner) }
         return sealer
     }
 

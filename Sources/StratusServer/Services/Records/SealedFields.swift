@@ -9,6 +9,13 @@ import StratusCore
 /// change read-ahead, notifications, exports, `stratus copy`, backups) keeps them sealed; an
 /// answer opens them last, with the owner's key (``KeyVault/openingFields(of:owner:)``).
 enum SealedFields {
+    /// Thrown inside a transaction that must seal or open a value of `owner`'s and was not given
+    /// their key: the request takes it (outside the transaction, where the key store may be
+    /// reached) and runs again with it.
+    struct KeyNeeded: Error {
+        var owner: String
+    }
+
     /// Whether stored fields JSON holds a sealed value, without parsing it.
     static func occur(in fieldsJSON: [UInt8]) -> Bool {
         marker.occurs(in: fieldsJSON)
@@ -87,6 +94,17 @@ enum SealedFields {
 }
 
 extension KeyVault {
+    /// Runs `body` with the keys in memory, and once more after fetching the key it said it
+    /// needed (``SealedFields/KeyNeeded``), which is then in memory.
+    func withFieldKeys<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let needed as SealedFields.KeyNeeded {
+            _ = try await fieldOpener(of: needed.owner)
+            return try await body()
+        }
+    }
+
     /// Opens the row's sealed fields (``SealedFields``) for an answer, with the data key of its
     /// zone's owner. A row whose owner's key is gone (the account was deleted, or the key reset)
     /// answers ``SealedFields/keyReset``.

@@ -7,27 +7,35 @@ import StratusCore
 package struct ShareService: Sendable {
     let storage: any StratusStorage
     let hub: NotificationHub
+    /// Opens the encrypted fields of a share's root record (``SealedFields``).
+    let keys: KeyVault
 
     package func resolve(_ request: ShortGUIDsRequest, _ access: DatabaseAccess) async throws -> ShareMetadataResponse {
         let user = try access.requireUser()
-        return try await storage.read { transaction in
-            ShareMetadataResponse(results: try await request.shortGUIDs.asyncMap { item in
-                try await Self.outcome(item) { try await Self.metadata(item, user: user, access: access, in: transaction) }
-            })
+        let keys = self.keys
+        return try await keys.withFieldKeys {
+            try await storage.read { transaction in
+                ShareMetadataResponse(results: try await request.shortGUIDs.asyncMap { item in
+                    try await Self.outcome(item) { try await Self.metadata(item, user: user, access: access, keys: keys, in: transaction) }
+                })
+            }
         }
     }
 
     package func accept(_ request: ShortGUIDsRequest, _ access: DatabaseAccess) async throws -> ShareMetadataResponse {
         let user = try access.requireUser()
-        return try await storage.write(publishingTo: hub) { transaction, changes in
-            ShareMetadataResponse(results: try await request.shortGUIDs.asyncMap { item in
-                try await Self.outcome(item) {
-                    try await transaction.withSavepoint {
-                        try await Self.accept(item.value, user: user, access: access, in: transaction, changes: changes)
-                        return try await Self.metadata(item, user: user, access: access, in: transaction)
+        let keys = self.keys
+        return try await keys.withFieldKeys {
+            try await storage.write(publishingTo: hub) { transaction, changes in
+                ShareMetadataResponse(results: try await request.shortGUIDs.asyncMap { item in
+                    try await Self.outcome(item) {
+                        try await transaction.withSavepoint {
+                            try await Self.accept(item.value, user: user, access: access, in: transaction, changes: changes)
+                            return try await Self.metadata(item, user: user, access: access, keys: keys, in: transaction)
+                        }
                     }
-                }
-            })
+                })
+            }
         }
     }
 
@@ -77,7 +85,7 @@ package struct ShareService: Sendable {
         return StoredParticipant(userRecordName: user, permission: share.publicPermission, type: .publicUser, status: .invited)
     }
 
-    private static func metadata(_ item: ShortGUIDsRequest.Item, user: String, access: DatabaseAccess,
+    private static func metadata(_ item: ShortGUIDsRequest.Item, user: String, access: DatabaseAccess, keys: KeyVault,
                                  in transaction: any StorageTransaction) async throws -> ShareMetadata {
         let (share, zone, owner) = try await find(item.value, access: access, in: transaction)
         let standing = try standing(in: share, owner: owner, user: user)
@@ -90,7 +98,12 @@ package struct ShareService: Sendable {
         shareRecord.shareKeys = try await ShareKeysView.keys(for: share, owner: owner, caller: user, origin: access.origin, in: transaction)
         var root: Record?
         if item.shouldFetchRootRecord == true, let rootName = share.rootRecordName,
-           let stored = try await transaction.record(zoneRowID: zone.rowID, recordName: rootName), !stored.deleted {
+           var stored = try await transaction.record(zoneRowID: zone.rowID, recordName: rootName), !stored.deleted {
+            if SealedFields.occur(in: stored.fieldsJSON) {
+                // The owner's key is reached outside the transaction: the request runs again with it.
+                guard let sealer = keys.cachedSealer(for: .user(owner)) else { throw SealedFields.KeyNeeded(owner: owner) }
+                stored.fieldsJSON = try SealedFields.open(stored.fieldsJSON, recordName: stored.recordName, with: sealer)
+            }
             root = try RecordMapper.record(from: stored, desiredKeys: item.rootRecordDesiredKeys)
         }
         return await ShareMetadata(containerIdentifier: access.containerID, environment: access.environment.rawValue,
