@@ -14,20 +14,28 @@ struct FieldsMarker: Sendable {
         self.pivot = needle.firstIndex(of: pivot.asciiValue!)!
     }
 
+    /// The marker's length in bytes.
+    var count: Int { needle.count }
+
     /// Whether the marker occurs in `json`.
     func occurs(in json: [UInt8]) -> Bool {
-        guard json.count >= needle.count else { return false }
+        firstOccurrence(in: json, from: 0) != nil
+    }
+
+    /// Where the marker first occurs in `json` at or after `start`.
+    func firstOccurrence(in json: [UInt8], from start: Int) -> Int? {
+        guard json.count - start >= needle.count else { return nil }
         return json.withUnsafeBytes { bytes in
             needle.withUnsafeBytes { needle in
-                guard let base = bytes.baseAddress, let needleBase = needle.baseAddress else { return false }
-                var offset = pivot
+                guard let base = bytes.baseAddress, let needleBase = needle.baseAddress else { return nil }
+                var offset = start + pivot
                 let last = bytes.count - needle.count + pivot
                 while offset <= last, let found = memchr(base + offset, Int32(needle[pivot]), last - offset + 1) {
                     let position = base.distance(to: UnsafeRawPointer(found))
-                    if memcmp(base + position - pivot, needleBase, needle.count) == 0 { return true }
+                    if memcmp(base + position - pivot, needleBase, needle.count) == 0 { return position - pivot }
                     offset = position + 1
                 }
-                return false
+                return nil
             }
         }
     }

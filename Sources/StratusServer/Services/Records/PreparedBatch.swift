@@ -25,22 +25,24 @@ struct PreparedBatch: Sendable {
     let mentionsShares: Bool
     private let chunks: [Task<[PreparedOperation], any Error>]
 
-    /// A batch whose operations are still JSON, as the request carried them.
-    init(reading operations: [JSONValue], zoneName: String) {
-        self.init(count: operations.count, zoneName: zoneName, mentionsShares: operations.contains(where: Self.mentionsShare)) { index throws(CloudKitError) in
+    /// A batch whose operations are still JSON, as the request carried them. With `sealer`, the
+    /// fields sent encrypted are sealed with it as they are read.
+    init(reading operations: [JSONValue], zoneName: String, sealer: Sealer? = nil) {
+        self.init(count: operations.count, zoneName: zoneName, sealer: sealer,
+                  mentionsShares: operations.contains(where: Self.mentionsShare)) { index throws(CloudKitError) in
             try RecordOperation(json: operations[index])
         }
     }
 
     /// A batch of operations already read (the console's, the command line's).
-    init(_ operations: [RecordOperation], zoneName: String) {
-        self.init(count: operations.count, zoneName: zoneName,
+    init(_ operations: [RecordOperation], zoneName: String, sealer: Sealer? = nil) {
+        self.init(count: operations.count, zoneName: zoneName, sealer: sealer,
                   mentionsShares: operations.contains { Self.namesShare(type: $0.record.recordType, name: $0.record.recordName) }) { index in
             operations[index]
         }
     }
 
-    private init(count: Int, zoneName: String, mentionsShares: Bool,
+    private init(count: Int, zoneName: String, sealer: Sealer?, mentionsShares: Bool,
                  operation: @escaping @Sendable (Int) throws(CloudKitError) -> RecordOperation) {
         self.count = count
         self.mentionsShares = mentionsShares
@@ -52,7 +54,7 @@ struct PreparedBatch: Sendable {
                 // A request-level mistake before this chunk fails it too.
                 _ = try await previous?.value
                 let operations = try (start..<min(start + Self.chunkSize, count)).map { index in
-                    Self.prepare(try operation(index), zoneName: zoneName)
+                    Self.prepare(try operation(index), zoneName: zoneName, sealer: sealer)
                 }
                 try names.insert(operations)
                 return operations
@@ -125,8 +127,8 @@ struct PreparedBatch: Sendable {
     // MARK: - One operation
 
     /// Checks what can be checked without the database and encodes the fields a save writes as
-    /// sent. A bad operation fails only itself.
-    private static func prepare(_ operation: RecordOperation, zoneName: String) -> PreparedOperation {
+    /// sent (sealing those sent encrypted, given the key). A bad operation fails only itself.
+    private static func prepare(_ operation: RecordOperation, zoneName: String, sealer: Sealer?) -> PreparedOperation {
         var prepared = PreparedOperation(operation: operation)
         if prepared.recordName.isEmpty {
             if operation.operationType.isDelete || operation.operationType.requiresChangeTag {
@@ -145,9 +147,17 @@ struct PreparedBatch: Sendable {
             prepared.invalid = error
             return prepared
         }
-        // Encrypted fields are sealed by the writer, with the schema at hand.
-        if operation.operationType.savesFieldsAsSent && operation.record.encryptedFields.isEmpty {
-            prepared.encodedFields = RecordMapper.encodeFields(operation.record.fields)
+        guard operation.operationType.savesFieldsAsSent else { return prepared }
+        let record = operation.record
+        if record.encryptedFields.isEmpty {
+            prepared.encodedFields = RecordMapper.encodeFields(record.fields)
+        } else if let sealer, let sealed = try? SealedFields.encode(record.fields, sealing: record.encryptedFields, recordName: prepared.recordName,
+                                                                    with: sealer) {
+            // The writer keeps them if the schema seals just these fields; else it seals again.
+            var answered = WireWriter(capacity: sealed.count)
+            answered.fields(record.fields, encrypted: record.encryptedFields)
+            prepared.encodedFields = sealed
+            prepared.sealed = PreparedSealing(scope: sealer.scope, answered: answered.bytes)
         }
         return prepared
     }

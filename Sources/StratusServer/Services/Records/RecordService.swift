@@ -37,8 +37,9 @@ package struct RecordService: Sendable {
     package func modify<Answer: Sendable>(_ request: RecordsModifyRequest, _ access: DatabaseAccess,
                                           answering answer: @escaping @Sendable (RecordResults) throws -> Answer) async throws -> Answer {
         let user = try admit(request.operations.count, access)
-        return try await modify(request, PreparedBatch(request.operations, zoneName: (request.zoneID ?? .default).zoneName), user: user,
-                                access, answering: answer)
+        let sealer = cachedSealer(request, user: user, access)
+        return try await modify(request, PreparedBatch(request.operations, zoneName: (request.zoneID ?? .default).zoneName, sealer: sealer),
+                                user: user, access, sealer: sealer, answering: answer)
     }
 
     /// As ``modify(_:_:answering:)``, for a request whose operations are still JSON (the HTTP
@@ -46,8 +47,17 @@ package struct RecordService: Sendable {
     package func modify<Answer: Sendable>(_ body: RecordsModifyBody, _ access: DatabaseAccess,
                                           answering answer: @escaping @Sendable (RecordResults) throws -> Answer) async throws -> Answer {
         let user = try admit(body.operations.count, access)
-        return try await modify(body.request, PreparedBatch(reading: body.operations, zoneName: (body.request.zoneID ?? .default).zoneName),
-                                user: user, access, answering: answer)
+        let sealer = cachedSealer(body.request, user: user, access)
+        return try await modify(body.request, PreparedBatch(reading: body.operations, zoneName: (body.request.zoneID ?? .default).zoneName,
+                                                            sealer: sealer),
+                                user: user, access, sealer: sealer, answering: answer)
+    }
+
+    /// The data key of the zone's owner if it is in memory: the batch seals its encrypted fields
+    /// with it as it is read (``PreparedBatch``), and the writer the rest.
+    private func cachedSealer(_ request: RecordsModifyRequest, user: String, _ access: DatabaseAccess) -> Sealer? {
+        guard access.scope != .public else { return nil }
+        return keys.cachedSealer(for: .user(access.scope == .shared ? request.zoneID?.ownerRecordName ?? user : user))
     }
 
     /// The caller, once the batch is one it may send.
@@ -63,18 +73,16 @@ package struct RecordService: Sendable {
     /// with it when the writer needed it (an encrypted field to seal or open) and had it not: the
     /// key store is never reached inside the write's transaction.
     private func modify<Answer: Sendable>(_ request: RecordsModifyRequest, _ batch: PreparedBatch, user: String, _ access: DatabaseAccess,
-                                          answering answer: @escaping @Sendable (RecordResults) throws -> Answer) async throws -> Answer {
-        let owner = access.scope == .shared ? request.zoneID?.ownerRecordName ?? user : user
-        let sealer = access.scope == .public ? nil : keys.cachedSealer(for: .user(owner))
+                                          sealer: Sealer?, answering answer: @escaping @Sendable (RecordResults) throws -> Answer) async throws -> Answer {
         do {
-            return try await modify(request, batch, user: user, access, sealer: sealer, answering: answer)
+            return try await apply(request, batch, user: user, access, sealer: sealer, answering: answer)
         } catch let needed as SealedFields.KeyNeeded {
-            return try await modify(request, batch, user: user, access, sealer: keys.sealer(for: .user(needed.owner)), answering: answer)
+            return try await apply(request, batch, user: user, access, sealer: keys.sealer(for: .user(needed.owner)), answering: answer)
         }
     }
 
-    private func modify<Answer: Sendable>(_ request: RecordsModifyRequest, _ batch: PreparedBatch, user: String, _ access: DatabaseAccess,
-                                          sealer: Sealer?, answering answer: @escaping @Sendable (RecordResults) throws -> Answer) async throws -> Answer {
+    private func apply<Answer: Sendable>(_ request: RecordsModifyRequest, _ batch: PreparedBatch, user: String, _ access: DatabaseAccess,
+                                         sealer: Sealer?, answering answer: @escaping @Sendable (RecordResults) throws -> Answer) async throws -> Answer {
         let key = try access.databaseKey()
         let context = WriteContext(access: access, user: user, now: clock.milliseconds)
         let whileCommitting = batch.count >= Self.answeredWhileCommitting
@@ -141,9 +149,14 @@ package struct RecordService: Sendable {
             var results = RecordResults(results: try zip(operations, outcomes).map { operation, outcome -> RecordResults.Outcome in
                 switch outcome {
                 case .success(var stored):
-                    if !stored.deleted && SealedFields.occur(in: stored.fieldsJSON) {
-                        guard let sealer else { throw CloudKitError(.internalError, "record '\(stored.recordName)' was saved without its owner's key") }
-                        stored.fieldsJSON = try SealedFields.open(stored.fieldsJSON, recordName: stored.recordName, with: sealer)
+                    if stored.hasSealedFields {
+                        if let sealed = operation.sealed, stored.fieldsJSON == operation.encodedFields {
+                            // Saved as the batch sealed it: answered with the plain fields it sealed.
+                            stored.fieldsJSON = sealed.answered
+                        } else {
+                            guard let sealer else { throw CloudKitError(.internalError, "record '\(stored.recordName)' was saved without its owner's key") }
+                            stored.fieldsJSON = try SealedFields.open(stored.fieldsJSON, recordName: stored.recordName, with: sealer)
+                        }
                     }
                     return .stored(stored, desiredKeys: operation.desiredKeys ?? desiredKeys)
                 case .failure(let failure):
@@ -220,6 +233,9 @@ struct PreparedOperation: Sendable {
     /// (``RecordOperationType/savesFieldsAsSent``): the writer stores them unless the schema
     /// converts a value.
     var encodedFields: [UInt8]?
+    /// When ``encodedFields`` holds fields sealed as the batch was read: with whose key, and the
+    /// fields as the answer gives them. Out of line: most operations seal nothing.
+    @OutOfLine var sealed: PreparedSealing? = nil
 
     init(operation: RecordOperation) {
         self.operation = operation
@@ -227,6 +243,14 @@ struct PreparedOperation: Sendable {
     }
 
     var desiredKeys: [String]? { operation.desiredKeys }
+}
+
+/// Encrypted fields sealed as a batch was read (``PreparedOperation/sealed``).
+struct PreparedSealing: Sendable, Equatable {
+    /// Whose key sealed them: the writer keeps them only when it is the zone owner's.
+    var scope: KeyScope
+    /// The fields in the wire's form, their values plain, as the answer gives them.
+    var answered: [UInt8]
 }
 
 /// What a write is stamped with: who, from which device, when.

@@ -204,16 +204,16 @@ final class RecordWriter {
         if type == .create, known[name] == nil {
             // The common case: a new name. The insert itself tells whether a row exists.
             return try await save(name: name, recordType: try recordTypeToCreate(operation, name: name), fields: operation.record.fields,
-                                  sent: operation.record, encoded: prepared.encodedFields, parent: operation.record.parent?.recordName,
-                                  created: nil, createKey: createKey, insertOnly: true)
+                                  sent: operation.record, encoded: prepared.encodedFields, sealedFor: prepared.sealed?.scope,
+                                  parent: operation.record.parent?.recordName, created: nil, createKey: createKey, insertOnly: true)
         }
         guard let existing = try await liveRecord(name) else {
             switch type {
             case .create, .forceUpdate, .forceReplace:
                 try refuseReplay(of: name, createKey: createKey)
                 return try await save(name: name, recordType: try recordTypeToCreate(operation, name: name), fields: operation.record.fields,
-                                      sent: operation.record, encoded: prepared.encodedFields, parent: operation.record.parent?.recordName,
-                                      created: nil, createKey: createKey)
+                                      sent: operation.record, encoded: prepared.encodedFields, sealedFor: prepared.sealed?.scope,
+                                      parent: operation.record.parent?.recordName, created: nil, createKey: createKey)
             case .update, .replace, .delete, .forceDelete:
                 throw CloudKitError.notFound("record '\(name)' does not exist")
             }
@@ -240,7 +240,7 @@ final class RecordWriter {
         }
         let parent = operation.record.parent?.recordName ?? (type.savesFieldsAsSent ? nil : existing.parent)
         return try await save(name: name, recordType: existing.recordType, fields: fields, sent: operation.record, encoded: prepared.encodedFields,
-                              parent: parent, created: existing, createKey: existing.createKey)
+                              sealedFor: prepared.sealed?.scope, parent: parent, created: existing, createKey: existing.createKey)
     }
 
     /// `NOT_FOUND` for a create sent again (its `createKey` is the tombstone's) after the
@@ -300,7 +300,8 @@ final class RecordWriter {
     /// is sealed or an asset is attached. With `insertOnly`, the row must not be live already
     /// (`EXISTS`); a tombstone of the same name is replaced, unless the same create made it
     /// (``refuseReplay(of:createKey:)``).
-    private func save(name: String, recordType: String, fields: [String: FieldValue?], sent: Record, encoded: [UInt8]?, parent: String?,
+    private func save(name: String, recordType: String, fields: [String: FieldValue?], sent: Record, encoded: [UInt8]?,
+                      sealedFor: KeyScope? = nil, parent: String?,
                       created existing: StoredRecord?, createKey: String?, insertOnly: Bool = false) async throws -> StoredRecord {
         var fields = fields
         var encoded = encoded
@@ -311,7 +312,11 @@ final class RecordWriter {
         }
         if !encrypted.isEmpty {
             try refuseEncryptedFields(recordType: recordType)
-            encoded = nil
+            // Fields the batch sealed as it was read stand when the schema seals just those, and
+            // with the zone owner's key.
+            if sealedFor == nil || sealedFor != sealer?.scope || encrypted != sent.encryptedFields || sealedFor != .user(grant.owner) {
+                encoded = nil
+            }
         }
         var assetChecksums = Set<String>()
         if fields.values.contains(where: { !($0?.assets.isEmpty ?? true) }) {

@@ -61,36 +61,49 @@ enum SealedFields {
 
     /// Stored fields JSON with its sealed values opened with `sealer`, as the wire carries them;
     /// JSON without any returned as it is; ``keyReset`` for a value the key does not open.
+    ///
+    /// It splices without parsing: each sealed dictionary, `{"sealed":"sk1.…",…}`, becomes
+    /// `{"value":…,…}`, its field's name read just before it (field names need no escapes).
     static func open(_ fieldsJSON: [UInt8], recordName: String, with sealer: Sealer) throws -> [UInt8] {
-        guard occur(in: fieldsJSON) else { return fieldsJSON }
-        guard case .object(let object) = try JSONParser.parse(fieldsJSON) else { throw CloudKitError(.internalError, "stored fields are not an object") }
-        let members = object.members
-        var writer = WireWriter(capacity: fieldsJSON.count)
-        writer.raw("{")
-        for (index, (name, value)) in members.enumerated() {
-            if index > 0 { writer.raw(",") }
-            writer.string(name)
-            writer.raw(":")
-            guard case .object(let field) = value, case .string(let sealed)? = field["sealed"], case .string(let type)? = field["type"] else {
-                writer.json(value)
-                continue
+        guard var start = marker.firstOccurrence(in: fieldsJSON, from: 0) else { return fieldsJSON }
+        var opened: [UInt8] = []
+        opened.reserveCapacity(fieldsJSON.count)
+        var copied = 0
+        let quote = UInt8(ascii: "\"")
+        while true {
+            // `"name":` precedes the dictionary; the sealed text runs from `sk1.` to its quote.
+            guard start >= 3, fieldsJSON[start - 1] == UInt8(ascii: ":"), fieldsJSON[start - 2] == quote,
+                  let nameStart = fieldsJSON[..<(start - 2)].lastIndex(of: quote),
+                  let textEnd = fieldsJSON[(start + sealedTextOffset)...].firstIndex(of: quote) else {
+                throw CloudKitError(.internalError, "record '\(recordName)': stored fields are damaged")
             }
+            let name = String(decoding: fieldsJSON[(nameStart + 1)..<(start - 2)], as: UTF8.self)
+            let sealed = String(decoding: fieldsJSON[(start + sealedTextOffset)..<textEnd], as: UTF8.self)
             guard let plaintext = try? sealer.open(sealed, in: context(recordName: recordName, field: name)) else { throw keyReset }
-            writer.raw("{\"value\":")
-            writer.raw(plaintext)
-            writer.raw(",\"type\":")
-            writer.string(type)
-            writer.raw(",\"isEncrypted\":true}")
+            opened += fieldsJSON[copied..<start]
+            opened += #"{"value":"#.utf8
+            opened += plaintext
+            copied = textEnd + 1   // what follows is the dictionary's `,"type":…,"isEncrypted":true}`
+            guard let next = marker.firstOccurrence(in: fieldsJSON, from: copied) else { break }
+            start = next
         }
-        writer.raw("}")
-        return writer.bytes
+        opened += fieldsJSON[copied...]
+        return opened
     }
+
+    /// Where a sealed dictionary's text starts, after `{"sealed":"`.
+    private static let sealedTextOffset = #"{"sealed":""#.utf8.count
 
     /// What a sealed value is bound to: its record (the name's length first, so that no two
     /// pairs of names read alike) and its field.
     private static func context(recordName: String, field: String) -> String {
         "field|\(recordName.utf8.count)|\(recordName)|\(field)"
     }
+}
+
+extension StoredRecord {
+    /// Whether the row holds sealed fields (``SealedFields``) that an answer must open.
+    var hasSealedFields: Bool { !deleted && SealedFields.occur(in: fieldsJSON) }
 }
 
 extension KeyVault {
@@ -109,7 +122,7 @@ extension KeyVault {
     /// zone's owner. A row whose owner's key is gone (the account was deleted, or the key reset)
     /// answers ``SealedFields/keyReset``.
     func openFields(of row: inout StoredRecord, owner: String) async throws {
-        guard !row.deleted, SealedFields.occur(in: row.fieldsJSON) else { return }
+        guard row.hasSealedFields else { return }
         let opener = try await fieldOpener(of: owner)
         row.fieldsJSON = try SealedFields.open(row.fieldsJSON, recordName: row.recordName, with: opener)
     }
@@ -130,7 +143,7 @@ extension RecordResults {
     /// fields cannot be opened fails alone.
     mutating func openFields(with keys: KeyVault, owner: String) async throws {
         for index in results.indices {
-            guard case .stored(var stored, let desiredKeys) = results[index], SealedFields.occur(in: stored.fieldsJSON) else { continue }
+            guard case .stored(var stored, let desiredKeys) = results[index], stored.hasSealedFields else { continue }
             do {
                 try await keys.openFields(of: &stored, owner: owner)
                 results[index] = .stored(stored, desiredKeys: desiredKeys)
@@ -145,7 +158,7 @@ extension ZoneChangesPage {
     /// Opens the sealed fields of the page's records, with its zone owner's key.
     mutating func openFields(with keys: KeyVault) async throws {
         let owner = zoneID.ownerRecordName ?? ""
-        for index in records.indices {
+        for index in records.indices where records[index].hasSealedFields {
             try await keys.openFields(of: &records[index], owner: owner)
         }
     }
@@ -169,7 +182,7 @@ extension ZoneChangesPages {
 extension QueryResults {
     /// Opens the sealed fields of the records, each with its zone owner's key.
     mutating func openFields(with keys: KeyVault) async throws {
-        for index in rows.indices {
+        for index in rows.indices where rows[index].hasSealedFields {
             try await keys.openFields(of: &rows[index], owner: owners[rows[index].zoneRowID] ?? "")
         }
     }
