@@ -84,7 +84,7 @@ import Testing
             let stored = try await Self.storedFields(server, of: alice, "n1")
             #expect(stored.contains("visible title"), "plain fields stay plain: \(stored)")
             #expect(!stored.contains("mistkit-encrypted-probe") && !stored.contains("2.25"), "\(stored)")
-            #expect(stored.contains(#""secret":{"sealed":"sk1."#), "\(stored)")
+            #expect(stored.contains(#"{"sealed":"sk1."#) && stored.contains(#""secret":{"sealed":"#), "one seal for the record: \(stored)")
             _ = try await server.server.services.admin.exportContainer(id: TestServer.containerID, to: export, includingSecrets: true) { _ in }
             if !TestServer.runsOnPostgres { _ = try await server.server.backup(to: backup) }
         }
@@ -159,6 +159,14 @@ import Testing
             #expect(diaryFields["mood"]?["isEncrypted"] as? Bool == true && diaryFields["blob"]?["type"] as? String == "BYTES", "\(diary.text)")
             let exported = try await server.server.exportSchema(container: TestServer.containerID, environment: .development)
             #expect(exported.contains("ENCRYPTED STRING") && exported.contains("ENCRYPTED BYTES"), "\(exported)")
+            // Field names that JSON escapes are bound to the seal as stored.
+            let odd = try await alice.post(alice.path(.private, "records/modify"), json: #"""
+                {"operations":[{"operationType":"create","record":{"recordType":"Diary","recordName":"d2",
+                "fields":{"mood":{"value":"odd","type":"STRING","isEncrypted":true},"a\"b\\c,d":{"value":7,"type":"INT64","isEncrypted":true}}}}]}
+                """#)
+            #expect(odd.status == 200, "\(odd.text)")
+            let oddFields = try Self.answeredFields(try await alice.post(alice.path(.private, "records/lookup"), json: #"{"records":[{"recordName":"d2"}]}"#))
+            #expect(oddFields[#"a"b\c,d"#]?["value"] as? Int == 7 && oddFields["mood"]?["value"] as? String == "odd", "\(oddFields)")
         }
     }
 

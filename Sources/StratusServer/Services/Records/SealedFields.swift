@@ -1,13 +1,16 @@
 import StratusCore
 
-/// Encrypted fields at rest (CloudKit's `isEncrypted`): each value sealed with the data key of
-/// its zone's owner (``KeyVault``), bound to its record's name and its field's.
+/// Encrypted fields at rest (CloudKit's `isEncrypted`): a record's encrypted values sealed
+/// together with the data key of its zone's owner (``KeyVault``), bound to the record's name and
+/// to the names of its encrypted fields, in order.
 ///
-/// A field's stored dictionary is `{"sealed":"sk1.…","type":"STRING","isEncrypted":true}`,
-/// where the sealed text is the value's JSON; opened, it becomes the wire's
-/// `{"value":…,"type":"STRING","isEncrypted":true}`. Everything that copies stored rows (the
-/// change read-ahead, notifications, exports, `stratus copy`, backups) keeps them sealed; an
-/// answer opens them last, with the owner's key (``KeyVault/openingFields(of:owner:)``).
+/// One seal per record, not per field: sealing costs most in what each seal does once (a nonce,
+/// the key's schedule, the text's encoding), not in the bytes. The first encrypted field's stored
+/// dictionary holds the sealed text, `{"sealed":"sk1.…","type":"STRING","isEncrypted":true}`; each
+/// other names its place in it, `{"sealed":1,"type":"DOUBLE_LIST","isEncrypted":true}`. Opened,
+/// each becomes the wire's `{"value":…,"type":…,"isEncrypted":true}`. Everything that copies stored
+/// rows (the change read-ahead, notifications, exports, `stratus copy`, backups) keeps them
+/// sealed; an answer opens them last, with the owner's key.
 enum SealedFields {
     /// Thrown inside a transaction that must seal or open a value of `owner`'s and was not given
     /// their key: the request takes it (outside the transaction, where the key store may be
@@ -16,22 +19,39 @@ enum SealedFields {
         var owner: String
     }
 
-    /// Whether stored fields JSON holds a sealed value, without parsing it.
+    /// Whether stored fields JSON holds sealed values, without parsing it.
     static func occur(in fieldsJSON: [UInt8]) -> Bool {
-        marker.occurs(in: fieldsJSON)
+        textMarker.occurs(in: fieldsJSON)
     }
 
-    // `{"sealed":"` cannot start a plain field's dictionary (`{"value":` does), nor a fields
-    // object (a field's dictionary follows its name, not a string).
-    private static let marker = FieldsMarker(#"{"sealed":"sk1."#, pivot: "k")
+    // `{"sealed":` cannot start a plain field's dictionary (`{"value":` does), nor a fields
+    // object (a field's dictionary follows its name, not a string or a number).
+    private static let marker = FieldsMarker(#"{"sealed":"#, pivot: "d")
+    /// The marker of the dictionary that holds the sealed text, once in a record.
+    private static let textMarker = FieldsMarker(#"{"sealed":"sk1."#, pivot: "k")
 
     /// The fields' stored JSON, those named in `encrypted` sealed with `sealer`; fields set to
     /// nil are left out.
     static func encode(_ fields: [String: FieldValue?], sealing encrypted: Set<String>, recordName: String,
                        with sealer: Sealer) throws -> [UInt8] {
-        var writer = WireWriter(capacity: 256)
+        // The values to seal, framed (a 4-byte length before each), in the order they are written.
+        var names: [String] = []
+        var plaintext = WireWriter(capacity: 64 * encrypted.count)
+        for (name, value) in fields where encrypted.contains(name) {
+            guard let value else { continue }
+            var escaped = WireWriter(capacity: name.utf8.count + 2)
+            escaped.string(name)
+            names.append(String(decoding: escaped.bytes.dropFirst().dropLast(), as: UTF8.self))
+            var framed = WireWriter(capacity: 64)
+            framed.fieldValue(value)
+            withUnsafeBytes(of: UInt32(framed.bytes.count).bigEndian) { plaintext.raw($0) }
+            plaintext.raw(framed.bytes)
+        }
+        let sealed = names.isEmpty ? "" : try sealer.seal(plaintext.bytes, in: context(recordName: recordName, fields: names))
+        var writer = WireWriter(capacity: 256 + sealed.utf8.count)
         writer.raw("{")
         var first = true
+        var place = 0
         for (name, value) in fields {
             guard let value else { continue }
             if !first { writer.raw(",") }
@@ -42,10 +62,9 @@ enum SealedFields {
                 writer.field(value)
                 continue
             }
-            var plain = WireWriter(capacity: 64)
-            plain.fieldValue(value)
             writer.raw("{\"sealed\":")
-            writer.string(try sealer.seal(plain.bytes, in: context(recordName: recordName, field: name)))
+            if place == 0 { writer.string(sealed) } else { writer.integer(Int64(place)) }
+            place += 1
             writer.raw(",\"type\":")
             writer.string(value.type.wireName)
             writer.raw(",\"isEncrypted\":true}")
@@ -60,44 +79,86 @@ enum SealedFields {
     static let keyReset = CloudKitError(.zoneNotFound, "the zone's encryption key was reset (userDidResetEncryptedDataKey): its encrypted fields cannot be read; delete the zone and upload its records again")
 
     /// Stored fields JSON with its sealed values opened with `sealer`, as the wire carries them;
-    /// JSON without any returned as it is; ``keyReset`` for a value the key does not open.
+    /// JSON without any returned as it is; ``keyReset`` for values the key does not open.
     ///
-    /// It splices without parsing: each sealed dictionary, `{"sealed":"sk1.…",…}`, becomes
+    /// It splices without parsing: each sealed dictionary, `{"sealed":…,…}`, becomes
     /// `{"value":…,…}`, its field's name read just before it (field names need no escapes).
     static func open(_ fieldsJSON: [UInt8], recordName: String, with sealer: Sealer) throws -> [UInt8] {
-        guard var start = marker.firstOccurrence(in: fieldsJSON, from: 0) else { return fieldsJSON }
-        var opened: [UInt8] = []
-        opened.reserveCapacity(fieldsJSON.count)
-        var copied = 0
+        guard occur(in: fieldsJSON) else { return fieldsJSON }
+        let damaged = CloudKitError(.internalError, "record '\(recordName)': its stored fields are damaged")
         let quote = UInt8(ascii: "\"")
-        while true {
-            // `"name":` precedes the dictionary; the sealed text runs from `sk1.` to its quote.
+        // Each sealed dictionary: where it starts, its field's name, and where its `"sealed"`
+        // member's value ends.
+        var places: [(start: Int, name: String, end: Int)] = []
+        var sealed: String?
+        var from = 0
+        while let start = marker.firstOccurrence(in: fieldsJSON, from: from) {
+            let token = start + marker.count
             guard start >= 3, fieldsJSON[start - 1] == UInt8(ascii: ":"), fieldsJSON[start - 2] == quote,
-                  let nameStart = fieldsJSON[..<(start - 2)].lastIndex(of: quote),
-                  let textEnd = fieldsJSON[(start + sealedTextOffset)...].firstIndex(of: quote) else {
-                throw CloudKitError(.internalError, "record '\(recordName)': stored fields are damaged")
+                  let nameStart = openingQuote(before: start - 2, in: fieldsJSON), token < fieldsJSON.count else { throw damaged }
+            let end: Int
+            if fieldsJSON[token] == quote {
+                guard sealed == nil, let close = fieldsJSON[(token + 1)...].firstIndex(of: quote) else { throw damaged }
+                sealed = String(decoding: fieldsJSON[(token + 1)..<close], as: UTF8.self)
+                end = close + 1
+            } else {
+                guard let comma = fieldsJSON[token...].firstIndex(of: UInt8(ascii: ",")) else { throw damaged }
+                end = comma
             }
-            let name = String(decoding: fieldsJSON[(nameStart + 1)..<(start - 2)], as: UTF8.self)
-            let sealed = String(decoding: fieldsJSON[(start + sealedTextOffset)..<textEnd], as: UTF8.self)
-            guard let plaintext = try? sealer.open(sealed, in: context(recordName: recordName, field: name)) else { throw keyReset }
-            opened += fieldsJSON[copied..<start]
+            places.append((start, String(decoding: fieldsJSON[(nameStart + 1)..<(start - 2)], as: UTF8.self), end))
+            from = end
+        }
+        // The values in the order they were sealed: the first place holds the text, the others
+        // their number.
+        var order = places.indices.map { _ in 0 }
+        for (index, place) in places.enumerated() where fieldsJSON[place.start + marker.count] != quote {
+            guard let number = Int(String(decoding: fieldsJSON[(place.start + marker.count)..<place.end], as: UTF8.self)),
+                  number > 0, number < places.count else { throw damaged }
+            order[index] = number
+        }
+        var names = places.map(\.name)
+        for (index, place) in places.enumerated() { names[order[index]] = place.name }
+        guard let sealed, Set(order).count == places.count,
+              let plaintext = try? sealer.open(sealed, in: context(recordName: recordName, fields: names)) else { throw keyReset }
+        var values: [ArraySlice<UInt8>] = []
+        var offset = 0
+        while offset + 4 <= plaintext.count {
+            let length = plaintext[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+            guard offset + 4 + length <= plaintext.count else { throw damaged }
+            values.append(plaintext[(offset + 4)..<(offset + 4 + length)])
+            offset += 4 + length
+        }
+        guard values.count == places.count else { throw damaged }
+        var opened: [UInt8] = []
+        opened.reserveCapacity(fieldsJSON.count + plaintext.count)
+        var copied = 0
+        for (index, place) in places.enumerated() {
+            opened += fieldsJSON[copied..<place.start]
             opened += #"{"value":"#.utf8
-            opened += plaintext
-            copied = textEnd + 1   // what follows is the dictionary's `,"type":…,"isEncrypted":true}`
-            guard let next = marker.firstOccurrence(in: fieldsJSON, from: copied) else { break }
-            start = next
+            opened += values[order[index]]
+            copied = place.end   // what follows is the dictionary's `,"type":…,"isEncrypted":true}`
         }
         opened += fieldsJSON[copied...]
         return opened
     }
 
-    /// Where a sealed dictionary's text starts, after `{"sealed":"`.
-    private static let sealedTextOffset = #"{"sealed":""#.utf8.count
+    /// Where the JSON string that closes at `close` opens: the quote before it that no
+    /// backslash escapes.
+    private static func openingQuote(before close: Int, in json: [UInt8]) -> Int? {
+        var end = close
+        while let quote = json[..<end].lastIndex(of: UInt8(ascii: "\"")) {
+            let backslashes = json[..<quote].reversed().prefix { $0 == UInt8(ascii: "\\") }.count
+            if backslashes % 2 == 0 { return quote }
+            end = quote
+        }
+        return nil
+    }
 
-    /// What a sealed value is bound to: its record (the name's length first, so that no two
-    /// pairs of names read alike) and its field.
-    private static func context(recordName: String, field: String) -> String {
-        "field|\(recordName.utf8.count)|\(recordName)|\(field)"
+    /// What a record's sealed values are bound to: its name and its encrypted fields' names as
+    /// the stored JSON spells them, in the order sealed, each after its length (so that no two
+    /// lists read alike).
+    private static func context(recordName: String, fields: [String]) -> String {
+        "fields|" + ([recordName] + fields).map { "\($0.utf8.count):\($0)" }.joined()
     }
 }
 
