@@ -161,7 +161,7 @@ public actor TestCloud {
 
     /// Makes a user's encrypted fields unreadable, as a reset of their keychain does in iCloud: the
     /// server forgets their data key, so reads of what it sealed answer `zoneNotFound` with
-    /// ``CloudError/userDidResetEncryptedDataKey``, and new writes are sealed with a new key. An app
+    /// `CloudError.userDidResetEncryptedDataKey`, and new writes are sealed with a new key. An app
     /// tests its recovery with it (delete the zone, upload its records again).
     public func resetEncryptedDataKey(of userRecordName: String) async throws {
         precondition(Self.runsServerInProcess, "a child server's keys cannot be reset: run this test where TestCloud.runsServerInProcess")
