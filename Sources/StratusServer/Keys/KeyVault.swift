@@ -140,9 +140,7 @@ package final class KeyVault: Sendable {
     /// once the scope's key is destroyed; ``KeyVaultError/damaged`` for text that is not a value
     /// sealed for the scope.
     package func open(_ sealed: String, for scope: KeyScope) async throws -> [UInt8] {
-        guard sealed.hasPrefix(Self.sealedPrefix), Data(base64Encoded: String(sealed.dropFirst(Self.sealedPrefix.count))) != nil else {
-            throw KeyVaultError.damaged
-        }
+        guard sealed.hasPrefix(Self.sealedPrefix) else { throw KeyVaultError.damaged }
         guard let key = try await dataKey(of: scope, creating: false) else { throw KeyVaultError.destroyed(scope) }
         return try Self.open(sealed, with: key, authenticating: Self.sealContext(scope))
     }

@@ -314,7 +314,7 @@ final class RecordWriter {
             try refuseEncryptedFields(recordType: recordType)
             // Fields the batch sealed as it was read stand when the schema seals just those, and
             // with the zone owner's key.
-            if sealedFor == nil || sealedFor != sealer?.scope || encrypted != sent.encryptedFields || sealedFor != .user(grant.owner) {
+            if sealedFor != .user(grant.owner) || encrypted != sent.encryptedFields {
                 encoded = nil
             }
         }

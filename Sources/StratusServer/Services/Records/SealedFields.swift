@@ -190,7 +190,6 @@ extension KeyVault {
 
     /// The key that opens the sealed fields of `owner`'s zones.
     private func fieldOpener(of owner: String) async throws -> Sealer {
-        if let cached = cachedSealer(for: .user(owner)) { return cached }
         do {
             return try await opener(for: .user(owner))
         } catch KeyVaultError.destroyed {
