@@ -72,7 +72,7 @@ struct AssetBenchmark: AsyncParsableCommand {
     // MARK: - Through the server
 
     /// Asks for an upload URL and streams the file to it from disk.
-    private static func upload(_ path: String, size: Int, to server: BenchmarkServer) async throws -> Asset {
+    static func upload(_ path: String, size: Int, to server: BenchmarkServer) async throws -> Asset {
         let tokens = try JSONDecoder().decode(AssetUploadResponse.self, from: try await server.post(
             server.databasePath("assets/upload"),
             body: try JSONEncoder().encode(AssetUploadRequest(tokens: [.init(recordType: "File", fieldName: "data")]))))
@@ -89,7 +89,7 @@ struct AssetBenchmark: AsyncParsableCommand {
     }
 
     /// Saves a record holding the asset and returns the download URL its fetch carries.
-    private static func downloadURL(for asset: Asset, record: String, server: BenchmarkServer) async throws -> String {
+    static func downloadURL(for asset: Asset, record: String, server: BenchmarkServer) async throws -> String {
         let save = RecordsModifyRequest(operations: [RecordOperation(.create, Record(recordName: record, recordType: "File", fields: ["data": .asset(asset)]))])
         let saved = try JSONDecoder().decode(RecordsResponse.self, from: try await server.post(server.databasePath("records/modify"),
                                                                                             body: try JSONEncoder().encode(save)))
@@ -103,7 +103,7 @@ struct AssetBenchmark: AsyncParsableCommand {
     /// delivers it, as curl or URLSession would read it: AsyncHTTPClient's `AsyncSequence` body
     /// stops reading after every chunk until the consumer takes it (a high watermark of one),
     /// which held this figure near 700 MB/s while curl took 900–1,050 MB/s from the same server.
-    private static func download(_ url: String, server: BenchmarkServer) async throws -> Int {
+    static func download(_ url: String, server: BenchmarkServer) async throws -> Int {
         var request = try HTTPClient.Request(url: url)
         request.headers.add(name: "Authorization", value: "Bearer \(server.webAuthToken)")
         let (status, received) = try await HTTPClient.shared.execute(request: request, delegate: ByteCounter(), deadline: .now() + .seconds(300)).get()
@@ -138,7 +138,7 @@ struct AssetBenchmark: AsyncParsableCommand {
 
     // MARK: - Raw disk
 
-    private static func writeRandomFile(_ path: String, size: Int) throws {
+    static func writeRandomFile(_ path: String, size: Int) throws {
         var generator = SystemRandomNumberGenerator()
         let chunk = RawDisk.chunk
         let block = (0..<chunk).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
@@ -154,7 +154,7 @@ struct AssetBenchmark: AsyncParsableCommand {
     }
 
     /// Overwrites the file's first bytes with a number, making its content new.
-    private static func stamp(_ path: String, with number: Int) throws {
+    static func stamp(_ path: String, with number: Int) throws {
         let descriptor = open(path, O_WRONLY)
         guard descriptor >= 0 else { throw BenchmarkError("cannot open \(path)") }
         defer { close(descriptor) }

@@ -26,7 +26,7 @@ package struct PostgresBlobStore: BlobStore {
 
     package func store(_ file: ReceivedFile, in transaction: any StorageTransaction) async throws -> Bool {
         let transaction = try Self.postgres(transaction)
-        let exists = try await transaction.query("SELECT 1 FROM asset_chunks WHERE checksum = \(file.checksum) AND part = 0")
+        let exists = try await transaction.query("SELECT 1 FROM asset_chunks WHERE checksum = \(file.name) AND part = 0")
             .decode(Int32.self).first { _ in true } != nil
         if exists { return false }
         guard let handle = FileHandle(forReadingAtPath: file.temporaryPath) else {
@@ -38,7 +38,7 @@ package struct PostgresBlobStore: BlobStore {
             let piece = try handle.read(upToCount: Self.chunkSize) ?? Data()
             if piece.isEmpty && part > 0 { break }
             try await transaction.execute("""
-                INSERT INTO asset_chunks (checksum, part, bytes) VALUES (\(file.checksum), \(part), \(ByteBuffer(data: piece)))
+                INSERT INTO asset_chunks (checksum, part, bytes) VALUES (\(file.name), \(part), \(ByteBuffer(data: piece)))
                 """)
             part += 1
             if piece.count < Self.chunkSize { break }
@@ -57,15 +57,29 @@ package struct PostgresBlobStore: BlobStore {
             """, logger: logger).decode(Int64.self).first { _ in true }
     }
 
-    package func read(checksum: String, _ consume: (ByteBuffer) async throws -> Void) async throws -> Bool {
-        var part: Int32 = 0
+    package func read(checksum: String, bytes range: ClosedRange<Int64>?, _ consume: (ByteBuffer) async throws -> Void) async throws -> Bool {
+        let chunk = Int64(Self.chunkSize)
+        var part = Int32((range?.lowerBound ?? 0) / chunk)
+        var found = false
         while let piece = try await client.query("""
             SELECT bytes FROM asset_chunks WHERE checksum = \(checksum) AND part = \(part)
             """, logger: logger).decode(ByteBuffer.self).first(where: { _ in true }) {
-            try await consume(piece)
+            found = true
+            let start = Int64(part) * chunk
             part += 1
+            guard let range else {
+                try await consume(piece)
+                continue
+            }
+            // The part of the piece inside the range.
+            let from = Int(max(range.lowerBound - start, 0))
+            let through = Int(min(range.upperBound - start, Int64(piece.readableBytes) - 1))
+            if from <= through, let slice = piece.getSlice(at: piece.readerIndex + from, length: through - from + 1) { try await consume(slice) }
+            if range.upperBound < start + Int64(piece.readableBytes) { break }
         }
-        return part > 0
+        // A range past the end of a file that has parts still finds it.
+        if !found, let range, range.lowerBound > 0 { return try await size(checksum: checksum) != nil }
+        return found
     }
 
     private static func postgres(_ transaction: any StorageTransaction) throws -> PostgresTransaction {

@@ -50,6 +50,8 @@ struct Serve: AsyncParsableCommand {
     var examples = false
     @Flag(help: "Make private-database download URLs work only with the ckWebAuthToken of the user they were issued to.")
     var bindDownloadUrls = false
+    @Flag(help: "Seal asset files of private and shared databases under their owner's data key at rest (AES-GCM, 64 KiB segments). Files uploaded before stay plain; the public database's stay plain.")
+    var encryptAssets = false
     @Option(help: "The SMTP server that mails email verification and password reset codes. Without it, email addresses stay unverified and passwords cannot be reset by mail.")
     var smtpHost: String?
     @Option(help: "The SMTP server's port (587 for a provider's submission port).") var smtpPort = 25
@@ -153,6 +155,7 @@ struct Serve: AsyncParsableCommand {
         configuration.signInFailuresPerAccountAndAddress.burst = Double(signInFailures)
         configuration.signInFailuresPerAccount = RateRule(burst: Double(accountSignInFailuresPerHour), perSecond: Double(accountSignInFailuresPerHour) / 3600)
         configuration.bindDownloadURLsToUser = bindDownloadUrls
+        configuration.encryptAssets = encryptAssets
         configuration.courierWait = .seconds(courierWaitSeconds)
         configuration.passwordHashLog2Cost = passwordHashCost
         configuration.maxPushConnectionsPerUser = pushConnectionsPerUser

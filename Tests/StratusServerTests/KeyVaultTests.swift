@@ -73,20 +73,7 @@ import StratusCore
         #expect(signedUp.status == 200, "\(signedUp.text)")
         // The courier has tried, and failed, to send it.
         let logged = try await child.read { $0.contains("could not be sent") }
-        let export = TestServer.temporaryDirectory()
-        let exported = try await ServerProcess.run(["export", "--data", directory.path, "--container", TestServer.containerID, "--to", export.path])
-        #expect(exported.status == 0, "\(exported.output)")
-        // The data's backup: `stratus backup`, or on PostgreSQL a plain `pg_dump` of the database.
-        let backup = TestServer.temporaryDirectory()
-        if let base = TestServer.postgresURL {
-            try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
-            let dumped = try await ChildProcess.run("pg_dump", ["-f", backup.appendingPathComponent("dump.sql").path,
-                                                                "-d", try await TestDatabase.url(for: directory, base: base)])
-            #expect(dumped.status == 0, "\(dumped.output)")
-        } else {
-            let backedUp = try await ServerProcess.run(["backup", "--data", directory.path, "--to", backup.path])
-            #expect(backedUp.status == 0, "\(backedUp.output)")
-        }
+        let (export, backup) = try await Self.exportAndBackUp(directory)
         let copies = [directory, export, backup]
         child.send(SIGTERM)
         let output = await child.readToEnd()
@@ -257,6 +244,25 @@ import StratusCore
     }
 
     /// Every regular file under `directory`.
+    /// The container exported (`stratus export`) and the data backed up — `stratus backup`, or on
+    /// PostgreSQL a plain `pg_dump` of the database — from a server's data directory.
+    static func exportAndBackUp(_ directory: URL) async throws -> (export: URL, backup: URL) {
+        let export = TestServer.temporaryDirectory()
+        let exported = try await ServerProcess.run(["export", "--data", directory.path, "--container", TestServer.containerID, "--to", export.path])
+        #expect(exported.status == 0, "\(exported.output)")
+        let backup = TestServer.temporaryDirectory()
+        if let base = TestServer.postgresURL {
+            try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
+            let dumped = try await ChildProcess.run("pg_dump", ["-f", backup.appendingPathComponent("dump.sql").path,
+                                                                "-d", try await TestDatabase.url(for: directory, base: base)])
+            #expect(dumped.status == 0, "\(dumped.output)")
+        } else {
+            let backedUp = try await ServerProcess.run(["backup", "--data", directory.path, "--to", backup.path])
+            #expect(backedUp.status == 0, "\(backedUp.output)")
+        }
+        return (export, backup)
+    }
+
     static func files(under directory: URL) throws -> [URL] {
         guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
         return try walker.compactMap { item in

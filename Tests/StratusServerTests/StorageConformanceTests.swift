@@ -250,7 +250,7 @@ import StratusCore
                 try await t.replaceAssetReferences(zoneRowID: zone.rowID, recordName: "rec", checksums: ["sum-a"])
                 #expect(try await t.recordReferencesAsset(zoneRowID: zone.rowID, recordName: "rec", checksum: "sum-a"))
                 #expect(try await !t.recordReferencesAsset(zoneRowID: zone.rowID, recordName: "rec", checksum: "sum-b"))
-                let references = try #require(try await t.assetReferences(zoneRowID: zone.rowID, checksum: "sum-a", limit: 5))
+                let references = try #require(try await t.assetReferences(zoneRowID: zone.rowID, fileChecksum: "sum-a", limit: 5))
                 #expect(references.size == 3 && references.recordNames == ["rec"])
                 #expect(try await t.deleteAssetUploads(before: 15) == 1)
                 #expect(try await t.deleteUnreferencedAssetBlobs().isEmpty, "sum-a has a record, sum-b an upload")

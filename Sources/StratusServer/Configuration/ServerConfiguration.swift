@@ -36,6 +36,11 @@ public struct ServerConfiguration: Sendable {
     /// were issued to. Off by default: as Apple's pre-signed URLs, a signed URL is the capability,
     /// and third-party clients download with a plain GET.
     public var bindDownloadURLsToUser = false
+    /// Whether asset files of private and shared databases are sealed at rest under their zone
+    /// owner's data key, in 64 KiB AES-GCM segments (a download, or a range of one, opens only
+    /// the segments it reads). Files uploaded before it was turned on stay plain; the public
+    /// database's files stay plain.
+    public var encryptAssets = false
     /// Where verification codes for users' email addresses are mailed from; nil sends no mail,
     /// and email addresses then stay unverified (only usernames reach people).
     public var smtp: SMTPMailer?

@@ -26,6 +26,13 @@ package struct Sealer: Sendable {
         try KeyVault.open(sealed, with: key, authenticating: KeyVault.sealContext(scope, context))
     }
 
+    /// What names the key in the blob-store names of files sealed with it
+    /// (``SealedAssetFile/name(checksum:sealer:)``): 16 hex digits of an HMAC under it, which
+    /// tell nothing of the key.
+    var assetFileTag: String {
+        SecretGenerator.hex(HMAC<SHA256>.authenticationCode(for: Array("stratus asset file names".utf8), using: key).prefix(8))
+    }
+
     private func seal(_ plaintext: some DataProtocol, authenticating context: Data) throws -> String {
         let box = try AES.GCM.seal(plaintext, using: key, authenticating: context)
         return KeyVault.sealedPrefix + box.combined!.base64EncodedString()

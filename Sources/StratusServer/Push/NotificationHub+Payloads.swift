@@ -38,7 +38,7 @@ extension NotificationHub {
                 var recordCK = ck
                 recordCK.nid = SecretGenerator.uuid()
                 let desired = subscription.notificationInfo?.desiredKeys.map { keys in
-                    fields.filter { keys.contains($0.key) }.mapValues { RecordField($0) }
+                    fields.filter { keys.contains($0.key) }.mapValues { RecordField(AssetLinks.showingChecksums($0)) }
                 }
                 recordCK.qry = .init(rid: change.recordName, zid: changes.zoneName, zoid: zoneOwner, dbs: scope,
                                      fo: change.trigger.notificationReason, sid: sid, af: desired)

@@ -79,7 +79,8 @@ package struct StratusServices: Sendable {
                                 readAhead: ChangeReadAhead(storage: storage), keys: keys, clock: clock)
         assets = AssetService(storage: storage, directory: directory, auth: auth, blobs: blobs, incoming: incoming, signer: signer,
                               maxAssetBytes: configuration.maxAssetBytes, maxTokens: configuration.maxResultsLimit,
-                              uploadGracePeriod: configuration.assetUploadGracePeriod, clock: clock)
+                              uploadGracePeriod: configuration.assetUploadGracePeriod, keys: keys,
+                              sealsFiles: configuration.encryptAssets, clock: clock)
         subscriptions = SubscriptionService(storage: storage, directory: directory, hub: hub, maxOperations: configuration.maxOperationsPerRequest,
                                             maxPerUser: configuration.maxSubscriptionsPerUser, maxBytes: configuration.maxSubscriptionBytes,
                                             maxBytesPerUser: configuration.maxSubscriptionBytesPerUser)

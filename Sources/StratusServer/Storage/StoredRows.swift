@@ -309,8 +309,10 @@ package struct StoredAssetUpload: Sendable, Equatable {
     package var recordName: String
     package var fieldName: String
     package var uploadedBy: String
-    /// Base64 SHA-256 of the file: its `fileChecksum` and its name in the ``BlobStore``.
+    /// The file's name in the ``BlobStore``: the base64 SHA-256 of its bytes (its `fileChecksum`),
+    /// and for a file sealed under its owner's key, the key's tag (``SealedAssetFile``).
     package var checksum: String
+    /// The file's size (before any sealing).
     package var size: Int64
     package var uploadedAt: Int64
 }

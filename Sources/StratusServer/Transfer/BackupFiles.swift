@@ -108,10 +108,17 @@ enum BackupFiles {
         return files.sorted()
     }
 
-    /// Whether the file's SHA-256, in hex, is its name; reads it in 1 MiB pieces.
+    /// Whether the file's SHA-256, in hex, is its name; reads it in 1 MiB pieces. A sealed file
+    /// (``SealedAssetFile``, named by its plain checksum and a key tag) cannot be checked without
+    /// its key: its header and size are (its segments' tags check the rest when it is read).
     static func holdsItsChecksum(_ file: URL) throws -> Bool {
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
+        if file.lastPathComponent.contains(".") {
+            let header = try handle.read(upToCount: SealedAssetFile.headerSize) ?? Data()
+            let size = try handle.seekToEnd()
+            return header.prefix(4).elementsEqual(SealedAssetFile.magic) && SealedAssetFile.plaintextSize(ofStored: Int64(size)) != nil
+        }
         var hasher = SHA256()
         while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty { hasher.update(data: piece) }
         return SecretGenerator.hex(hasher.finalize()) == file.lastPathComponent

@@ -93,11 +93,11 @@ package enum ContainerArchive {
             for file in received.values { try? FileManager.default.removeItem(atPath: file.temporaryPath) }
         }
         for file in files {
-            guard let checksum = FileBlobStore.checksum(ofFileNamed: URL(fileURLWithPath: file).lastPathComponent) else {
+            guard let name = FileBlobStore.blobName(ofFileNamed: URL(fileURLWithPath: file).lastPathComponent) else {
                 throw TransferError("asset file \(file) is not named by a SHA-256")
             }
-            if try await blobs.size(checksum: checksum) == nil { arriving.append(checksum) }
-            received[checksum] = try incomingFiles.receive(copyOf: assets.appendingPathComponent(file), checksum: checksum)
+            if try await blobs.size(checksum: name) == nil { arriving.append(name) }
+            received[name] = try incomingFiles.receive(copyOf: assets.appendingPathComponent(file), name: name)
         }
         let incoming = received
         let newFiles = arriving

@@ -7,9 +7,10 @@ import StratusTesting
 
 extension Caller {
     /// Asks `assets/upload` for one upload URL.
-    func uploadURL(record: String? = nil, field: String = "file", zone: String = ZoneID.defaultZoneName,
+    func uploadURL(record: String? = nil, field: String = "file", zone: String = ZoneID.defaultZoneName, owner: String? = nil,
                    database: DatabaseScope = .private) async throws -> AssetUploadResponse.Token {
-        let request = AssetUploadRequest(zoneID: ZoneID(zoneName: zone), tokens: [.init(recordName: record, recordType: "Note", fieldName: field)])
+        let request = AssetUploadRequest(zoneID: ZoneID(zoneName: zone, ownerRecordName: owner),
+                                         tokens: [.init(recordName: record, recordType: "Note", fieldName: field)])
         let tokens = try await post(path(database, "assets/upload"), request).decode(AssetUploadResponse.self).tokens
         guard let token = tokens.first else { throw TestFailure("no upload token") }
         return token
@@ -32,9 +33,10 @@ extension Caller {
     }
 
     /// GETs an absolute URL (a download URL), as this caller (its web auth token) or anonymously.
-    func download(_ url: String, signedIn: Bool = true) async throws -> HTTPResult {
+    func download(_ url: String, signedIn: Bool = true, headers: [(String, String)] = []) async throws -> HTTPResult {
         var request = HTTPClientRequest(url: url)
         if signedIn, let webAuthToken { request.headers.add(name: "Authorization", value: "Bearer \(webAuthToken)") }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         return try await Self.execute(request)
     }
 

@@ -19,7 +19,7 @@ struct AssetAttachment {
     /// How many of the records holding a file are tried for one the caller may read.
     static let referencesTried = 100
 
-    /// The fields as stored, and the checksums of every file they refer to.
+    /// The fields as stored, and the blob-store names of every file they refer to.
     func resolve(_ fields: [String: FieldValue?]) async throws -> (fields: [String: FieldValue?], checksums: Set<String>) {
         var resolved = fields
         var checksums = Set<String>()
@@ -36,40 +36,44 @@ struct AssetAttachment {
         return (resolved, checksums)
     }
 
+    /// The asset as stored: its `fileChecksum` is the file's name in the blob store (the checksum,
+    /// and a sealed file's key tag: ``SealedAssetFile``), which answers turn back into the checksum.
     private func stored(_ asset: Asset, field: String) async throws -> Asset {
-        let checksum: String
+        let name: String
         let size: Int64
         if let receipt = asset.receipt {
             guard let upload = try await transaction.assetUpload(receiptHash: SecretGenerator.digest(receipt)),
                   upload.databaseID == zone.databaseID, upload.uploadedBy == user else {
                 throw CloudKitError.badRequest("field '\(field)': the asset receipt is unknown, expired or not yours; upload the file again")
             }
-            (checksum, size) = (upload.checksum, upload.size)
+            (name, size) = (upload.checksum, upload.size)
         } else if let claimed = asset.fileChecksum, let known = try await readableReference(to: claimed) {
-            (checksum, size) = (claimed, known)
+            (name, size) = known
         } else {
             throw CloudKitError.badRequest("field '\(field)': a new asset needs the receipt its upload returned (see assets/upload)")
         }
+        let checksum = SealedAssetFile.checksum(ofBlob: name)
         if let claimed = asset.fileChecksum, claimed != checksum {
             throw CloudKitError.badRequest("field '\(field)': fileChecksum \(claimed) does not match the uploaded file's \(checksum)")
         }
         if let claimed = asset.size, claimed != size {
             throw CloudKitError.badRequest("field '\(field)': size \(claimed) does not match the uploaded file's \(size) bytes")
         }
-        return Asset(fileChecksum: checksum, size: size, referenceChecksum: asset.referenceChecksum, wrappingKey: asset.wrappingKey)
+        return Asset(fileChecksum: name, size: size, referenceChecksum: asset.referenceChecksum, wrappingKey: asset.wrappingKey)
     }
 
-    /// The size of the file with this checksum if the record being saved or a record of the zone
-    /// the caller may read holds it.
-    private func readableReference(to checksum: String) async throws -> Int64? {
-        guard let references = try await transaction.assetReferences(zoneRowID: zone.rowID, checksum: checksum, limit: Self.referencesTried) else {
+    /// The name and size of the file with this checksum if the record being saved or a record of
+    /// the zone the caller may read holds it.
+    private func readableReference(to checksum: String) async throws -> (name: String, size: Int64)? {
+        guard let references = try await transaction.assetReferences(zoneRowID: zone.rowID, fileChecksum: checksum, limit: Self.referencesTried) else {
             return nil
         }
-        if references.recordNames.contains(recordName) { return references.size }
-        for name in references.recordNames where try await mayRead(name) { return references.size }
+        let found = (references.name, references.size)
+        if references.recordNames.contains(recordName) { return found }
+        for name in references.recordNames where try await mayRead(name) { return found }
         if references.recordNames.count == Self.referencesTried,
-           try await transaction.recordReferencesAsset(zoneRowID: zone.rowID, recordName: recordName, checksum: checksum) {
-            return references.size
+           try await transaction.recordReferencesAsset(zoneRowID: zone.rowID, recordName: recordName, checksum: references.name) {
+            return found
         }
         return nil
     }

@@ -21,17 +21,30 @@ struct AssetLinks: Sendable {
                               expires: signer.newGrantExpiry, recordName: "")
     }
 
-    /// Sets the `downloadURL` of every asset of a record read from `zoneRowID`.
+    /// Sets the `downloadURL` of every asset of a record read from `zoneRowID`, and its
+    /// `fileChecksum` to the file's checksum (a stored asset names its file in the blob store,
+    /// which for a sealed file adds a key tag: ``SealedAssetFile``).
     func attach(to record: inout Record, zoneRowID: Int64) throws {
         for (name, value) in record.fields {
             guard let value, !value.assets.isEmpty else { continue }
             record.fields[name] = try value.mappingAssets { asset in
                 var linked = asset
-                if let checksum = asset.fileChecksum {
-                    linked.downloadURL = try url(zoneRowID: zoneRowID, recordName: record.recordName ?? "", checksum: checksum)
+                if let file = asset.fileChecksum {
+                    linked.downloadURL = try url(zoneRowID: zoneRowID, recordName: record.recordName ?? "", checksum: file)
+                    linked.fileChecksum = SealedAssetFile.checksum(ofBlob: file)
                 }
                 return linked
             }
+        }
+    }
+
+    /// A stored field's value as an answer without download URLs carries it: each asset's
+    /// `fileChecksum` the file's checksum, not its blob-store name.
+    static func showingChecksums(_ value: FieldValue) -> FieldValue {
+        value.mappingAssets { asset in
+            var shown = asset
+            shown.fileChecksum = asset.fileChecksum.map(SealedAssetFile.checksum(ofBlob:))
+            return shown
         }
     }
 

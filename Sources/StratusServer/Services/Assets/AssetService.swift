@@ -8,6 +8,9 @@ import StratusCore
 ///
 /// Files are kept once per checksum in the ``BlobStore``. An upload no record took up is collected
 /// after a grace period, and a file is removed once no record and no pending upload refers to it.
+/// With ``sealsFiles`` (`--encrypt-assets`), files of private and shared databases are sealed
+/// under the zone owner's data key as they arrive (``SealedAssetFile``), kept once per checksum
+/// and key, and opened as they are downloaded; the public database's stay plain, as its fields do.
 package struct AssetService: Sendable {
     let storage: any StratusStorage
     let directory: DatabaseDirectory
@@ -19,6 +22,9 @@ package struct AssetService: Sendable {
     let maxAssetBytes: Int64
     let maxTokens: Int
     let uploadGracePeriod: Duration
+    let keys: KeyVault
+    /// Whether files of private and shared databases are sealed at rest.
+    let sealsFiles: Bool
     let clock: ServerClock
 
     /// `assets/upload`: one signed upload URL per requested record field.
@@ -64,11 +70,11 @@ package struct AssetService: Sendable {
             throw CloudKitError.accessDenied("this asset upload URL is not valid")
         }
         if let declaredSize, declaredSize > maxAssetBytes { throw IncomingFiles.tooLarge(maxAssetBytes) }
-        let file = try await incoming.receive(body, limit: maxAssetBytes)
+        let file = try await incoming.receive(body, limit: maxAssetBytes, sealingWith: try await sealer(forDatabase: databaseID))
         let receipt = SecretGenerator.receipt()
         let upload = StoredAssetUpload(
             receiptHash: SecretGenerator.digest(receipt), databaseID: databaseID, zoneName: zoneName, recordName: grant.recordName,
-            fieldName: fieldName, uploadedBy: user, checksum: file.checksum, size: file.size, uploadedAt: clock.milliseconds)
+            fieldName: fieldName, uploadedBy: user, checksum: file.name, size: file.size, uploadedAt: clock.milliseconds)
         var stored = false
         defer { if !stored { try? FileManager.default.removeItem(atPath: file.temporaryPath) } }
         if let declaredChecksum, declaredChecksum != file.checksum {
@@ -80,6 +86,16 @@ package struct AssetService: Sendable {
             return try await blobs.store(file, in: transaction)
         }
         return AssetUploadReceipt(singleFile: Asset(fileChecksum: file.checksum, size: file.size, receipt: receipt))
+    }
+
+    /// The data key files uploaded into a database are sealed with: its owner's, with
+    /// ``sealsFiles``, unless it is a public database.
+    private func sealer(forDatabase databaseID: Int64) async throws -> Sealer? {
+        guard sealsFiles else { return nil }
+        guard let key = try await storage.read({ try await $0.databaseKey(id: databaseID) }) else {
+            throw CloudKitError.accessDenied("this asset upload URL is not valid")
+        }
+        return key.scope == .public ? nil : try await keys.sealer(for: .user(key.ownerRecordName))
     }
 
     /// `assets/rereference`: the asset of each named record field with a fresh receipt, so the same
@@ -109,39 +125,55 @@ package struct AssetService: Sendable {
                 try await transaction.insertAssetUpload(StoredAssetUpload(
                     receiptHash: SecretGenerator.digest(receipt), databaseID: databaseID, zoneName: zone.zoneName,
                     recordName: item.recordName, fieldName: item.fieldName, uploadedBy: user, checksum: checksum, size: size, uploadedAt: now))
-                return Asset(fileChecksum: checksum, size: size, receipt: receipt)
+                return Asset(fileChecksum: SealedAssetFile.checksum(ofBlob: checksum), size: size, receipt: receipt)
             })
         }
     }
 
-    /// The file a download URL names (its checksum and size, to read from ``blobs``), once the
-    /// URL's grant and the caller are checked: the user the URL was issued to must still be able
-    /// to read the record (the owner; a participant of a share covering it; in the public
-    /// database, by its security roles), checked in the store on every request, so access taken
-    /// away ends the URLs already handed out on every instance. With
-    /// ``AssetURLSigner/bindsDownloadsToUser``, a private database's URL also needs that user's
-    /// `ckWebAuthToken`. The record must still hold the file.
-    package func download(token: String, webAuthToken: String?) async throws -> (checksum: String, size: Int64) {
+    /// The file a download URL names, to read with ``read(_:range:_:)``, once the URL's grant and
+    /// the caller are checked: the user the URL was issued to must still be able to read the
+    /// record (the owner; a participant of a share covering it; in the public database, by its
+    /// security roles), checked in the store on every request, so access taken away ends the URLs
+    /// already handed out on every instance. With ``AssetURLSigner/bindsDownloadsToUser``, a
+    /// private database's URL also needs that user's `ckWebAuthToken`. The record must still hold
+    /// the file; a sealed file needs its owner's key as it was when the file was sealed
+    /// (``SealedFields/keyReset`` after a reset).
+    package func download(token: String, webAuthToken: String?) async throws -> AssetDownload {
         let grant = try signer.grant(from: token, kind: .download)
-        guard let checksum = grant.checksum, let zoneRowID = grant.zoneRowID else { throw CloudKitError.accessDenied("this download URL is not valid") }
-        let scope = try await storage.read { transaction in
+        guard let name = grant.checksum, let zoneRowID = grant.zoneRowID else { throw CloudKitError.accessDenied("this download URL is not valid") }
+        let key = try await storage.read { transaction in
             guard let zone = try await transaction.zone(rowID: zoneRowID), !zone.deleted,
                   let key = try await transaction.databaseKey(id: zone.databaseID),
                   key.containerID == grant.containerID, key.environment == grant.environment,
                   let record = try await transaction.record(zoneRowID: zoneRowID, recordName: grant.recordName), !record.deleted,
-                  try await transaction.recordReferencesAsset(zoneRowID: zoneRowID, recordName: grant.recordName, checksum: checksum) else {
+                  try await transaction.recordReferencesAsset(zoneRowID: zoneRowID, recordName: grant.recordName, checksum: name) else {
                 throw CloudKitError.notFound("the asset no longer exists")
             }
             try await Self.requireReader(grant.user, of: record, in: zone, key, transaction)
-            return key.scope
+            return key
         }
-        if signer.bindsDownloadsToUser, scope != .public {
+        if signer.bindsDownloadsToUser, key.scope != .public {
             guard let webAuthToken else { throw AuthService.authenticationRequired }
             let caller = try await auth.user(webAuthToken: webAuthToken, containerID: grant.containerID, environment: grant.environment)
             guard caller == grant.user else { throw CloudKitError.accessDenied("this download URL was issued to another user") }
         }
-        guard let size = try await blobs.size(checksum: checksum) else { throw CloudKitError.notFound("the asset no longer exists") }
-        return (checksum, size)
+        guard let stored = try await blobs.size(checksum: name) else { throw CloudKitError.notFound("the asset no longer exists") }
+        guard let tag = SealedAssetFile.keyTag(ofBlob: name) else { return AssetDownload(name: name, size: stored, storedSize: stored, opener: nil) }
+        guard let opener = try? await keys.opener(for: .user(key.ownerRecordName)), opener.assetFileTag == tag,
+              let size = SealedAssetFile.plaintextSize(ofStored: stored) else { throw SealedFields.keyReset }
+        return AssetDownload(name: name, size: size, storedSize: stored, opener: opener)
+    }
+
+    /// Hands the bytes of a file ``download(token:webAuthToken:)`` found to `consume` — `range` of
+    /// them, when given one within the file — in pieces, in order (a sealed file opened as it is
+    /// read).
+    package func read(_ download: AssetDownload, range: ClosedRange<Int64>?, _ consume: (ByteBuffer) async throws -> Void) async throws {
+        let found = if let opener = download.opener {
+            try await SealedAssetFile.read(download.name, storedSize: download.storedSize, range: range, from: blobs, opener: opener, consume)
+        } else {
+            try await blobs.read(checksum: download.name, bytes: range, consume)
+        }
+        guard found else { throw CloudKitError.notFound("the asset no longer exists") }
     }
 
     /// Throws `ACCESS_DENIED` unless `user` (whom a download URL was issued to) may read `record`
@@ -189,4 +221,16 @@ package struct AssetService: Sendable {
         incoming.remove(olderThan: .seconds(3600), now: clock.date)
         return result
     }
+}
+
+/// A file a download URL names, found and checked (``AssetService/download(token:webAuthToken:)``).
+package struct AssetDownload: Sendable {
+    /// Its name in the ``BlobStore``.
+    let name: String
+    /// Its size as downloaded.
+    package let size: Int64
+    /// Its size in the store (larger when sealed).
+    let storedSize: Int64
+    /// The key that opens it, for a sealed file.
+    let opener: Sealer?
 }

@@ -104,7 +104,9 @@ package struct ShareService: Sendable {
                 guard let sealer = keys.cachedSealer(for: .user(owner)) else { throw SealedFields.KeyNeeded(owner: owner) }
                 stored.fieldsJSON = try SealedFields.open(stored.fieldsJSON, recordName: stored.recordName, with: sealer)
             }
-            root = try RecordMapper.record(from: stored, desiredKeys: item.rootRecordDesiredKeys)
+            var record = try RecordMapper.record(from: stored, desiredKeys: item.rootRecordDesiredKeys)
+            record.fields = record.fields.mapValues { $0.map(AssetLinks.showingChecksums) }
+            root = record
         }
         return await ShareMetadata(containerIdentifier: access.containerID, environment: access.environment.rawValue,
                              databaseScope: user == owner ? "PRIVATE" : "SHARED",

@@ -1,7 +1,8 @@
 import NIOCore
 
 /// Where the bytes of asset files live, named by their checksum (base64 SHA-256), so identical
-/// uploads share one copy: files in the data directory (``FileBlobStore``) next to SQLite, chunks
+/// uploads share one copy (a file sealed under its owner's key is named by its checksum and the
+/// key's tag, ``SealedAssetFile``, and shared only under that key): files in the data directory (``FileBlobStore``) next to SQLite, chunks
 /// in the database (`PostgresBlobStore`, in StratusPostgreSQL) for instances sharing PostgreSQL. An S3-compatible
 /// store would be a third.
 ///
@@ -22,7 +23,15 @@ package protocol BlobStore: Sendable {
     /// How many bytes the store holds under this checksum, or nil when it has none.
     func size(checksum: String) async throws -> Int64?
 
-    /// Hands the bytes with this checksum to `consume` in pieces, in order; false when the store
-    /// has none.
-    func read(checksum: String, _ consume: (ByteBuffer) async throws -> Void) async throws -> Bool
+    /// Hands the bytes with this checksum to `consume` in pieces, in order — those of `range`
+    /// only, when given one (it ends at the file's end at most); false when the store has none.
+    func read(checksum: String, bytes range: ClosedRange<Int64>?, _ consume: (ByteBuffer) async throws -> Void) async throws -> Bool
+}
+
+extension BlobStore {
+    /// Hands all the bytes with this checksum to `consume` in pieces, in order; false when the
+    /// store has none.
+    package func read(checksum: String, _ consume: (ByteBuffer) async throws -> Void) async throws -> Bool {
+        try await read(checksum: checksum, bytes: nil, consume)
+    }
 }

@@ -23,13 +23,17 @@ extension AssetStore where Self: SQLDatabase {
         }
     }
 
-    package func assetReferences(zoneRowID: Int64, checksum: String, limit: Int) async throws -> (size: Int64, recordNames: [String])? {
+    package func assetReferences(zoneRowID: Int64, fileChecksum: String, limit: Int) async throws -> (name: String, size: Int64, recordNames: [String])? {
+        // The names that start with the checksum: itself, and with a key tag after a dot (`.`
+        // sorts before `/`, and every checksum has the same length). Text compares bytewise.
         let rows = try await fetch("""
-            SELECT b.size, r.record_name FROM asset_references r JOIN asset_blobs b ON b.checksum = r.checksum
-            WHERE r.checksum = \(checksum) AND r.zone_id = \(zoneRowID) LIMIT \(limit)
+            SELECT r.checksum, b.size, r.record_name FROM asset_references r JOIN asset_blobs b ON b.checksum = r.checksum
+            WHERE r.checksum >= \(fileChecksum) AND r.checksum < \(fileChecksum + "/") AND r.zone_id = \(zoneRowID)
+            ORDER BY r.checksum LIMIT \(limit)
             """)
         guard let first = rows.first else { return nil }
-        return (try first.int64(0), try rows.map { try $0.string(1) })
+        let name = try first.string(0)
+        return (name, try first.int64(1), try rows.filter { try $0.string(0) == name }.map { try $0.string(2) })
     }
 
     package func recordReferencesAsset(zoneRowID: Int64, recordName: String, checksum: String) async throws -> Bool {

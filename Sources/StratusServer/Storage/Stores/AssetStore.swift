@@ -1,12 +1,14 @@
 /// Asset files (one blob row per checksum), uploads awaiting a record, and which records refer
-/// to which files.
+/// to which files. A file is named by its checksum, and a file sealed under its owner's key by
+/// its checksum and the key's tag (``SealedAssetFile``): "checksum" below is that name.
 package protocol AssetStore {
     /// Records an uploaded file: its blob (once per checksum) and the upload awaiting a record.
     func insertAssetUpload(_ upload: StoredAssetUpload) async throws
     func assetUpload(receiptHash: String) async throws -> StoredAssetUpload?
-    /// The size of the file with this checksum and up to `limit` of the zone's records that refer
-    /// to it, or nil if none does.
-    func assetReferences(zoneRowID: Int64, checksum: String, limit: Int) async throws -> (size: Int64, recordNames: [String])?
+    /// A file of the zone whose plain checksum is `fileChecksum` (its name: the checksum, or for a
+    /// sealed file the checksum and a key tag), its size and up to `limit` of the zone's records
+    /// that refer to it; nil if none does.
+    func assetReferences(zoneRowID: Int64, fileChecksum: String, limit: Int) async throws -> (name: String, size: Int64, recordNames: [String])?
     /// Whether the record refers to the file with this checksum.
     func recordReferencesAsset(zoneRowID: Int64, recordName: String, checksum: String) async throws -> Bool
     /// Replaces the set of files a record refers to.
