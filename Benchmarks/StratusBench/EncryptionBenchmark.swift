@@ -96,12 +96,15 @@ struct EncryptionBenchmark: AsyncParsableCommand {
                      of: "sealed_asset_download_mb_per_s", to: "plain_asset_download_mb_per_s")
     }
 
-    /// Creates of `names` (prefixed with the type) with five fields of about 40 characters.
+    /// Creates of `names` (prefixed with the type) with five fields of about 40 characters; the
+    /// encrypted ones flagged `isEncrypted`, as CloudKit's clients send `encryptedValues` (and
+    /// the SDK its `encryptedValues`).
     static func modifyBody(type: String, names: [String]) -> Data {
+        let flag = type == "Sealed" ? #","isEncrypted":true"# : ""
         var json = #"{"operations":["#
         for (index, name) in names.enumerated() {
             if index > 0 { json += "," }
-            let fields = (0..<5).map { #""f\#($0)":{"value":"field \#($0) of \#(name), some words to seal","type":"STRING"}"# }
+            let fields = (0..<5).map { #""f\#($0)":{"value":"field \#($0) of \#(name), some words to seal","type":"STRING"\#(flag)}"# }
             json += #"{"operationType":"create","record":{"recordType":"\#(type)","recordName":"\#(type)-\#(name)","fields":{\#(fields.joined(separator: ","))}}}"#
         }
         return Data((json + #"],"zoneID":{"zoneName":"_defaultZone"}}"#).utf8)

@@ -28,6 +28,16 @@ package struct WireWriter: Sendable {
         bytes.append(contentsOf: json)
     }
 
+    /// What `write` writes, after its length in 4 bytes, big-endian: values packed one after
+    /// another, to be told apart again (sealed fields).
+    package mutating func lengthPrefixed(_ write: (inout WireWriter) -> Void) {
+        let start = bytes.count
+        bytes.append(contentsOf: [0, 0, 0, 0] as [UInt8])
+        write(&self)
+        let length = UInt32(bytes.count - start - 4).bigEndian
+        withUnsafeBytes(of: length) { bytes.replaceSubrange(start..<(start + 4), with: $0) }
+    }
+
     /// A JSON string with the escapes JSON requires.
     package mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))

@@ -89,7 +89,6 @@ package final class KeyVault: Sendable {
     private static func canaryContext(_ fingerprint: String) -> Data { Data("canary|\(fingerprint)".utf8) }
     private static func wrapContext(_ scope: String) -> Data { Data("data key|\(scope)".utf8) }
     static func sealContext(_ scope: KeyScope) -> Data { Data("sealed|\(scope.name)".utf8) }
-    static func sealContext(_ scope: KeyScope, _ context: String) -> Data { Data("sealed|\(scope.name)|\(context)".utf8) }
 
     // MARK: Sealing
 
@@ -142,15 +141,17 @@ package final class KeyVault: Sendable {
     package func open(_ sealed: String, for scope: KeyScope) async throws -> [UInt8] {
         guard sealed.hasPrefix(Self.sealedPrefix) else { throw KeyVaultError.damaged }
         guard let key = try await dataKey(of: scope, creating: false) else { throw KeyVaultError.destroyed(scope) }
-        return try Self.open(sealed, with: key, authenticating: Self.sealContext(scope))
+        return Array(try Self.open(ArraySlice(sealed.utf8), with: key, authenticating: Self.sealContext(scope)))
     }
 
-    /// A sealed value's plaintext, opened with `key` and checked against `context`.
-    static func open(_ sealed: some StringProtocol, with key: SymmetricKey, authenticating context: Data) throws(KeyVaultError) -> [UInt8] {
-        guard sealed.hasPrefix(sealedPrefix), let bytes = Data(base64Encoded: String(sealed.dropFirst(sealedPrefix.count))),
-              let box = try? AES.GCM.SealedBox(combined: bytes),
+    /// A sealed value's plaintext, read from its text's bytes (inside stored JSON, say), opened
+    /// with `key` and checked against `context`.
+    static func open(_ sealed: ArraySlice<UInt8>, with key: SymmetricKey, authenticating context: some DataProtocol) throws(KeyVaultError) -> Data {
+        let prefix = sealedPrefix.utf8
+        guard sealed.starts(with: prefix), let combined = Base64Bytes.decode(sealed.dropFirst(prefix.count)),
+              let box = try? AES.GCM.SealedBox(combined: combined),
               let plaintext = try? AES.GCM.open(box, using: key, authenticating: context) else { throw .damaged }
-        return Array(plaintext)
+        return plaintext
     }
 
     /// Destroys the scope's data key: what was sealed for it cannot be opened again, from any copy.

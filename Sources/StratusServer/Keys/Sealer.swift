@@ -14,16 +14,29 @@ package struct Sealer: Sendable {
         try seal(plaintext, authenticating: KeyVault.sealContext(scope))
     }
 
-    /// `plaintext` encrypted with the scope's key and bound to `context` (what it is, such as a
-    /// record's field): ``open(_:in:)`` with another context fails.
-    package func seal(_ plaintext: some DataProtocol, in context: String) throws -> String {
-        try seal(plaintext, authenticating: KeyVault.sealContext(scope, context))
+    /// What a value sealed in a context is bound to: ``KeyVault``'s associated data for the scope
+    /// (`sealed|<scope>|`) and then what `context` writes (such as a record's name and fields'
+    /// names), built as bytes.
+    package func context(_ context: (inout [UInt8]) -> Void) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64 + scope.name.utf8.count)
+        bytes.append(contentsOf: "sealed|".utf8)
+        bytes.append(contentsOf: scope.name.utf8)
+        bytes.append(UInt8(ascii: "|"))
+        context(&bytes)
+        return bytes
     }
 
-    /// The plaintext of a value ``seal(_:in:)`` made for the same context; ``KeyVaultError/damaged``
-    /// for text that is not one.
-    package func open(_ sealed: some StringProtocol, in context: String) throws(KeyVaultError) -> [UInt8] {
-        try KeyVault.open(sealed, with: key, authenticating: KeyVault.sealContext(scope, context))
+    /// `plaintext` encrypted with the scope's key and bound to `context` (made by
+    /// ``context(_:)``): ``open(_:in:)`` with another context fails.
+    package func seal(_ plaintext: some DataProtocol, in context: [UInt8]) throws -> String {
+        try seal(plaintext, authenticating: context)
+    }
+
+    /// The plaintext of a value ``seal(_:in:)`` made for the same context, read from the sealed
+    /// text's bytes (inside stored JSON, say); ``KeyVaultError/damaged`` for text that is not one.
+    package func open(_ sealed: ArraySlice<UInt8>, in context: [UInt8]) throws(KeyVaultError) -> Data {
+        try KeyVault.open(sealed, with: key, authenticating: context)
     }
 
     /// What names the key in the blob-store names of files sealed with it
@@ -33,7 +46,7 @@ package struct Sealer: Sendable {
         SecretGenerator.hex(HMAC<SHA256>.authenticationCode(for: Array("stratus asset file names".utf8), using: key).prefix(8))
     }
 
-    private func seal(_ plaintext: some DataProtocol, authenticating context: Data) throws -> String {
+    private func seal(_ plaintext: some DataProtocol, authenticating context: some DataProtocol) throws -> String {
         let box = try AES.GCM.seal(plaintext, using: key, authenticating: context)
         return KeyVault.sealedPrefix + box.combined!.base64EncodedString()
     }

@@ -34,20 +34,20 @@ enum SealedFields {
     /// nil are left out.
     static func encode(_ fields: [String: FieldValue?], sealing encrypted: Set<String>, recordName: String,
                        with sealer: Sealer) throws -> [UInt8] {
-        // The values to seal, framed (a 4-byte length before each), in the order they are written.
-        var names: [String] = []
+        // The values to seal, framed (a 4-byte length before each), in the order they are written,
+        // and their fields' names as JSON spells them (one after another in `spelled`).
+        var spelled = WireWriter(capacity: 16 * encrypted.count)
+        var names: [Range<Int>] = []
         var plaintext = WireWriter(capacity: 64 * encrypted.count)
         for (name, value) in fields where encrypted.contains(name) {
             guard let value else { continue }
-            var escaped = WireWriter(capacity: name.utf8.count + 2)
-            escaped.string(name)
-            names.append(String(decoding: escaped.bytes.dropFirst().dropLast(), as: UTF8.self))
-            var framed = WireWriter(capacity: 64)
-            framed.fieldValue(value)
-            withUnsafeBytes(of: UInt32(framed.bytes.count).bigEndian) { plaintext.raw($0) }
-            plaintext.raw(framed.bytes)
+            let start = spelled.bytes.count
+            spelled.string(name)
+            names.append((start + 1)..<(spelled.bytes.count - 1))
+            plaintext.lengthPrefixed { $0.fieldValue(value) }
         }
-        let sealed = names.isEmpty ? "" : try sealer.seal(plaintext.bytes, in: context(recordName: recordName, fields: names))
+        let sealed = names.isEmpty ? "" : try sealer.seal(plaintext.bytes, in: context(recordName: recordName, fields: names, in: spelled.bytes,
+                                                                                       with: sealer))
         var writer = WireWriter(capacity: 256 + sealed.utf8.count)
         writer.raw("{")
         var first = true
@@ -78,68 +78,87 @@ enum SealedFields {
     /// CloudKit answers a zone whose encryption key was reset.
     static let keyReset = CloudKitError(.zoneNotFound, "the zone's encryption key was reset (userDidResetEncryptedDataKey): its encrypted fields cannot be read; delete the zone and upload its records again")
 
-    /// Stored fields JSON with its sealed values opened with `sealer`, as the wire carries them;
-    /// JSON without any returned as it is; ``keyReset`` for values the key does not open.
+    /// Stored fields JSON that holds sealed values (``occur(in:)``) with them opened with
+    /// `sealer`, as the wire carries them; ``keyReset`` for values the key does not open.
     ///
     /// It splices without parsing: each sealed dictionary, `{"sealed":…,…}`, becomes
     /// `{"value":…,…}`, its field's name read just before it (field names need no escapes).
     static func open(_ fieldsJSON: [UInt8], recordName: String, with sealer: Sealer) throws -> [UInt8] {
-        guard occur(in: fieldsJSON) else { return fieldsJSON }
         let damaged = CloudKitError(.internalError, "record '\(recordName)': its stored fields are damaged")
         let quote = UInt8(ascii: "\"")
-        // Each sealed dictionary: where it starts, its field's name, and where its `"sealed"`
-        // member's value ends.
-        var places: [(start: Int, name: String, end: Int)] = []
-        var sealed: String?
+        let marker = self.marker
+        var places: [SealedPlace] = []
+        places.reserveCapacity(8)
+        var sealed: Range<Int>?
         var from = 0
         while let start = marker.firstOccurrence(in: fieldsJSON, from: from) {
             let token = start + marker.count
             guard start >= 3, fieldsJSON[start - 1] == UInt8(ascii: ":"), fieldsJSON[start - 2] == quote,
                   let nameStart = openingQuote(before: start - 2, in: fieldsJSON), token < fieldsJSON.count else { throw damaged }
-            let end: Int
+            var place = SealedPlace(start: start, name: (nameStart + 1)..<(start - 2), end: 0, number: 0)
             if fieldsJSON[token] == quote {
                 guard sealed == nil, let close = fieldsJSON[(token + 1)...].firstIndex(of: quote) else { throw damaged }
-                sealed = String(decoding: fieldsJSON[(token + 1)..<close], as: UTF8.self)
-                end = close + 1
+                sealed = (token + 1)..<close
+                place.end = close + 1
             } else {
-                guard let comma = fieldsJSON[token...].firstIndex(of: UInt8(ascii: ",")) else { throw damaged }
-                end = comma
+                var end = token
+                while end < fieldsJSON.count, fieldsJSON[end] >= UInt8(ascii: "0"), fieldsJSON[end] <= UInt8(ascii: "9"), end - token < 6 {
+                    place.number = place.number * 10 + Int(fieldsJSON[end] - UInt8(ascii: "0"))
+                    end += 1
+                }
+                guard end > token, end < fieldsJSON.count, fieldsJSON[end] == UInt8(ascii: ",") else { throw damaged }
+                place.end = end
             }
-            places.append((start, String(decoding: fieldsJSON[(nameStart + 1)..<(start - 2)], as: UTF8.self), end))
-            from = end
+            places.append(place)
+            from = place.end
         }
-        // The values in the order they were sealed: the first place holds the text, the others
-        // their number.
-        var order = places.indices.map { _ in 0 }
-        for (index, place) in places.enumerated() where fieldsJSON[place.start + marker.count] != quote {
-            guard let number = Int(String(decoding: fieldsJSON[(place.start + marker.count)..<place.end], as: UTF8.self)),
-                  number > 0, number < places.count else { throw damaged }
-            order[index] = number
+        // The names in the order the values were sealed: the first place holds the text, the
+        // others their number.
+        var names = [Range<Int>](repeating: 0..<0, count: places.count)
+        var seen = 0
+        for place in places {
+            guard place.number < places.count, names[place.number].isEmpty else { throw damaged }
+            names[place.number] = place.name
+            seen += 1
         }
-        var names = places.map(\.name)
-        for (index, place) in places.enumerated() { names[order[index]] = place.name }
-        guard let sealed, Set(order).count == places.count,
-              let plaintext = try? sealer.open(sealed, in: context(recordName: recordName, fields: names)) else { throw keyReset }
-        var values: [ArraySlice<UInt8>] = []
-        var offset = 0
-        while offset + 4 <= plaintext.count {
-            let length = plaintext[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
-            guard offset + 4 + length <= plaintext.count else { throw damaged }
-            values.append(plaintext[(offset + 4)..<(offset + 4 + length)])
-            offset += 4 + length
+        guard let sealed, seen == places.count,
+              let plaintext = try? sealer.open(fieldsJSON[sealed], in: context(recordName: recordName, fields: names, in: fieldsJSON, with: sealer)) else {
+            throw keyReset
         }
-        guard values.count == places.count else { throw damaged }
-        var opened: [UInt8] = []
-        opened.reserveCapacity(fieldsJSON.count + plaintext.count)
-        var copied = 0
-        for (index, place) in places.enumerated() {
-            opened += fieldsJSON[copied..<place.start]
-            opened += #"{"value":"#.utf8
-            opened += values[order[index]]
-            copied = place.end   // what follows is the dictionary's `,"type":…,"isEncrypted":true}`
+        return try plaintext.withUnsafeBytes { plaintext in
+            // Each value's bytes in the plaintext, in the order sealed.
+            var values = [Range<Int>]()
+            values.reserveCapacity(places.count)
+            var offset = 0
+            while offset + 4 <= plaintext.count {
+                let length = Int(plaintext[offset]) << 24 | Int(plaintext[offset + 1]) << 16 | Int(plaintext[offset + 2]) << 8 | Int(plaintext[offset + 3])
+                guard offset + 4 + length <= plaintext.count else { throw damaged }
+                values.append((offset + 4)..<(offset + 4 + length))
+                offset += 4 + length
+            }
+            guard values.count == places.count else { throw damaged }
+            var opened: [UInt8] = []
+            opened.reserveCapacity(fieldsJSON.count + plaintext.count)
+            var copied = 0
+            for place in places {
+                opened += fieldsJSON[copied..<place.start]
+                opened += #"{"value":"#.utf8
+                opened += UnsafeRawBufferPointer(rebasing: plaintext[values[place.number]])
+                copied = place.end   // what follows is the dictionary's `,"type":…,"isEncrypted":true}`
+            }
+            opened += fieldsJSON[copied...]
+            return opened
         }
-        opened += fieldsJSON[copied...]
-        return opened
+    }
+
+    /// Where a sealed dictionary is in stored fields JSON: where it starts, its field's name, where
+    /// its `"sealed"` member's value ends, and its value's place among those sealed (0 for the
+    /// one that holds the text).
+    private struct SealedPlace {
+        var start: Int
+        var name: Range<Int>
+        var end: Int
+        var number: Int
     }
 
     /// Where the JSON string that closes at `close` opens: the quote before it that no
@@ -154,11 +173,29 @@ enum SealedFields {
         return nil
     }
 
-    /// What a record's sealed values are bound to: its name and its encrypted fields' names as
-    /// the stored JSON spells them, in the order sealed, each after its length (so that no two
-    /// lists read alike).
-    private static func context(recordName: String, fields: [String]) -> String {
-        "fields|" + ([recordName] + fields).map { "\($0.utf8.count):\($0)" }.joined()
+    /// What a record's sealed values are bound to (after the scope, ``Sealer/context(_:)``): its
+    /// name and its encrypted fields' names as the stored JSON spells them (ranges of `spelling`),
+    /// in the order sealed, each after its length (so that no two lists read alike):
+    /// `fields|3:rec6:secret…`.
+    private static func context(recordName: String, fields: [Range<Int>], in spelling: [UInt8], with sealer: Sealer) -> [UInt8] {
+        sealer.context { bytes in
+            bytes.append(contentsOf: "fields|".utf8)
+            func appendLength(_ length: Int) {
+                var divisor = 1
+                while divisor * 10 <= length { divisor *= 10 }
+                while divisor > 0 {
+                    bytes.append(UInt8(ascii: "0") + UInt8(length / divisor % 10))
+                    divisor /= 10
+                }
+                bytes.append(UInt8(ascii: ":"))
+            }
+            appendLength(recordName.utf8.count)
+            bytes.append(contentsOf: recordName.utf8)
+            for name in fields {
+                appendLength(name.count)
+                bytes.append(contentsOf: spelling[name])
+            }
+        }
     }
 }
 
@@ -184,12 +221,11 @@ extension KeyVault {
     /// answers ``SealedFields/keyReset``.
     func openFields(of row: inout StoredRecord, owner: String) async throws {
         guard row.hasSealedFields else { return }
-        let opener = try await fieldOpener(of: owner)
-        row.fieldsJSON = try SealedFields.open(row.fieldsJSON, recordName: row.recordName, with: opener)
+        row.fieldsJSON = try SealedFields.open(row.fieldsJSON, recordName: row.recordName, with: try await fieldOpener(of: owner))
     }
 
     /// The key that opens the sealed fields of `owner`'s zones.
-    private func fieldOpener(of owner: String) async throws -> Sealer {
+    func fieldOpener(of owner: String) async throws -> Sealer {
         do {
             return try await opener(for: .user(owner))
         } catch KeyVaultError.destroyed {
@@ -198,14 +234,38 @@ extension KeyVault {
     }
 }
 
+/// The keys that open the sealed fields of the rows of one answer, each owner's fetched once.
+private struct FieldOpeners {
+    let keys: KeyVault
+    private var openers: [String: Sealer] = [:]
+
+    init(_ keys: KeyVault) {
+        self.keys = keys
+    }
+
+    /// Opens the row's sealed fields, if it has any, with its zone owner's key.
+    mutating func open(_ row: inout StoredRecord, owner: String) async throws {
+        guard row.hasSealedFields else { return }
+        let opener: Sealer
+        if let known = openers[owner] {
+            opener = known
+        } else {
+            opener = try await keys.fieldOpener(of: owner)
+            openers[owner] = opener
+        }
+        row.fieldsJSON = try SealedFields.open(row.fieldsJSON, recordName: row.recordName, with: opener)
+    }
+}
+
 extension RecordResults {
     /// Opens the sealed fields of the records, all of one zone owned by `owner`; a record whose
     /// fields cannot be opened fails alone.
     mutating func openFields(with keys: KeyVault, owner: String) async throws {
+        var openers = FieldOpeners(keys)
         for index in results.indices {
             guard case .stored(var stored, let desiredKeys) = results[index], stored.hasSealedFields else { continue }
             do {
-                try await keys.openFields(of: &stored, owner: owner)
+                try await openers.open(&stored, owner: owner)
                 results[index] = .stored(stored, desiredKeys: desiredKeys)
             } catch let error as CloudKitError {
                 results[index] = .failure(RecordError(recordName: stored.recordName, error: error))
@@ -218,8 +278,9 @@ extension ZoneChangesPage {
     /// Opens the sealed fields of the page's records, with its zone owner's key.
     mutating func openFields(with keys: KeyVault) async throws {
         let owner = zoneID.ownerRecordName ?? ""
+        var openers = FieldOpeners(keys)
         for index in records.indices where records[index].hasSealedFields {
-            try await keys.openFields(of: &records[index], owner: owner)
+            try await openers.open(&records[index], owner: owner)
         }
     }
 }
@@ -242,8 +303,9 @@ extension ZoneChangesPages {
 extension QueryResults {
     /// Opens the sealed fields of the records, each with its zone owner's key.
     mutating func openFields(with keys: KeyVault) async throws {
+        var openers = FieldOpeners(keys)
         for index in rows.indices where rows[index].hasSealedFields {
-            try await keys.openFields(of: &rows[index], owner: owners[rows[index].zoneRowID] ?? "")
+            try await openers.open(&rows[index], owner: owners[rows[index].zoneRowID] ?? "")
         }
     }
 }
