@@ -77,8 +77,6 @@ package struct PostgresBlobStore: BlobStore {
             if from <= through, let slice = piece.getSlice(at: piece.readerIndex + from, length: through - from + 1) { try await consume(slice) }
             if range.upperBound < start + Int64(piece.readableBytes) { break }
         }
-        // A range past the end of a file that has parts still finds it.
-        if !found, let range, range.lowerBound > 0 { return try await size(checksum: checksum) != nil }
         return found
     }
 

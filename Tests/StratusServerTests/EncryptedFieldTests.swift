@@ -187,7 +187,8 @@ import Testing
             var row = try await Self.storedRow(server, owner: user, "n1")
             #expect(!String(decoding: row.fieldsJSON, as: UTF8.self).contains("before the deletion"))
             do {
-                try await server.server.services.keys.openFields(of: &row, owner: user)
+                var openers = FieldOpeners(server.server.services.keys)
+                try await openers.open(&row, owner: user)
                 Issue.record("the deleted account's fields were opened")
             } catch let error as CloudKitError {
                 #expect(error.code == .zoneNotFound)

@@ -30,23 +30,23 @@ struct AssetRoutes {
             // to match here, so it gets the whole file.
             let asked = request.headers[.ifRange] == nil ? request.headers[.range].flatMap(ByteRange.init(header:)) : nil
             var headers: HTTPFields = [.contentType: "application/octet-stream", .acceptRanges: "bytes"]
-            var status = HTTPResponse.Status.ok
-            var range: ClosedRange<Int64>?
+            let range: ClosedRange<Int64>?
             if let asked {
                 guard let bytes = asked.bytes(ofSize: file.size) else {
                     return Response(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(file.size)"])
                 }
-                (range, status) = (bytes, .partialContent)
+                range = bytes
                 headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(file.size)"
+            } else {
+                range = nil
             }
-            let bytes = range
-            let length = bytes.map { $0.upperBound - $0.lowerBound + 1 } ?? file.size
+            let length = range.map { $0.upperBound - $0.lowerBound + 1 } ?? file.size
             let body = ResponseBody(contentLength: Int(length)) { writer in
-                try await assets.read(file, range: bytes) { try await writer.write($0) }
+                try await assets.read(file, range: range) { try await writer.write($0) }
                 try await writer.finish(nil)
             }
             ServerMetrics.assetBytes(length, .download)
-            return Response(status: status, headers: headers, body: body)
+            return Response(status: range == nil ? .ok : .partialContent, headers: headers, body: body)
         }
     }
 

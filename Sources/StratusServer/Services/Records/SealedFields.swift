@@ -115,13 +115,11 @@ enum SealedFields {
         // The names in the order the values were sealed: the first place holds the text, the
         // others their number.
         var names = [Range<Int>](repeating: 0..<0, count: places.count)
-        var seen = 0
         for place in places {
             guard place.number < places.count, names[place.number].isEmpty else { throw damaged }
             names[place.number] = place.name
-            seen += 1
         }
-        guard let sealed, seen == places.count,
+        guard let sealed,
               let plaintext = try? sealer.open(fieldsJSON[sealed], in: context(recordName: recordName, fields: names, in: fieldsJSON, with: sealer)) else {
             throw keyReset
         }
@@ -216,14 +214,6 @@ extension KeyVault {
         }
     }
 
-    /// Opens the row's sealed fields (``SealedFields``) for an answer, with the data key of its
-    /// zone's owner. A row whose owner's key is gone (the account was deleted, or the key reset)
-    /// answers ``SealedFields/keyReset``.
-    func openFields(of row: inout StoredRecord, owner: String) async throws {
-        guard row.hasSealedFields else { return }
-        row.fieldsJSON = try SealedFields.open(row.fieldsJSON, recordName: row.recordName, with: try await fieldOpener(of: owner))
-    }
-
     /// The key that opens the sealed fields of `owner`'s zones.
     func fieldOpener(of owner: String) async throws -> Sealer {
         do {
@@ -234,8 +224,10 @@ extension KeyVault {
     }
 }
 
-/// The keys that open the sealed fields of the rows of one answer, each owner's fetched once.
-private struct FieldOpeners {
+/// The keys that open the sealed fields of the rows of one answer, each owner's fetched once. A
+/// row whose owner's key is gone (the account was deleted, or the key reset) answers
+/// ``SealedFields/keyReset``.
+struct FieldOpeners {
     let keys: KeyVault
     private var openers: [String: Sealer] = [:]
 

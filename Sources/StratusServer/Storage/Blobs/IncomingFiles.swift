@@ -144,7 +144,7 @@ package struct IncomingFiles: Sendable {
         let copy = directory.appendingPathComponent(SecretGenerator.uuid())
         try BackupFiles.copy(file, to: copy)
         let stored = Int64((try FileManager.default.attributesOfItem(atPath: copy.path)[.size] as? NSNumber)?.int64Value ?? 0)
-        let size = SealedAssetFile.isSealed(name) ? SealedAssetFile.plaintextSize(ofStored: stored) ?? stored : stored
+        let size = SealedAssetFile.keyTag(ofBlob: name) == nil ? stored : SealedAssetFile.plaintextSize(ofStored: stored) ?? stored
         return ReceivedFile(temporaryPath: copy.path, name: name, checksum: SealedAssetFile.checksum(ofBlob: name), size: size)
     }
 }

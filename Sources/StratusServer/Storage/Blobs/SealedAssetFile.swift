@@ -32,11 +32,6 @@ package enum SealedAssetFile {
         checksum + "." + sealer.assetFileTag
     }
 
-    /// Whether a blob-store name is a sealed file's.
-    static func isSealed(_ name: String) -> Bool {
-        name.utf8.contains(UInt8(ascii: "."))
-    }
-
     /// The plain checksum a blob-store name stands for (the asset's `fileChecksum` on the wire).
     static func checksum(ofBlob name: String) -> String {
         guard let dot = name.firstIndex(of: ".") else { return name }
