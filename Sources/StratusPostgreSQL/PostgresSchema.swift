@@ -419,6 +419,7 @@ enum PostgresSchema {
         // Keys: a mail holding a code is sealed for its user (KeyVault). The key store's schema is
         // made by PostgresKeyStore, also where a dump restored without it left it out.
         Migration(identifier: "v16-sealed-mail", sql: "ALTER TABLE mail_outbox ADD COLUMN sealed_for TEXT;"),
+        Migration(identifier: SQLSchema.passkeys.postgresIdentifier, sql: SQLSchema.passkeys.sql(SQLDialect.postgres.ddl)),
     ]
 
     /// The migrations that start and end the move to record format 2.

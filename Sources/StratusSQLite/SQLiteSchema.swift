@@ -389,6 +389,7 @@ enum SQLiteSchema {
         migrator.registerMigration("v26-sealed-mail") { db in
             try db.execute(sql: "ALTER TABLE mail_outbox ADD COLUMN sealed_for TEXT")
         }
+        migrator.registerMigration(SQLSchema.passkeys.sqliteIdentifier) { db in try db.execute(sql: SQLSchema.passkeys.sql(SQLDialect.sqlite.ddl)) }
         return migrator
     }
 

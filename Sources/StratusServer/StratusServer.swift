@@ -171,7 +171,7 @@ public struct StratusServer: Sendable {
                                                       maxPerAddress: configuration.maxRequestsPerAddress))
         router.add(middleware: WholeRequestBody(maxBytes: configuration.maxRequestBytes))
         AuthRoutes(auth: services.auth, admin: services.admin, hub: services.hub, email: services.email, passwordReset: services.passwordReset,
-                   apple: services.apple, account: services.account)
+                   apple: services.apple, passkeys: services.passkeys, account: services.account)
             .register(on: router)
         DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes, origin: configuration.origin,
                        permits: WorkPermits(permits: configuration.maxLargeRequests, maxWaiting: configuration.maxRequestsInFlight))

@@ -70,6 +70,12 @@ struct Serve: AsyncParsableCommand {
     var appleKeysUrl = "https://appleid.apple.com/auth/keys"
     @Flag(help: "Accept only Sign in with Apple identity tokens that carry a nonce (the app hashes one into Apple's request and sends it with the token).")
     var appleRequireNonce = false
+    @Option(help: "The relying party ID passkeys are made for (a domain, or localhost), as CONTAINER=RP_ID, or RP_ID alone for --container; without one a container refuses passkeys.")
+    var webauthnRpId: [String] = []
+    @Option(help: "An origin whose passkey ceremonies count (https://app.example.com, or http://localhost:PORT), as CONTAINER=ORIGIN or ORIGIN alone for --container; repeatable; by default https:// and the RP ID.")
+    var webauthnOrigin: [String] = []
+    @Flag(help: "Accept passkey ceremonies in which the authenticator did not verify the user (by default required).")
+    var webauthnAllowUnverified = false
     @Option(help: "Where share pages link \"Open in the app\": a URL with {shortGUID} in it (notes://share/{shortGUID}).")
     var shareAppUrl: String?
     @Option(help: "An app (TEAMID.bundle.id) that opens share URLs as universal links, listed in /.well-known/apple-app-site-association; repeatable.")
@@ -169,6 +175,7 @@ struct Serve: AsyncParsableCommand {
         configuration.appleSignIn = AppleSignInConfiguration(clientIDsByContainer: try appleClientIDs())
         configuration.appleSignIn.keysURL = appleKeysUrl
         configuration.appleSignIn.requiresNonce = appleRequireNonce
+        configuration.webAuthn = try webAuthn()
         configuration.shareAppURL = shareAppUrl
         configuration.appleAppIDs = appleAppId
         configuration.corsOrigins = Set(corsOrigin)
@@ -200,17 +207,42 @@ struct Serve: AsyncParsableCommand {
         return configuration
     }
 
-    /// `--apple-client-id`'s values by container: `CONTAINER=CLIENT_ID`, or a client ID alone for
-    /// `--container`.
+    /// `--apple-client-id`'s values by container.
     private func appleClientIDs() throws -> [String: [String]] {
-        var byContainer: [String: [String]] = [:]
-        for value in appleClientId {
-            let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
-            let (containerID, clientID) = parts.count == 2 ? (parts[0], parts[1]) : (container, value)
-            guard !containerID.isEmpty, !clientID.isEmpty, containerID != AppleSignInConfiguration.everyContainer else {
-                throw ValidationError("--apple-client-id takes CONTAINER=CLIENT_ID or CLIENT_ID, not '\(value)'")
+        try byContainer(appleClientId, option: "--apple-client-id", value: "CLIENT_ID")
+    }
+
+    /// The relying parties of `--webauthn-rp-id` and `--webauthn-origin`.
+    private func webAuthn() throws -> WebAuthnConfiguration {
+        var configuration = WebAuthnConfiguration()
+        var origins = try byContainer(webauthnOrigin, option: "--webauthn-origin", value: "ORIGIN")
+        for (containerID, ids) in try byContainer(webauthnRpId, option: "--webauthn-rp-id", value: "RP_ID") {
+            guard ids.count == 1, let id = ids.first, WebAuthnConfiguration.isAcceptableRelyingPartyID(id) else {
+                throw ValidationError("--webauthn-rp-id takes one domain name (lower case, not an IP address) per container, not \(ids.joined(separator: ", "))")
             }
-            byContainer[containerID, default: []].append(clientID)
+            let allowed = origins.removeValue(forKey: containerID) ?? ["https://" + id]
+            if let wrong = allowed.first(where: { !WebAuthnConfiguration.isAcceptableOrigin($0) }) {
+                throw ValidationError("--webauthn-origin takes https://HOST[:PORT] or http://localhost:PORT, not '\(wrong)'")
+            }
+            configuration.relyingParties[containerID] = .init(id: id, origins: allowed)
+        }
+        if let containerID = origins.keys.first {
+            throw ValidationError("--webauthn-origin for \(containerID) needs its --webauthn-rp-id")
+        }
+        configuration.requiresUserVerification = !webauthnAllowUnverified
+        return configuration
+    }
+
+    /// An option's values by container: `CONTAINER=VALUE`, or a value alone for `--container`.
+    private func byContainer(_ values: [String], option: String, value name: String) throws -> [String: [String]] {
+        var byContainer: [String: [String]] = [:]
+        for value in values {
+            let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
+            let (containerID, item) = parts.count == 2 ? (parts[0], parts[1]) : (container, value)
+            guard !containerID.isEmpty, !item.isEmpty, containerID != AppleSignInConfiguration.everyContainer else {
+                throw ValidationError("\(option) takes CONTAINER=\(name) or \(name), not '\(value)'")
+            }
+            byContainer[containerID, default: []].append(item)
         }
         return byContainer
     }

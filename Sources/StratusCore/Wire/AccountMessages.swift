@@ -6,18 +6,22 @@ package struct AccountResponse: Codable, Sendable, Equatable {
     /// The email address, if any, and whether the user proved they receive mail there.
     package var email: String?
     package var emailVerified: Bool
-    /// The sign-in methods the account has: `password`, `apple` (Sign in with Apple).
+    /// The sign-in methods the account has: `password`, `apple` (Sign in with Apple), `passkey`.
     package var methods: [String]
     /// The account's sessions, newest first; the caller's has `current`.
     package var sessions: [AccountSessionInfo]
+    /// The account's passkeys, oldest first.
+    package var passkeys: [AccountPasskeyInfo]
 
-    package init(userRecordName: String, username: String, email: String?, emailVerified: Bool, methods: [String], sessions: [AccountSessionInfo]) {
+    package init(userRecordName: String, username: String, email: String?, emailVerified: Bool, methods: [String], sessions: [AccountSessionInfo],
+                 passkeys: [AccountPasskeyInfo] = []) {
         self.userRecordName = userRecordName
         self.username = username
         self.email = email
         self.emailVerified = emailVerified
         self.methods = methods
         self.sessions = sessions
+        self.passkeys = passkeys
     }
 }
 
@@ -44,18 +48,22 @@ package struct AccountSessionInfo: Codable, Sendable, Equatable {
 
 /// *Extension*: the body of `auth/1/{container}/{environment}/account/reauthenticate`: one proof
 /// of who the user is, by a method the account has — its password, a fresh Sign in with Apple
-/// identity token of its linked Apple ID (and the nonce whose hash it carries), or the code
-/// `account/reauthenticate/code` mailed to its verified address.
+/// identity token of its linked Apple ID (and the nonce whose hash it carries), the code
+/// `account/reauthenticate/code` mailed to its verified address, or an assertion of one of its
+/// passkeys (to a challenge of `passkey/signin/options`).
 package struct ReauthenticationRequest: Codable, Sendable, Equatable {
     package var password: String?
     package var identityToken: String?
     package var nonce: String?
     package var emailCode: String?
+    package var passkey: PasskeyAssertion?
 
-    package init(password: String? = nil, identityToken: String? = nil, nonce: String? = nil, emailCode: String? = nil) {
+    package init(password: String? = nil, identityToken: String? = nil, nonce: String? = nil, emailCode: String? = nil,
+                 passkey: PasskeyAssertion? = nil) {
         self.password = password
         self.identityToken = identityToken
         self.nonce = nonce
         self.emailCode = emailCode
+        self.passkey = passkey
     }
 }

@@ -26,6 +26,7 @@ package struct StratusServices: Sendable {
     package let email: EmailVerification
     package let passwordReset: PasswordReset
     package let apple: AppleSignIn
+    package let passkeys: PasskeySignIn
     package let account: AccountCentre
     package let serverKeys: ServerKeyService
     package let apns: APNsProvider
@@ -96,7 +97,10 @@ package struct StratusServices: Sendable {
         passwordReset = PasswordReset(storage: storage, outbox: outbox, limiter: limiter, auth: auth, hub: hub, clock: clock)
         let notices = SecurityNotices(outbox: outbox)
         apple = AppleSignIn(configuration: configuration.appleSignIn, storage: storage, auth: auth, notices: notices, clock: clock)
-        account = AccountCentre(storage: storage, auth: auth, apple: apple, hub: hub, outbox: outbox, notices: notices, limiter: limiter,
+        let passkeys = PasskeySignIn(configuration: configuration.webAuthn, storage: storage, auth: auth, notices: notices,
+                                     challengeKey: signer.derivedKey(for: "stratus passkey challenge v1"), clock: clock)
+        self.passkeys = passkeys
+        account = AccountCentre(storage: storage, auth: auth, apple: apple, passkeys: passkeys, hub: hub, outbox: outbox, notices: notices, limiter: limiter,
                                 freshProofWindow: configuration.freshProofWindow, clock: clock)
         serverKeys = ServerKeyService(storage: storage, clock: clock)
         admin = AdminService(storage: storage, blobs: blobs, incoming: incoming, auth: auth, hub: hub, containers: containers, keys: keys, clock: clock)

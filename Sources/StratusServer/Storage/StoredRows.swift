@@ -369,3 +369,42 @@ package struct StoredConsoleSession: Sendable, Equatable {
     package var username: String
     package var expiresAt: Int64
 }
+
+/// A passkey a user signs in with (``PasskeySignIn``): its credential ID and COSE public key as
+/// the authenticator gave them, the user handle it was made with, and its signature counter.
+package struct StoredPasskey: Sendable, Equatable {
+    package var containerID: String
+    /// The credential ID, base64url.
+    package var credentialID: String
+    package var userRecordName: String
+    /// The user handle (64 random bytes) the passkey holds for its user.
+    package var userHandle: [UInt8]
+    /// The COSE_Key, as sent.
+    package var publicKey: [UInt8]
+    /// The last signature counter seen; 0 for a passkey that never counts (synced passkeys).
+    package var signCount: Int64
+    /// Whether the passkey may be synced between devices, and whether it was at its last use.
+    package var backupEligible: Bool
+    package var backedUp: Bool
+    /// How the authenticator is reached (`internal`, `hybrid`, `usb`…), as the client said.
+    package var transports: [String]
+    package var name: String
+    package var createdAt: Int64
+    package var lastUsedAt: Int64?
+
+    package init(containerID: String, credentialID: String, userRecordName: String, userHandle: [UInt8], publicKey: [UInt8], signCount: Int64,
+                 backupEligible: Bool, backedUp: Bool, transports: [String], name: String, createdAt: Int64, lastUsedAt: Int64? = nil) {
+        self.containerID = containerID
+        self.credentialID = credentialID
+        self.userRecordName = userRecordName
+        self.userHandle = userHandle
+        self.publicKey = publicKey
+        self.signCount = signCount
+        self.backupEligible = backupEligible
+        self.backedUp = backedUp
+        self.transports = transports
+        self.name = name
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+    }
+}

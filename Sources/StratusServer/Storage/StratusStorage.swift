@@ -47,7 +47,8 @@ package protocol StratusStorage: Sendable {
 /// composed. The SQL both drivers share implements most of them once (``SQLDatabase``); a driver
 /// adds its execution and its specialities.
 package protocol StorageTransaction: ContainerStore, AccountStore, PasswordResetStore, SessionStore, AdministratorStore, ServerKeyStore, APNsStore, ZoneStore,
-    RecordStore, QueryIndexStore, SchemaStore, AssetStore, SubscriptionStore, ShareStore, ArchiveStore, MaintenanceStore, ReplayStore, MailOutboxStore, AuditStore, UserCodeStore {
+    RecordStore, QueryIndexStore, SchemaStore, AssetStore, SubscriptionStore, ShareStore, ArchiveStore, MaintenanceStore, ReplayStore, MailOutboxStore, AuditStore, UserCodeStore,
+    PasskeyStore {
     /// Runs `body` so that if it throws, only its own writes are undone.
     func withSavepoint<T>(_ body: () async throws -> T) async throws -> T
 }

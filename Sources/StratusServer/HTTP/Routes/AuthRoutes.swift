@@ -5,9 +5,11 @@ import StratusCore
 /// `/signin`, `/signout`, `/signout/all` (every session of the user), `/password` (set or change
 /// it), `/account/delete`, `/email/send` and `/email/verify` to prove an email address,
 /// `/password/forgot` and `/password/reset` for a forgotten password (``PasswordReset``), `/apple`,
-/// `/apple/link` and `/apple/unlink` for Sign in with Apple (``AppleSignIn``), and the account
-/// centre (``AccountCentre``): `GET /account`, `/account/reauthenticate` and
-/// `/account/sessions/{id}/signout`. Changing how the account signs in takes fresh proof. Each
+/// `/apple/link` and `/apple/unlink` for Sign in with Apple (``AppleSignIn``), passkeys
+/// (``PasskeySignIn``: `/passkey/register/options`, `/passkey/register`, `/passkey/signin/options`,
+/// `/passkey/signin`, `/passkey/signup/options`, `/passkey/signup`), and the account centre
+/// (``AccountCentre``): `GET /account`, `/account/reauthenticate`, `/account/sessions/{id}/signout`
+/// and `/account/passkeys/{id}/delete`. Changing how the account signs in takes fresh proof. Each
 /// needs the container's `ckAPIToken`.
 struct AuthRoutes {
     let auth: AuthService
@@ -16,6 +18,7 @@ struct AuthRoutes {
     let email: EmailVerification
     let passwordReset: PasswordReset
     let apple: AppleSignIn
+    let passkeys: PasskeySignIn
     let account: AccountCentre
     /// A sign-up or sign-in body: a username (at most 64 characters), a password (1,024 bytes), an
     /// email address (255) and a flag, as JSON.
@@ -66,6 +69,43 @@ struct AuthRoutes {
         }
         group.post("apple/unlink") { request, context in
             try await account.unlinkApple(try await signedIn(request, context))
+            return try JSONBody.response([String: String]())
+        }
+        group.post("passkey/register/options") { request, context in
+            try JSONBody.response(try await account.passkeyRegistrationOptions(try await signedIn(request, context)))
+        }
+        group.post("passkey/register") { request, context in
+            let session = try await signedIn(request, context)
+            let body = try await JSONBody.decode(PasskeyRegistration.self, from: request, limit: Self.maxPasskeyRequestBytes)
+            try await account.registerPasskey(body, session: session)
+            return try JSONBody.response([String: String]())
+        }
+        group.post("passkey/signup/options") { request, context in
+            let (containerID, environment) = try await authorize(request, context)
+            let body = try await JSONBody.decode(PasskeySignUpRequest.self, from: request, limit: Self.maxCredentialsBytes)
+            return try JSONBody.response(try await passkeys.signUpOptions(username: body.username, containerID: containerID, environment: environment,
+                                                                          client: context.clientAddress))
+        }
+        group.post("passkey/signup") { request, context in
+            let (containerID, environment) = try await authorize(request, context)
+            let body = try await JSONBody.decode(PasskeyRegistration.self, from: request, limit: Self.maxPasskeyRequestBytes)
+            let (response, user) = try await passkeys.signUp(body, containerID: containerID, environment: environment, from: SessionOrigin(request, context))
+            await email.sendFirstCode(to: user, client: context.clientAddress)
+            return try JSONBody.response(response)
+        }
+        group.post("passkey/signin/options") { request, context in
+            let (containerID, environment) = try await authorize(request, context)
+            return try JSONBody.response(try await passkeys.signInOptions(containerID: containerID, environment: environment, client: context.clientAddress))
+        }
+        group.post("passkey/signin") { request, context in
+            let (containerID, environment) = try await authorize(request, context)
+            let body = try await JSONBody.decode(PasskeyAssertion.self, from: request, limit: Self.maxPasskeyRequestBytes)
+            return try JSONBody.response(try await passkeys.signIn(body, containerID: containerID, environment: environment,
+                                                                   from: SessionOrigin(request, context)))
+        }
+        group.post("account/passkeys/:passkey/delete") { request, context in
+            let session = try await signedIn(request, context)
+            try await account.removePasskey(id: try context.parameters.require("passkey"), session: session)
             return try JSONBody.response([String: String]())
         }
         group.post("signout") { request, context in
@@ -141,8 +181,12 @@ struct AuthRoutes {
         var newPassword: String
     }
 
-    /// An identity token (8 KB) and a nonce (1 KB), as JSON.
+    /// An identity token (8 KB) and a nonce (1 KB), or a passkey's assertion, as JSON.
     static let maxAppleRequestBytes = 16 * 1024
+
+    /// A passkey's registration or assertion as JSON: an RS256 key of 4,096 bits, a credential ID
+    /// of 1,023 bytes and their base64url fit with room to spare.
+    static let maxPasskeyRequestBytes = 16 * 1024
 
     /// The body of `password/forgot` and `email` (a new address).
     struct ResetRequest: Decodable {

@@ -14,6 +14,7 @@ package struct AccountCentre: Sendable {
     let storage: any StratusStorage
     let auth: AuthService
     let apple: AppleSignIn
+    let passkeys: PasskeySignIn
     let hub: NotificationHub
     /// Where proof codes are mailed through; nil when the server sends no mail.
     let outbox: MailOutbox?
@@ -27,30 +28,32 @@ package struct AccountCentre: Sendable {
     /// How long a mailed proof code works.
     static let proofCodeLifetime: Duration = .seconds(10 * 60)
 
-    /// The sign-in methods of an account, as the account centre names them.
-    static func methods(of user: StoredUser) -> [String] {
-        (user.hasPassword ? ["password"] : []) + (user.apple != nil ? ["apple"] : [])
+    /// The sign-in methods of an account with `passkeys`, as the account centre names them.
+    static func methods(of user: StoredUser, passkeys: [StoredPasskey]) -> [String] {
+        (user.hasPassword ? ["password"] : []) + (user.apple != nil ? ["apple"] : []) + (passkeys.isEmpty ? [] : ["passkey"])
     }
 
     /// The ways an account can give fresh proof: its sign-in methods, and `emailCode` when it has
     /// a verified address and the server sends mail.
-    func proofMethods(of user: StoredUser) -> [String] {
-        Self.methods(of: user) + (user.emailVerified && user.email != nil && outbox != nil ? ["emailCode"] : [])
+    func proofMethods(of user: StoredUser, passkeys: [StoredPasskey]) -> [String] {
+        Self.methods(of: user, passkeys: passkeys) + (user.emailVerified && user.email != nil && outbox != nil ? ["emailCode"] : [])
     }
 
     /// `GET account`: the caller's account and sessions.
     package func account(_ session: StoredSession) async throws -> AccountResponse {
-        let (user, sessions) = try await storage.read { transaction in
-            (try await transaction.user(recordName: session.userRecordName), try await transaction.sessions(user: session.userRecordName))
+        let (user, sessions, passkeys) = try await storage.read { transaction in
+            (try await transaction.user(recordName: session.userRecordName), try await transaction.sessions(user: session.userRecordName),
+             try await transaction.passkeys(user: session.userRecordName))
         }
         guard let user else { throw CloudKitError(.authenticationFailed, "the account no longer exists") }
         let now = clock.milliseconds
         return AccountResponse(userRecordName: user.userRecordName, username: user.username, email: user.email, emailVerified: user.emailVerified,
-                               methods: Self.methods(of: user),
+                               methods: Self.methods(of: user, passkeys: passkeys),
                                sessions: sessions.filter { $0.expiresAt > now }.map { other in
                                    AccountSessionInfo(id: other.id, device: other.device, clientAddress: other.clientAddress, created: other.createdAt,
                                                       lastUsed: other.lastUsedAt, current: other.tokenHash == session.tokenHash)
-                               })
+                               },
+                               passkeys: passkeys.map { AccountPasskeyInfo(id: $0.credentialID, name: $0.name, created: $0.createdAt, lastUsed: $0.lastUsedAt) })
     }
 
     /// `account/sessions/{id}/signout`: ends one of the caller's sessions (its push connections
@@ -114,6 +117,40 @@ package struct AccountCentre: Sendable {
         await hub.endSessions(Set(try await apple.unlink(session)))
     }
 
+    /// `passkey/register/options`, with fresh proof: options to make a passkey for the account.
+    package func passkeyRegistrationOptions(_ session: StoredSession) async throws -> PasskeyCreationOptions {
+        try await passkeys.registrationOptions(for: try await requireFreshProof(session), environment: session.environment)
+    }
+
+    /// `passkey/register`, with fresh proof: the new passkey signs in to the account too.
+    package func registerPasskey(_ registration: PasskeyRegistration, session: StoredSession) async throws {
+        let user = try await requireFreshProof(session)
+        try await passkeys.register(registration, for: user, environment: session.environment, device: session.device)
+    }
+
+    /// `account/passkeys/{id}/delete`, with fresh proof: removes one of the account's passkeys,
+    /// unless it is the account's last way to sign in; the other sessions end.
+    package func removePasskey(id credentialID: String, session: StoredSession) async throws {
+        try await requireFreshProof(session)
+        let revoked = try await storage.write { [notices] transaction in
+            guard let user = try await transaction.user(recordName: session.userRecordName) else {
+                throw CloudKitError(.authenticationFailed, "the account no longer exists")
+            }
+            let kept = try await transaction.passkeys(user: user.userRecordName)
+            guard kept.contains(where: { $0.credentialID == credentialID }) else {
+                throw CloudKitError.notFound("the account has no passkey '\(credentialID)'")
+            }
+            guard user.hasPassword || user.apple != nil || kept.count > 1 else {
+                throw CloudKitError.badRequest("this is the account's last way to sign in: set a password or add another passkey first")
+            }
+            _ = try await transaction.deletePasskey(user: user.userRecordName, credentialID: credentialID)
+            try await notices.notify(user, "A passkey was removed from your account", in: transaction)
+            return try await transaction.deleteSessions(user: user.userRecordName, except: session.tokenHash)
+        }
+        notices.sent()
+        await hub.endSessions(Set(revoked))
+    }
+
     /// `account/reauthenticate/code`: mails a six-digit code to the account's verified address,
     /// valid ten minutes and for five tries, that ``reauthenticate(_:_:client:)`` takes as
     /// `emailCode`. Bounded as every mailed code is (``MailedCodeLimits``).
@@ -142,6 +179,9 @@ package struct AccountCentre: Sendable {
     package func reauthenticate(_ session: StoredSession, _ proof: ReauthenticationRequest, client: String) async throws {
         if let emailCode = proof.emailCode {
             try await checkProofCode(emailCode, session: session, client: client)
+        } else if let assertion = proof.passkey {
+            try await auth.throttleSignIn(from: client)
+            _ = try await passkeys.confirmedUser(session, assertion)
         } else if let identityToken = proof.identityToken {
             _ = try await apple.confirmedUser(session, AppleSignInRequest(identityToken: identityToken, nonce: proof.nonce))
         } else if let password = proof.password {
@@ -152,7 +192,7 @@ package struct AccountCentre: Sendable {
                 throw CloudKitError(.authenticationFailed, "the password is wrong")
             }
         } else {
-            throw CloudKitError.badRequest("give one proof: password, identityToken (and its nonce), or emailCode")
+            throw CloudKitError.badRequest("give one proof: password, identityToken (and its nonce), emailCode, or passkey")
         }
         let now = clock.milliseconds
         try await storage.write { try await $0.setSessionProven(tokenHash: session.tokenHash, at: now) }
@@ -177,9 +217,10 @@ package struct AccountCentre: Sendable {
         }
         guard let user, let stored else { throw CloudKitError(.authenticationFailed, "the account no longer exists") }
         guard clock.milliseconds - stored.provenAt <= freshProofWindow.milliseconds else {
+            let methods = proofMethods(of: user, passkeys: try await storage.read { try await $0.passkeys(user: user.userRecordName) })
             throw CloudKitError(.authenticationRequired,
-                                "fresh proof required: prove who you are again with account/reauthenticate (one of: \(proofMethods(of: user).joined(separator: ", "))), then retry",
-                                methods: proofMethods(of: user))
+                                "fresh proof required: prove who you are again with account/reauthenticate (one of: \(methods.joined(separator: ", "))), then retry",
+                                methods: methods)
         }
         return user
     }
@@ -187,7 +228,7 @@ package struct AccountCentre: Sendable {
     /// Proof for one change: the proof given with it (a password, an identity token), checked now
     /// and recorded, or else the session's fresh proof.
     package func requireProof(_ session: StoredSession, _ proof: ReauthenticationRequest, client: String) async throws {
-        guard proof.password == nil, proof.identityToken == nil, proof.emailCode == nil else {
+        guard proof.password == nil, proof.identityToken == nil, proof.emailCode == nil, proof.passkey == nil else {
             return try await reauthenticate(session, proof, client: client)
         }
         try await requireFreshProof(session)

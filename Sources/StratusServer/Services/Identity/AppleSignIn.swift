@@ -16,7 +16,7 @@ import StratusCore
 /// Users are found by Apple's `sub`, never by email (an address can change hands, and Apple's
 /// relay addresses differ per app); the email and `email_verified` are kept as Apple gave them.
 /// A signed-in user links an Apple ID to their account explicitly, and unlinks it only while
-/// they have a password to sign in with, each with fresh proof (``AccountCentre``). Deleting the
+/// they have a password or a passkey to sign in with, each with fresh proof (``AccountCentre``). Deleting the
 /// account forgets the link with the row.
 package struct AppleSignIn: Sendable {
     let configuration: AppleSignInConfiguration
@@ -77,16 +77,17 @@ package struct AppleSignIn: Sendable {
         notices.sent()
     }
 
-    /// `apple/unlink`: forgets the signed-in user's Apple ID, if they have a password to sign in
-    /// with, and ends their other sessions; returns the token hashes of the sessions ended.
+    /// `apple/unlink`: forgets the signed-in user's Apple ID, if they have a password or a passkey
+    /// to sign in with, and ends their other sessions; returns the token hashes of the sessions ended.
     package func unlink(_ session: StoredSession) async throws -> [String] {
         defer { notices.sent() }
         return try await storage.write { [notices] transaction in
             guard let user = try await transaction.user(recordName: session.userRecordName) else {
                 throw CloudKitError(.authenticationFailed, "the account no longer exists")
             }
-            guard user.hasPassword else {
-                throw CloudKitError.badRequest("set a password before unlinking Sign in with Apple: the account would have no way to sign in")
+            let hasPasskeys = try await !transaction.passkeys(user: user.userRecordName).isEmpty
+            guard user.hasPassword || hasPasskeys else {
+                throw CloudKitError.badRequest("set a password or add a passkey before unlinking Sign in with Apple: the account would have no way to sign in")
             }
             try await transaction.setAppleIdentity(user: user.userRecordName, nil)
             try await notices.notify(user, "Sign in with Apple was removed from your account", in: transaction)

@@ -84,7 +84,7 @@ package struct AuthService: Sendable {
     package func signUp(_ credentials: Credentials, containerID: String, environment: ContainerEnvironment,
                         from origin: SessionOrigin) async throws -> (SignInResponse, StoredUser) {
         try Self.validateUsername(credentials.username)
-        try await limiter.acquireAcrossInstances("signup|\(origin.client)", signUpsPerAddress, what: "sign-ups from this address")
+        try await throttleSignUp(from: origin.client)
         let user = try await newUser(credentials, containerID: containerID)
         let token = SecretGenerator.webAuthToken()
         let session = makeSession(token: token, user: user.userRecordName, containerID: containerID, environment: environment, origin: origin)
@@ -179,6 +179,11 @@ package struct AuthService: Sendable {
             try await transaction.deleteExpiredSessions(before: clock.milliseconds)
             return try await openSession(for: user, environment: environment, from: origin, in: transaction)
         }
+    }
+
+    /// Sign-ups from one client address, whatever their method: `THROTTLED` past the limit.
+    func throttleSignUp(from client: String) async throws {
+        try await limiter.acquireAcrossInstances("signup|\(client)", signUpsPerAddress, what: "sign-ups from this address")
     }
 
     /// Sign-ins from one client address, whatever their method: `THROTTLED` past the limit.

@@ -54,4 +54,25 @@ package enum SQLSchema {
             """
         },
     ]
+    /// Passkeys (``PasskeyStore``): registered by each driver after its record format 2 and
+    /// sealed-mail migrations, so it is not among ``migrations``, which come before them.
+    package static let passkeys = Migration(sqliteIdentifier: "v27-passkeys", postgresIdentifier: "v17-passkeys") { t in """
+        CREATE TABLE passkeys (
+            container_id \(t.key) NOT NULL,
+            credential_id \(t.key) NOT NULL,
+            user_record_name \(t.key) NOT NULL REFERENCES users(user_record_name),
+            user_handle \(t.blob) NOT NULL,
+            public_key \(t.blob) NOT NULL,
+            sign_count \(t.integer) NOT NULL,
+            backup_eligible \(t.integer) NOT NULL,
+            backed_up \(t.integer) NOT NULL,
+            transports TEXT NOT NULL,
+            name TEXT NOT NULL,
+            created_at \(t.integer) NOT NULL,
+            last_used_at \(t.integer),
+            PRIMARY KEY (container_id, credential_id)
+        )\(t.withoutRowID);
+        CREATE INDEX passkeys_user ON passkeys(user_record_name);
+        """
+    }
 }

@@ -20,7 +20,7 @@ package protocol AccountStore {
     func setPasswordHash(user: String, passwordHash: String) async throws
     /// Gives the user a new, unverified email address (nil: none) and forgets their verification code.
     func setEmail(user: String, email: String?) async throws
-    /// Deletes the user's row and what only it needs: email codes, security roles, APNs tokens.
+    /// Deletes the user's row and what only it needs: email codes, security roles, APNs tokens, passkeys.
     func deleteUser(recordName user: String) async throws
     /// Marks the user's email address verified and forgets their code; `EXISTS` when another
     /// account of the container verified the same address first.
