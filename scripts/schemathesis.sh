@@ -25,7 +25,8 @@ need_products stratus
 # Long polls answer within 2 seconds, so a generated courier request never outwaits the client. Fresh
 # proof lasts one second: generated requests cannot delete the signed-in account or change how it signs in
 # (they are answered 421, fresh proof required), so every other operation keeps a session to run with.
-start_server "$work/stratus-data" --courier-wait-seconds 2 --fresh-proof-seconds 1
+# Passkeys are set up, so that their options' answers are checked against their schemas too.
+start_server "$work/stratus-data" --courier-wait-seconds 2 --fresh-proof-seconds 1 --webauthn-rp-id localhost --webauthn-origin http://localhost:8765
 base=$base_url
 signup=$(curl -sf -X POST "$base/auth/1/$container/development/signup?ckAPIToken=$api_token" \
   -d '{"username":"schemathesis","password":"correct horse battery","discoverable":true}')

@@ -29,8 +29,8 @@ report_times() {
 }
 trap report_times EXIT
 scripts/install-deps.sh
-# Python packages the tests use (a real SMTP server for email verification, schemathesis).
-python3 -c 'import aiosmtpd, schemathesis, selenium' 2>/dev/null || python3 -m pip install -q -r requirements.txt
+# Python packages the tests use (a real SMTP server for email verification, fido2 for passkeys, schemathesis, selenium).
+python3 -c 'import aiosmtpd, fido2, schemathesis, selenium' 2>/dev/null || python3 -m pip install -q -r requirements.txt
 step 2400 swift build --build-tests
 if $quick; then
   step 1200 swift test --skip-build --experimental-maximum-parallelization-width 8
@@ -93,6 +93,9 @@ step 900 scripts/check-console.sh
 # The web example in headless Chromium: sign-in through the popup and a whole-page redirect, notes saved,
 # queried and synced from another client, a file uploaded, notifications heard, a narrow window.
 step 900 scripts/check-web.sh
+# Passkeys made two independent ways against a real server: Chromium's virtual authenticator on the sign-in and
+# account pages, and PyPI's fido2 building each algorithm's credentials and every bad one the server must refuse.
+step 300 scripts/check-passkeys.sh
 # The packaged binary (standard library linked statically) run with an empty environment outside the
 # toolchain: the debug build above, its objects linked again statically (seconds, where the release build of
 # scripts/package.sh takes 13 minutes cold here; scripts/bench.sh builds release before every resolved issue).

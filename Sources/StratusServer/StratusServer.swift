@@ -186,9 +186,9 @@ public struct StratusServer: Sendable {
         let secureCookies = configuration.tls != nil || configuration.publicURL?.lowercased().hasPrefix("https://") == true
         ConsoleRoutes(services: services, origin: configuration.origin, secureCookies: secureCookies).register(on: router)
         SignInPageRoutes(auth: services.auth, containers: services.containers, email: services.email, passwordReset: services.passwordReset,
-                         secureCookies: secureCookies)
+                         passkeys: services.passkeys, secureCookies: secureCookies)
             .register(on: router)
-        AccountPageRoutes(auth: services.auth, account: services.account, hub: services.hub, secureCookies: secureCookies)
+        AccountPageRoutes(auth: services.auth, account: services.account, passkeys: services.passkeys, hub: services.hub, secureCookies: secureCookies)
             .register(on: router)
         if let directory = configuration.examplesDirectory { ExampleRoutes(directory: directory).register(on: router) }
         return router

@@ -31,6 +31,14 @@ extension PageTemplates {
             <button type="submit" name="action" value="signup" class="secondary" id="sign-up">Create an account</button>
             </div>
             </form>
+            {{#passkeys}}
+            <div class="actions">
+            <button type="button" class="secondary" data-passkey="get" data-options-url="{{signInOptions}}" value="passkey-signin" id="passkey-sign-in">Sign in with a passkey</button>
+            <button type="button" class="secondary" data-passkey="create" data-options-url="{{signUpOptions}}" value="passkey-signup" id="passkey-sign-up">Create an account with a passkey</button>
+            </div>
+            <p class="hint">A passkey signs you in with your device's lock (a fingerprint, your face, a PIN) instead of a password.</p>
+            {{> passkey-form}}
+            {{/passkeys}}
             <p><a href="{{forgot}}" id="forgot">Forgot your password?</a></p>
             {{> layout-bottom}}
             """,
@@ -74,6 +82,14 @@ extension PageTemplates {
             <script src="{{script}}"></script>
             {{> layout-bottom}}
             """,
+        "passkey-form": """
+            <p class="error" role="alert" id="passkey-error" hidden></p>
+            <form method="post" action="{{action}}" id="passkey-form">
+            <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="action"><input type="hidden" name="credential">
+            <input type="hidden" name="username"><input type="hidden" name="email">
+            </form>
+            <script src="/auth/1/passkey.js"></script>
+            """,
         "credential-fields": """
             <input type="hidden" name="csrf" value="{{csrf}}">
             <label for="username">Username</label>
@@ -91,6 +107,10 @@ extension PageTemplates {
             {{> credential-fields}}
             <div class="actions"><button type="submit" name="action" value="signin" id="sign-in">Sign in</button></div>
             </form>
+            {{#passkeys}}
+            <div class="actions"><button type="button" class="secondary" data-passkey="get" data-options-url="{{signInOptions}}" value="passkey-signin" id="passkey-sign-in">Sign in with a passkey</button></div>
+            {{> passkey-form}}
+            {{/passkeys}}
             {{> layout-bottom}}
             """,
         "account-page": """
@@ -111,6 +131,11 @@ extension PageTemplates {
             {{#notice}}<p role="status" id="notice">{{notice}}</p>{{/notice}}
             <h2>How you sign in</h2>
             <ul id="methods">{{#methods}}<li>{{name}}{{#removable}} <form method="post" action="{{action}}" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" name="action" value="unlink-apple" class="secondary" id="unlink-apple">Remove</button></form>{{/removable}}</li>{{/methods}}</ul>
+            {{#passkeys}}
+            <h2>Passkeys</h2>
+            <ul id="passkeys">{{#passkeyList}}<li data-passkey-id="{{id}}">{{name}} <span class="hint">added {{created}}{{#lastUsed}}, last used {{lastUsed}}{{/lastUsed}}</span> <form method="post" action="{{action}}" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="passkey" value="{{id}}"><button type="submit" name="action" value="remove-passkey" class="secondary">Remove</button></form></li>{{/passkeyList}}</ul>
+            <div class="actions"><button type="button" data-passkey="create" data-options="{{registerOptions}}" value="add-passkey" id="add-passkey">Add a passkey</button></div>
+            {{/passkeys}}
             <h2>Where you are signed in</h2>
             <div class="scroll"><table id="sessions">
             <thead><tr><th scope="col">Device</th><th scope="col">From</th><th scope="col">Signed in</th><th scope="col">Last used</th><th scope="col"></th></tr></thead>
@@ -125,7 +150,7 @@ extension PageTemplates {
             <div class="actions"><button type="submit" name="action" value="password" id="change-password">Change it</button></div>
             </form>
             <h2>Confirm it's you</h2>
-            <p class="hint">Changing how you sign in takes a sign-in of the last few minutes: confirm with your password first.</p>
+            <p class="hint">Changing how you sign in takes a sign-in of the last few minutes: confirm with your password{{#passkeys}} or a passkey{{/passkeys}} first.</p>
             <form method="post" action="{{action}}">
             <input type="hidden" name="csrf" value="{{csrf}}">
             <label for="confirm-password">Password</label>
@@ -133,6 +158,10 @@ extension PageTemplates {
             <div class="actions"><button type="submit" name="action" value="reauthenticate" id="confirm">Confirm</button>
             </div>
             </form>
+            {{#passkeys}}
+            <div class="actions"><button type="button" class="secondary" data-passkey="get" data-options-url="{{signInOptions}}" value="reauthenticate-passkey" id="confirm-passkey">Confirm with a passkey</button></div>
+            {{> passkey-form}}
+            {{/passkeys}}
             <form method="post" action="{{action}}"><input type="hidden" name="csrf" value="{{csrf}}">
             <div class="actions"><button type="submit" name="action" value="signout" class="secondary" id="sign-out">Sign out</button></div></form>
             {{> layout-bottom}}

@@ -6,9 +6,10 @@ import StratusCore
 
 /// *Extension*: the "your account" page, `GET /auth/1/{container}/{environment}/web/account` with
 /// `ckAPIToken`: the account centre (``AccountCentre``) for a person in a browser. They sign in
-/// on it; it lists how the account signs in and where it is signed in, signs out another device,
-/// changes the password, removes Sign in with Apple, and asks them to confirm with their password
-/// when a change needs fresh proof.
+/// on it (with a password or a passkey); it lists how the account signs in and where it is signed
+/// in, signs out another device, changes the password, removes Sign in with Apple, adds and
+/// removes passkeys, and asks them to confirm with their password or a passkey when a change
+/// needs fresh proof.
 ///
 /// The page's session is its own: a web auth token in an `HttpOnly`, `SameSite=Strict` cookie
 /// scoped to the page's path, opened by signing in on the page and ended by its sign-out. Every
@@ -17,6 +18,7 @@ import StratusCore
 struct AccountPageRoutes {
     let auth: AuthService
     let account: AccountCentre
+    let passkeys: PasskeySignIn
     let hub: NotificationHub
     let secureCookies: Bool
 
@@ -27,7 +29,7 @@ struct AccountPageRoutes {
         group.get("account") { request, context in
             try await SignInPageRoutes.refusing("Your account") {
                 try await respond(request, context) { session, csrf in
-                    try await page(session, csrf: csrf, action: request.uri.description)
+                    try await page(session, request, csrf: csrf)
                 }
             }
         }
@@ -47,10 +49,16 @@ struct AccountPageRoutes {
         if let session = try await session(request, containerID: containerID, environment: environment) {
             response = try await body(session, csrf)
         } else {
-            response = Self.render("account-signin", ["pageTitle": "Your account", "csrf": csrf, "action": request.uri.description])
+            response = Self.render("account-signin", signInValues(request, containerID: containerID, environment: environment, csrf: csrf))
         }
         response.setCookie(try SignInPageRoutes.csrfCookie(csrf, secure: secureCookies))
         return response
+    }
+
+    /// The values of the page's sign-in form.
+    private func signInValues(_ request: Request, containerID: String, environment: ContainerEnvironment, csrf: String) -> [String: Any] {
+        ["pageTitle": "Your account", "csrf": csrf, "action": request.uri.description]
+            .merging(SignInPageRoutes.passkeyValues(passkeys, request, containerID: containerID, environment: environment)) { $1 }
     }
 
     /// The page's session, from its cookie, if it still holds.
@@ -61,12 +69,13 @@ struct AccountPageRoutes {
     }
 
     /// The account as the page shows it, with `notice` or `error` above it.
-    private func page(_ session: StoredSession, csrf: String, action: String, notice: String? = nil, error: String? = nil,
+    private func page(_ session: StoredSession, _ request: Request, csrf: String, notice: String? = nil, error: String? = nil,
                       status: HTTPResponse.Status = .ok) async throws -> Response {
+        let action = request.uri.description
         let summary = try await account.account(session)
         let methods = summary.methods.map { method -> [String: Any] in
-            ["name": method == "apple" ? "Sign in with Apple" : "Password", "removable": method == "apple" && summary.methods.count > 1,
-             "csrf": csrf, "action": action]
+            ["name": ["apple": "Sign in with Apple", "passkey": "Passkeys"][method] ?? "Password",
+             "removable": method == "apple" && summary.methods.count > 1, "csrf": csrf, "action": action]
         }
         let sessions = summary.sessions.map { other -> [String: Any] in
             ["id": other.id, "device": other.device.isEmpty ? "(unnamed)" : other.device, "clientAddress": other.clientAddress,
@@ -78,6 +87,17 @@ struct AccountPageRoutes {
         values["email"] = summary.email
         values["notice"] = notice
         values["error"] = error
+        let passkeyValues = SignInPageRoutes.passkeyValues(passkeys, request, containerID: session.containerID, environment: session.environment)
+        if !passkeyValues.isEmpty {
+            values.merge(passkeyValues) { $1 }
+            values["passkeyList"] = summary.passkeys.map { passkey -> [String: Any] in
+                var item: [String: Any] = ["id": passkey.id, "name": passkey.name, "created": ConsoleRoutes.date(passkey.created), "csrf": csrf, "action": action]
+                item["lastUsed"] = passkey.lastUsed.map(ConsoleRoutes.date)
+                return item
+            }
+            let options = try await account.passkeyRegistrationOptions(session, requiringFreshProof: false)
+            values["registerOptions"] = String(decoding: try JSONEncoder().encode(options), as: UTF8.self)
+        }
         return Self.render("account-page", values, status: status)
     }
 
@@ -86,17 +106,23 @@ struct AccountPageRoutes {
         let (containerID, environment) = try DatabaseAuthenticator.containerAndEnvironment(context)
         guard let (form, _) = try await SignInPageRoutes.checkedForm(request) else { return SignInPageRoutes.forged }
         let action = request.uri.description
-        if form["action"] == "signin" {
+        if form["action"] == "signin" || form["action"] == "passkey-signin" {
             do {
-                let signedIn = try await auth.signIn(Credentials(username: form["username"] ?? "", password: form["password"] ?? ""),
-                                                     containerID: containerID, environment: environment, from: SessionOrigin(request, context))
+                let origin = SessionOrigin(request, context)
+                let signedIn = form["action"] == "passkey-signin"
+                    ? try await passkeys.signIn(try SignInPageRoutes.credential(PasskeyAssertion.self, in: form), containerID: containerID,
+                                                environment: environment, from: origin)
+                    : try await auth.signIn(Credentials(username: form["username"] ?? "", password: form["password"] ?? ""),
+                                            containerID: containerID, environment: environment, from: origin)
                 var response = Response(status: .seeOther, headers: [.location: action, .cacheControl: "no-store"])
                 response.setCookie(try sessionCookie(signedIn.ckWebAuthToken, containerID: containerID, environment: environment))
                 return response
             } catch let error as CloudKitError {
                 let csrf = SecretGenerator.webAuthToken()
-                var response = Self.render("account-signin", ["pageTitle": "Your account", "csrf": csrf, "action": action, "error": error.reason,
-                                                              "username": form["username"] ?? ""], status: .init(code: error.code.httpStatus))
+                var values = signInValues(request, containerID: containerID, environment: environment, csrf: csrf)
+                values["error"] = error.reason
+                values["username"] = form["username"] ?? ""
+                var response = Self.render("account-signin", values, status: .init(code: error.code.httpStatus))
                 response.setCookie(try SignInPageRoutes.csrfCookie(csrf, secure: secureCookies))
                 return response
             }
@@ -106,16 +132,26 @@ struct AccountPageRoutes {
                 switch form["action"] {
                 case "signout-session":
                     try await account.signOut(sessionID: form["session"] ?? "", of: session)
-                    return try await page(session, csrf: csrf, action: action, notice: "That device is signed out.")
+                    return try await page(session, request, csrf: csrf, notice: "That device is signed out.")
                 case "reauthenticate":
                     try await account.reauthenticate(session, ReauthenticationRequest(password: form["password"] ?? ""), client: context.clientAddress)
-                    return try await page(session, csrf: csrf, action: action, notice: "Thank you: for the next few minutes you can change how you sign in.")
+                    return try await page(session, request, csrf: csrf, notice: "Thank you: for the next few minutes you can change how you sign in.")
                 case "password":
                     try await account.changePassword(session, to: form["newPassword"] ?? "", proof: ReauthenticationRequest(), client: context.clientAddress)
-                    return try await page(session, csrf: csrf, action: action, notice: "Your password is changed; your other devices are signed out.")
+                    return try await page(session, request, csrf: csrf, notice: "Your password is changed; your other devices are signed out.")
+                case "reauthenticate-passkey":
+                    let assertion = try SignInPageRoutes.credential(PasskeyAssertion.self, in: form)
+                    try await account.reauthenticate(session, ReauthenticationRequest(passkey: assertion), client: context.clientAddress)
+                    return try await page(session, request, csrf: csrf, notice: "Thank you: for the next few minutes you can change how you sign in.")
+                case "add-passkey":
+                    try await account.registerPasskey(try SignInPageRoutes.credential(PasskeyRegistration.self, in: form), session: session)
+                    return try await page(session, request, csrf: csrf, notice: "The passkey is added: you can sign in with it.")
+                case "remove-passkey":
+                    try await account.removePasskey(id: form["passkey"] ?? "", session: session)
+                    return try await page(session, request, csrf: csrf, notice: "The passkey is removed; your other devices are signed out.")
                 case "unlink-apple":
                     try await account.unlinkApple(session)
-                    return try await page(session, csrf: csrf, action: action, notice: "Sign in with Apple is removed; your other devices are signed out.")
+                    return try await page(session, request, csrf: csrf, notice: "Sign in with Apple is removed; your other devices are signed out.")
                 case "signout":
                     try await auth.signOut(session)
                     await hub.endSessions([session.tokenHash])
@@ -126,8 +162,8 @@ struct AccountPageRoutes {
                     throw CloudKitError.badRequest("unknown action")
                 }
             } catch let error as CloudKitError {
-                let reason = error.reason.hasPrefix("fresh proof required") ? "Confirm it's you first: enter your password below, then try again." : error.reason
-                return try await page(session, csrf: csrf, action: action, error: reason, status: .init(code: error.code.httpStatus))
+                let reason = error.reason.hasPrefix("fresh proof required") ? "Confirm it's you first (below), then try again." : error.reason
+                return try await page(session, request, csrf: csrf, error: reason, status: .init(code: error.code.httpStatus))
             }
         }
     }

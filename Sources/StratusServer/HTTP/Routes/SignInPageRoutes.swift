@@ -23,6 +23,7 @@ struct SignInPageRoutes {
     let containers: ContainerService
     let email: EmailVerification
     let passwordReset: PasswordReset
+    let passkeys: PasskeySignIn
     /// Whether browsers reach the server over HTTPS (the cookie is then `Secure`).
     let secureCookies: Bool
 
@@ -31,10 +32,8 @@ struct SignInPageRoutes {
     static let scriptPath = "/auth/1/signin.js"
 
     func register(on router: Router<StratusRequestContext>) {
-        router.get("auth/1/signin.js") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "max-age=3600"],
-                     body: .init(byteBuffer: ByteBuffer(string: Self.script)))
-        }
+        router.get("auth/1/signin.js") { _, _ in Self.javaScript(Self.script) }
+        router.get("auth/1/passkey.js") { _, _ in Self.javaScript(Self.passkeyScript) }
         let group = router.group("auth/1/:container/:environment/web")
         group.get("signin") { request, context in
             try await Self.refusing { try await show(request, context) }
@@ -53,14 +52,14 @@ struct SignInPageRoutes {
     /// The "forgot password" page: an email address to mail a reset code to.
     private func showPasswordReset(_ request: Request, _ context: StratusRequestContext) async throws -> Response {
         let place = try await place(request, context)
-        return try fresh("signin-password", place, ["pageTitle": "Reset your password", "signIn": place.signInPage])
+        return try fresh("signin-password", place, request, ["pageTitle": "Reset your password", "signIn": place.signInPage])
     }
 
     /// Mails a reset code (`action=forgot`), or sets the password with one (`action=reset`).
     private func resetPassword(_ request: Request, _ context: StratusRequestContext) async throws -> Response {
         let place = try await place(request, context)
         guard let (form, csrf) = try await Self.checkedForm(request) else { return Self.forged }
-        var values = pageValues(place, csrf: csrf)
+        var values = pageValues(place, csrf: csrf, request: request)
         values["pageTitle"] = "Reset your password"
         values["signIn"] = place.signInPage
         do {
@@ -80,10 +79,15 @@ struct SignInPageRoutes {
         return page("signin-password", values, status: .ok)
     }
 
+    private static func javaScript(_ script: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "max-age=3600"],
+                 body: .init(byteBuffer: ByteBuffer(string: script)))
+    }
+
     /// The page, with a fresh CSRF token in its form and its cookie.
     private func show(_ request: Request, _ context: StratusRequestContext) async throws -> Response {
         let place = try await place(request, context)
-        return try fresh("signin-page", place, [:], formTarget: place.formTarget)
+        return try fresh("signin-page", place, request, [:], formTarget: place.formTarget)
     }
 
     /// A new CSRF token's cookie, for a page whose form carries the token.
@@ -92,16 +96,17 @@ struct SignInPageRoutes {
     }
 
     /// A page with a form, with a new CSRF token in the form and in its cookie.
-    private func fresh(_ name: String, _ place: Place, _ extra: [String: Any], formTarget: String? = nil) throws -> Response {
+    private func fresh(_ name: String, _ place: Place, _ request: Request, _ extra: [String: Any], formTarget: String? = nil) throws -> Response {
         let csrf = SecretGenerator.webAuthToken()
-        var response = page(name, pageValues(place, csrf: csrf).merging(extra) { $1 }, status: .ok, formTarget: formTarget)
+        var response = page(name, pageValues(place, csrf: csrf, request: request).merging(extra) { $1 }, status: .ok, formTarget: formTarget)
         response.setCookie(try Self.csrfCookie(csrf, secure: secureCookies))
         return response
     }
 
-    /// The posted form and its CSRF token, if the token is the one of the form's cookie.
+    /// The posted form and its CSRF token, if the token is the one of the form's cookie. A form
+    /// may carry a passkey's credential, percent-encoded JSON.
     static func checkedForm(_ request: Request) async throws -> (ConsoleForm, String)? {
-        let form = try await ConsoleForm.read(request, limit: AuthRoutes.maxCredentialsBytes)
+        let form = try await ConsoleForm.read(request, limit: 3 * AuthRoutes.maxPasskeyRequestBytes)
         guard let csrf = form["csrf"], let cookie = request.cookies[Self.cookieName]?.value, !csrf.isEmpty, csrf == cookie else { return nil }
         return (form, csrf)
     }
@@ -125,12 +130,23 @@ struct SignInPageRoutes {
                                                              from: SessionOrigin(request, context))
                 await email.sendFirstCode(to: user, client: context.clientAddress)
                 session = response
+            } else if form["action"] == "passkey-signup" {
+                var registration = try Self.credential(PasskeyRegistration.self, in: form)
+                registration.username = credentials.username
+                registration.email = credentials.email
+                let (response, user) = try await passkeys.signUp(registration, containerID: place.containerID, environment: place.environment,
+                                                                 from: SessionOrigin(request, context))
+                await email.sendFirstCode(to: user, client: context.clientAddress)
+                session = response
+            } else if form["action"] == "passkey-signin" {
+                session = try await passkeys.signIn(try Self.credential(PasskeyAssertion.self, in: form), containerID: place.containerID,
+                                                    environment: place.environment, from: SessionOrigin(request, context))
             } else {
                 session = try await auth.signIn(credentials, containerID: place.containerID, environment: place.environment,
                                                 from: SessionOrigin(request, context))
             }
         } catch let error as CloudKitError {
-            var values = pageValues(place, csrf: csrf)
+            var values = pageValues(place, csrf: csrf, request: request)
             values["username"] = credentials.username
             values["error"] = error.reason
             return page("signin-page", values, status: .init(code: error.code.httpStatus), formTarget: place.formTarget)
@@ -146,6 +162,26 @@ struct SignInPageRoutes {
         }
     }
 
+    /// The passkey credential a page's script put in its form (`credential`, as
+    /// `PublicKeyCredential.toJSON()` gives it).
+    static func credential<T: Decodable>(_ type: T.Type, in form: ConsoleForm) throws(CloudKitError) -> T {
+        guard let json = form["credential"], json.utf8.count <= AuthRoutes.maxPasskeyRequestBytes,
+              let credential = try? JSONDecoder().decode(T.self, from: Data(json.utf8)) else {
+            throw .badRequest("the passkey's credential is missing or not WebAuthn's JSON")
+        }
+        return credential
+    }
+
+    /// The values of a page's passkey buttons: whether the container has passkeys, and where the
+    /// script asks for sign-in and sign-up options (with the page's API token).
+    static func passkeyValues(_ passkeys: PasskeySignIn, _ request: Request, containerID: String,
+                              environment: ContainerEnvironment) -> [String: Any] {
+        guard passkeys.isSetUp(for: containerID) else { return [:] }
+        let token = (DatabaseAuthenticator.apiToken(request) ?? "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let base = "/auth/1/\(containerID)/\(environment.rawValue)/passkey/"
+        return ["passkeys": true, "signInOptions": base + "signin/options?ckAPIToken=" + token, "signUpOptions": base + "signup/options?ckAPIToken=" + token]
+    }
+
     /// What `body` answers, or a page titled `title` saying why the request was refused (a page
     /// opened by an app the container does not list, an unknown environment, a wrong API token): a
     /// person reads it, not a program.
@@ -157,9 +193,11 @@ struct SignInPageRoutes {
         }
     }
 
-    /// A page's values; the "forgot password" link only when the server sends mail.
-    private func pageValues(_ place: Place, csrf: String) -> [String: Any] {
-        var values = place.values(csrf: csrf)
+    /// A page's values; the "forgot password" link only when the server sends mail, the passkey
+    /// buttons only when the container has passkeys.
+    private func pageValues(_ place: Place, csrf: String, request: Request) -> [String: Any] {
+        var values = place.values(csrf: csrf).merging(Self.passkeyValues(passkeys, request, containerID: place.containerID,
+                                                                          environment: place.environment)) { $1 }
         if passwordReset.outbox == nil { values["forgot"] = nil }
         return values
     }
@@ -226,6 +264,49 @@ struct SignInPageRoutes {
         }
         return response
     }
+
+    /// The passkey buttons of the sign-in and account pages: each asks for options (from its
+    /// `data-options`, or by posting to its `data-options-url`, with the username for a sign-up),
+    /// has the browser make or use a passkey, and posts the credential's JSON in the page's passkey
+    /// form, with the button's value as the form's action.
+    static let passkeyScript = """
+        const passkeyForm = document.getElementById("passkey-form");
+        const passkeyError = (text) => {
+          const line = document.getElementById("passkey-error");
+          line.textContent = text;
+          line.hidden = false;
+        };
+        for (const button of document.querySelectorAll("button[data-passkey]")) {
+          button.addEventListener("click", async () => {
+            try {
+              let options;
+              if (button.dataset.options) {
+                options = JSON.parse(button.dataset.options);
+              } else {
+                const create = button.dataset.passkey === "create";
+                const username = document.getElementById("username")?.value ?? "";
+                if (create && !username) throw new Error("Choose a username first.");
+                const answer = await fetch(button.dataset.optionsUrl, {
+                  method: "POST", headers: { "Content-Type": "application/json" },
+                  body: JSON.stringify(create ? { username } : {}),
+                });
+                options = await answer.json();
+                if (!answer.ok) throw new Error(options.reason || "The server refused.");
+                passkeyForm.elements.username.value = username;
+                passkeyForm.elements.email.value = document.getElementById("email")?.value ?? "";
+              }
+              const credential = button.dataset.passkey === "create"
+                ? await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options) })
+                : await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
+              passkeyForm.elements.action.value = button.value;
+              passkeyForm.elements.credential.value = JSON.stringify(credential.toJSON());
+              passkeyForm.submit();
+            } catch (error) {
+              passkeyError(error.message);
+            }
+          });
+        }
+        """
 
     /// Hands the session to the opener, at the origin the server checked, and closes the popup.
     static let script = """

@@ -117,9 +117,20 @@ package struct AccountCentre: Sendable {
         await hub.endSessions(Set(try await apple.unlink(session)))
     }
 
-    /// `passkey/register/options`, with fresh proof: options to make a passkey for the account.
-    package func passkeyRegistrationOptions(_ session: StoredSession) async throws -> PasskeyCreationOptions {
-        try await passkeys.registrationOptions(for: try await requireFreshProof(session), environment: session.environment)
+    /// `passkey/register/options`, with fresh proof unless `requiringFreshProof` is false (the
+    /// account page shows its options before the user confirms; registering takes the proof):
+    /// options to make a passkey for the account.
+    package func passkeyRegistrationOptions(_ session: StoredSession, requiringFreshProof: Bool = true) async throws -> PasskeyCreationOptions {
+        let user: StoredUser
+        if requiringFreshProof {
+            user = try await requireFreshProof(session)
+        } else {
+            guard let found = try await storage.read({ try await $0.user(recordName: session.userRecordName) }) else {
+                throw CloudKitError(.authenticationFailed, "the account no longer exists")
+            }
+            user = found
+        }
+        return try await passkeys.registrationOptions(for: user, environment: session.environment)
     }
 
     /// `passkey/register`, with fresh proof: the new passkey signs in to the account too.

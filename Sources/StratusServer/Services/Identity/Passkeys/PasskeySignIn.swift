@@ -28,6 +28,11 @@ package struct PasskeySignIn: Sendable {
     /// The longest name a passkey is given.
     static let maxNameCharacters = 64
 
+    /// Whether the container has a relying party, so that its users may use passkeys.
+    package func isSetUp(for containerID: String) -> Bool {
+        configuration.relyingParties[containerID] != nil
+    }
+
     /// `passkey/register/options`: options to make a passkey for `user` (signed in, with fresh
     /// proof), excluding the passkeys they have.
     package func registrationOptions(for user: StoredUser, environment: ContainerEnvironment) async throws -> PasskeyCreationOptions {
@@ -264,11 +269,18 @@ package struct PasskeySignIn: Sendable {
     private func stored(_ made: MadePasskey, _ registration: PasskeyRegistration, user: String, containerID: String, device: String) -> StoredPasskey {
         let transports = (registration.response.transports ?? []).prefix(8).filter { $0.utf8.count <= 32 && $0.allSatisfy { $0.isLetter || $0 == "-" } }
         let named = SessionOrigin(client: "", device: registration.name ?? "").device.prefix(Self.maxNameCharacters)
-        let fallback = device.isEmpty ? "Passkey" : "Passkey (\(device.prefix(Self.maxNameCharacters - 10)))"
+        let fallback = Self.platform(ofDevice: device).map { "Passkey on \($0)" } ?? "Passkey"
         return StoredPasskey(containerID: containerID, credentialID: made.credentialID, userRecordName: user, userHandle: made.challenge.userHandle ?? [],
                              publicKey: made.credential.publicKeyBytes, signCount: Int64(made.authenticatorData.signCount),
                              backupEligible: made.authenticatorData.backupEligible, backedUp: made.authenticatorData.backedUp,
                              transports: Array(transports), name: named.isEmpty ? fallback : String(named), createdAt: clock.milliseconds)
+    }
+
+    /// The platform a `User-Agent` names, for the name of a passkey made without one.
+    static func platform(ofDevice device: String) -> String? {
+        let platforms = [("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("Macintosh", "Mac"), ("Mac OS X", "Mac"),
+                         ("Windows", "Windows"), ("CrOS", "ChromeOS"), ("Linux", "Linux")]
+        return platforms.first { device.contains($0.0) }?.1
     }
 
     /// The credential's raw ID, after checking its type and that `id` is the same bytes.
