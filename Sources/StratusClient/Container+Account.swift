@@ -12,10 +12,12 @@ public struct Account: Sendable, Equatable {
     public var email: String?
     /// Whether the user proved they receive mail at ``email``.
     public var isEmailVerified: Bool
-    /// The ways the account signs in: `password`, `apple` (Sign in with Apple).
+    /// The ways the account signs in: `password`, `apple` (Sign in with Apple), `passkey`.
     public var signInMethods: [String]
     /// The account's sessions, newest first.
     public var sessions: [AccountSession]
+    /// The account's passkeys, oldest first.
+    public var passkeys: [AccountPasskey]
 }
 
 /// One place the account is signed in, as ``Account/sessions`` lists it.
@@ -46,6 +48,10 @@ extension Container {
                            AccountSession(id: session.id, device: session.device, clientAddress: session.clientAddress,
                                           created: Date(timeIntervalSince1970: Double(session.created) / 1000),
                                           lastUsed: Date(timeIntervalSince1970: Double(session.lastUsed) / 1000), isCurrent: session.current)
+                       },
+                       passkeys: account.passkeys.map { passkey in
+                           AccountPasskey(id: passkey.id, name: passkey.name, created: Date(timeIntervalSince1970: Double(passkey.created) / 1000),
+                                          lastUsed: passkey.lastUsed.map { Date(timeIntervalSince1970: Double($0) / 1000) })
                        })
     }
 
@@ -57,7 +63,7 @@ extension Container {
 
     /// Proves who the user is again with their password, so that for the next few minutes this
     /// session may change how the account signs in (link or unlink an Apple ID, set a password,
-    /// delete the account); such a change without it fails with ``CloudError/freshProofMethods``.
+    /// add or remove a passkey, delete the account); such a change without it fails with ``CloudError/freshProofMethods``.
     public func reauthenticate(password: String) async throws {
         try await reauthenticate(ReauthenticationRequest(password: password))
     }
@@ -68,7 +74,7 @@ extension Container {
         try await reauthenticate(ReauthenticationRequest(identityToken: appleIdentityToken, nonce: nonce))
     }
 
-    private func reauthenticate(_ request: ReauthenticationRequest) async throws {
+    func reauthenticate(_ request: ReauthenticationRequest) async throws {
         _ = try await send(path: "/auth/1/\(containerIdentifier)/\(environment.rawValue)/account/reauthenticate",
                            body: .bytes(Array(try JSONEncoder().encode(request))))
     }

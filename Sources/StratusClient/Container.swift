@@ -162,14 +162,14 @@ public actor Container {
     }
 
     /// Keeps the session a sign-in answered with; returns the user's record name.
-    private func adopt(_ response: SignInResponse, username: String?) -> String {
+    func adopt(_ response: SignInResponse, username: String?) -> String {
         webAuthToken = response.ckWebAuthToken
         userRecordName = response.userRecordName
         signedInUsername = username
         return response.userRecordName
     }
 
-    private func authPath(_ action: String) -> String {
+    func authPath(_ action: String) -> String {
         "/auth/1/\(containerIdentifier)/\(environment.rawValue)/\(action)"
     }
 

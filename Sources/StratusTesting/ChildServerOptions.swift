@@ -21,6 +21,11 @@ enum ChildServerOptions {
             arguments += clientIDs.flatMap { ["--apple-client-id", "\(named)=\($0)"] }
         }
         arguments += ["--apple-keys-url", apple.keysURL] + (apple.requiresNonce ? ["--apple-require-nonce"] : [])
+        let webAuthn = configuration.webAuthn
+        for (container, party) in webAuthn.relyingParties.sorted(by: { $0.key < $1.key }) {
+            arguments += ["--webauthn-rp-id", "\(container)=\(party.id)"] + party.origins.flatMap { ["--webauthn-origin", "\(container)=\($0)"] }
+        }
+        if !webAuthn.requiresUserVerification { arguments.append("--webauthn-allow-unverified") }
         let defaults = ServerConfiguration(dataDirectory: configuration.dataDirectory)
         let unsaid = [
             ("maxResponseBytes", configuration.maxResponseBytes != defaults.maxResponseBytes),

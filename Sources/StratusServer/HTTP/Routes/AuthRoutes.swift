@@ -105,7 +105,8 @@ struct AuthRoutes {
         }
         group.post("account/passkeys/:passkey/delete") { request, context in
             let session = try await signedIn(request, context)
-            try await account.removePasskey(id: try context.parameters.require("passkey"), session: session)
+            let id = try context.parameters.require("passkey")
+            try await account.removePasskey(id: id.removingPercentEncoding ?? id, session: session)
             return try JSONBody.response([String: String]())
         }
         group.post("signout") { request, context in
