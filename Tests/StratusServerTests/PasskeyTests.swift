@@ -258,4 +258,30 @@ import StratusTesting
             #expect(refused.status == 400 && refused.text.contains("passkeys are not set up"), "\(refused.text)")
         }
     }
+
+    /// An archive carries passkeys (public keys, not secrets): the container imported into a new
+    /// store signs its users in with them, and the new store counts on from their counters.
+    @Test(.timeLimit(.minutes(2)))
+    func passkeysTravelInArchives() async throws {
+        let archive = TestServer.temporaryDirectory()
+        let (userRecordName, kept) = try await TestServer.with(configure: Self.configure) { server in
+            var authenticator = SoftwareAuthenticator(origin: Self.origin)
+            let user = try await Self.signUp(server, "pk-\(UUID().uuidString.prefix(8))", &authenticator)
+            _ = try await server.server.services.admin.exportContainer(id: TestServer.containerID, to: archive, includingSecrets: false) { _ in }
+            return (try #require(user.userRecordName), authenticator)
+        }
+        #expect(try ArchiveTests.lines(archive).contains(#""kind":"passkey""#))
+        let target = TestServer.temporaryDirectory().appendingPathComponent("new")
+        let imported = try await ServerProcess.run(["import", "--data", target.path, "--from", archive.path])
+        #expect(imported.status == 0, "\(imported.output)")
+        try await TestServer.with(dataDirectory: target, onSQLite: true, configure: Self.configure) { server in
+            var authenticator = kept
+            let answer = try await Self.post(server.anonymous, "\(Self.auth)/passkey/signin", try await Self.assertion(server, &authenticator))
+            #expect(answer.status == 200 && (try? answer.decode(SignInResponse.self).userRecordName) == userRecordName, "\(answer.text)")
+            let counted = authenticator.passkeys[0].signCount
+            let cloned = try await Self.post(server.anonymous, "\(Self.auth)/passkey/signin",
+                                             try await Self.assertion(server, &authenticator, faults: { var f = SoftwareAuthenticator.Faults(); f.signCount = counted; return f }()))
+            #expect(cloned.status == 401, "the counter came along: \(cloned.text)")
+        }
+    }
 }

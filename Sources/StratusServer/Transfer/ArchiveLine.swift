@@ -16,6 +16,7 @@ enum ArchiveLine {
         case .schema(let environment, let schema): try line(item.kind, SchemaPayload(environment: environment, text: SchemaText.format(schema)))
         case .user(let payload): try line(item.kind, payload)
         case .userRole(let payload): try line(item.kind, payload)
+        case .passkey(let payload): try line(item.kind, payload)
         case .serverKey(let payload): try line(item.kind, payload)
         case .session(let payload): try line(item.kind, payload)
         case .apnsCredentials(let payload): try line(item.kind, payload)
@@ -61,6 +62,7 @@ enum ArchiveLine {
             }
         case "user": return .user(try payload(ArchivedUser.self))
         case "userRole": return .userRole(try payload(ArchivedUserRole.self))
+        case "passkey": return .passkey(try payload(ArchivedPasskey.self))
         case "serverKey": return .serverKey(try payload(StoredServerKey.self))
         case "session": return .session(try payload(StoredSession.self))
         case "apnsCredentials": return .apnsCredentials(try payload(APNsCredentials.self))

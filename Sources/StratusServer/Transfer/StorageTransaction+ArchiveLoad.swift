@@ -18,6 +18,8 @@ extension StorageTransaction {
                                       apple: user.apple))
         case .userRole(let role):
             _ = try await setUserRole(role.role, granted: true, containerID: containerID, environment: role.environment, user: role.user)
+        case .passkey(let passkey):
+            try await insertPasskey(passkey.stored(in: containerID))
         case .serverKey(var key):
             key.containerID = containerID
             try await insertServerKey(key)

@@ -26,6 +26,10 @@ extension PasskeyStore where Self: SQLDatabase {
             .map(Self.passkey)
     }
 
+    package func passkeys(containerID: String) async throws -> [StoredPasskey] {
+        try await fetch("SELECT \(Self.passkeyColumns) FROM passkeys WHERE container_id = \(containerID) ORDER BY credential_id").map(Self.passkey)
+    }
+
     package func setPasskeyUsed(containerID: String, credentialID: String, signCount: Int64, backedUp: Bool, at time: Int64) async throws {
         try await run("""
             UPDATE passkeys SET sign_count = \(signCount), backed_up = \(Int64(backedUp ? 1 : 0)), last_used_at = \(time)

@@ -6,6 +6,8 @@ package protocol PasskeyStore {
     func passkey(containerID: String, credentialID: String) async throws -> StoredPasskey?
     /// A user's passkeys, oldest first.
     func passkeys(user: String) async throws -> [StoredPasskey]
+    /// A container's passkeys, by credential ID (an archive's).
+    func passkeys(containerID: String) async throws -> [StoredPasskey]
     /// Records a use: the new signature counter, the backup state, when.
     func setPasskeyUsed(containerID: String, credentialID: String, signCount: Int64, backedUp: Bool, at time: Int64) async throws
     /// Deletes one of the user's passkeys; false when they have none of that ID.
