@@ -17,8 +17,11 @@ import Foundation
 public struct SoftwareAuthenticator: Sendable {
     /// The signature algorithm of a new passkey.
     public enum Algorithm: Sendable {
+        /// ECDSA on P-256 with SHA-256 (COSE −7), what most authenticators make.
         case es256
+        /// EdDSA with Ed25519 (COSE −8).
         case ed25519
+        /// RSASSA-PKCS1-v1_5 with SHA-256 and a 2,048-bit key (COSE −257), as Windows Hello makes.
         case rs256
     }
 
@@ -54,6 +57,7 @@ public struct SoftwareAuthenticator: Sendable {
         /// random one or the passkey's.
         public var credentialID: String?
 
+        /// No faults: what a good authenticator sends.
         public init() {}
     }
 
@@ -65,6 +69,7 @@ public struct SoftwareAuthenticator: Sendable {
         let key: SigningKey
         /// The user handle the server gave it.
         public let userHandle: [UInt8]
+        /// The relying party it was made for.
         public let rpID: String
         /// The last signature counter sent.
         public internal(set) var signCount: UInt32
@@ -94,6 +99,8 @@ public struct SoftwareAuthenticator: Sendable {
     /// The passkeys made, oldest first.
     public private(set) var passkeys: [Passkey] = []
 
+    /// An authenticator with no passkeys yet, whose ceremonies name `origin`, and whose passkeys
+    /// count their signatures unless `countsSignatures` is false.
     public init(origin: String, countsSignatures: Bool = true) {
         self.origin = origin
         self.countsSignatures = countsSignatures

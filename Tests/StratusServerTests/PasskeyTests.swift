@@ -106,6 +106,9 @@ import StratusTesting
 
             var account = try await alice.get("\(Self.auth)/account").decode(AccountResponse.self)
             #expect(account.methods == ["password", "passkey"] && account.passkeys.map(\.name).first == "Laptop" && account.passkeys.count == 2)
+            let overview = try await server.server.services.admin.overview(username: try #require(alice.username), containerID: TestServer.containerID,
+                                                                           environment: .development)
+            #expect(overview.signInMethods.prefix(2) == ["password", "passkey \"Laptop\""], "the console lists them: \(overview.signInMethods)")
             let removed = try await alice.post("\(Self.auth)/account/passkeys/\(authenticator.passkeys[0].id)/delete", [String: String]())
             #expect(removed.status == 200, "\(removed.text)")
             account = try await alice.get("\(Self.auth)/account").decode(AccountResponse.self)

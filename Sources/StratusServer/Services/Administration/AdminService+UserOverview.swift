@@ -18,8 +18,11 @@ package struct UserOverview: Sendable {
     package var pushConnections: Int
     /// Usernames by user record name, for the participants and owners named above.
     package var usernames: [String: String]
+    /// The user's passkeys.
+    package var passkeys: [StoredPasskey] = []
 
-    /// How the user can sign in, in words: a password, an Apple ID (with the email Apple gave).
+    /// How the user can sign in, in words: a password, an Apple ID (with the email Apple gave),
+    /// passkeys (by name).
     package var signInMethods: [String] {
         var methods: [String] = []
         if user.hasPassword { methods.append("password") }
@@ -27,6 +30,7 @@ package struct UserOverview: Sendable {
             let email = apple.email.map { " (\($0)\(apple.emailVerified ? "" : ", unverified"))" } ?? ""
             methods.append("Sign in with Apple\(email)")
         }
+        methods += passkeys.map { "passkey \"\($0.name)\"" }
         return methods
     }
 }
@@ -45,7 +49,7 @@ extension AdminService {
                 zones: try await zones.asyncMap { UserOverview.OwnedZone(name: $0.zoneName, shares: try await transaction.shares(zoneRowID: $0.rowID)) },
                 sharedWithThem: [], subscriptions: try await databaseID.asyncMap { try await transaction.subscriptions(databaseID: $0, owner: nil) } ?? [],
                 apnsTokens: try await transaction.apnsTokens(containerID: containerID, environment: environment, user: user.userRecordName, liveAt: nil),
-                pushConnections: 0, usernames: [user.userRecordName: user.username])
+                pushConnections: 0, usernames: [user.userRecordName: user.username], passkeys: try await transaction.passkeys(user: user.userRecordName))
             for zoneRowID in try await transaction.zonesSharedWith(user: user.userRecordName) {
                 guard let zone = try await transaction.zone(rowID: zoneRowID), !zone.deleted,
                       let owner = try await transaction.databaseKey(id: zone.databaseID), owner.environment == environment else { continue }
