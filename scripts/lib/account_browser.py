@@ -24,16 +24,7 @@ DATABASE = os.environ["STRATUS_DATABASE"]
 
 walk = Walk(os.environ["WEB_SCREENSHOTS"])
 browser = walk.browser
-check, shot, wait_for = walk.check, walk.shot, walk.wait_for
-
-
-def text(element_id):
-    """The element's text, or "" while there is none (or the page it was found on is being replaced)."""
-    try:
-        found = browser.find_elements(By.ID, element_id)
-        return found[0].text if found else ""
-    except Exception:
-        return ""
+check, shot, text, wait_for = walk.check, walk.shot, walk.text, walk.wait_for
 
 
 def api(method, path, body=None, token=None, agent="account-check"):

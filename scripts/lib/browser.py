@@ -4,6 +4,7 @@ import os
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 
@@ -32,6 +33,14 @@ class Walk:
             WebDriverWait(self.browser, seconds).until(lambda driver: condition())
         except Exception:
             self.check(False, what)
+
+    def text(self, element_id):
+        """The element's text, or "" while there is none (or the page it was found on is being replaced)."""
+        try:
+            found = self.browser.find_elements(By.ID, element_id)
+            return found[0].text if found else ""
+        except Exception:
+            return ""
 
     def shot(self, name):
         """Saves a screenshot of the page as `name`.png."""

@@ -27,7 +27,7 @@ ACCOUNT = f"{SERVER}{AUTH}/web/account?{urllib.parse.urlencode({'ckAPIToken': AP
 
 walk = Walk(os.environ["WEB_SCREENSHOTS"])
 browser = walk.browser
-check, shot, wait_for = walk.check, walk.shot, walk.wait_for
+check, shot, text, wait_for = walk.check, walk.shot, walk.text, walk.wait_for
 
 
 def authenticator():
@@ -35,14 +35,6 @@ def authenticator():
     options = VirtualAuthenticatorOptions(protocol=Protocol.CTAP2, transport=Transport.INTERNAL, has_resident_key=True,
                                           has_user_verification=True, is_user_verified=True)
     browser.add_virtual_authenticator(options)
-
-
-def text(element_id):
-    try:
-        found = browser.find_elements(By.ID, element_id)
-        return found[0].text if found else ""
-    except Exception:
-        return ""
 
 
 def account(token):

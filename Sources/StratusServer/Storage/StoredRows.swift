@@ -371,16 +371,17 @@ package struct StoredConsoleSession: Sendable, Equatable {
 }
 
 /// A passkey a user signs in with (``PasskeySignIn``): its credential ID and COSE public key as
-/// the authenticator gave them, the user handle it was made with, and its signature counter.
-package struct StoredPasskey: Sendable, Equatable {
+/// the authenticator gave them, the user handle it was made with, and its signature counter. An
+/// archive holds it as is (its binary values in base64): a public key is no secret.
+package struct StoredPasskey: Codable, Sendable, Equatable {
     package var containerID: String
     /// The credential ID, base64url.
     package var credentialID: String
     package var userRecordName: String
     /// The user handle (64 random bytes) the passkey holds for its user.
-    package var userHandle: [UInt8]
+    package var userHandle: Data
     /// The COSE_Key, as sent.
-    package var publicKey: [UInt8]
+    package var publicKey: Data
     /// The last signature counter seen; 0 for a passkey that never counts (synced passkeys).
     package var signCount: Int64
     /// Whether the passkey may be synced between devices, and whether it was at its last use.
@@ -392,7 +393,7 @@ package struct StoredPasskey: Sendable, Equatable {
     package var createdAt: Int64
     package var lastUsedAt: Int64?
 
-    package init(containerID: String, credentialID: String, userRecordName: String, userHandle: [UInt8], publicKey: [UInt8], signCount: Int64,
+    package init(containerID: String, credentialID: String, userRecordName: String, userHandle: Data, publicKey: Data, signCount: Int64,
                  backupEligible: Bool, backedUp: Bool, transports: [String], name: String, createdAt: Int64, lastUsedAt: Int64? = nil) {
         self.containerID = containerID
         self.credentialID = credentialID

@@ -15,7 +15,7 @@ package enum ArchiveItem: Sendable, Equatable {
     case user(ArchivedUser)
     case userRole(ArchivedUserRole)
     /// A passkey a user signs in with (its public key: not a secret).
-    case passkey(ArchivedPasskey)
+    case passkey(StoredPasskey)
     case serverKey(StoredServerKey)
     /// A signed-in session (only its token's hash); written only with secrets.
     case session(StoredSession)
@@ -75,42 +75,6 @@ package struct ArchivedUser: Codable, Sendable, Equatable {
     package var disabledAt: Int64?
     /// The Apple ID the user signs in with (absent in archives made before Sign in with Apple).
     package var apple: StoredAppleIdentity?
-}
-
-/// A passkey of a user (``StoredPasskey``), its binary values in base64.
-package struct ArchivedPasskey: Codable, Sendable, Equatable {
-    package var credentialID: String
-    package var user: String
-    package var userHandle: Data
-    package var publicKey: Data
-    package var signCount: Int64
-    package var backupEligible: Bool
-    package var backedUp: Bool
-    package var transports: [String]
-    package var name: String
-    package var createdAt: Int64
-    package var lastUsedAt: Int64?
-
-    init(_ passkey: StoredPasskey) {
-        credentialID = passkey.credentialID
-        user = passkey.userRecordName
-        userHandle = Data(passkey.userHandle)
-        publicKey = Data(passkey.publicKey)
-        signCount = passkey.signCount
-        backupEligible = passkey.backupEligible
-        backedUp = passkey.backedUp
-        transports = passkey.transports
-        name = passkey.name
-        createdAt = passkey.createdAt
-        lastUsedAt = passkey.lastUsedAt
-    }
-
-    /// The passkey's row in `containerID`.
-    func stored(in containerID: String) -> StoredPasskey {
-        StoredPasskey(containerID: containerID, credentialID: credentialID, userRecordName: user, userHandle: Array(userHandle),
-                      publicKey: Array(publicKey), signCount: signCount, backupEligible: backupEligible, backedUp: backedUp,
-                      transports: transports, name: name, createdAt: createdAt, lastUsedAt: lastUsedAt)
-    }
 }
 
 /// A custom security role given to a user in one environment.

@@ -62,7 +62,7 @@ enum ArchiveLine {
             }
         case "user": return .user(try payload(ArchivedUser.self))
         case "userRole": return .userRole(try payload(ArchivedUserRole.self))
-        case "passkey": return .passkey(try payload(ArchivedPasskey.self))
+        case "passkey": return .passkey(try payload(StoredPasskey.self))
         case "serverKey": return .serverKey(try payload(StoredServerKey.self))
         case "session": return .session(try payload(StoredSession.self))
         case "apnsCredentials": return .apnsCredentials(try payload(APNsCredentials.self))

@@ -18,8 +18,9 @@ extension StorageTransaction {
                                       apple: user.apple))
         case .userRole(let role):
             _ = try await setUserRole(role.role, granted: true, containerID: containerID, environment: role.environment, user: role.user)
-        case .passkey(let passkey):
-            try await insertPasskey(passkey.stored(in: containerID))
+        case .passkey(var passkey):
+            passkey.containerID = containerID
+            try await insertPasskey(passkey)
         case .serverKey(var key):
             key.containerID = containerID
             try await insertServerKey(key)

@@ -79,7 +79,7 @@ extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore &
             """) {
             try emit(.userRole(ArchivedUserRole(environment: try Self.environment(row, 0), user: try row.string(1), role: try row.string(2))))
         }
-        for passkey in try await passkeys(containerID: containerID) { try emit(.passkey(ArchivedPasskey(passkey))) }
+        for passkey in try await passkeys(containerID: containerID) { try emit(.passkey(passkey)) }
         for key in try await serverKeys(containerID: containerID) { try emit(.serverKey(key)) }
         if includingSecrets {
             for row in try await fetch("""

@@ -1,3 +1,4 @@
+import Foundation
 import StratusCore
 
 /// ``PasskeyStore`` in the SQL both drivers speak. Flags are stored as 0 and 1.
@@ -10,7 +11,7 @@ extension PasskeyStore where Self: SQLDatabase {
         try await run("""
             INSERT INTO passkeys (container_id, credential_id, user_record_name, user_handle, public_key, sign_count, backup_eligible, backed_up,
                                   transports, name, created_at, last_used_at)
-            VALUES (\(passkey.containerID), \(passkey.credentialID), \(passkey.userRecordName), \(passkey.userHandle), \(passkey.publicKey),
+            VALUES (\(passkey.containerID), \(passkey.credentialID), \(passkey.userRecordName), \(Array(passkey.userHandle)), \(Array(passkey.publicKey)),
                     \(passkey.signCount), \(Int64(passkey.backupEligible ? 1 : 0)), \(Int64(passkey.backedUp ? 1 : 0)),
                     \(passkey.transports.joined(separator: " ")), \(passkey.name), \(passkey.createdAt), \(passkey.lastUsedAt))
             """)
@@ -47,8 +48,8 @@ extension PasskeyStore where Self: SQLDatabase {
     }
 
     private static func passkey(_ row: SQLRow) throws -> StoredPasskey {
-        StoredPasskey(containerID: try row.string(0), credentialID: try row.string(1), userRecordName: try row.string(2), userHandle: try row.bytes(3),
-                      publicKey: try row.bytes(4), signCount: try row.int64(5), backupEligible: try row.int64(6) != 0, backedUp: try row.int64(7) != 0,
+        StoredPasskey(containerID: try row.string(0), credentialID: try row.string(1), userRecordName: try row.string(2), userHandle: Data(try row.bytes(3)),
+                      publicKey: Data(try row.bytes(4)), signCount: try row.int64(5), backupEligible: try row.int64(6) != 0, backedUp: try row.int64(7) != 0,
                       transports: try row.string(8).split(separator: " ").map(String.init), name: try row.string(9), createdAt: try row.int64(10),
                       lastUsedAt: try row.optionalInt64(11))
     }

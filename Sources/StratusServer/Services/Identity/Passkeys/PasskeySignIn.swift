@@ -38,7 +38,7 @@ package struct PasskeySignIn: Sendable {
     package func registrationOptions(for user: StoredUser, environment: ContainerEnvironment) async throws -> PasskeyCreationOptions {
         let party = try relyingParty(user.containerID)
         let existing = try await storage.read { try await $0.passkeys(user: user.userRecordName) }
-        let handle = existing.first?.userHandle ?? SecretGenerator.randomBytes(PasskeyChallenge.userHandleBytes)
+        let handle = existing.first.map { Array($0.userHandle) } ?? SecretGenerator.randomBytes(PasskeyChallenge.userHandleBytes)
         let challenge = PasskeyChallenge.issue(.create, to: audience(user.containerID, environment, subject: user.userRecordName), userHandle: handle,
                                                key: challengeKey, now: clock.milliseconds)
         return creationOptions(challenge, party: party, containerID: user.containerID, username: user.username, excluding: existing)
@@ -194,7 +194,7 @@ package struct PasskeySignIn: Sendable {
                 throw notAccepted
             }
             guard let userHandle, PasswordHasher.constantTimeEquals(userHandle, passkey.userHandle) else { throw notAccepted }
-            var decoder = CBOR.Decoder(passkey.publicKey)
+            var decoder = CBOR.Decoder(Array(passkey.publicKey))
             let key = try PasskeyPublicKey(cose: try decoder.decode())
             guard key.isValidSignature(signature, for: data.bytes + SHA256.hash(data: clientData)) else { throw notAccepted }
             let count = Int64(data.signCount)
@@ -270,8 +270,8 @@ package struct PasskeySignIn: Sendable {
         let transports = (registration.response.transports ?? []).prefix(8).filter { $0.utf8.count <= 32 && $0.allSatisfy { $0.isLetter || $0 == "-" } }
         let named = SessionOrigin(client: "", device: registration.name ?? "").device.prefix(Self.maxNameCharacters)
         let fallback = Self.platform(ofDevice: device).map { "Passkey on \($0)" } ?? "Passkey"
-        return StoredPasskey(containerID: containerID, credentialID: made.credentialID, userRecordName: user, userHandle: made.challenge.userHandle ?? [],
-                             publicKey: made.credential.publicKeyBytes, signCount: Int64(made.authenticatorData.signCount),
+        return StoredPasskey(containerID: containerID, credentialID: made.credentialID, userRecordName: user, userHandle: Data(made.challenge.userHandle ?? []),
+                             publicKey: Data(made.credential.publicKeyBytes), signCount: Int64(made.authenticatorData.signCount),
                              backupEligible: made.authenticatorData.backupEligible, backedUp: made.authenticatorData.backedUp,
                              transports: Array(transports), name: named.isEmpty ? fallback : String(named), createdAt: clock.milliseconds)
     }
