@@ -225,7 +225,14 @@ import StratusTesting
             }
             #expect(wrongSignature.text.contains("not accepted"))
 
-            // A challenge works once; a counter that does not grow is a clone.
+            // A challenge works once, even when the ceremony that used it failed; a counter that
+            // does not grow is a clone.
+            let options = try await server.anonymous.post("\(Self.auth)/passkey/signin/options", [String: String]())
+            var corrupted = SoftwareAuthenticator.Faults()
+            corrupted.corruptSignature = true
+            #expect(try await Self.post(server.anonymous, "\(Self.auth)/passkey/signin", try authenticator.assert(options: options.body, faults: corrupted)).status == 401)
+            let afterFailure = try await Self.post(server.anonymous, "\(Self.auth)/passkey/signin", try authenticator.assert(options: options.body))
+            #expect(afterFailure.status == 401 && afterFailure.text.contains("used already"), "\(afterFailure.text)")
             let assertion = try await Self.assertion(server, &authenticator)
             #expect(try await Self.post(server.anonymous, "\(Self.auth)/passkey/signin", assertion).status == 200)
             let replayed = try await Self.post(server.anonymous, "\(Self.auth)/passkey/signin", assertion)

@@ -31,11 +31,12 @@ extension PasskeyStore where Self: SQLDatabase {
         try await fetch("SELECT \(Self.passkeyColumns) FROM passkeys WHERE container_id = \(containerID) ORDER BY credential_id").map(Self.passkey)
     }
 
-    package func setPasskeyUsed(containerID: String, credentialID: String, signCount: Int64, backedUp: Bool, at time: Int64) async throws {
-        try await run("""
+    package func setPasskeyUsed(containerID: String, credentialID: String, signCount: Int64, backedUp: Bool, at time: Int64) async throws -> Bool {
+        try await changedRowCount("""
             UPDATE passkeys SET sign_count = \(signCount), backed_up = \(Int64(backedUp ? 1 : 0)), last_used_at = \(time)
-            WHERE container_id = \(containerID) AND credential_id = \(credentialID)
-            """)
+            WHERE container_id = \(containerID) AND credential_id = \(credentialID) AND (sign_count < \(signCount) OR (sign_count = 0 AND \(signCount) = 0))
+            RETURNING 1
+            """) > 0
     }
 
     package func deletePasskey(user: String, credentialID: String) async throws -> Bool {

@@ -8,8 +8,9 @@ package protocol PasskeyStore {
     func passkeys(user: String) async throws -> [StoredPasskey]
     /// A container's passkeys, by credential ID (an archive's).
     func passkeys(containerID: String) async throws -> [StoredPasskey]
-    /// Records a use: the new signature counter, the backup state, when.
-    func setPasskeyUsed(containerID: String, credentialID: String, signCount: Int64, backedUp: Bool, at time: Int64) async throws
+    /// Records a use: the new signature counter, the backup state, when; false, recording
+    /// nothing, when the counter does not grow past the stored one while either is non-zero.
+    func setPasskeyUsed(containerID: String, credentialID: String, signCount: Int64, backedUp: Bool, at time: Int64) async throws -> Bool
     /// Deletes one of the user's passkeys; false when they have none of that ID.
     func deletePasskey(user: String, credentialID: String) async throws -> Bool
 }

@@ -75,8 +75,8 @@ package struct PasskeySignIn: Sendable {
     package func register(_ registration: PasskeyRegistration, for user: StoredUser, environment: ContainerEnvironment, device: String) async throws {
         let made = try verifyCreation(registration, audience: audience(user.containerID, environment, subject: user.userRecordName))
         let passkey = stored(made, registration, user: user.userRecordName, containerID: user.containerID, device: device)
+        try await useChallenge(made.challenge, failure: CloudKitError.badRequest)
         try await storage.write { [notices] transaction in
-            try await useChallenge(made.challenge, in: transaction, failure: CloudKitError.badRequest)
             if let handle = try await transaction.passkeys(user: user.userRecordName).first?.userHandle, handle != passkey.userHandle {
                 throw CloudKitError.badRequest("the options were for another passkey of this account: ask for new options")
             }
@@ -98,8 +98,8 @@ package struct PasskeySignIn: Sendable {
         let user = StoredUser(userRecordName: SecretGenerator.userRecordName(), containerID: containerID, username: username, passwordHash: "",
                               createdAt: clock.milliseconds, email: registration.email)
         let passkey = stored(made, registration, user: user.userRecordName, containerID: containerID, device: origin.device)
+        try await useChallenge(made.challenge, failure: CloudKitError.badRequest)
         let response = try await storage.write { [auth] transaction in
-            try await useChallenge(made.challenge, in: transaction, failure: CloudKitError.badRequest)
             try await transaction.insertUser(user)
             try await transaction.insertPasskey(passkey)
             return try await auth.openSession(for: user, environment: environment, from: origin, in: transaction)
@@ -111,8 +111,10 @@ package struct PasskeySignIn: Sendable {
     package func signIn(_ assertion: PasskeyAssertion, containerID: String, environment: ContainerEnvironment,
                         from origin: SessionOrigin) async throws -> SignInResponse {
         try await auth.throttleSignIn(from: origin.client)
+        let checked = try checkAssertion(assertion, containerID: containerID, environment: environment)
+        try await useChallenge(checked.challenge, failure: Self.failed)
         return try await storage.write { [auth] transaction in
-            let user = try await verifyAssertion(assertion, containerID: containerID, environment: environment, in: transaction)
+            let user = try await accept(checked, containerID: containerID, in: transaction)
             return try await auth.openSession(for: user, environment: environment, from: origin, in: transaction)
         }
     }
@@ -120,8 +122,10 @@ package struct PasskeySignIn: Sendable {
     /// The signed-in user, once one of their passkeys made the assertion (a proof for the
     /// account centre).
     package func confirmedUser(_ session: StoredSession, _ assertion: PasskeyAssertion) async throws -> StoredUser {
-        try await storage.write { transaction in
-            let user = try await verifyAssertion(assertion, containerID: session.containerID, environment: session.environment, in: transaction)
+        let checked = try checkAssertion(assertion, containerID: session.containerID, environment: session.environment)
+        try await useChallenge(checked.challenge, failure: Self.failed)
+        return try await storage.write { transaction in
+            let user = try await accept(checked, containerID: session.containerID, in: transaction)
             guard user.userRecordName == session.userRecordName else {
                 throw CloudKitError(.authenticationFailed, "this passkey is not one of the account's")
             }
@@ -172,11 +176,21 @@ package struct PasskeySignIn: Sendable {
         }
     }
 
-    /// WebAuthn §7.2's checks of an assertion, in `transaction`: uses its challenge up, records
-    /// the passkey's use, and returns its user.
-    private func verifyAssertion(_ assertion: PasskeyAssertion, containerID: String, environment: ContainerEnvironment,
-                                 in transaction: any StorageTransaction) async throws -> StoredUser {
-        let failed = { (reason: String) in CloudKitError(.authenticationFailed, reason) }
+    /// An assertion whose parts are well formed and whose client data and authenticator data
+    /// passed their checks; the stored passkey's are left (``accept(_:containerID:in:)``).
+    private struct CheckedAssertion {
+        let challenge: PasskeyChallenge
+        let credentialID: String
+        let clientData: [UInt8]
+        let authenticatorData: AuthenticatorData
+        let signature: [UInt8]
+        let userHandle: [UInt8]?
+    }
+
+    /// WebAuthn §7.2's checks that need no stored passkey: the client data (its challenge
+    /// included, not used up yet) and the authenticator data's RP ID hash and flags.
+    private func checkAssertion(_ assertion: PasskeyAssertion, containerID: String,
+                                environment: ContainerEnvironment) throws(CloudKitError) -> CheckedAssertion {
         do {
             let party = try relyingParty(containerID)
             let rawID = try Self.credentialID(id: assertion.id, rawId: assertion.rawId, type: assertion.type)
@@ -185,31 +199,44 @@ package struct PasskeySignIn: Sendable {
                                                 audience: audience(containerID, environment, subject: ""), party: party)
             let data = try AuthenticatorData(try Self.decoded(assertion.response.authenticatorData, "authenticatorData"))
             try data.check(rpIDHash: Array(SHA256.hash(data: Data(party.id.utf8))), requireUserVerification: configuration.requiresUserVerification)
-            let signature = try Self.decoded(assertion.response.signature, "signature")
-            let userHandle = try assertion.response.userHandle.map { try Self.decoded($0, "userHandle") }
-            try await useChallenge(challenge, in: transaction, failure: failed)
-            // An unknown passkey, another user's handle and a wrong signature get one answer.
-            let notAccepted = failed("the passkey was not accepted: its credential, user handle or signature is not valid here")
-            guard let passkey = try await transaction.passkey(containerID: containerID, credentialID: Base64URL.encode(Data(rawID))) else {
-                throw notAccepted
-            }
-            guard let userHandle, PasswordHasher.constantTimeEquals(userHandle, passkey.userHandle) else { throw notAccepted }
-            var decoder = CBOR.Decoder(Array(passkey.publicKey))
-            let key = try PasskeyPublicKey(cose: try decoder.decode())
-            guard key.isValidSignature(signature, for: data.bytes + SHA256.hash(data: clientData)) else { throw notAccepted }
-            let count = Int64(data.signCount)
-            if count != 0 || passkey.signCount != 0, count <= passkey.signCount {
-                throw failed("the passkey's signature counter did not grow (\(count) after \(passkey.signCount)): it may have been cloned")
-            }
-            try await transaction.setPasskeyUsed(containerID: containerID, credentialID: passkey.credentialID, signCount: count,
-                                                 backedUp: data.backedUp, at: clock.milliseconds)
-            guard let user = try await transaction.user(recordName: passkey.userRecordName) else { throw notAccepted }
-            return user
+            return CheckedAssertion(challenge: challenge, credentialID: Base64URL.encode(Data(rawID)), clientData: clientData, authenticatorData: data,
+                                    signature: try Self.decoded(assertion.response.signature, "signature"),
+                                    userHandle: try assertion.response.userHandle.map { try Self.decoded($0, "userHandle") })
         } catch let error as PasskeyError {
-            throw failed(error.reason)
-        } catch let error as CBOR.DecodingError {
-            throw failed("the stored passkey cannot be read: \(error.reason)")
+            throw Self.failed(error.reason)
+        } catch let error as CloudKitError {
+            throw error
+        } catch {
+            throw Self.failed("\(error)")
         }
+    }
+
+    /// The rest of §7.2, in `transaction`: the stored passkey, its user handle, the signature,
+    /// and a counter that grows (recorded in one conditional update, so two uses of a cloned
+    /// passkey at once cannot both pass); returns the passkey's user.
+    private func accept(_ checked: CheckedAssertion, containerID: String, in transaction: any StorageTransaction) async throws -> StoredUser {
+        // An unknown passkey, another user's handle and a wrong signature get one answer.
+        let notAccepted = Self.failed("the passkey was not accepted: its credential, user handle or signature is not valid here")
+        guard let passkey = try await transaction.passkey(containerID: containerID, credentialID: checked.credentialID),
+              let userHandle = checked.userHandle, PasswordHasher.constantTimeEquals(userHandle, passkey.userHandle) else {
+            throw notAccepted
+        }
+        var decoder = CBOR.Decoder(Array(passkey.publicKey))
+        guard let cose = try? decoder.decode(), let key = try? PasskeyPublicKey(cose: cose),
+              key.isValidSignature(checked.signature, for: checked.authenticatorData.bytes + SHA256.hash(data: checked.clientData)) else {
+            throw notAccepted
+        }
+        let count = Int64(checked.authenticatorData.signCount)
+        guard try await transaction.setPasskeyUsed(containerID: containerID, credentialID: passkey.credentialID, signCount: count,
+                                                   backedUp: checked.authenticatorData.backedUp, at: clock.milliseconds) else {
+            throw Self.failed("the passkey's signature counter did not grow (\(count) after \(passkey.signCount)): it may have been cloned")
+        }
+        guard let user = try await transaction.user(recordName: passkey.userRecordName) else { throw notAccepted }
+        return user
+    }
+
+    private static func failed(_ reason: String) -> CloudKitError {
+        CloudKitError(.authenticationFailed, reason)
     }
 
     /// The client data's checks: its type, the challenge (this server's, for this ceremony and
@@ -234,10 +261,11 @@ package struct PasskeySignIn: Sendable {
         return checked
     }
 
-    /// Uses the challenge up, or throws `failure` when it was used already.
-    private func useChallenge(_ challenge: PasskeyChallenge, in transaction: any StorageTransaction,
-                              failure: (String) -> CloudKitError) async throws {
-        guard try await transaction.useOnce(challenge.replayKey, until: challenge.expiry, now: clock.milliseconds) else {
+    /// Uses the challenge up, in a transaction of its own (a ceremony that fails later has used
+    /// it too), or throws `failure` when it was used already.
+    private func useChallenge(_ challenge: PasskeyChallenge, failure: (String) -> CloudKitError) async throws {
+        let now = clock.milliseconds
+        guard try await storage.write({ try await $0.useOnce(challenge.replayKey, until: challenge.expiry, now: now) }) else {
             throw failure("this challenge was used already: ask for new options")
         }
     }
