@@ -284,7 +284,7 @@ import StratusTesting
         let target = TestServer.temporaryDirectory().appendingPathComponent("new")
         let imported = try await ServerProcess.run(["import", "--data", target.path, "--from", archive.path])
         #expect(imported.status == 0, "\(imported.output)")
-        try await TestServer.with(dataDirectory: target, onSQLite: true, configure: Self.configure) { server in
+        try await TestServer.with(dataDirectory: target, configure: Self.configure) { server in
             var authenticator = kept
             let answer = try await Self.post(server.anonymous, "\(Self.auth)/passkey/signin", try await Self.assertion(server, &authenticator))
             #expect(answer.status == 200 && (try? answer.decode(SignInResponse.self).userRecordName) == userRecordName, "\(answer.text)")
