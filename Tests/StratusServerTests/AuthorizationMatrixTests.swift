@@ -36,7 +36,9 @@ import StratusCore
         routes["POST /console/containers/{container}/record"] = .recordData
         let accounts = "accounts: a session or the caller's own account, no record"
         for path in ["signup", "email/send", "email/verify", "signin", "signout", "signout/all", "password", "password/forgot", "password/reset",
-                     "account/delete", "apple", "apple/link", "apple/unlink", "account/reauthenticate", "account/reauthenticate/code", "email", "account/sessions/{session}/signout"] {
+                     "account/delete", "apple", "apple/link", "apple/unlink", "account/reauthenticate", "account/reauthenticate/code", "email", "account/sessions/{session}/signout",
+                     "passkey/register/options", "passkey/register", "passkey/signin/options", "passkey/signin", "passkey/signup/options",
+                     "passkey/signup", "account/passkeys/{passkey}/delete"] {
             routes["POST /auth/1/{container}/{environment}/\(path)"] = .none(accounts)
         }
         routes["GET /auth/1/{container}/{environment}/account"] = .none(accounts)
@@ -46,6 +48,7 @@ import StratusCore
             routes["\(method) /auth/1/{container}/{environment}/web/account"] = .none(accounts)
         }
         routes["GET /auth/1/signin.js"] = .none("the sign-in page's script")
+        routes["GET /auth/1/passkey.js"] = .none("the sign-in and account pages' passkey script")
         let zones = "zones and change tokens: names of zones the caller's own database or shares hold, no record"
         for path in ["changes/database", "zones/changes", "zones/lookup", "zones/modify"] { routes["POST \(database)\(path)"] = .none(zones) }
         routes["GET \(database)zones/list"] = .none(zones)
