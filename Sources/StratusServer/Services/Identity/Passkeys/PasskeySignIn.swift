@@ -217,13 +217,15 @@ package struct PasskeySignIn: Sendable {
     private func accept(_ checked: CheckedAssertion, containerID: String, in transaction: any StorageTransaction) async throws -> StoredUser {
         // An unknown passkey, another user's handle and a wrong signature get one answer.
         let notAccepted = Self.failed("the passkey was not accepted: its credential, user handle or signature is not valid here")
+        let signed = checked.authenticatorData.bytes + SHA256.hash(data: checked.clientData)
         guard let passkey = try await transaction.passkey(containerID: containerID, credentialID: checked.credentialID),
               let userHandle = checked.userHandle, PasswordHasher.constantTimeEquals(userHandle, passkey.userHandle) else {
+            // A signature is checked all the same, so that the time taken does not tell either.
+            _ = Self.decoyKey.isValidSignature(checked.signature, for: signed)
             throw notAccepted
         }
         var decoder = CBOR.Decoder(Array(passkey.publicKey))
-        guard let cose = try? decoder.decode(), let key = try? PasskeyPublicKey(cose: cose),
-              key.isValidSignature(checked.signature, for: checked.authenticatorData.bytes + SHA256.hash(data: checked.clientData)) else {
+        guard let cose = try? decoder.decode(), let key = try? PasskeyPublicKey(cose: cose), key.isValidSignature(checked.signature, for: signed) else {
             throw notAccepted
         }
         let count = Int64(checked.authenticatorData.signCount)
@@ -234,6 +236,9 @@ package struct PasskeySignIn: Sendable {
         guard let user = try await transaction.user(recordName: passkey.userRecordName) else { throw notAccepted }
         return user
     }
+
+    /// The key an assertion of an unknown passkey is checked against (it never verifies).
+    private static let decoyKey = PasskeyPublicKey.es256(P256.Signing.PrivateKey().publicKey)
 
     private static func failed(_ reason: String) -> CloudKitError {
         CloudKitError(.authenticationFailed, reason)
