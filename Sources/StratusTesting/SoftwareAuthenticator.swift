@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import StratusServer
 
 /// A passkey authenticator in software, for tests of passkey sign-in: it makes passkeys (ES256,
 /// EdDSA or RS256, attestation `none`) and signs assertions, taking the server's options and
@@ -64,7 +65,7 @@ public struct SoftwareAuthenticator: Sendable {
     /// A passkey the authenticator made.
     public struct Passkey: Sendable {
         /// Its credential ID, base64url.
-        public var id: String { Self.base64URL(credentialID) }
+        public var id: String { Base64URL.encode(Data(credentialID)) }
         let credentialID: [UInt8]
         let key: SigningKey
         /// The user handle the server gave it.
@@ -73,11 +74,6 @@ public struct SoftwareAuthenticator: Sendable {
         public let rpID: String
         /// The last signature counter sent.
         public internal(set) var signCount: UInt32
-
-        static func base64URL(_ bytes: [UInt8]) -> String {
-            Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                .replacingOccurrences(of: "=", with: "")
-        }
     }
 
     enum SigningKey: Sendable {
@@ -111,7 +107,7 @@ public struct SoftwareAuthenticator: Sendable {
     public mutating func register(options: Data, algorithm: Algorithm = .es256, faults: Faults = Faults()) throws -> Data {
         let options = try Self.object(options)
         guard let challenge = options["challenge"] as? String, let rp = options["rp"] as? [String: Any], let rpID = rp["id"] as? String,
-              let user = options["user"] as? [String: Any], let handle = (user["id"] as? String).flatMap(Self.bytes) else {
+              let user = options["user"] as? [String: Any], let handle = (user["id"] as? String).flatMap(Base64URL.decode) else {
             throw OptionsError(description: "the creation options lack challenge, rp.id or user.id")
         }
         let key: SigningKey = switch algorithm {
@@ -119,7 +115,7 @@ public struct SoftwareAuthenticator: Sendable {
         case .ed25519: .ed25519(Curve25519.Signing.PrivateKey())
         case .rs256: .rs256(try _RSA.Signing.PrivateKey(keySize: .bits2048))
         }
-        let credentialID = faults.credentialID.flatMap(Self.bytes) ?? (0..<(faults.credentialIDLength ?? 32)).map { _ in UInt8.random(in: 0...255) }
+        let credentialID = faults.credentialID.flatMap { Base64URL.decode($0).map(Array.init) } ?? (0..<(faults.credentialIDLength ?? 32)).map { _ in UInt8.random(in: 0...255) }
         let counter: UInt32 = countsSignatures ? 1 : 0
         var attested = [UInt8](repeating: 0, count: 16)
         attested += [UInt8(credentialID.count >> 8 & 0xff), UInt8(credentialID.count & 0xff)] + credentialID
@@ -129,11 +125,11 @@ public struct SoftwareAuthenticator: Sendable {
         let attestation = CBORWriter.map([(.text("fmt"), .text(faults.attestationFormat ?? "none")), (.text("attStmt"), statement),
                                           (.text("authData"), .bytes(authenticatorData))])
         let clientData = try clientDataJSON(type: faults.clientDataType ?? "webauthn.create", challenge: faults.challenge ?? challenge, faults: faults)
-        passkeys.append(Passkey(credentialID: credentialID, key: key, userHandle: handle, rpID: rpID, signCount: counter))
-        let id = Passkey.base64URL(credentialID)
+        passkeys.append(Passkey(credentialID: credentialID, key: key, userHandle: Array(handle), rpID: rpID, signCount: counter))
+        let id = Base64URL.encode(Data(credentialID))
         return try JSONSerialization.data(withJSONObject: [
             "id": id, "rawId": id, "type": "public-key", "authenticatorAttachment": "platform", "clientExtensionResults": [String: Any](),
-            "response": ["clientDataJSON": Passkey.base64URL(clientData), "attestationObject": Passkey.base64URL(attestation.encoded),
+            "response": ["clientDataJSON": Base64URL.encode(Data(clientData)), "attestationObject": Base64URL.encode(Data(attestation.encoded)),
                          "transports": ["internal"]],
         ])
     }
@@ -158,8 +154,8 @@ public struct SoftwareAuthenticator: Sendable {
         let id = faults.credentialID ?? passkey.id
         return try JSONSerialization.data(withJSONObject: [
             "id": id, "rawId": id, "type": "public-key", "authenticatorAttachment": "platform", "clientExtensionResults": [String: Any](),
-            "response": ["clientDataJSON": Passkey.base64URL(clientData), "authenticatorData": Passkey.base64URL(authenticatorData),
-                         "signature": Passkey.base64URL(signature), "userHandle": faults.userHandle ?? Passkey.base64URL(passkey.userHandle)],
+            "response": ["clientDataJSON": Base64URL.encode(Data(clientData)), "authenticatorData": Base64URL.encode(Data(authenticatorData)),
+                         "signature": Base64URL.encode(Data(signature)), "userHandle": faults.userHandle ?? Base64URL.encode(Data(passkey.userHandle))],
         ])
     }
 
@@ -205,12 +201,6 @@ public struct SoftwareAuthenticator: Sendable {
             throw OptionsError(description: "the options are not a JSON object")
         }
         return object
-    }
-
-    private static func bytes(_ base64URL: String) -> [UInt8]? {
-        var base64 = base64URL.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).map(Array.init)
     }
 }
 

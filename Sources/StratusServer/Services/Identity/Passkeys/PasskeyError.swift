@@ -1,11 +1,7 @@
 /// Why a passkey ceremony's credential was refused; the service answers it as
 /// `AUTHENTICATION_FAILED` for a sign-in or a proof, `BAD_REQUEST` for a registration.
-enum PasskeyError: Error, Equatable {
-    case invalid(String)
+struct PasskeyError: Error, Equatable {
+    let reason: String
 
-    var reason: String {
-        switch self {
-        case .invalid(let reason): reason
-        }
-    }
+    static func invalid(_ reason: String) -> PasskeyError { PasskeyError(reason: reason) }
 }
