@@ -12,12 +12,15 @@ public struct Account: Sendable, Equatable {
     public var email: String?
     /// Whether the user proved they receive mail at ``email``.
     public var isEmailVerified: Bool
-    /// The ways the account signs in: `password`, `apple` (Sign in with Apple), `passkey`.
+    /// The ways the account signs in: `password`, `apple` (Sign in with Apple), `passkey`, and
+    /// `oidc:NAME` for each linked provider.
     public var signInMethods: [String]
     /// The account's sessions, newest first.
     public var sessions: [AccountSession]
     /// The account's passkeys, oldest first.
     public var passkeys: [AccountPasskey]
+    /// The OpenID Connect and GitHub identities linked to the account, oldest first.
+    public var providers: [AccountProvider]
 }
 
 /// One place the account is signed in, as ``Account/sessions`` lists it.
@@ -52,6 +55,11 @@ extension Container {
                        passkeys: account.passkeys.map { passkey in
                            AccountPasskey(id: passkey.id, name: passkey.name, created: Date(timeIntervalSince1970: Double(passkey.created) / 1000),
                                           lastUsed: passkey.lastUsed.map { Date(timeIntervalSince1970: Double($0) / 1000) })
+                       },
+                       providers: account.providers.map { provider in
+                           AccountProvider(id: provider.provider, email: provider.email, isEmailVerified: provider.emailVerified,
+                                           linked: Date(timeIntervalSince1970: Double(provider.linked) / 1000),
+                                           lastUsed: provider.lastUsed.map { Date(timeIntervalSince1970: Double($0) / 1000) })
                        })
     }
 

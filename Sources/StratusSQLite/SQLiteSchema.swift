@@ -390,6 +390,7 @@ enum SQLiteSchema {
             try db.execute(sql: "ALTER TABLE mail_outbox ADD COLUMN sealed_for TEXT")
         }
         migrator.registerMigration(SQLSchema.passkeys.sqliteIdentifier) { db in try db.execute(sql: SQLSchema.passkeys.sql(SQLDialect.sqlite.ddl)) }
+        migrator.registerMigration(SQLSchema.openID.sqliteIdentifier) { db in try db.execute(sql: SQLSchema.openID.sql(SQLDialect.sqlite.ddl)) }
         return migrator
     }
 

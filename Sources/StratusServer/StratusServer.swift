@@ -171,7 +171,7 @@ public struct StratusServer: Sendable {
                                                       maxPerAddress: configuration.maxRequestsPerAddress))
         router.add(middleware: WholeRequestBody(maxBytes: configuration.maxRequestBytes))
         AuthRoutes(auth: services.auth, admin: services.admin, hub: services.hub, email: services.email, passwordReset: services.passwordReset,
-                   apple: services.apple, passkeys: services.passkeys, account: services.account)
+                   apple: services.apple, passkeys: services.passkeys, openID: services.openID, account: services.account)
             .register(on: router)
         DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes, origin: configuration.origin,
                        permits: WorkPermits(permits: configuration.maxLargeRequests, maxWaiting: configuration.maxRequestsInFlight))
@@ -185,10 +185,15 @@ public struct StratusServer: Sendable {
         // Secure whenever browsers reach the server over HTTPS: its own TLS, or a proxy's (--public-url https://…).
         let secureCookies = configuration.tls != nil || configuration.publicURL?.lowercased().hasPrefix("https://") == true
         ConsoleRoutes(services: services, origin: configuration.origin, secureCookies: secureCookies).register(on: router)
-        SignInPageRoutes(auth: services.auth, containers: services.containers, email: services.email, passwordReset: services.passwordReset,
-                         passkeys: services.passkeys, secureCookies: secureCookies)
+        let signInPage = SignInPageRoutes(auth: services.auth, containers: services.containers, email: services.email,
+                                          passwordReset: services.passwordReset, passkeys: services.passkeys, openID: services.openID,
+                                          secureCookies: secureCookies)
+        signInPage.register(on: router)
+        AccountPageRoutes(auth: services.auth, account: services.account, passkeys: services.passkeys, openID: services.openID, hub: services.hub,
+                          secureCookies: secureCookies)
             .register(on: router)
-        AccountPageRoutes(auth: services.auth, account: services.account, passkeys: services.passkeys, hub: services.hub, secureCookies: secureCookies)
+        OpenIDPageRoutes(auth: services.auth, signInPage: signInPage, account: services.account, openID: services.openID,
+                         origin: configuration.origin, secureCookies: secureCookies)
             .register(on: router)
         if let directory = configuration.examplesDirectory { ExampleRoutes(directory: directory).register(on: router) }
         return router

@@ -1,3 +1,4 @@
+import Foundation
 import StratusServer
 
 /// The `stratus serve` options that give a child server what a test cloud's configuration asks
@@ -26,6 +27,13 @@ enum ChildServerOptions {
             arguments += ["--webauthn-rp-id", "\(container)=\(party.id)"] + party.origins.flatMap { ["--webauthn-origin", "\(container)=\($0)"] }
         }
         if !webAuthn.requiresUserVerification { arguments.append("--webauthn-allow-unverified") }
+        for (container, providers) in configuration.openID.providersByContainer.sorted(by: { $0.key < $1.key }) {
+            let named = container == AppleSignInConfiguration.everyContainer ? containerID : container
+            for provider in providers {
+                arguments += ["--oidc-provider", try spec(of: provider, container: named)]
+                if provider.allowsSignUp { arguments += ["--oidc-signup", "\(named)=\(provider.name)"] }
+            }
+        }
         let defaults = ServerConfiguration(dataDirectory: configuration.dataDirectory)
         let unsaid = [
             ("maxResponseBytes", configuration.maxResponseBytes != defaults.maxResponseBytes),
@@ -37,5 +45,20 @@ enum ChildServerOptions {
             throw ChildProcessError("a child stratus serve cannot be given \(unsaid.joined(separator: ", ")): run this test in process (on SQLite)")
         }
         return arguments
+    }
+
+    /// `--oidc-provider`'s description of `provider`; its client secret goes in a file of its own.
+    private static func spec(of provider: OpenIDConfiguration.Provider, container: String) throws -> String {
+        var words = ["\(container)=\(provider.name)"] + provider.clientIDs.map { "client-id=" + $0 }
+        switch provider.kind {
+        case .openID(let issuer): words.append("issuer=" + issuer)
+        case .gitHub(let webURL, let apiURL): words += ["kind=github", "github-url=" + webURL, "github-api-url=" + apiURL]
+        }
+        if let secret = provider.clientSecret {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-oidc-\(UUID().uuidString).secret")
+            try Data(secret.utf8).write(to: file, options: .atomic)
+            words.append("client-secret-file=" + file.path)
+        }
+        return words.joined(separator: " ")
     }
 }

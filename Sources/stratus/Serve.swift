@@ -76,6 +76,11 @@ struct Serve: AsyncParsableCommand {
     var webauthnOrigin: [String] = []
     @Flag(help: "Accept passkey ceremonies in which the authenticator did not verify the user (by default required).")
     var webauthnAllowUnverified = false
+    @Option(help: ArgumentHelp("An OpenID Connect or GitHub provider users sign in with: '[CONTAINER=]NAME key=value…' with issuer=URL, client-id=ID (repeatable: the first runs the web flow, all are accepted in ID tokens), client-secret-file=PATH, kind=github, github-url=URL, github-api-url=URL; google and github need no issuer; repeatable.",
+                                valueName: "spec"))
+    var oidcProvider: [String] = []
+    @Option(help: "A provider (as [CONTAINER=]NAME) whose first sign-in with an identity no account has creates an account; repeatable. Without it, users link the provider to an account first.")
+    var oidcSignup: [String] = []
     @Option(help: "Where share pages link \"Open in the app\": a URL with {shortGUID} in it (notes://share/{shortGUID}).")
     var shareAppUrl: String?
     @Option(help: "An app (TEAMID.bundle.id) that opens share URLs as universal links, listed in /.well-known/apple-app-site-association; repeatable.")
@@ -176,6 +181,7 @@ struct Serve: AsyncParsableCommand {
         configuration.appleSignIn.keysURL = appleKeysUrl
         configuration.appleSignIn.requiresNonce = appleRequireNonce
         configuration.webAuthn = try webAuthn()
+        configuration.openID = try openID()
         configuration.shareAppURL = shareAppUrl
         configuration.appleAppIDs = appleAppId
         configuration.corsOrigins = Set(corsOrigin)
@@ -230,6 +236,31 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--webauthn-origin for \(containerID) needs its --webauthn-rp-id")
         }
         configuration.requiresUserVerification = !webauthnAllowUnverified
+        return configuration
+    }
+
+    /// The providers of `--oidc-provider`, signing up where `--oidc-signup` names them.
+    private func openID() throws -> OpenIDConfiguration {
+        var configuration = OpenIDConfiguration()
+        var signUps = Set(try byContainer(oidcSignup, option: "--oidc-signup", value: "NAME").flatMap { containerID, names in
+            names.map { containerID + "=" + $0 }
+        })
+        for spec in oidcProvider {
+            let (named, provider): (String?, OpenIDConfiguration.Provider)
+            do {
+                (named, provider) = try OpenIDConfiguration.parse(spec) { try String(contentsOfFile: $0, encoding: .utf8) }
+            } catch {
+                throw ValidationError("--oidc-provider: \(error)")
+            }
+            let containerID = named ?? container
+            var adding = provider
+            adding.allowsSignUp = signUps.remove(containerID + "=" + provider.name) != nil
+            guard !(configuration.providersByContainer[containerID] ?? []).contains(where: { $0.name == provider.name }) else {
+                throw ValidationError("--oidc-provider: \(containerID) has two providers named \(provider.name)")
+            }
+            configuration.providersByContainer[containerID, default: []].append(adding)
+        }
+        if let unknown = signUps.first { throw ValidationError("--oidc-signup \(unknown): no --oidc-provider of that name") }
         return configuration
     }
 

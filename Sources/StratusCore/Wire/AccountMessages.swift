@@ -6,15 +6,18 @@ package struct AccountResponse: Codable, Sendable, Equatable {
     /// The email address, if any, and whether the user proved they receive mail there.
     package var email: String?
     package var emailVerified: Bool
-    /// The sign-in methods the account has: `password`, `apple` (Sign in with Apple), `passkey`.
+    /// The sign-in methods the account has: `password`, `apple` (Sign in with Apple), `passkey`,
+    /// and `oidc:NAME` for each linked OpenID Connect or GitHub provider.
     package var methods: [String]
     /// The account's sessions, newest first; the caller's has `current`.
     package var sessions: [AccountSessionInfo]
     /// The account's passkeys, oldest first.
     package var passkeys: [AccountPasskeyInfo]
+    /// The OpenID Connect and GitHub identities linked to the account, oldest first.
+    package var providers: [AccountProviderInfo]
 
     package init(userRecordName: String, username: String, email: String?, emailVerified: Bool, methods: [String], sessions: [AccountSessionInfo],
-                 passkeys: [AccountPasskeyInfo] = []) {
+                 passkeys: [AccountPasskeyInfo] = [], providers: [AccountProviderInfo] = []) {
         self.userRecordName = userRecordName
         self.username = username
         self.email = email
@@ -22,6 +25,7 @@ package struct AccountResponse: Codable, Sendable, Equatable {
         self.methods = methods
         self.sessions = sessions
         self.passkeys = passkeys
+        self.providers = providers
     }
 }
 
@@ -57,13 +61,17 @@ package struct ReauthenticationRequest: Codable, Sendable, Equatable {
     package var nonce: String?
     package var emailCode: String?
     package var passkey: PasskeyAssertion?
+    /// The OpenID Connect provider whose ID token `identityToken` is (with its `nonce`); nil
+    /// for Sign in with Apple's.
+    package var provider: String?
 
     package init(password: String? = nil, identityToken: String? = nil, nonce: String? = nil, emailCode: String? = nil,
-                 passkey: PasskeyAssertion? = nil) {
+                 passkey: PasskeyAssertion? = nil, provider: String? = nil) {
         self.password = password
         self.identityToken = identityToken
         self.nonce = nonce
         self.emailCode = emailCode
         self.passkey = passkey
+        self.provider = provider
     }
 }

@@ -51,6 +51,8 @@ public struct ServerConfiguration: Sendable {
     public var appleSignIn = AppleSignInConfiguration()
     /// The relying parties passkeys are made for, by container; without one, a container refuses passkeys.
     public var webAuthn = WebAuthnConfiguration()
+    /// The OpenID Connect and GitHub providers users sign in with, by container; without one, none.
+    public var openID = OpenIDConfiguration()
     /// How long an uploaded file may wait for a record to take it up before it is collected.
     public var assetUploadGracePeriod: Duration = .seconds(24 * 3600)
     /// The URL clients reach this server at (`https://sync.example.com`), used in asset URLs;

@@ -27,6 +27,7 @@ package struct StratusServices: Sendable {
     package let passwordReset: PasswordReset
     package let apple: AppleSignIn
     package let passkeys: PasskeySignIn
+    package let openID: OpenIDSignIn
     package let account: AccountCentre
     package let serverKeys: ServerKeyService
     package let apns: APNsProvider
@@ -100,7 +101,9 @@ package struct StratusServices: Sendable {
         let passkeys = PasskeySignIn(configuration: configuration.webAuthn, storage: storage, auth: auth, notices: notices,
                                      challengeKey: signer.derivedKey(for: "stratus passkey challenge v1"), clock: clock)
         self.passkeys = passkeys
-        account = AccountCentre(storage: storage, auth: auth, apple: apple, passkeys: passkeys, hub: hub, outbox: outbox, notices: notices, limiter: limiter,
+        let openID = OpenIDSignIn(configuration: configuration.openID, storage: storage, auth: auth, notices: notices, keys: keys, clock: clock)
+        self.openID = openID
+        account = AccountCentre(storage: storage, auth: auth, apple: apple, passkeys: passkeys, openID: openID, hub: hub, outbox: outbox, notices: notices, limiter: limiter,
                                 freshProofWindow: configuration.freshProofWindow, clock: clock)
         serverKeys = ServerKeyService(storage: storage, clock: clock)
         admin = AdminService(storage: storage, blobs: blobs, incoming: incoming, auth: auth, hub: hub, containers: containers, keys: keys, clock: clock)

@@ -409,3 +409,73 @@ package struct StoredPasskey: Codable, Sendable, Equatable {
         self.lastUsedAt = lastUsedAt
     }
 }
+
+/// An OpenID Connect or GitHub identity linked to a user (``OpenIDSignIn``): the provider's
+/// issuer and its stable identifier of the user (`sub`, GitHub's numeric `id`), which is how the
+/// user is found, never by email. The email is kept as the provider gave it, and counts as
+/// verified only when the provider said so. An archive holds it as is.
+package struct StoredOpenIDIdentity: Codable, Sendable, Equatable {
+    package var containerID: String
+    /// The provider's name in the server's configuration (`google`, `github`).
+    package var provider: String
+    package var issuer: String
+    package var subject: String
+    package var userRecordName: String
+    package var email: String?
+    package var emailVerified: Bool
+    package var linkedAt: Int64
+    package var lastUsedAt: Int64?
+
+    package init(containerID: String, provider: String, issuer: String, subject: String, userRecordName: String, email: String?,
+                 emailVerified: Bool, linkedAt: Int64, lastUsedAt: Int64? = nil) {
+        self.containerID = containerID
+        self.provider = provider
+        self.issuer = issuer
+        self.subject = subject
+        self.userRecordName = userRecordName
+        self.email = email
+        self.emailVerified = emailVerified
+        self.linkedAt = linkedAt
+        self.lastUsedAt = lastUsedAt
+    }
+}
+
+/// A web sign-in under way at a provider (``OpenIDSignIn``), from `start` to `callback`: found
+/// by the SHA-256 of its `state`, used once, for ten minutes. It holds the PKCE verifier sealed
+/// for the container (``KeyVault``), the nonce the ID token must carry, the SHA-256 of the
+/// browser cookie that started it (a callback in another browser is refused), and where the
+/// session goes.
+package struct StoredOpenIDFlow: Sendable, Equatable {
+    package var stateHash: String
+    package var containerID: String
+    package var environment: String
+    package var provider: String
+    package var sealedVerifier: String
+    package var nonce: String
+    package var browserHash: String
+    /// The `redirect_uri` sent to the provider, which the code exchange repeats.
+    package var redirectURI: String
+    /// `signin`, `link` or `reauthenticate`.
+    package var purpose: String
+    /// Where the session or the user goes: `popup:ORIGIN`, `redirect:URL` or `account:URL`.
+    package var handoff: String
+    /// The session that links or proves (`link`, `reauthenticate`): its token hash.
+    package var sessionHash: String?
+    package var expiresAt: Int64
+
+    package init(stateHash: String, containerID: String, environment: String, provider: String, sealedVerifier: String, nonce: String,
+                 browserHash: String, redirectURI: String, purpose: String, handoff: String, sessionHash: String?, expiresAt: Int64) {
+        self.stateHash = stateHash
+        self.containerID = containerID
+        self.environment = environment
+        self.provider = provider
+        self.sealedVerifier = sealedVerifier
+        self.nonce = nonce
+        self.browserHash = browserHash
+        self.redirectURI = redirectURI
+        self.purpose = purpose
+        self.handoff = handoff
+        self.sessionHash = sessionHash
+        self.expiresAt = expiresAt
+    }
+}

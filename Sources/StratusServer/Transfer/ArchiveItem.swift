@@ -16,6 +16,9 @@ package enum ArchiveItem: Sendable, Equatable {
     case userRole(ArchivedUserRole)
     /// A passkey a user signs in with (its public key: not a secret).
     case passkey(StoredPasskey)
+    /// An OpenID Connect or GitHub identity a user signs in with (no secret: the provider's
+    /// issuer and its identifier of the user).
+    case openIDIdentity(StoredOpenIDIdentity)
     case serverKey(StoredServerKey)
     /// A signed-in session (only its token's hash); written only with secrets.
     case session(StoredSession)
@@ -36,7 +39,7 @@ package enum ArchiveItem: Sendable, Equatable {
     case auditEntry(StoredAuditEntry)
 
     /// The `"kind"` of each line, in the order lines of each kind come.
-    package static let kinds = ["container", "schema", "user", "userRole", "passkey", "serverKey", "session", "apnsCredentials", "apnsToken",
+    package static let kinds = ["container", "schema", "user", "userRole", "passkey", "openIDIdentity", "serverKey", "session", "apnsCredentials", "apnsToken",
                                 "database", "zone", "asset", "record", "share", "sharedZone", "subscription", "auditEntry"]
 
     package var kind: String {
@@ -46,6 +49,7 @@ package enum ArchiveItem: Sendable, Equatable {
         case .user: "user"
         case .userRole: "userRole"
         case .passkey: "passkey"
+        case .openIDIdentity: "openIDIdentity"
         case .serverKey: "serverKey"
         case .session: "session"
         case .apnsCredentials: "apnsCredentials"

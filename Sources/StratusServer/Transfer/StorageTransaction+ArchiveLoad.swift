@@ -21,6 +21,9 @@ extension StorageTransaction {
         case .passkey(var passkey):
             passkey.containerID = containerID
             try await insertPasskey(passkey)
+        case .openIDIdentity(var identity):
+            identity.containerID = containerID
+            try await insertOpenIDIdentity(identity)
         case .serverKey(var key):
             key.containerID = containerID
             try await insertServerKey(key)

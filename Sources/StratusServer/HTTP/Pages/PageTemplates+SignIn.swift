@@ -14,6 +14,7 @@ extension PageTemplates {
             button.secondary { background: #e8e8ed; color: #1d1d1f; }
             .error { color: #b00020; }
             .hint { color: #6e6e73; font-size: .9rem; }
+            a.provider { display: inline-block; padding: .6rem 1.2rem; border-radius: 8px; background: #e8e8ed; color: #1d1d1f; text-decoration: none; }
             </style>
             """,
         "signin-page": """
@@ -39,6 +40,7 @@ extension PageTemplates {
             <p class="hint">A passkey signs you in with your device's lock (a fingerprint, your face, a PIN) instead of a password.</p>
             {{> passkey-form}}
             {{/passkeys}}
+            {{#hasProviders}}<div class="actions" id="providers">{{#providers}}<a class="provider" href="{{url}}" data-provider="{{name}}">Sign in with {{title}}</a>{{/providers}}</div>{{/hasProviders}}
             <p><a href="{{forgot}}" id="forgot">Forgot your password?</a></p>
             {{> layout-bottom}}
             """,
@@ -136,6 +138,10 @@ extension PageTemplates {
             <ul id="passkeys">{{#passkeyList}}<li data-passkey-id="{{id}}">{{name}} <span class="hint">added {{created}}{{#lastUsed}}, last used {{lastUsed}}{{/lastUsed}}</span> <form method="post" action="{{action}}" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="passkey" value="{{id}}"><button type="submit" name="action" value="remove-passkey" class="secondary">Remove</button></form></li>{{/passkeyList}}</ul>
             <div class="actions"><button type="button" data-passkey="create" data-options="{{registerOptions}}" value="add-passkey" id="add-passkey">Add a passkey</button></div>
             {{/passkeys}}
+            {{#hasProviders}}
+            <h2>Sign-in providers</h2>
+            <ul id="providers">{{#providers}}<li data-provider="{{name}}">{{title}}{{#linked}} <span class="hint">{{#email}}{{email}}, {{/email}}linked {{linked}}</span> <form method="post" action="{{action}}" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="provider" value="{{name}}"><button type="submit" name="action" value="unlink-provider" class="secondary">Remove</button></form>{{/linked}}{{^linked}} <a class="provider" href="{{linkURL}}" data-link="{{name}}">Link {{title}}</a>{{/linked}}</li>{{/providers}}</ul>
+            {{/hasProviders}}
             <h2>Where you are signed in</h2>
             <div class="scroll"><table id="sessions">
             <thead><tr><th scope="col">Device</th><th scope="col">From</th><th scope="col">Signed in</th><th scope="col">Last used</th><th scope="col"></th></tr></thead>
@@ -162,6 +168,7 @@ extension PageTemplates {
             <div class="actions"><button type="button" class="secondary" data-passkey="get" data-options-url="{{signInOptions}}" value="reauthenticate-passkey" id="confirm-passkey">Confirm with a passkey</button></div>
             {{> passkey-form}}
             {{/passkeys}}
+            {{#providers}}{{#linked}}<div class="actions"><a class="provider" href="{{confirmURL}}" data-confirm="{{name}}">Confirm with {{title}}</a></div>{{/linked}}{{/providers}}
             <form method="post" action="{{action}}"><input type="hidden" name="csrf" value="{{csrf}}">
             <div class="actions"><button type="submit" name="action" value="signout" class="secondary" id="sign-out">Sign out</button></div></form>
             {{> layout-bottom}}

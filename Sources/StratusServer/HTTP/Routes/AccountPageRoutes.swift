@@ -8,8 +8,9 @@ import StratusCore
 /// `ckAPIToken`: the account centre (``AccountCentre``) for a person in a browser. They sign in
 /// on it (with a password or a passkey); it lists how the account signs in and where it is signed
 /// in, signs out another device, changes the password, removes Sign in with Apple, adds and
-/// removes passkeys, and asks them to confirm with their password or a passkey when a change
-/// needs fresh proof.
+/// removes passkeys, links and removes the container's sign-in providers (``OpenIDPageRoutes``
+/// runs the provider's side), and asks them to confirm with their password, a passkey or a
+/// linked provider when a change needs fresh proof.
 ///
 /// The page's session is its own: a web auth token in an `HttpOnly`, `SameSite=Strict` cookie
 /// scoped to the page's path, opened by signing in on the page and ended by its sign-out. Every
@@ -19,6 +20,7 @@ struct AccountPageRoutes {
     let auth: AuthService
     let account: AccountCentre
     let passkeys: PasskeySignIn
+    let openID: OpenIDSignIn
     let hub: NotificationHub
     let secureCookies: Bool
 
@@ -46,7 +48,7 @@ struct AccountPageRoutes {
         var response: Response
         _ = try await auth.authenticate(apiToken: DatabaseAuthenticator.apiToken(request), webAuthToken: nil, containerID: containerID,
                                         environment: environment)
-        if let session = try await session(request, containerID: containerID, environment: environment) {
+        if let session = try await Self.session(request, auth: auth, containerID: containerID, environment: environment) {
             response = try await body(session, csrf)
         } else {
             response = Self.render("account-signin", signInValues(request, containerID: containerID, environment: environment, csrf: csrf))
@@ -62,7 +64,7 @@ struct AccountPageRoutes {
     }
 
     /// The page's session, from its cookie, if it still holds.
-    private func session(_ request: Request, containerID: String, environment: ContainerEnvironment) async throws -> StoredSession? {
+    static func session(_ request: Request, auth: AuthService, containerID: String, environment: ContainerEnvironment) async throws -> StoredSession? {
         guard let token = request.cookies[Self.sessionCookie]?.value, !token.isEmpty else { return nil }
         return try? await auth.authenticate(apiToken: DatabaseAuthenticator.apiToken(request), webAuthToken: token, containerID: containerID,
                                             environment: environment)
@@ -73,8 +75,10 @@ struct AccountPageRoutes {
                       status: HTTPResponse.Status = .ok) async throws -> Response {
         let action = request.uri.description
         let summary = try await account.account(session)
+        let providers = openID.providers(for: session.containerID)
         let methods = summary.methods.map { method -> [String: Any] in
-            ["name": ["apple": "Sign in with Apple", "passkey": "Passkeys"][method] ?? "Password",
+            let provider = method.hasPrefix("oidc:") ? providers.first { "oidc:" + $0.name == method }?.title ?? String(method.dropFirst(5)) : nil
+            return ["name": provider ?? ["apple": "Sign in with Apple", "passkey": "Passkeys"][method] ?? "Password",
              "removable": method == "apple" && summary.methods.count > 1, "csrf": csrf, "action": action]
         }
         let sessions = summary.sessions.map { other -> [String: Any] in
@@ -85,6 +89,21 @@ struct AccountPageRoutes {
         var values: [String: Any] = ["pageTitle": "Your account", "username": summary.username, "emailVerified": summary.emailVerified,
                                      "methods": methods, "sessions": sessions, "csrf": csrf, "action": action]
         values["email"] = summary.email
+        if !providers.isEmpty {
+            let token = (DatabaseAuthenticator.apiToken(request) ?? "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let base = "/auth/1/\(session.containerID)/\(session.environment.rawValue)/web/account/oidc/"
+            values["hasProviders"] = true
+            values["providers"] = providers.map { provider -> [String: Any] in
+                var item: [String: Any] = ["name": provider.name, "title": provider.title, "csrf": csrf, "action": action,
+                                           "linkURL": base + provider.name + "?purpose=link&ckAPIToken=" + token,
+                                           "confirmURL": base + provider.name + "?purpose=reauthenticate&ckAPIToken=" + token]
+                if let linked = summary.providers.first(where: { $0.provider == provider.name }) {
+                    item["linked"] = ConsoleRoutes.date(linked.linked)
+                    item["email"] = linked.email
+                }
+                return item
+            }
+        }
         values["notice"] = notice
         values["error"] = error
         let passkeyValues = SignInPageRoutes.passkeyValues(passkeys, request, containerID: session.containerID, environment: session.environment)
@@ -149,6 +168,9 @@ struct AccountPageRoutes {
                 case "remove-passkey":
                     try await account.removePasskey(id: form["passkey"] ?? "", session: session)
                     return try await page(session, request, csrf: csrf, notice: "The passkey is removed; your other devices are signed out.")
+                case "unlink-provider":
+                    try await account.unlinkOpenID(provider: form["provider"] ?? "", session: session)
+                    return try await page(session, request, csrf: csrf, notice: "The provider is removed; your other devices are signed out.")
                 case "unlink-apple":
                     try await account.unlinkApple(session)
                     return try await page(session, request, csrf: csrf, notice: "Sign in with Apple is removed; your other devices are signed out.")

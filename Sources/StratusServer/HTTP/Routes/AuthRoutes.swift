@@ -7,9 +7,10 @@ import StratusCore
 /// `/password/forgot` and `/password/reset` for a forgotten password (``PasswordReset``), `/apple`,
 /// `/apple/link` and `/apple/unlink` for Sign in with Apple (``AppleSignIn``), passkeys
 /// (``PasskeySignIn``: `/passkey/register/options`, `/passkey/register`, `/passkey/signin/options`,
-/// `/passkey/signin`, `/passkey/signup/options`, `/passkey/signup`), and the account centre
-/// (``AccountCentre``): `GET /account`, `/account/reauthenticate`, `/account/sessions/{id}/signout`
-/// and `/account/passkeys/{id}/delete`. Changing how the account signs in takes fresh proof. Each
+/// `/passkey/signin`, `/passkey/signup/options`, `/passkey/signup`), OpenID Connect for native apps
+/// (``OpenIDSignIn``: `/oidc/{provider}`, `/oidc/{provider}/link`), and the account centre
+/// (``AccountCentre``): `GET /account`, `/account/reauthenticate`, `/account/sessions/{id}/signout`,
+/// `/account/passkeys/{id}/delete` and `/account/providers/{provider}/delete`. Changing how the account signs in takes fresh proof. Each
 /// needs the container's `ckAPIToken`.
 struct AuthRoutes {
     let auth: AuthService
@@ -19,6 +20,7 @@ struct AuthRoutes {
     let passwordReset: PasswordReset
     let apple: AppleSignIn
     let passkeys: PasskeySignIn
+    let openID: OpenIDSignIn
     let account: AccountCentre
     /// A sign-up or sign-in body: a username (at most 64 characters), a password (1,024 bytes), an
     /// email address (255) and a flag, as JSON.
@@ -58,12 +60,12 @@ struct AuthRoutes {
         }
         group.post("apple") { request, context in
             let (containerID, environment) = try await authorize(request, context)
-            let body = try await JSONBody.decode(AppleSignInRequest.self, from: request, limit: Self.maxAppleRequestBytes)
+            let body = try await JSONBody.decode(AppleSignInRequest.self, from: request, limit: Self.maxProofRequestBytes)
             return try JSONBody.response(try await apple.signIn(body, containerID: containerID, environment: environment, from: SessionOrigin(request, context)))
         }
         group.post("apple/link") { request, context in
             let session = try await signedIn(request, context)
-            let body = try await JSONBody.decode(AppleSignInRequest.self, from: request, limit: Self.maxAppleRequestBytes)
+            let body = try await JSONBody.decode(AppleSignInRequest.self, from: request, limit: Self.maxProofRequestBytes)
             try await account.linkApple(body, session: session)
             return try JSONBody.response([String: String]())
         }
@@ -109,6 +111,23 @@ struct AuthRoutes {
             try await account.removePasskey(id: id.removingPercentEncoding ?? id, session: session)
             return try JSONBody.response([String: String]())
         }
+        group.post("oidc/:provider") { request, context in
+            let (containerID, environment) = try await authorize(request, context)
+            let body = try await JSONBody.decode(OpenIDSignInRequest.self, from: request, limit: Self.maxProofRequestBytes)
+            return try JSONBody.response(try await openID.signIn(body, provider: try context.parameters.require("provider"), containerID: containerID,
+                                                                 environment: environment, from: SessionOrigin(request, context)))
+        }
+        group.post("oidc/:provider/link") { request, context in
+            let session = try await signedIn(request, context)
+            let body = try await JSONBody.decode(OpenIDSignInRequest.self, from: request, limit: Self.maxProofRequestBytes)
+            try await account.linkOpenID(body, provider: try context.parameters.require("provider"), session: session)
+            return try JSONBody.response([String: String]())
+        }
+        group.post("account/providers/:provider/delete") { request, context in
+            let session = try await signedIn(request, context)
+            try await account.unlinkOpenID(provider: try context.parameters.require("provider"), session: session)
+            return try JSONBody.response([String: String]())
+        }
         group.post("signout") { request, context in
             let session = try await signedIn(request, context)
             try await auth.signOut(session)
@@ -141,9 +160,10 @@ struct AuthRoutes {
         }
         group.post("account/delete") { request, context in
             let session = try await signedIn(request, context)
-            let confirmation = try await JSONBody.decode(AccountDeletion.self, from: request, limit: Self.maxAppleRequestBytes)
+            let confirmation = try await JSONBody.decode(AccountDeletion.self, from: request, limit: Self.maxProofRequestBytes)
             try await account.requireProof(session, ReauthenticationRequest(password: confirmation.password, identityToken: confirmation.identityToken,
-                                                                            nonce: confirmation.nonce), client: context.clientAddress)
+                                                                            nonce: confirmation.nonce, provider: confirmation.provider),
+                                           client: context.clientAddress)
             try await admin.deleteAccount(user: session.userRecordName, containerID: session.containerID)
             return try JSONBody.response([String: String]())
         }
@@ -152,7 +172,7 @@ struct AuthRoutes {
         }
         group.post("account/reauthenticate") { request, context in
             let session = try await signedIn(request, context)
-            let proof = try await JSONBody.decode(ReauthenticationRequest.self, from: request, limit: Self.maxAppleRequestBytes)
+            let proof = try await JSONBody.decode(ReauthenticationRequest.self, from: request, limit: Self.maxProofRequestBytes)
             try await account.reauthenticate(session, proof, client: context.clientAddress)
             return try JSONBody.response([String: String]())
         }
@@ -168,11 +188,13 @@ struct AuthRoutes {
     }
 
     /// The body of `account/delete`: the password once more, or a fresh identity token of the
-    /// linked Apple ID (and its nonce); neither, when the session's proof is fresh.
+    /// linked Apple ID or of a linked provider's (`provider`), and its nonce; neither, when the
+    /// session's proof is fresh.
     struct AccountDeletion: Decodable {
         var password: String?
         var identityToken: String?
         var nonce: String?
+        var provider: String?
     }
 
     /// The body of `password`: the current password (or none, when the session's proof is fresh,
@@ -182,8 +204,9 @@ struct AuthRoutes {
         var newPassword: String
     }
 
-    /// An identity token (8 KB) and a nonce (1 KB), or a passkey's assertion, as JSON.
-    static let maxAppleRequestBytes = 16 * 1024
+    /// A proof of who the user is, as JSON: an Apple identity token (8 KB) or an OpenID Connect
+    /// ID token (16 KB) with its nonce (1 KB), or a passkey's assertion.
+    static let maxProofRequestBytes = 18 * 1024
 
     /// A passkey's registration or assertion as JSON: an RS256 key of 4,096 bits, a credential ID
     /// of 1,023 bytes and their base64url fit with room to spare.

@@ -9,7 +9,8 @@ import StratusCore
 /// `ckAPIToken` and either `origin` (the app opened the page in a popup) or `callback` (the app
 /// sent the whole page here).
 ///
-/// The page signs the user in, or signs them up (or, when the server sends mail, links to
+/// The page signs the user in, or signs them up, with a password, a passkey, or a provider the
+/// container has (``OpenIDPageRoutes`` runs those), (or, when the server sends mail, links to
 /// `…/web/password`, where a mailed code resets a forgotten password, ``PasswordReset``), and
 /// hands the session back the two ways Apple
 /// documents: to the popup's opener with `postMessage({ckSession, ckWebAuthToken}, origin)`, or
@@ -24,6 +25,7 @@ struct SignInPageRoutes {
     let email: EmailVerification
     let passwordReset: PasswordReset
     let passkeys: PasskeySignIn
+    let openID: OpenIDSignIn
     /// Whether browsers reach the server over HTTPS (the cookie is then `Secure`).
     let secureCookies: Bool
 
@@ -151,10 +153,16 @@ struct SignInPageRoutes {
             values["error"] = error.reason
             return page("signin-page", values, status: .init(code: error.code.httpStatus), formTarget: place.formTarget)
         }
-        switch place.handoff {
+        return Self.handOff(session, to: place.handoff)
+    }
+
+    /// Hands a new session to the web app: to the popup's opener, or by sending the page to the
+    /// app's callback URL.
+    static func handOff(_ session: SignInResponse, to handoff: Handoff) -> Response {
+        switch handoff {
         case .popup(let origin):
-            return page("signin-handoff", ["pageTitle": "Signed in", "origin": origin, "token": session.ckWebAuthToken, "script": Self.scriptPath],
-                        status: .ok)
+            return ConsoleRoutes.page("signin-handoff", ["pageTitle": "Signed in", "origin": origin, "token": session.ckWebAuthToken, "script": Self.scriptPath],
+                                      visit: nil, status: .ok)
         case .redirect(let callback):
             let separator = callback.contains("?") ? "&" : "?"
             let token = session.ckWebAuthToken.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? session.ckWebAuthToken
@@ -199,6 +207,12 @@ struct SignInPageRoutes {
         var values = place.values(csrf: csrf).merging(Self.passkeyValues(passkeys, request, containerID: place.containerID,
                                                                           environment: place.environment)) { $1 }
         if passwordReset.outbox == nil { values["forgot"] = nil }
+        let providers = openID.providers(for: place.containerID)
+        if !providers.isEmpty {
+            let base = "/auth/1/\(place.containerID)/\(place.environment.rawValue)/oidc/"
+            values["hasProviders"] = true
+            values["providers"] = providers.map { ["name": $0.name, "title": $0.title, "url": base + $0.name + "/start?" + (request.uri.query ?? "")] }
+        }
         return values
     }
 
@@ -208,6 +222,25 @@ struct SignInPageRoutes {
         case popup(String)
         /// By sending the page to this URL.
         case redirect(String)
+
+        /// The handoff as a web sign-in at a provider keeps it (``StoredOpenIDFlow/handoff``).
+        var stored: String {
+            switch self {
+            case .popup(let origin): "popup:" + origin
+            case .redirect(let url): "redirect:" + url
+            }
+        }
+
+        /// The handoff a web sign-in kept; nil for one of another kind.
+        init?(stored: String) {
+            if stored.hasPrefix("popup:") {
+                self = .popup(String(stored.dropFirst(6)))
+            } else if stored.hasPrefix("redirect:") {
+                self = .redirect(String(stored.dropFirst(9)))
+            } else {
+                return nil
+            }
+        }
     }
 
     /// What a request of the page names: the container, environment and handoff, checked.
@@ -237,7 +270,7 @@ struct SignInPageRoutes {
 
     /// The request's container (by its API token), environment and handoff. A page opened by an
     /// app the container does not list answers `BAD_REQUEST` (as a page), and sends nothing.
-    private func place(_ request: Request, _ context: StratusRequestContext) async throws -> Place {
+    func place(_ request: Request, _ context: StratusRequestContext) async throws -> Place {
         let (containerID, environment) = try DatabaseAuthenticator.containerAndEnvironment(context)
         _ = try await auth.authenticate(apiToken: DatabaseAuthenticator.apiToken(request), webAuthToken: nil,
                                         containerID: containerID, environment: environment)

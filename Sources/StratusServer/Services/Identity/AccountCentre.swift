@@ -15,6 +15,7 @@ package struct AccountCentre: Sendable {
     let auth: AuthService
     let apple: AppleSignIn
     let passkeys: PasskeySignIn
+    let openID: OpenIDSignIn
     let hub: NotificationHub
     /// Where proof codes are mailed through; nil when the server sends no mail.
     let outbox: MailOutbox?
@@ -28,32 +29,44 @@ package struct AccountCentre: Sendable {
     /// How long a mailed proof code works.
     static let proofCodeLifetime: Duration = .seconds(10 * 60)
 
-    /// The sign-in methods of an account with `passkeys`, as the account centre names them.
-    static func methods(of user: StoredUser, passkeys: [StoredPasskey]) -> [String] {
+    /// The sign-in methods of an account, as the account centre names them: `password`, `apple`,
+    /// `passkey`, and `oidc:NAME` per linked provider.
+    static func methods(of user: StoredUser, passkeys: [StoredPasskey], identities: [StoredOpenIDIdentity]) -> [String] {
         (user.hasPassword ? ["password"] : []) + (user.apple != nil ? ["apple"] : []) + (passkeys.isEmpty ? [] : ["passkey"])
+            + identities.map { "oidc:" + $0.provider }
+    }
+
+    /// The sign-in methods of the user's account, read in `transaction`.
+    static func methods(of user: StoredUser, in transaction: any StorageTransaction) async throws -> [String] {
+        methods(of: user, passkeys: try await transaction.passkeys(user: user.userRecordName),
+                identities: try await transaction.openIDIdentities(user: user.userRecordName))
     }
 
     /// The ways an account can give fresh proof: its sign-in methods, and `emailCode` when it has
     /// a verified address and the server sends mail.
-    func proofMethods(of user: StoredUser, passkeys: [StoredPasskey]) -> [String] {
-        Self.methods(of: user, passkeys: passkeys) + (user.emailVerified && user.email != nil && outbox != nil ? ["emailCode"] : [])
+    func proofMethods(of user: StoredUser, methods: [String]) -> [String] {
+        methods + (user.emailVerified && user.email != nil && outbox != nil ? ["emailCode"] : [])
     }
 
     /// `GET account`: the caller's account and sessions.
     package func account(_ session: StoredSession) async throws -> AccountResponse {
-        let (user, sessions, passkeys) = try await storage.read { transaction in
+        let (user, sessions, passkeys, identities) = try await storage.read { transaction in
             (try await transaction.user(recordName: session.userRecordName), try await transaction.sessions(user: session.userRecordName),
-             try await transaction.passkeys(user: session.userRecordName))
+             try await transaction.passkeys(user: session.userRecordName), try await transaction.openIDIdentities(user: session.userRecordName))
         }
         guard let user else { throw CloudKitError(.authenticationFailed, "the account no longer exists") }
         let now = clock.milliseconds
         return AccountResponse(userRecordName: user.userRecordName, username: user.username, email: user.email, emailVerified: user.emailVerified,
-                               methods: Self.methods(of: user, passkeys: passkeys),
+                               methods: Self.methods(of: user, passkeys: passkeys, identities: identities),
                                sessions: sessions.filter { $0.expiresAt > now }.map { other in
                                    AccountSessionInfo(id: other.id, device: other.device, clientAddress: other.clientAddress, created: other.createdAt,
                                                       lastUsed: other.lastUsedAt, current: other.tokenHash == session.tokenHash)
                                },
-                               passkeys: passkeys.map { AccountPasskeyInfo(id: $0.credentialID, name: $0.name, created: $0.createdAt, lastUsed: $0.lastUsedAt) })
+                               passkeys: passkeys.map { AccountPasskeyInfo(id: $0.credentialID, name: $0.name, created: $0.createdAt, lastUsed: $0.lastUsedAt) },
+                               providers: identities.map {
+                                   AccountProviderInfo(provider: $0.provider, email: $0.email, emailVerified: $0.emailVerified, linked: $0.linkedAt,
+                                                       lastUsed: $0.lastUsedAt)
+                               })
     }
 
     /// `account/sessions/{id}/signout`: ends one of the caller's sessions (its push connections
@@ -151,7 +164,8 @@ package struct AccountCentre: Sendable {
             guard kept.contains(where: { $0.credentialID == credentialID }) else {
                 throw CloudKitError.notFound("the account has no passkey '\(credentialID)'")
             }
-            guard user.hasPassword || user.apple != nil || kept.count > 1 else {
+            let identities = try await transaction.openIDIdentities(user: user.userRecordName)
+            guard kept.count > 1 || Self.methods(of: user, passkeys: [], identities: identities).count > 0 else {
                 throw CloudKitError.badRequest("this is the account's last way to sign in: set a password or add another passkey first")
             }
             _ = try await transaction.deletePasskey(user: user.userRecordName, credentialID: credentialID)
@@ -193,6 +207,9 @@ package struct AccountCentre: Sendable {
         } else if let assertion = proof.passkey {
             try await auth.throttleSignIn(from: client)
             _ = try await passkeys.confirmedUser(session, assertion)
+        } else if let identityToken = proof.identityToken, let provider = proof.provider {
+            try await auth.throttleSignIn(from: client)
+            _ = try await openID.confirmedUser(session, provider: provider, OpenIDSignInRequest(idToken: identityToken, nonce: proof.nonce ?? ""))
         } else if let identityToken = proof.identityToken {
             _ = try await apple.confirmedUser(session, AppleSignInRequest(identityToken: identityToken, nonce: proof.nonce))
         } else if let password = proof.password {
@@ -203,10 +220,56 @@ package struct AccountCentre: Sendable {
                 throw CloudKitError(.authenticationFailed, "the password is wrong")
             }
         } else {
-            throw CloudKitError.badRequest("give one proof: password, identityToken (and its nonce), emailCode, or passkey")
+            throw CloudKitError.badRequest("give one proof: password, identityToken (and its nonce, and its provider unless Apple's), emailCode, or passkey")
         }
+        try await recordProof(session)
+    }
+
+    /// Records a proof on the session, fresh for ``freshProofWindow``.
+    private func recordProof(_ session: StoredSession) async throws {
         let now = clock.milliseconds
         try await storage.write { try await $0.setSessionProven(tokenHash: session.tokenHash, at: now) }
+    }
+
+    /// A web sign-in at a provider linked to the account (the account page's "confirm with…")
+    /// is fresh proof.
+    func reauthenticate(_ session: StoredSession, by identity: ProviderIdentity) async throws {
+        _ = try await openID.confirmedUser(session, identity)
+        try await recordProof(session)
+    }
+
+    /// `oidc/{provider}/link`, with fresh proof: the ID token's identity signs in to the account too.
+    package func linkOpenID(_ request: OpenIDSignInRequest, provider: String, session: StoredSession) async throws {
+        try OpenIDSignIn.checkBounds(request)
+        try await requireFreshProof(session)
+        try await openID.link(request, provider: provider, to: session)
+    }
+
+    /// The account page's link through the web flow, with fresh proof.
+    func linkOpenID(_ identity: ProviderIdentity, session: StoredSession) async throws {
+        try await requireFreshProof(session)
+        try await openID.link(identity, to: session)
+    }
+
+    /// `account/providers/{provider}/delete`, with fresh proof: unlinks the provider, unless it
+    /// is the account's last way to sign in; the other sessions end.
+    package func unlinkOpenID(provider: String, session: StoredSession) async throws {
+        try await requireFreshProof(session)
+        let revoked = try await storage.write { [notices] transaction in
+            guard let user = try await transaction.user(recordName: session.userRecordName) else {
+                throw CloudKitError(.authenticationFailed, "the account no longer exists")
+            }
+            let methods = try await Self.methods(of: user, in: transaction)
+            guard methods.contains("oidc:" + provider) else { throw CloudKitError.notFound("the account has no provider '\(provider.prefix(64))'") }
+            guard methods.count > 1 else {
+                throw CloudKitError.badRequest("this is the account's last way to sign in: set a password or add a passkey first")
+            }
+            _ = try await transaction.deleteOpenIDIdentity(user: user.userRecordName, provider: provider)
+            try await notices.notify(user, "A sign-in provider (\(provider)) was removed from your account", in: transaction)
+            return try await transaction.deleteSessions(user: user.userRecordName, except: session.tokenHash)
+        }
+        notices.sent()
+        await hub.endSessions(Set(revoked))
     }
 
     /// Checks a mailed proof code (and uses it up when right).
@@ -228,7 +291,7 @@ package struct AccountCentre: Sendable {
         }
         guard let user, let stored else { throw CloudKitError(.authenticationFailed, "the account no longer exists") }
         guard clock.milliseconds - stored.provenAt <= freshProofWindow.milliseconds else {
-            let methods = proofMethods(of: user, passkeys: try await storage.read { try await $0.passkeys(user: user.userRecordName) })
+            let methods = proofMethods(of: user, methods: try await storage.read { try await Self.methods(of: user, in: $0) })
             throw CloudKitError(.authenticationRequired,
                                 "fresh proof required: prove who you are again with account/reauthenticate (one of: \(methods.joined(separator: ", "))), then retry",
                                 methods: methods)

@@ -6,7 +6,7 @@ import StratusCore
 /// the account linked to their Apple ID, or to a new one.
 ///
 /// A token is accepted when its RS256 signature verifies against one of Apple's published keys
-/// (``AppleIdentityKeys``), its issuer is Apple, its audience is one of the container's client IDs,
+/// (``PublishedKeys``), its issuer is Apple, its audience is one of the container's client IDs,
 /// it has not expired and was not issued in the future (a minute's skew either way), and, when
 /// the token carries a nonce's SHA-256, the client sent that nonce (with
 /// ``AppleSignInConfiguration/requiresNonce``, every token must carry one). Any other `alg`
@@ -20,7 +20,7 @@ import StratusCore
 /// account forgets the link with the row.
 package struct AppleSignIn: Sendable {
     let configuration: AppleSignInConfiguration
-    let keys: AppleIdentityKeys
+    let keys: PublishedKeys
     let storage: any StratusStorage
     let auth: AuthService
     /// Mails users the changes to how their accounts sign in.
@@ -34,7 +34,7 @@ package struct AppleSignIn: Sendable {
         self.configuration = configuration
         self.clock = clock
         self.notices = notices
-        keys = AppleIdentityKeys(url: configuration.keysURL, refetchInterval: configuration.refetchInterval)
+        keys = PublishedKeys(url: configuration.keysURL, publisher: "Apple", refetchInterval: configuration.refetchInterval)
         self.storage = storage
         self.auth = auth
     }
@@ -85,8 +85,7 @@ package struct AppleSignIn: Sendable {
             guard let user = try await transaction.user(recordName: session.userRecordName) else {
                 throw CloudKitError(.authenticationFailed, "the account no longer exists")
             }
-            let hasPasskeys = try await !transaction.passkeys(user: user.userRecordName).isEmpty
-            guard user.hasPassword || hasPasskeys else {
+            guard try await AccountCentre.methods(of: user, in: transaction).count > 1 else {
                 throw CloudKitError.badRequest("set a password or add a passkey before unlinking Sign in with Apple: the account would have no way to sign in")
             }
             try await transaction.setAppleIdentity(user: user.userRecordName, nil)
@@ -121,7 +120,7 @@ package struct AppleSignIn: Sendable {
         guard let kid = header.kid, !kid.isEmpty, kid.utf8.count <= 256 else { throw Self.failed("the identity token names no key") }
         let claims: AppleIdentityClaims
         do {
-            claims = try await keys.keys(for: kid).verify(token, as: AppleIdentityClaims.self)
+            claims = try await keys.keys(for: kid, algorithm: "RS256").verify(token, as: AppleIdentityClaims.self)
             try claims.verifyTimes(at: clock.date)
         } catch let error as CloudKitError {
             throw error

@@ -64,7 +64,7 @@ extension AccountStore where Self: SQLDatabase {
     }
 
     package func deleteUser(recordName user: String) async throws {
-        for table in ["email_codes", "proof_codes", "password_reset_codes", "user_roles", "apns_tokens", "passkeys", "users"] {
+        for table in ["email_codes", "proof_codes", "password_reset_codes", "user_roles", "apns_tokens", "passkeys", "openid_identities", "users"] {
             try await run("DELETE FROM \(unescaped: table) WHERE user_record_name = \(user)")
         }
     }

@@ -3,7 +3,7 @@ import StratusCore
 /// ``ArchiveStore``'s export in the SQL both drivers speak: the policy of what an archive holds
 /// (secrets only when asked, email codes and pending uploads never) is written here once. A
 /// driver inserts the rows whose ids a load keeps.
-extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore & ServerKeyStore & APNsStore & SchemaStore & ShareStore & SubscriptionStore & AuditStore & PasskeyStore {
+extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore & ServerKeyStore & APNsStore & SchemaStore & ShareStore & SubscriptionStore & AuditStore & PasskeyStore & OpenIDStore {
     package func insertArchivedDatabase(_ database: ArchivedDatabase, containerID: String, _ load: ArchiveLoad) async throws -> Int64 {
         try await insertKeepingRowID(into: "databases", """
             INSERT INTO databases (id, container_id, environment, scope, owner_record_name, purged_sequence)
@@ -49,6 +49,7 @@ extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore &
               + (SELECT COUNT(*) FROM users WHERE container_id = \(containerID))
               + (SELECT COUNT(*) FROM user_roles WHERE container_id = \(containerID))
               + (SELECT COUNT(*) FROM passkeys WHERE container_id = \(containerID))
+              + (SELECT COUNT(*) FROM openid_identities WHERE container_id = \(containerID))
               + (SELECT COUNT(*) FROM server_keys WHERE container_id = \(containerID))
               + (SELECT COUNT(*) FROM databases WHERE container_id = \(containerID))
               + (SELECT COUNT(*) FROM zones WHERE id IN (\(inContainer)))
@@ -80,6 +81,7 @@ extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore &
             try emit(.userRole(ArchivedUserRole(environment: try Self.environment(row, 0), user: try row.string(1), role: try row.string(2))))
         }
         for passkey in try await passkeys(containerID: containerID) { try emit(.passkey(passkey)) }
+        for identity in try await openIDIdentities(containerID: containerID) { try emit(.openIDIdentity(identity)) }
         for key in try await serverKeys(containerID: containerID) { try emit(.serverKey(key)) }
         if includingSecrets {
             for row in try await fetch("""

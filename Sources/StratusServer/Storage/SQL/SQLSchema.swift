@@ -75,4 +75,37 @@ package enum SQLSchema {
         CREATE INDEX passkeys_user ON passkeys(user_record_name);
         """
     }
+    /// OpenID Connect and GitHub sign-in (``OpenIDStore``): registered by each driver after
+    /// ``passkeys``.
+    package static let openID = Migration(sqliteIdentifier: "v28-openid", postgresIdentifier: "v18-openid") { t in """
+        CREATE TABLE openid_identities (
+            container_id \(t.key) NOT NULL,
+            issuer \(t.key) NOT NULL,
+            subject \(t.key) NOT NULL,
+            provider \(t.key) NOT NULL,
+            user_record_name \(t.key) NOT NULL REFERENCES users(user_record_name),
+            email TEXT,
+            email_verified \(t.integer) NOT NULL,
+            linked_at \(t.integer) NOT NULL,
+            last_used_at \(t.integer),
+            PRIMARY KEY (container_id, issuer, subject)
+        )\(t.withoutRowID);
+        CREATE UNIQUE INDEX openid_identities_user ON openid_identities(user_record_name, provider);
+        CREATE TABLE openid_flows (
+            state_hash \(t.key) PRIMARY KEY NOT NULL,
+            container_id \(t.key) NOT NULL,
+            environment \(t.key) NOT NULL,
+            provider \(t.key) NOT NULL,
+            sealed_verifier TEXT NOT NULL,
+            nonce TEXT NOT NULL,
+            browser_hash TEXT NOT NULL,
+            redirect_uri TEXT NOT NULL,
+            purpose TEXT NOT NULL,
+            handoff TEXT NOT NULL,
+            session_hash TEXT,
+            expires_at \(t.integer) NOT NULL
+        )\(t.withoutRowID);
+        CREATE INDEX openid_flows_expiry ON openid_flows(expires_at);
+        """
+    }
 }

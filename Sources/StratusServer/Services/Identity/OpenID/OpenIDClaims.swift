@@ -1,0 +1,44 @@
+import Foundation
+import JWTKit
+
+/// The claims of an OpenID Connect ID token (OIDC Core §2) the server reads.
+///
+/// Decoding checks only that the token names a user; ``OpenIDSignIn`` checks the rest (OIDC Core
+/// §3.1.3.7): the issuer, the audience and `azp`, the times on the server's clock, the nonce.
+struct OpenIDClaims: JWTPayload {
+    enum CodingKeys: String, CodingKey {
+        case issuer = "iss", audience = "aud", authorizedParty = "azp", expires = "exp", issuedAt = "iat", subject = "sub"
+        case nonce, email, emailVerified = "email_verified"
+    }
+
+    /// How far the server's clock may be from the provider's.
+    static let allowedSkew: TimeInterval = 5 * 60
+    /// The oldest token accepted, by its `iat`.
+    static let maxAge: TimeInterval = 24 * 3600
+
+    var issuer: IssuerClaim
+    var audience: AudienceClaim
+    var authorizedParty: String?
+    var expires: ExpirationClaim
+    var issuedAt: IssuedAtClaim
+    /// The provider's stable identifier of the user.
+    var subject: SubjectClaim
+    var nonce: String?
+    var email: String?
+    var emailVerified: BoolClaim?
+
+    func verify(using _: some JWTAlgorithm) throws {
+        guard !subject.value.isEmpty, subject.value.utf8.count <= 255 else {
+            throw JWTError.claimVerificationFailure(failedClaim: subject, reason: "the token names no user")
+        }
+    }
+
+    /// Why the token's lifetime is not acceptable at `now` (JWTKit's check reads the system's
+    /// clock), or nil.
+    func timeProblem(at now: Date) -> String? {
+        if expires.value < now - Self.allowedSkew { return "the ID token has expired" }
+        if issuedAt.value > now + Self.allowedSkew { return "the ID token was issued in the future" }
+        if issuedAt.value < now - Self.maxAge { return "the ID token was issued more than a day ago" }
+        return nil
+    }
+}
