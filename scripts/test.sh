@@ -96,6 +96,10 @@ step 900 scripts/check-web.sh
 # Passkeys made two independent ways against a real server: Chromium's virtual authenticator on the sign-in and
 # account pages, and PyPI's fido2 building each algorithm's credentials and every bad one the server must refuse.
 step 300 scripts/check-passkeys.sh
+# OpenID Connect against a real provider from PyPI (nanoidp, which enforces PKCE): a native app's
+# authorization-code flow handing its ID token to the server, and the web flow in Chromium on the sign-in and
+# account pages.
+step 300 scripts/check-oidc.sh
 # The packaged binary (standard library linked statically) run with an empty environment outside the
 # toolchain: the debug build above, its objects linked again statically (seconds, where the release build of
 # scripts/package.sh takes 13 minutes cold here; scripts/bench.sh builds release before every resolved issue).

@@ -38,7 +38,8 @@ import StratusCore
         for path in ["signup", "email/send", "email/verify", "signin", "signout", "signout/all", "password", "password/forgot", "password/reset",
                      "account/delete", "apple", "apple/link", "apple/unlink", "account/reauthenticate", "account/reauthenticate/code", "email", "account/sessions/{session}/signout",
                      "passkey/register/options", "passkey/register", "passkey/signin/options", "passkey/signin", "passkey/signup/options",
-                     "passkey/signup", "account/passkeys/{passkey}/delete"] {
+                     "passkey/signup", "account/passkeys/{passkey}/delete", "oidc/{provider}", "oidc/{provider}/link",
+                     "account/providers/{provider}/delete"] {
             routes["POST /auth/1/{container}/{environment}/\(path)"] = .none(accounts)
         }
         routes["GET /auth/1/{container}/{environment}/account"] = .none(accounts)
@@ -46,6 +47,9 @@ import StratusCore
             routes["\(method) /auth/1/{container}/{environment}/web/signin"] = .none(accounts)
             routes["\(method) /auth/1/{container}/{environment}/web/password"] = .none(accounts)
             routes["\(method) /auth/1/{container}/{environment}/web/account"] = .none(accounts)
+        }
+        for path in ["oidc/{provider}/start", "oidc/{provider}/callback", "web/account/oidc/{provider}"] {
+            routes["GET /auth/1/{container}/{environment}/\(path)"] = .none(accounts)
         }
         routes["GET /auth/1/signin.js"] = .none("the sign-in page's script")
         routes["GET /auth/1/passkey.js"] = .none("the sign-in and account pages' passkey script")

@@ -113,6 +113,7 @@ extension PageTemplates {
             <div class="actions"><button type="button" class="secondary" data-passkey="get" data-options-url="{{signInOptions}}" value="passkey-signin" id="passkey-sign-in">Sign in with a passkey</button></div>
             {{> passkey-form}}
             {{/passkeys}}
+            {{#hasProviders}}<div class="actions" id="providers">{{#providers}}<a class="provider" href="{{url}}" data-provider="{{name}}">Sign in with {{title}}</a>{{/providers}}</div>{{/hasProviders}}
             {{> layout-bottom}}
             """,
         "account-page": """

@@ -57,10 +57,23 @@ struct AccountPageRoutes {
         return response
     }
 
-    /// The values of the page's sign-in form.
+    /// The values of the page's sign-in form, with a link per provider.
     private func signInValues(_ request: Request, containerID: String, environment: ContainerEnvironment, csrf: String) -> [String: Any] {
-        ["pageTitle": "Your account", "csrf": csrf, "action": request.uri.description]
-            .merging(SignInPageRoutes.passkeyValues(passkeys, request, containerID: containerID, environment: environment)) { $1 }
+        var values: [String: Any] = ["pageTitle": "Your account", "csrf": csrf, "action": request.uri.description]
+        values.merge(SignInPageRoutes.passkeyValues(passkeys, request, containerID: containerID, environment: environment)) { $1 }
+        let providers = openID.providers(for: containerID)
+        if !providers.isEmpty {
+            let base = Self.providerBase(request, containerID: containerID, environment: environment)
+            values["hasProviders"] = true
+            values["providers"] = providers.map { ["name": $0.name, "title": $0.title, "url": base.path + $0.name + "?purpose=signin&ckAPIToken=" + base.token] }
+        }
+        return values
+    }
+
+    /// Where the page's provider links start (``OpenIDPageRoutes``), and its API token, escaped.
+    private static func providerBase(_ request: Request, containerID: String, environment: ContainerEnvironment) -> (path: String, token: String) {
+        ("/auth/1/\(containerID)/\(environment.rawValue)/web/account/oidc/",
+         (DatabaseAuthenticator.apiToken(request) ?? "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
     }
 
     /// The page's session, from its cookie, if it still holds.
@@ -90,8 +103,7 @@ struct AccountPageRoutes {
                                      "methods": methods, "sessions": sessions, "csrf": csrf, "action": action]
         values["email"] = summary.email
         if !providers.isEmpty {
-            let token = (DatabaseAuthenticator.apiToken(request) ?? "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-            let base = "/auth/1/\(session.containerID)/\(session.environment.rawValue)/web/account/oidc/"
+            let (base, token) = Self.providerBase(request, containerID: session.containerID, environment: session.environment)
             values["hasProviders"] = true
             values["providers"] = providers.map { provider -> [String: Any] in
                 var item: [String: Any] = ["name": provider.name, "title": provider.title, "csrf": csrf, "action": action,
@@ -134,7 +146,7 @@ struct AccountPageRoutes {
                     : try await auth.signIn(Credentials(username: form["username"] ?? "", password: form["password"] ?? ""),
                                             containerID: containerID, environment: environment, from: origin)
                 var response = Response(status: .seeOther, headers: [.location: action, .cacheControl: "no-store"])
-                response.setCookie(try sessionCookie(signedIn.ckWebAuthToken, containerID: containerID, environment: environment))
+                response.setCookie(try Self.sessionCookie(signedIn.ckWebAuthToken, containerID: containerID, environment: environment, secure: secureCookies))
                 return response
             } catch let error as CloudKitError {
                 let csrf = SecretGenerator.webAuthToken()
@@ -178,7 +190,7 @@ struct AccountPageRoutes {
                     try await auth.signOut(session)
                     await hub.endSessions([session.tokenHash])
                     var response = Response(status: .seeOther, headers: [.location: action, .cacheControl: "no-store"])
-                    response.setCookie(try sessionCookie("", containerID: containerID, environment: environment, maxAge: 0))
+                    response.setCookie(try Self.sessionCookie("", containerID: containerID, environment: environment, maxAge: 0, secure: secureCookies))
                     return response
                 default:
                     throw CloudKitError.badRequest("unknown action")
@@ -191,9 +203,9 @@ struct AccountPageRoutes {
     }
 
     /// The page's session cookie (an empty value with `maxAge` 0 removes it).
-    private func sessionCookie(_ token: String, containerID: String, environment: ContainerEnvironment, maxAge: Int? = nil) throws -> Cookie {
+    static func sessionCookie(_ token: String, containerID: String, environment: ContainerEnvironment, maxAge: Int? = nil, secure: Bool) throws -> Cookie {
         try Cookie.validated(name: Self.sessionCookie, value: token, maxAge: maxAge, path: "/auth/1/\(containerID)/\(environment.rawValue)/web/account",
-                             secure: secureCookies, httpOnly: true, sameSite: .strict)
+                             secure: secure, httpOnly: true, sameSite: .strict)
     }
 
     private static func render(_ name: String, _ values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {

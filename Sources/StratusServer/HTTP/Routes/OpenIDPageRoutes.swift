@@ -9,8 +9,9 @@ import StratusCore
 /// - `GET /auth/1/{container}/{environment}/oidc/{provider}/start` with the sign-in page's query
 ///   (`ckAPIToken` and `origin` or `callback`, checked as the page checks them) sends the browser to
 ///   the provider;
-/// - `GET …/web/account/oidc/{provider}?purpose=link|reauthenticate` does so for the account page's
-///   session (its cookie), to link the provider (with fresh proof) or to confirm who the user is;
+/// - `GET …/web/account/oidc/{provider}?purpose=signin|link|reauthenticate` does so for the account
+///   page: to sign in on it, or for its session (its cookie) to link the provider (with fresh proof)
+///   or to confirm who the user is;
 /// - `GET …/oidc/{provider}/callback` is where the provider sends the browser back (the
 ///   `redirect_uri` to register with it): the session goes to the web app as the password sign-in
 ///   hands it over, or the browser goes back to the account page.
@@ -52,11 +53,16 @@ struct OpenIDPageRoutes {
         let (containerID, environment) = try DatabaseAuthenticator.containerAndEnvironment(context)
         let token = (DatabaseAuthenticator.apiToken(request) ?? "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         let page = "/auth/1/\(containerID)/\(environment.rawValue)/web/account?ckAPIToken=" + token
+        guard let purpose = request.uri.queryParameters["purpose"].flatMap({ OpenIDSignIn.Purpose(rawValue: String($0)) }) else {
+            throw CloudKitError.badRequest("purpose is signin, link or reauthenticate")
+        }
+        if purpose == .signIn {
+            _ = try await auth.authenticate(apiToken: DatabaseAuthenticator.apiToken(request), webAuthToken: nil, containerID: containerID,
+                                            environment: environment)
+            return try await start(request, context, purpose: .signIn, handoff: "account:" + page, session: nil)
+        }
         guard let session = try await AccountPageRoutes.session(request, auth: auth, containerID: containerID, environment: environment) else {
             return Response(status: .seeOther, headers: [.location: page, .cacheControl: "no-store"])
-        }
-        guard let purpose = request.uri.queryParameters["purpose"].flatMap({ OpenIDSignIn.Purpose(rawValue: String($0)) }), purpose != .signIn else {
-            throw CloudKitError.badRequest("purpose is link or reauthenticate")
         }
         if purpose == .link { try await account.requireFreshProof(session) }
         return try await start(request, context, purpose: purpose, handoff: "account:" + page, session: session)
@@ -91,7 +97,16 @@ struct OpenIDPageRoutes {
             let session = try await openID.signIn(identity, containerID: containerID, environment: environment, from: SessionOrigin(request, context))
             return SignInPageRoutes.handOff(session, to: handoff)
         }
-        guard flow.handoff.hasPrefix("account:"), let hash = flow.sessionHash,
+        guard flow.handoff.hasPrefix("account:") else { throw CloudKitError.badRequest("this sign-in has nowhere to go") }
+        let page = String(flow.handoff.dropFirst("account:".count))
+        if flow.purpose == OpenIDSignIn.Purpose.signIn.rawValue {
+            let session = try await openID.signIn(identity, containerID: containerID, environment: environment, from: SessionOrigin(request, context))
+            var response = Response(status: .seeOther, headers: [.location: page, .cacheControl: "no-store"])
+            response.setCookie(try AccountPageRoutes.sessionCookie(session.ckWebAuthToken, containerID: containerID, environment: environment,
+                                                                   secure: secureCookies))
+            return response
+        }
+        guard let hash = flow.sessionHash,
               let session = try await auth.storage.read({ try await $0.session(tokenHash: hash) }), session.expiresAt > auth.clock.milliseconds else {
             throw CloudKitError(.authenticationFailed, "the account page's session ended: sign in on it again")
         }
@@ -100,7 +115,7 @@ struct OpenIDPageRoutes {
         case .reauthenticate: try await account.reauthenticate(session, by: identity)
         default: throw CloudKitError.badRequest("this sign-in has no purpose the account page knows")
         }
-        return Response(status: .seeOther, headers: [.location: String(flow.handoff.dropFirst("account:".count)), .cacheControl: "no-store"])
+        return Response(status: .seeOther, headers: [.location: page, .cacheControl: "no-store"])
     }
 }
 
