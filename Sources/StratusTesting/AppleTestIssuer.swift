@@ -2,9 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import JWTKit
-import Logging
 import NIOCore
-import ServiceLifecycle
 import StratusServer
 import Synchronization
 import CryptoExtras
@@ -33,8 +31,7 @@ public actor AppleTestIssuer {
     /// The clock of the server last configured to trust this issuer: tokens are issued on its
     /// time, so a test that moves the server's clock gets tokens fresh for it.
     private nonisolated let serverClock = Mutex<ServerClock?>(nil)
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
+    private let application: LoopbackApplication
 
     /// The claims of the tokens it signs, under Apple's names; every one may be set, to make
     /// tokens a server must refuse.
@@ -112,36 +109,25 @@ public actor AppleTestIssuer {
         router.get("auth/keys") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: document.serve())))
         }
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                                      onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) },
-                                      logger: Logger(label: "apple-test-issuer", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let group = ServiceGroup(configuration: .init(services: [application], logger: Logger(label: "apple-test-issuer")))
-        let task = Task {
-            defer { continuation.finish() }
-            try await group.run()
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw InProcessServerError(description: "the Apple keys endpoint did not start") }
-        let issuer = AppleTestIssuer(clientID: clientID, keysURL: "http://127.0.0.1:\(port)/auth/keys", document: document, group: group, task: task)
+        let application = try await LoopbackApplication.start(router, label: "Apple keys endpoint")
+        let issuer = AppleTestIssuer(clientID: clientID, keysURL: "http://127.0.0.1:\(application.port)/auth/keys", document: document,
+                                     application: application)
         try await issuer.addKey("key-1")
         return issuer
     }
 
-    private init(clientID: String, keysURL: String, document: KeysDocument, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(clientID: String, keysURL: String, document: KeysDocument, application: LoopbackApplication) {
         self.clientID = clientID
         self.keysURL = keysURL
         signingKeys = [:]
         published = []
         self.document = document
-        self.group = group
-        self.task = task
+        self.application = application
     }
 
     /// Stops the keys endpoint.
     public func stop() async {
-        await group.triggerGracefulShutdown()
-        _ = await task.result
+        await application.stop()
     }
 
     /// Lets a server accept this issuer's tokens: its client ID (in every container) and keys URL,

@@ -2,9 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import JWTKit
-import Logging
 import NIOCore
-import ServiceLifecycle
 import StratusServer
 import Synchronization
 
@@ -37,8 +35,7 @@ public final class OpenIDTestProvider: Sendable {
     public let clientSecret = "test-secret-of-the-stratus-web-client"
     private let key = ES256PrivateKey()
     private let state = Mutex(State())
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
+    private let application: LoopbackApplication
 
     /// A user the provider vouches for.
     public struct User: Sendable {
@@ -134,7 +131,6 @@ public final class OpenIDTestProvider: Sendable {
     public static func start() async throws -> OpenIDTestProvider {
         let box = Mutex<OpenIDTestProvider?>(nil)
         let router = Router()
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         @Sendable func provider() throws -> OpenIDTestProvider {
             guard let provider = box.withLock({ $0 }) else { throw HTTPError(.serviceUnavailable) }
             return provider
@@ -148,31 +144,20 @@ public final class OpenIDTestProvider: Sendable {
         router.post("login/oauth/access_token") { request, _ in try await provider().exchange(request, gitHub: true) }
         router.get("api/user") { request, _ in try provider().gitHubUser(request, emails: false) }
         router.get("api/user/emails") { request, _ in try provider().gitHubUser(request, emails: true) }
-        let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                                      onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) },
-                                      logger: Logger(label: "openid-test-provider", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let group = ServiceGroup(configuration: .init(services: [application], logger: Logger(label: "openid-test-provider")))
-        let task = Task {
-            defer { continuation.finish() }
-            try await group.run()
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw InProcessServerError(description: "the OpenID test provider did not start") }
-        let provider = OpenIDTestProvider(issuer: "http://127.0.0.1:\(port)", group: group, task: task)
+        let application = try await LoopbackApplication.start(router, label: "OpenID test provider")
+        let provider = OpenIDTestProvider(issuer: "http://127.0.0.1:\(application.port)", application: application)
         box.withLock { $0 = provider }
         return provider
     }
 
-    private init(issuer: String, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(issuer: String, application: LoopbackApplication) {
         self.issuer = issuer
-        self.group = group
-        self.task = task
+        self.application = application
     }
 
     /// Stops the provider.
     public func stop() async {
-        await group.triggerGracefulShutdown()
-        _ = await task.result
+        await application.stop()
     }
 
     /// Registers the provider with a server in every container: `corp` (OpenID Connect, at

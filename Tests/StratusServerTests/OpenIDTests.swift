@@ -250,28 +250,22 @@ import StratusTesting
                 let wrongState = try await Self.browse(parts.string!, cookie: forgedCookie)
                 #expect(wrongState.status == 401, "\(wrongState.text)")
 
-                var faults = OpenIDTestProvider.Faults()
-                faults.wrongChallenge = true
-                provider.setFaults(faults)
-                let (pkce, pkceCookie, _) = try await Self.startWebSignIn(server)
-                let wrongVerifier = try await Self.browse(pkce, cookie: pkceCookie)
+                /// A whole sign-in while the provider bends one thing.
+                func finished(bending fault: WritableKeyPath<OpenIDTestProvider.Faults, Bool>) async throws -> HTTPResult {
+                    var faults = OpenIDTestProvider.Faults()
+                    faults[keyPath: fault] = true
+                    provider.setFaults(faults)
+                    defer { provider.setFaults(.init()) }
+                    let (callback, cookie, _) = try await Self.startWebSignIn(server)
+                    return try await Self.browse(callback, cookie: cookie)
+                }
+                let wrongVerifier = try await finished(bending: \.wrongChallenge)
                 #expect(wrongVerifier.status == 401 && wrongVerifier.text.contains("refused the code"), "\(wrongVerifier.text)")
-
-                faults = .init()
-                faults.wrongNonce = true
-                provider.setFaults(faults)
-                let (nonce, nonceCookie, _) = try await Self.startWebSignIn(server)
-                let wrongNonce = try await Self.browse(nonce, cookie: nonceCookie)
+                let wrongNonce = try await finished(bending: \.wrongNonce)
                 #expect(wrongNonce.status == 401 && wrongNonce.text.contains("nonce"), "\(wrongNonce.text)")
-
-                faults = .init()
-                faults.denies = true
-                provider.setFaults(faults)
-                let (denied, deniedCookie, _) = try await Self.startWebSignIn(server)
-                let refused = try await Self.browse(denied, cookie: deniedCookie)
+                let refused = try await finished(bending: \.denies)
                 #expect(refused.status == 401 && refused.text.contains("access_denied"), "\(refused.text)")
 
-                provider.setFaults(.init())
                 let (late, lateCookie, _) = try await Self.startWebSignIn(server)
                 await server.advanceClock(by: .seconds(11 * 60))
                 let expired = try await Self.browse(late, cookie: lateCookie)

@@ -29,6 +29,10 @@ package struct AppleSignIn: Sendable {
 
     /// The longest identity token accepted (Apple's are about 1 KB).
     static let maxTokenBytes = 8 * 1024
+    /// The issuer of Apple's identity tokens.
+    static let issuerName = "https://appleid.apple.com"
+    /// How far the server's clock may be from Apple's.
+    static let allowedSkew: TimeInterval = 60
 
     init(configuration: AppleSignInConfiguration, storage: any StratusStorage, auth: AuthService, notices: SecurityNotices, clock: ServerClock) {
         self.configuration = configuration
@@ -113,19 +117,20 @@ package struct AppleSignIn: Sendable {
         }
         try Self.checkBounds(request)
         let token = request.identityToken
-        guard let header = try? DefaultJWTParser().parse(Array(token.utf8), as: AppleIdentityClaims.self).header else {
-            throw Self.failed("the identity token is not a token from Apple")
-        }
+        guard let header = OpenIDSignIn.header(of: token) else { throw Self.failed("the identity token is not a token from Apple") }
         guard header.alg == "RS256" else { throw Self.failed("the identity token must be signed with RS256") }
         guard let kid = header.kid, !kid.isEmpty, kid.utf8.count <= 256 else { throw Self.failed("the identity token names no key") }
-        let claims: AppleIdentityClaims
+        let claims: OpenIDClaims
         do {
-            claims = try await keys.keys(for: kid, algorithm: "RS256").verify(token, as: AppleIdentityClaims.self)
-            try claims.verifyTimes(at: clock.date)
+            claims = try await keys.keys(for: kid, algorithm: "RS256").verify(token, as: OpenIDClaims.self)
         } catch let error as CloudKitError {
             throw error
         } catch {
             throw Self.failed("the identity token is not valid: \(error)")
+        }
+        guard claims.issuer.value == Self.issuerName else { throw Self.failed("the identity token was not issued by Apple") }
+        if let problem = claims.timeProblem(at: clock.date, skew: Self.allowedSkew, maxAge: nil) {
+            throw Self.failed("the identity token is not valid: \(problem)")
         }
         guard !claims.audience.value.isEmpty, claims.audience.value.allSatisfy(clientIDs.contains) else {
             throw Self.failed("the identity token is for another app (aud \(claims.audience.value.joined(separator: ", ")))")
@@ -143,7 +148,7 @@ package struct AppleSignIn: Sendable {
             throw Self.failed("this server accepts only identity tokens that carry a nonce (the app hashes one into Apple's request)")
         }
         // Used once, and remembered until it would have expired anyway.
-        let expiry = Int64((claims.expires.value.timeIntervalSince1970 + AppleIdentityClaims.allowedSkew) * 1000)
+        let expiry = Int64((claims.expires.value.timeIntervalSince1970 + Self.allowedSkew) * 1000)
         let key = "apple-token " + SecretGenerator.digest(token)
         guard try await storage.write({ try await $0.useOnce(key, until: expiry, now: clock.milliseconds) }) else {
             throw Self.failed("this identity token was used already: sign in with Apple again for a new one")

@@ -1,19 +1,21 @@
 import Foundation
 import JWTKit
 
-/// The claims of an OpenID Connect ID token (OIDC Core §2) the server reads.
+/// The claims of an OpenID Connect ID token (OIDC Core §2) the server reads; Sign in with Apple's
+/// identity tokens are read as one too (their `nonce` is the SHA-256 of the app's).
 ///
-/// Decoding checks only that the token names a user; ``OpenIDSignIn`` checks the rest (OIDC Core
-/// §3.1.3.7): the issuer, the audience and `azp`, the times on the server's clock, the nonce.
+/// Decoding checks only that the token names a user; ``OpenIDSignIn`` and ``AppleSignIn`` check the
+/// rest (OIDC Core §3.1.3.7): the issuer, the audience and `azp`, the times on the server's clock,
+/// the nonce.
 struct OpenIDClaims: JWTPayload {
     enum CodingKeys: String, CodingKey {
         case issuer = "iss", audience = "aud", authorizedParty = "azp", expires = "exp", issuedAt = "iat", subject = "sub"
         case nonce, email, emailVerified = "email_verified"
     }
 
-    /// How far the server's clock may be from the provider's.
+    /// How far the server's clock may be from an OpenID provider's.
     static let allowedSkew: TimeInterval = 5 * 60
-    /// The oldest token accepted, by its `iat`.
+    /// The oldest ID token accepted, by its `iat`.
     static let maxAge: TimeInterval = 24 * 3600
 
     var issuer: IssuerClaim
@@ -33,12 +35,12 @@ struct OpenIDClaims: JWTPayload {
         }
     }
 
-    /// Why the token's lifetime is not acceptable at `now` (JWTKit's check reads the system's
-    /// clock), or nil.
-    func timeProblem(at now: Date) -> String? {
-        if expires.value < now - Self.allowedSkew { return "the ID token has expired" }
-        if issuedAt.value > now + Self.allowedSkew { return "the ID token was issued in the future" }
-        if issuedAt.value < now - Self.maxAge { return "the ID token was issued more than a day ago" }
+    /// Why the token's lifetime is not acceptable at `now` on the server's clock (JWTKit's check
+    /// reads the system's), with `skew` either way and, given a `maxAge`, no older; or nil.
+    func timeProblem(at now: Date, skew: TimeInterval = allowedSkew, maxAge: TimeInterval? = Self.maxAge) -> String? {
+        if expires.value < now - skew { return "the token has expired" }
+        if issuedAt.value > now + skew { return "the token was issued in the future" }
+        if let maxAge, issuedAt.value < now - maxAge { return "the token was issued more than a day ago" }
         return nil
     }
 }
