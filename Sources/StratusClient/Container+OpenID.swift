@@ -6,11 +6,13 @@ public struct AccountProvider: Sendable, Equatable, Identifiable {
     /// The provider's name on the server (`google`, `github`), what
     /// ``Container/unlinkProvider(_:)`` takes.
     public var id: String
-    /// The address the provider gave, if any, and whether it said the address is verified.
+    /// The address the provider gave, if any.
     public var email: String?
+    /// Whether the provider said ``email`` is verified.
     public var isEmailVerified: Bool
-    /// When it was linked, and when it last signed in or proved who the user is.
+    /// When it was linked.
     public var linked: Date
+    /// When it last signed in or proved who the user is.
     public var lastUsed: Date?
 }
 

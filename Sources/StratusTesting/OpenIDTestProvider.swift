@@ -39,12 +39,16 @@ public final class OpenIDTestProvider: Sendable {
 
     /// A user the provider vouches for.
     public struct User: Sendable {
+        /// The `sub` of its ID tokens (its `login` at GitHub).
         public var subject: String
+        /// Its address (GitHub's primary one), if any.
         public var email: String?
+        /// Whether the provider says ``email`` is verified.
         public var emailVerified: Bool
         /// GitHub's numeric `id`.
         public var gitHubID: Int64
 
+        /// A user of that subject, address and GitHub `id`.
         public init(subject: String, email: String? = nil, emailVerified: Bool = true, gitHubID: Int64 = 0) {
             self.subject = subject
             self.email = email
@@ -61,6 +65,7 @@ public final class OpenIDTestProvider: Sendable {
         public var denies = false
         /// The ID token carries another nonce than the one asked for.
         public var wrongNonce = false
+        /// Bends nothing.
         public init() {}
     }
 
@@ -88,14 +93,23 @@ public final class OpenIDTestProvider: Sendable {
             case nonce, email, emailVerified = "email_verified", tokenID = "jti"
         }
 
+        /// `iss`.
         public var issuer: String
+        /// `aud`: one client ID is written as a string, several as an array.
         public var audience: [String]
+        /// `azp`.
         public var authorizedParty: String?
+        /// `exp`.
         public var expires: Date
+        /// `iat`.
         public var issuedAt: Date
+        /// `sub`.
         public var subject: String
+        /// `nonce`, as the request carried it.
         public var nonce: String?
+        /// `email`.
         public var email: String?
+        /// `email_verified`.
         public var emailVerified: Bool?
         /// Different for every token, so that no two are alike (a server accepts each once).
         public var tokenID = UUID().uuidString
