@@ -346,6 +346,25 @@ import StratusTesting
         }
     }
 
+    @Test func webSignInsAreBoundedAndThrottled() async throws {
+        try await OpenIDTestProvider.with { provider in
+            try await TestServer.with(configure: {
+                provider.configure(&$0)
+                $0.signInsPerAddress = RateRule(burst: 2, perSecond: 0.001)
+            }) { server in
+                _ = try await server.server.services.admin.addWebOrigin(Self.app, containerID: TestServer.containerID)
+                let callback = "\(server.endpoint.baseURL)\(Self.auth)/oidc/corp/callback?code=c&state="
+                let long = try await Self.browse(callback + String(repeating: "s", count: 300))
+                #expect(long.status == 401, "a state over 256 bytes is none: \(long.text)")
+                let start = "\(server.endpoint.baseURL)\(Self.auth)/oidc/corp/start?ckAPIToken=\(server.apiToken)&callback=" + Caller.percentEncode(Self.app)
+                #expect(try await Self.browse(start).status == 302)
+                #expect(try await Self.browse(start).status == 302)
+                let third = try await Self.browse(start)
+                #expect(third.status == 429 && third.text.contains("sign-ins from this address"), "each start is a sign-in: \(third.text)")
+            }
+        }
+    }
+
     @Test func anUnreachableProviderIsTryAgainLater() async throws {
         try await TestServer.with(configure: {
             $0.openID = OpenIDConfiguration(providersByContainer: [AppleSignInConfiguration.everyContainer: [

@@ -18,7 +18,8 @@ import StratusCore
 ///
 /// The browser that starts gets a cookie (`HttpOnly`, `SameSite=Lax`, ten minutes) whose hash the
 /// sign-in keeps: a callback in another browser, an attacker's forced sign-in among them, is
-/// refused. Refusals are pages a person reads.
+/// refused. Starts are throttled with the client address's sign-ins. Refusals are pages a person
+/// reads.
 struct OpenIDPageRoutes {
     let auth: AuthService
     let signInPage: SignInPageRoutes
@@ -68,10 +69,12 @@ struct OpenIDPageRoutes {
         return try await start(request, context, purpose: purpose, handoff: "account:" + page, session: session)
     }
 
-    /// Keeps the sign-in and sends the browser to the provider, with the browser's cookie.
+    /// Keeps the sign-in and sends the browser to the provider, with the browser's cookie. A
+    /// start counts against the sign-ins of the client address (each keeps a row for ten minutes).
     private func start(_ request: Request, _ context: StratusRequestContext, purpose: OpenIDSignIn.Purpose, handoff: String,
                        session: StoredSession?) async throws -> Response {
         let (containerID, environment) = try DatabaseAuthenticator.containerAndEnvironment(context)
+        try await auth.throttleSignIn(from: context.clientAddress)
         let provider = try openID.provider(try context.parameters.require("provider"), containerID: containerID)
         let browser = request.cookies[Self.browserCookie]?.value.nilIfEmpty ?? SecretGenerator.webAuthToken()
         let redirectURI = origin.of(request) + "/auth/1/\(containerID)/\(environment.rawValue)/oidc/\(provider.name)/callback"
