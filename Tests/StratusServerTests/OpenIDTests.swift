@@ -171,6 +171,9 @@ import StratusTesting
                 #expect(linked.status == 200, "\(linked.text)")
                 let account = try await alice.get("\(Self.auth)/account").decode(AccountResponse.self)
                 #expect(account.methods == ["password", "oidc:corp"], "\(account)")
+                let overview = try await server.server.services.admin.overview(username: try #require(alice.username), containerID: TestServer.containerID,
+                                                                               environment: .development)
+                #expect(overview.signInMethods == ["password", "corp"], "the console lists it: \(overview.signInMethods)")
 
                 // The identity now signs in to Alice's account, and to no other.
                 let signedIn = try await Self.signIn(server, try await token().idToken, nonce: nonce)

@@ -20,9 +20,11 @@ package struct UserOverview: Sendable {
     package var usernames: [String: String]
     /// The user's passkeys.
     package var passkeys: [StoredPasskey] = []
+    /// The OpenID Connect and GitHub identities linked to the user.
+    package var identities: [StoredOpenIDIdentity] = []
 
     /// How the user can sign in, in words: a password, an Apple ID (with the email Apple gave),
-    /// passkeys (by name).
+    /// passkeys (by name), providers (with the email each gave).
     package var signInMethods: [String] {
         var methods: [String] = []
         if user.hasPassword { methods.append("password") }
@@ -31,6 +33,9 @@ package struct UserOverview: Sendable {
             methods.append("Sign in with Apple\(email)")
         }
         methods += passkeys.map { "passkey \"\($0.name)\"" }
+        methods += identities.map { identity in
+            "\(identity.provider)" + (identity.email.map { " (\($0)\(identity.emailVerified ? "" : ", unverified"))" } ?? "")
+        }
         return methods
     }
 }
@@ -49,7 +54,8 @@ extension AdminService {
                 zones: try await zones.asyncMap { UserOverview.OwnedZone(name: $0.zoneName, shares: try await transaction.shares(zoneRowID: $0.rowID)) },
                 sharedWithThem: [], subscriptions: try await databaseID.asyncMap { try await transaction.subscriptions(databaseID: $0, owner: nil) } ?? [],
                 apnsTokens: try await transaction.apnsTokens(containerID: containerID, environment: environment, user: user.userRecordName, liveAt: nil),
-                pushConnections: 0, usernames: [user.userRecordName: user.username], passkeys: try await transaction.passkeys(user: user.userRecordName))
+                pushConnections: 0, usernames: [user.userRecordName: user.username], passkeys: try await transaction.passkeys(user: user.userRecordName),
+                identities: try await transaction.openIDIdentities(user: user.userRecordName))
             for zoneRowID in try await transaction.zonesSharedWith(user: user.userRecordName) {
                 guard let zone = try await transaction.zone(rowID: zoneRowID), !zone.deleted,
                       let owner = try await transaction.databaseKey(id: zone.databaseID), owner.environment == environment else { continue }
