@@ -368,6 +368,25 @@ import StratusTesting
         }
     }
 
+    @Test func unknownKeysAreFetchedAtMostOnceAMinute() async throws {
+        try await OpenIDTestProvider.with { provider in
+            try await TestServer.with(configure: {
+                provider.configure(&$0, signUp: true)
+                $0.openID.refetchInterval = .seconds(60)
+            }) { server in
+                let nonce = UUID().uuidString
+                let good = try await Self.signIn(server, try await provider.idToken(provider.claims(subject: "k", nonce: nonce)), nonce: nonce)
+                #expect(good.status == 200, "\(good.text)")
+                #expect(provider.keyRequests == 1)
+                for _ in 0..<3 {
+                    let unknown = try await Self.signIn(server, try await provider.idToken(provider.claims(subject: "k", nonce: nonce), kid: "key-9"), nonce: nonce)
+                    #expect(unknown.status == 503 && unknown.errorCode == .tryAgainLater && (unknown.error?.retryAfter ?? 0) > 0, "\(unknown.text)")
+                }
+                #expect(provider.keyRequests == 1, "made-up key IDs cost no fetch within the minute")
+            }
+        }
+    }
+
     @Test func anUnreachableProviderIsTryAgainLater() async throws {
         try await TestServer.with(configure: {
             $0.openID = OpenIDConfiguration(providersByContainer: [AppleSignInConfiguration.everyContainer: [
