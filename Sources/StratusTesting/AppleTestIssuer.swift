@@ -184,13 +184,9 @@ public actor AppleTestIssuer {
     private func publish() throws {
         let keys = try published.map { kid -> [String: String] in
             let (modulus, exponent) = try signingKeys[kid]!.publicKey.getKeyPrimitives()
-            return ["kty": "RSA", "kid": kid, "use": "sig", "alg": "RS256", "n": Self.base64URL(modulus), "e": Self.base64URL(exponent)]
+            return ["kty": "RSA", "kid": kid, "use": "sig", "alg": "RS256", "n": Base64URL.encode(modulus), "e": Base64URL.encode(exponent)]
         }
         document.publish(try JSONSerialization.data(withJSONObject: ["keys": keys], options: [.sortedKeys]))
     }
 
-    private static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
 }

@@ -228,7 +228,7 @@ public final class OpenIDTestProvider: Sendable {
     /// Claims with `alg: none` and no signature.
     public func unsignedToken(_ claims: Claims) throws -> String {
         let header = Data(#"{"alg":"none","kid":"key-1","typ":"JWT"}"#.utf8)
-        return Self.base64URL(header) + "." + Self.base64URL(try JSONEncoder().encode(claims)) + "."
+        return Base64URL.encode(header) + "." + Base64URL.encode(try JSONEncoder().encode(claims)) + "."
     }
 
     // MARK: Endpoints
@@ -294,7 +294,7 @@ public final class OpenIDTestProvider: Sendable {
         }
         let verifier = form["code_verifier"] ?? ""
         let expected = faults.wrongChallenge ? "x" + grant.challenge : grant.challenge
-        guard Self.base64URL(Data(SHA256.hash(data: Data(verifier.utf8)))) == expected else { return try refuse("invalid_grant") }
+        guard Base64URL.encode(Data(SHA256.hash(data: Data(verifier.utf8)))) == expected else { return try refuse("invalid_grant") }
         let accessToken = UUID().uuidString
         state.withLock { $0.accessTokens[accessToken] = grant.user }
         if gitHub { return try json(["access_token": accessToken, "token_type": "bearer", "scope": "read:user,user:email"]) }
@@ -347,8 +347,4 @@ public final class OpenIDTestProvider: Sendable {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
     }
 
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
 }

@@ -166,6 +166,11 @@ import StratusTesting
                 await server.advanceClock(by: server.server.configuration.freshProofWindow + .seconds(1))
                 let stale = try await alice.post("\(Self.auth)/oidc/corp/link", try await token())
                 #expect(stale.status == 421 && stale.error?.methods == ["password"], "\(stale.text)")
+                // A provider name the container has not (or none can have) is refused before proof is asked for.
+                let unknown = try await alice.post("\(Self.auth)/oidc/nobody/link", try await token())
+                #expect(unknown.status == 400, "\(unknown.text)")
+                let badName = try await alice.post("\(Self.auth)/account/providers/\(String(repeating: "p", count: 33))/delete", [String: String]())
+                #expect(badName.status == 400, "\(badName.text)")
                 #expect(try await alice.post("\(Self.auth)/account/reauthenticate", ReauthenticationRequest(password: "password-alice")).status == 200)
                 let linked = try await alice.post("\(Self.auth)/oidc/corp/link", try await token())
                 #expect(linked.status == 200, "\(linked.text)")

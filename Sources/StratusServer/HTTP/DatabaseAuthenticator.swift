@@ -85,6 +85,12 @@ struct DatabaseAuthenticator: RouterMiddleware {
         request.uri.queryParameters["ckAPIToken"].map(String.init)
     }
 
+    /// The request's API token percent-encoded for a link's query ("" without one), as the
+    /// sign-in and account pages put it in the URLs they link to.
+    static func escapedAPIToken(_ request: Request) -> String {
+        (apiToken(request) ?? "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+
     /// The query parameters a session comes in: Apple's documented name, and the one CloudKit JS
     /// 1.x sends (reference, Part 8).
     static let sessionParameters = ["ckWebAuthToken", "ckSession"]

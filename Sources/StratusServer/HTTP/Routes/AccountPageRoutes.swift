@@ -73,7 +73,7 @@ struct AccountPageRoutes {
     /// Where the page's provider links start (``OpenIDPageRoutes``), and its API token, escaped.
     private static func providerBase(_ request: Request, containerID: String, environment: ContainerEnvironment) -> (path: String, token: String) {
         ("/auth/1/\(containerID)/\(environment.rawValue)/web/account/oidc/",
-         (DatabaseAuthenticator.apiToken(request) ?? "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+         DatabaseAuthenticator.escapedAPIToken(request))
     }
 
     /// The page's session, from its cookie, if it still holds.

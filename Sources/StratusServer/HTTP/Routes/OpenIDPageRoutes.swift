@@ -46,36 +46,42 @@ struct OpenIDPageRoutes {
     /// The sign-in page's button: a sign-in whose session goes where the page's would.
     private func startSignIn(_ request: Request, _ context: StratusRequestContext) async throws -> Response {
         let place = try await signInPage.place(request, context)
-        return try await start(request, context, purpose: .signIn, handoff: place.handoff.stored, session: nil)
+        return try await start(request, context, provider: try provider(context), purpose: .signIn, handoff: place.handoff.stored, session: nil)
     }
 
     /// The account page's "Link" and "Confirm with" links, for the page's session.
     private func startFromAccount(_ request: Request, _ context: StratusRequestContext) async throws -> Response {
         let (containerID, environment) = try DatabaseAuthenticator.containerAndEnvironment(context)
-        let token = (DatabaseAuthenticator.apiToken(request) ?? "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let token = DatabaseAuthenticator.escapedAPIToken(request)
         let page = "/auth/1/\(containerID)/\(environment.rawValue)/web/account?ckAPIToken=" + token
+        let provider = try provider(context)
         guard let purpose = request.uri.queryParameters["purpose"].flatMap({ OpenIDSignIn.Purpose(rawValue: String($0)) }) else {
             throw CloudKitError.badRequest("purpose is signin, link or reauthenticate")
         }
         if purpose == .signIn {
             _ = try await auth.authenticate(apiToken: DatabaseAuthenticator.apiToken(request), webAuthToken: nil, containerID: containerID,
                                             environment: environment)
-            return try await start(request, context, purpose: .signIn, handoff: "account:" + page, session: nil)
+            return try await start(request, context, provider: provider, purpose: .signIn, handoff: "account:" + page, session: nil)
         }
         guard let session = try await AccountPageRoutes.session(request, auth: auth, containerID: containerID, environment: environment) else {
             return Response(status: .seeOther, headers: [.location: page, .cacheControl: "no-store"])
         }
         if purpose == .link { try await account.requireFreshProof(session) }
-        return try await start(request, context, purpose: purpose, handoff: "account:" + page, session: session)
+        return try await start(request, context, provider: provider, purpose: purpose, handoff: "account:" + page, session: session)
+    }
+
+    /// The container's provider the path names; `BAD_REQUEST` for any other name.
+    private func provider(_ context: StratusRequestContext) throws -> OpenIDConfiguration.Provider {
+        let (containerID, _) = try DatabaseAuthenticator.containerAndEnvironment(context)
+        return try openID.provider(try context.parameters.require("provider"), containerID: containerID)
     }
 
     /// Keeps the sign-in and sends the browser to the provider, with the browser's cookie. A
     /// start counts against the sign-ins of the client address (each keeps a row for ten minutes).
-    private func start(_ request: Request, _ context: StratusRequestContext, purpose: OpenIDSignIn.Purpose, handoff: String,
-                       session: StoredSession?) async throws -> Response {
+    private func start(_ request: Request, _ context: StratusRequestContext, provider: OpenIDConfiguration.Provider, purpose: OpenIDSignIn.Purpose,
+                       handoff: String, session: StoredSession?) async throws -> Response {
         let (containerID, environment) = try DatabaseAuthenticator.containerAndEnvironment(context)
         try await auth.throttleSignIn(from: context.clientAddress)
-        let provider = try openID.provider(try context.parameters.require("provider"), containerID: containerID)
         let browser = request.cookies[Self.browserCookie]?.value.nilIfEmpty ?? SecretGenerator.webAuthToken()
         let redirectURI = origin.of(request) + "/auth/1/\(containerID)/\(environment.rawValue)/oidc/\(provider.name)/callback"
         let url = try await openID.start(.init(provider: provider, containerID: containerID, environment: environment, purpose: purpose,

@@ -185,7 +185,7 @@ struct SignInPageRoutes {
     static func passkeyValues(_ passkeys: PasskeySignIn, _ request: Request, containerID: String,
                               environment: ContainerEnvironment) -> [String: Any] {
         guard passkeys.isSetUp(for: containerID) else { return [:] }
-        let token = (DatabaseAuthenticator.apiToken(request) ?? "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let token = DatabaseAuthenticator.escapedAPIToken(request)
         let base = "/auth/1/\(containerID)/\(environment.rawValue)/passkey/"
         return ["passkeys": true, "signInOptions": base + "signin/options?ckAPIToken=" + token, "signUpOptions": base + "signup/options?ckAPIToken=" + token]
     }

@@ -241,6 +241,7 @@ package struct AccountCentre: Sendable {
     /// `oidc/{provider}/link`, with fresh proof: the ID token's identity signs in to the account too.
     package func linkOpenID(_ request: OpenIDSignInRequest, provider: String, session: StoredSession) async throws {
         try OpenIDSignIn.checkBounds(request)
+        _ = try openID.provider(provider, containerID: session.containerID)
         try await requireFreshProof(session)
         try await openID.link(request, provider: provider, to: session)
     }
@@ -254,6 +255,8 @@ package struct AccountCentre: Sendable {
     /// `account/providers/{provider}/delete`, with fresh proof: unlinks the provider, unless it
     /// is the account's last way to sign in; the other sessions end.
     package func unlinkOpenID(provider: String, session: StoredSession) async throws {
+        // A provider the configuration no longer has may still be unlinked; a name no provider can have is refused first.
+        guard OpenIDConfiguration.isAcceptableName(provider) else { throw CloudKitError.badRequest("'\(provider.prefix(64))' is not a provider's name") }
         try await requireFreshProof(session)
         let revoked = try await storage.write { [notices] transaction in
             guard let user = try await transaction.user(recordName: session.userRecordName) else {

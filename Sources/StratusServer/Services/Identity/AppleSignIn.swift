@@ -147,16 +147,11 @@ package struct AppleSignIn: Sendable {
         } else if configuration.requiresNonce {
             throw Self.failed("this server accepts only identity tokens that carry a nonce (the app hashes one into Apple's request)")
         }
-        // Used once, and remembered until it would have expired anyway.
-        let expiry = Int64((claims.expires.value.timeIntervalSince1970 + Self.allowedSkew) * 1000)
-        let key = "apple-token " + SecretGenerator.digest(token)
-        guard try await storage.write({ try await $0.useOnce(key, until: expiry, now: clock.milliseconds) }) else {
+        guard try await claims.useOnce(token, as: "apple-token", skew: Self.allowedSkew, in: storage, now: clock.milliseconds) else {
             throw Self.failed("this identity token was used already: sign in with Apple again for a new one")
         }
-        let email = claims.email.flatMap { email in
-            email.utf8.count <= 255 && !email.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) ? email.lowercased() : nil
-        }
-        return StoredAppleIdentity(subject: claims.subject.value, email: email, emailVerified: email != nil && claims.emailVerified?.value == true)
+        let (email, verified) = claims.keptEmail
+        return StoredAppleIdentity(subject: claims.subject.value, email: email, emailVerified: verified)
     }
 
     /// `BAD_REQUEST` for an identity token over 8 KB or a nonce over 1 KB: checked before anything

@@ -43,4 +43,18 @@ struct OpenIDClaims: JWTPayload {
         if let maxAge, issuedAt.value < now - maxAge { return "the token was issued more than a day ago" }
         return nil
     }
+
+    /// Takes `token` (these claims') out of play in the replay store until it would have expired
+    /// anyway, `skew` after `exp`, under `kind`; false when it was used already (on any instance).
+    func useOnce(_ token: String, as kind: String, skew: TimeInterval, in storage: any StratusStorage, now: Int64) async throws -> Bool {
+        let expiry = Int64((expires.value.timeIntervalSince1970 + skew) * 1000)
+        let key = kind + " " + SecretGenerator.digest(token)
+        return try await storage.write { try await $0.useOnce(key, until: expiry, now: now) }
+    }
+
+    /// The address as kept (``ProviderIdentity/keptEmail(_:)``), and whether the token says it is verified.
+    var keptEmail: (email: String?, verified: Bool) {
+        let kept = ProviderIdentity.keptEmail(email)
+        return (kept, kept != nil && emailVerified?.value == true)
+    }
 }

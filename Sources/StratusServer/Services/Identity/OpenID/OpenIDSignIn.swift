@@ -329,15 +329,11 @@ package struct OpenIDSignIn: Sendable {
               PasswordHasher.constantTimeEquals(Array(SecretGenerator.digest(nonce).utf8), Array(SecretGenerator.digest(request.nonce).utf8)) else {
             throw Self.failed("the ID token does not carry this nonce")
         }
-        // Used once, and remembered until it would have expired anyway.
-        let expiry = Int64((claims.expires.value.timeIntervalSince1970 + OpenIDClaims.allowedSkew) * 1000)
-        let key = "oidc-token " + SecretGenerator.digest(token)
-        guard try await storage.write({ try await $0.useOnce(key, until: expiry, now: clock.milliseconds) }) else {
+        guard try await claims.useOnce(token, as: "oidc-token", skew: OpenIDClaims.allowedSkew, in: storage, now: clock.milliseconds) else {
             throw Self.failed("this ID token was used already: sign in again for a new one")
         }
-        let email = ProviderIdentity.keptEmail(claims.email)
-        return ProviderIdentity(provider: provider, subject: claims.subject.value, email: email,
-                                emailVerified: email != nil && claims.emailVerified?.value == true)
+        let (email, verified) = claims.keptEmail
+        return ProviderIdentity(provider: provider, subject: claims.subject.value, email: email, emailVerified: verified)
     }
 
     /// `BAD_REQUEST` for an ID token over 16 KB or a nonce over 1 KB: checked before anything
