@@ -122,6 +122,22 @@ public actor Container {
         _ = try await send(path: authPath("password/forgot"), body: .bytes(Array(try JSONEncoder().encode(["email": email]))))
     }
 
+    /// Asks the server to mail a sign-in code to `email` (a Stratus extension): it goes to the
+    /// account that verified the address (or, where the server allows sign-up by code, to an
+    /// address no account has). It answers the same whether or not a code is sent; the code is
+    /// valid 10 minutes and once (``signIn(email:code:)``).
+    public func requestSignInCode(email: String) async throws {
+        _ = try await send(path: authPath("email/code"), body: .bytes(Array(try JSONEncoder().encode(["email": email]))))
+    }
+
+    /// Signs in with the code ``requestSignInCode(email:)`` mailed (a new account, for an address
+    /// no account had, where the server allows it); returns the user's record name.
+    @discardableResult
+    public func signIn(email: String, code: String) async throws -> String {
+        let body = try await send(path: authPath("email/signin"), body: .bytes(Array(try JSONEncoder().encode(["email": email, "code": code]))))
+        return adopt(try Self.decode(SignInResponse.self, from: body), username: nil)
+    }
+
     /// Sets a new password with a mailed reset code. Every session of the user ends, this
     /// container's too: sign in again with the new password.
     public func resetPassword(code: String, newPassword: String) async throws {

@@ -421,6 +421,7 @@ enum PostgresSchema {
         Migration(identifier: "v16-sealed-mail", sql: "ALTER TABLE mail_outbox ADD COLUMN sealed_for TEXT;"),
         Migration(identifier: SQLSchema.passkeys.postgresIdentifier, sql: SQLSchema.passkeys.sql(SQLDialect.postgres.ddl)),
         Migration(identifier: SQLSchema.openID.postgresIdentifier, sql: SQLSchema.openID.sql(SQLDialect.postgres.ddl)),
+        Migration(identifier: SQLSchema.signUpCodes.postgresIdentifier, sql: SQLSchema.signUpCodes.sql(SQLDialect.postgres.ddl)),
     ]
 
     /// The migrations that start and end the move to record format 2.

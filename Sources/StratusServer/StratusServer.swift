@@ -171,7 +171,7 @@ public struct StratusServer: Sendable {
                                                       maxPerAddress: configuration.maxRequestsPerAddress))
         router.add(middleware: WholeRequestBody(maxBytes: configuration.maxRequestBytes))
         AuthRoutes(auth: services.auth, admin: services.admin, hub: services.hub, email: services.email, passwordReset: services.passwordReset,
-                   apple: services.apple, passkeys: services.passkeys, openID: services.openID, account: services.account)
+                   emailCodes: services.emailCodes, apple: services.apple, passkeys: services.passkeys, openID: services.openID, account: services.account)
             .register(on: router)
         DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes, origin: configuration.origin,
                        permits: WorkPermits(permits: configuration.maxLargeRequests, maxWaiting: configuration.maxRequestsInFlight))
@@ -186,7 +186,8 @@ public struct StratusServer: Sendable {
         let secureCookies = configuration.tls != nil || configuration.publicURL?.lowercased().hasPrefix("https://") == true
         ConsoleRoutes(services: services, origin: configuration.origin, secureCookies: secureCookies).register(on: router)
         let signInPage = SignInPageRoutes(auth: services.auth, containers: services.containers, email: services.email,
-                                          passwordReset: services.passwordReset, passkeys: services.passkeys, openID: services.openID,
+                                          passwordReset: services.passwordReset, emailCodes: services.emailCodes, passkeys: services.passkeys,
+                                          openID: services.openID,
                                           secureCookies: secureCookies)
         signInPage.register(on: router)
         AccountPageRoutes(auth: services.auth, account: services.account, passkeys: services.passkeys, openID: services.openID, hub: services.hub,

@@ -27,6 +27,7 @@ enum ChildServerOptions {
             arguments += ["--webauthn-rp-id", "\(container)=\(party.id)"] + party.origins.flatMap { ["--webauthn-origin", "\(container)=\($0)"] }
         }
         if !webAuthn.requiresUserVerification { arguments.append("--webauthn-allow-unverified") }
+        if configuration.emailCodeSignUp { arguments.append("--email-code-signup") }
         for (container, providers) in configuration.openID.providersByContainer.sorted(by: { $0.key < $1.key }) {
             let named = container == AppleSignInConfiguration.everyContainer ? containerID : container
             for provider in providers {

@@ -81,6 +81,8 @@ struct Serve: AsyncParsableCommand {
     var oidcProvider: [String] = []
     @Option(help: "A provider (as [CONTAINER=]NAME) whose first sign-in with an identity no account has creates an account; repeatable. Without it, users link the provider to an account first.")
     var oidcSignup: [String] = []
+    @Flag(help: "Let a code mailed to an address no account has (email/code) make an account for it on first use (email/signin); by default only accounts that verified their address sign in by code.")
+    var emailCodeSignup = false
     @Option(help: "Where share pages link \"Open in the app\": a URL with {shortGUID} in it (notes://share/{shortGUID}).")
     var shareAppUrl: String?
     @Option(help: "An app (TEAMID.bundle.id) that opens share URLs as universal links, listed in /.well-known/apple-app-site-association; repeatable.")
@@ -182,6 +184,7 @@ struct Serve: AsyncParsableCommand {
         configuration.appleSignIn.requiresNonce = appleRequireNonce
         configuration.webAuthn = try webAuthn()
         configuration.openID = try openID()
+        configuration.emailCodeSignUp = emailCodeSignup
         configuration.shareAppURL = shareAppUrl
         configuration.appleAppIDs = appleAppId
         configuration.corsOrigins = Set(corsOrigin)

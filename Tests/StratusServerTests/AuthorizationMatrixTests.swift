@@ -39,7 +39,7 @@ import StratusCore
                      "account/delete", "apple", "apple/link", "apple/unlink", "account/reauthenticate", "account/reauthenticate/code", "email", "account/sessions/{session}/signout",
                      "passkey/register/options", "passkey/register", "passkey/signin/options", "passkey/signin", "passkey/signup/options",
                      "passkey/signup", "account/passkeys/{passkey}/delete", "oidc/{provider}", "oidc/{provider}/link",
-                     "account/providers/{provider}/delete"] {
+                     "account/providers/{provider}/delete", "email/code", "email/signin"] {
             routes["POST /auth/1/{container}/{environment}/\(path)"] = .none(accounts)
         }
         routes["GET /auth/1/{container}/{environment}/account"] = .none(accounts)

@@ -53,6 +53,9 @@ public struct ServerConfiguration: Sendable {
     public var webAuthn = WebAuthnConfiguration()
     /// The OpenID Connect and GitHub providers users sign in with, by container; without one, none.
     public var openID = OpenIDConfiguration()
+    /// Whether a code mailed to an address no account has makes an account for it on first use
+    /// (`email/code`, `email/signin`); otherwise only accounts that verified their address sign in by code.
+    public var emailCodeSignUp = false
     /// How long an uploaded file may wait for a record to take it up before it is collected.
     public var assetUploadGracePeriod: Duration = .seconds(24 * 3600)
     /// The URL clients reach this server at (`https://sync.example.com`), used in asset URLs;

@@ -43,7 +43,7 @@ package struct EmailVerification: Sendable {
         try await codeLimits.chargeCode(to: email, containerID: user.containerID, client: client, verification: true)
         let sealer = try await outbox.keys.sealer(for: .user(user.userRecordName))
         try await storage.write { transaction in
-            try await MailedCode.issue(to: user, at: email, for: .emailVerification, lifetime: Self.codeLifetime, now: clock.milliseconds, mail: { code in
+            try await MailedCode.issue(to: user.userRecordName, at: email, for: .emailVerification, lifetime: Self.codeLifetime, now: clock.milliseconds, mail: { code in
                 ("Your verification code: \(code)", "Enter this code to confirm your email address: \(code)\n\nIt is valid for 15 minutes.\n")
             }, sealedWith: sealer, in: transaction)
         }

@@ -25,6 +25,7 @@ package struct StratusServices: Sendable {
     package let outbox: MailOutbox?
     package let email: EmailVerification
     package let passwordReset: PasswordReset
+    package let emailCodes: EmailCodeSignIn
     package let apple: AppleSignIn
     package let passkeys: PasskeySignIn
     package let openID: OpenIDSignIn
@@ -96,6 +97,7 @@ package struct StratusServices: Sendable {
         self.outbox = outbox
         email = EmailVerification(storage: storage, outbox: outbox, limiter: limiter, clock: clock)
         passwordReset = PasswordReset(storage: storage, outbox: outbox, limiter: limiter, auth: auth, hub: hub, clock: clock)
+        emailCodes = EmailCodeSignIn(storage: storage, outbox: outbox, limiter: limiter, auth: auth, allowsSignUp: configuration.emailCodeSignUp, clock: clock)
         let notices = SecurityNotices(outbox: outbox)
         apple = AppleSignIn(configuration: configuration.appleSignIn, storage: storage, auth: auth, notices: notices, clock: clock)
         let passkeys = PasskeySignIn(configuration: configuration.webAuthn, storage: storage, auth: auth, notices: notices,

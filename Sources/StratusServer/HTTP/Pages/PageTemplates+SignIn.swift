@@ -41,6 +41,23 @@ extension PageTemplates {
             {{> passkey-form}}
             {{/passkeys}}
             {{#hasProviders}}<div class="actions" id="providers">{{#providers}}<a class="provider" href="{{url}}" data-provider="{{name}}">Sign in with {{title}}</a>{{/providers}}</div>{{/hasProviders}}
+            {{#emailCodes}}
+            <form method="post" action="{{action}}" id="email-code-form">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            {{^codeSent}}
+            <label for="code-email">Or sign in with a code sent by email</label>
+            <input id="code-email" name="email" type="email" autocomplete="email" maxlength="255">
+            <div class="actions"><button type="submit" name="action" value="email-code" class="secondary" id="email-code">Email me a code</button></div>
+            {{/codeSent}}
+            {{#codeSent}}
+            <p role="status" id="code-sent">If {{codeSent}} can sign in here, a code is on its way (valid 10 minutes).</p>
+            <input type="hidden" name="email" value="{{codeSent}}">
+            <label for="code">Code</label>
+            <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="16">
+            <div class="actions"><button type="submit" name="action" value="email-signin" id="email-sign-in">Sign in with the code</button></div>
+            {{/codeSent}}
+            </form>
+            {{/emailCodes}}
             <p><a href="{{forgot}}" id="forgot">Forgot your password?</a></p>
             {{> layout-bottom}}
             """,

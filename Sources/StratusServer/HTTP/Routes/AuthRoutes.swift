@@ -4,7 +4,8 @@ import StratusCore
 /// *Extension* endpoints for accounts: `POST /auth/1/{container}/{environment}/signup`,
 /// `/signin`, `/signout`, `/signout/all` (every session of the user), `/password` (set or change
 /// it), `/account/delete`, `/email/send` and `/email/verify` to prove an email address,
-/// `/password/forgot` and `/password/reset` for a forgotten password (``PasswordReset``), `/apple`,
+/// `/password/forgot` and `/password/reset` for a forgotten password (``PasswordReset``),
+/// `/email/code` and `/email/signin` to sign in by a mailed code (``EmailCodeSignIn``), `/apple`,
 /// `/apple/link` and `/apple/unlink` for Sign in with Apple (``AppleSignIn``), passkeys
 /// (``PasskeySignIn``: `/passkey/register/options`, `/passkey/register`, `/passkey/signin/options`,
 /// `/passkey/signin`, `/passkey/signup/options`, `/passkey/signup`), OpenID Connect for native apps
@@ -18,6 +19,7 @@ struct AuthRoutes {
     let hub: NotificationHub
     let email: EmailVerification
     let passwordReset: PasswordReset
+    let emailCodes: EmailCodeSignIn
     let apple: AppleSignIn
     let passkeys: PasskeySignIn
     let openID: OpenIDSignIn
@@ -146,6 +148,18 @@ struct AuthRoutes {
                                              client: context.clientAddress)
             return try JSONBody.response([String: String]())
         }
+        group.post("email/code") { request, context in
+            let (containerID, _) = try await authorize(request, context)
+            let body = try await JSONBody.decode(ResetRequest.self, from: request, limit: 4096)
+            try await emailCodes.requestCode(email: body.email, containerID: containerID, client: context.clientAddress)
+            return try JSONBody.response([String: String]())
+        }
+        group.post("email/signin") { request, context in
+            let (containerID, environment) = try await authorize(request, context)
+            let body = try await JSONBody.decode(EmailSignIn.self, from: request, limit: 4096)
+            return try JSONBody.response(try await emailCodes.signIn(email: body.email, code: body.code, containerID: containerID, environment: environment,
+                                                                     from: SessionOrigin(request, context)))
+        }
         group.post("password/forgot") { request, context in
             let (containerID, _) = try await authorize(request, context)
             let body = try await JSONBody.decode(ResetRequest.self, from: request, limit: 4096)
@@ -225,6 +239,12 @@ struct AuthRoutes {
 
     /// The body of `email/verify`.
     struct EmailCode: Decodable {
+        var code: String
+    }
+
+    /// The body of `email/signin`.
+    struct EmailSignIn: Decodable {
+        var email: String
         var code: String
     }
 

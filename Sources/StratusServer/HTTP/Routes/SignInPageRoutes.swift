@@ -9,8 +9,9 @@ import StratusCore
 /// `ckAPIToken` and either `origin` (the app opened the page in a popup) or `callback` (the app
 /// sent the whole page here).
 ///
-/// The page signs the user in, or signs them up, with a password, a passkey, or a provider the
-/// container has (``OpenIDPageRoutes`` runs those), (or, when the server sends mail, links to
+/// The page signs the user in, or signs them up, with a password, a passkey, a provider the
+/// container has (``OpenIDPageRoutes`` runs those), or, when the server sends mail, a mailed code
+/// (``EmailCodeSignIn``) (and then links to
 /// `…/web/password`, where a mailed code resets a forgotten password, ``PasswordReset``), and
 /// hands the session back the two ways Apple
 /// documents: to the popup's opener with `postMessage({ckSession, ckWebAuthToken}, origin)`, or
@@ -24,6 +25,7 @@ struct SignInPageRoutes {
     let containers: ContainerService
     let email: EmailVerification
     let passwordReset: PasswordReset
+    let emailCodes: EmailCodeSignIn
     let passkeys: PasskeySignIn
     let openID: OpenIDSignIn
     /// Whether browsers reach the server over HTTPS (the cookie is then `Secure`).
@@ -140,6 +142,15 @@ struct SignInPageRoutes {
                                                                  from: SessionOrigin(request, context))
                 await email.sendFirstCode(to: user, client: context.clientAddress)
                 session = response
+            } else if form["action"] == "email-code" {
+                let email = (form["email"] ?? "").lowercased()
+                try await emailCodes.requestCode(email: email, containerID: place.containerID, client: context.clientAddress)
+                var values = pageValues(place, csrf: csrf, request: request)
+                values["codeSent"] = email
+                return page("signin-page", values, status: .ok, formTarget: place.formTarget)
+            } else if form["action"] == "email-signin" {
+                session = try await emailCodes.signIn(email: form["email"] ?? "", code: form["code"] ?? "", containerID: place.containerID,
+                                                      environment: place.environment, from: SessionOrigin(request, context))
             } else if form["action"] == "passkey-signin" {
                 session = try await passkeys.signIn(try Self.credential(PasskeyAssertion.self, in: form), containerID: place.containerID,
                                                     environment: place.environment, from: SessionOrigin(request, context))
@@ -151,6 +162,7 @@ struct SignInPageRoutes {
             var values = pageValues(place, csrf: csrf, request: request)
             values["username"] = credentials.username
             values["error"] = error.reason
+            if form["action"] == "email-signin" { values["codeSent"] = (form["email"] ?? "").lowercased() }
             return page("signin-page", values, status: .init(code: error.code.httpStatus), formTarget: place.formTarget)
         }
         return Self.handOff(session, to: place.handoff)
@@ -206,7 +218,7 @@ struct SignInPageRoutes {
     private func pageValues(_ place: Place, csrf: String, request: Request) -> [String: Any] {
         var values = place.values(csrf: csrf).merging(Self.passkeyValues(passkeys, request, containerID: place.containerID,
                                                                           environment: place.environment)) { $1 }
-        if passwordReset.outbox == nil { values["forgot"] = nil }
+        if passwordReset.outbox == nil { values["forgot"] = nil } else { values["emailCodes"] = true }
         let providers = openID.providers(for: place.containerID)
         if !providers.isEmpty {
             let base = "/auth/1/\(place.containerID)/\(place.environment.rawValue)/oidc/"

@@ -188,7 +188,7 @@ package struct AccountCentre: Sendable {
         try await MailedCodeLimits(limiter: limiter).chargeCode(to: email, containerID: user.containerID, client: client, verification: false)
         let sealer = try await outbox.keys.sealer(for: .user(user.userRecordName))
         try await storage.write { transaction in
-            try await MailedCode.issue(to: user, at: email, for: .proof, lifetime: Self.proofCodeLifetime, now: clock.milliseconds, mail: { code in
+            try await MailedCode.issue(to: user.userRecordName, at: email, for: .proof, lifetime: Self.proofCodeLifetime, now: clock.milliseconds, mail: { code in
                 ("Your confirmation code: \(code)", "Enter this code to confirm it is you: \(code)\n\nIt is valid for 10 minutes. "
                     + "If you did not ask for it, someone may be using your account: change your password.\n")
             }, sealedWith: sealer, in: transaction)

@@ -1,5 +1,5 @@
-/// ``UserCodeStore`` in the SQL both drivers speak: a table a purpose, `email_codes` and
-/// `proof_codes`, of the same columns.
+/// ``UserCodeStore`` in the SQL both drivers speak: a table a purpose, `email_codes`,
+/// `proof_codes` and `signup_codes`, of the same columns.
 extension UserCodeStore where Self: SQLDatabase {
     package func saveUserCode(_ code: StoredEmailCode, for purpose: UserCodePurpose) async throws {
         try await run("""
@@ -25,6 +25,7 @@ extension UserCodeStore where Self: SQLDatabase {
         switch purpose {
         case .emailVerification: "email_codes"
         case .proof: "proof_codes"
+        case .signUp: "signup_codes"
         }
     }
 }

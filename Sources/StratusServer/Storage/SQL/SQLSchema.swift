@@ -108,4 +108,16 @@ package enum SQLSchema {
         CREATE INDEX openid_flows_expiry ON openid_flows(expires_at);
         """
     }
+    /// Codes mailed to addresses no account has, for sign-up by emailed code (``UserCodeStore``,
+    /// ``UserCodePurpose/signUp``): held by the SHA-256 of the container and address, not a user.
+    /// Registered by each driver after ``openID``.
+    package static let signUpCodes = Migration(sqliteIdentifier: "v29-signup-codes", postgresIdentifier: "v19-signup-codes") { t in """
+        CREATE TABLE signup_codes (
+            user_record_name \(t.key) PRIMARY KEY NOT NULL,
+            code_hash \(t.key) NOT NULL,
+            expires_at \(t.integer) NOT NULL,
+            attempts \(t.integer) NOT NULL
+        )\(t.withoutRowID);
+        """
+    }
 }

@@ -11,6 +11,10 @@ package protocol UserCodeStore {
 package enum UserCodePurpose: Sendable {
     /// That the user receives mail at their address (``EmailVerification``).
     case emailVerification
-    /// Who the user is, again: fresh proof (``AccountCentre``).
+    /// Who the user is, again: fresh proof (``AccountCentre``), or a sign-in (``EmailCodeSignIn``).
     case proof
+    /// That someone receives mail at an address no account has, to make an account for it
+    /// (``EmailCodeSignIn``, with `--email-code-signup`); held by
+    /// ``MailedCode/signUpHolder(email:containerID:)``.
+    case signUp
 }
