@@ -77,9 +77,19 @@ extension Container {
     }
 
     /// Proves who the user is again with a fresh Sign in with Apple identity token of the linked
-    /// Apple ID (and the nonce whose hash it carries), as ``reauthenticate(password:)`` does.
-    public func reauthenticate(appleIdentityToken: String, nonce: String? = nil) async throws {
-        try await reauthenticate(ReauthenticationRequest(identityToken: appleIdentityToken, nonce: nonce))
+    /// Apple ID (and the nonce whose hash it carries), as ``reauthenticate(password:)`` does. With
+    /// the credential's `authorizationCode`, the server keeps a refresh token to revoke: how an
+    /// app about to delete an account that has none (it signed in without a code) gets one.
+    public func reauthenticate(appleIdentityToken: String, nonce: String? = nil, authorizationCode: String? = nil) async throws {
+        try await reauthenticate(ReauthenticationRequest(identityToken: appleIdentityToken, nonce: nonce, authorizationCode: authorizationCode))
+    }
+
+    /// Deletes the signed-in account and everything private to it, once the session's proof is
+    /// fresh (``reauthenticate(password:)`` and its siblings): its Sign in with Apple token is
+    /// revoked at Apple after, and this device is signed out.
+    public func deleteAccount() async throws {
+        _ = try await send(path: authPath("account/delete"), body: .bytes(Array("{}".utf8)))
+        forgetSession()
     }
 
     func reauthenticate(_ request: ReauthenticationRequest) async throws {

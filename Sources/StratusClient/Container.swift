@@ -86,18 +86,21 @@ public actor Container {
     /// `ASAuthorizationAppleIDCredential` Apple gave the app, as text. When the app set the
     /// request's `nonce` to the SHA-256 of a nonce it generated, pass that nonce: the server checks
     /// the token carries its hash, so a token taken from elsewhere cannot be replayed. The first
-    /// sign-in of an Apple ID creates its account. Returns the user's record name.
+    /// sign-in of an Apple ID creates its account. Pass the credential's `authorizationCode` too
+    /// (as text): the server exchanges it for a refresh token, which it revokes at Apple when the
+    /// account is deleted, as the App Store requires. Returns the user's record name.
     @discardableResult
-    public func signIn(appleIdentityToken: String, nonce: String? = nil) async throws -> String {
-        let request = AppleSignInRequest(identityToken: appleIdentityToken, nonce: nonce)
+    public func signIn(appleIdentityToken: String, nonce: String? = nil, authorizationCode: String? = nil) async throws -> String {
+        let request = AppleSignInRequest(identityToken: appleIdentityToken, nonce: nonce, authorizationCode: authorizationCode)
         let body = try await send(path: authPath("apple"), body: .bytes(Array(try JSONEncoder().encode(request))))
         return adopt(try Self.decode(SignInResponse.self, from: body), username: nil)
     }
 
-    /// Links an Apple ID (its identity token, and the nonce as in ``signIn(appleIdentityToken:nonce:)``)
-    /// to the signed-in account, so that Sign in with Apple reaches it too.
-    public func linkAppleID(identityToken: String, nonce: String? = nil) async throws {
-        let request = AppleSignInRequest(identityToken: identityToken, nonce: nonce)
+    /// Links an Apple ID (its identity token, and the nonce and authorization code as in
+    /// ``signIn(appleIdentityToken:nonce:authorizationCode:)``) to the signed-in account, so that
+    /// Sign in with Apple reaches it too.
+    public func linkAppleID(identityToken: String, nonce: String? = nil, authorizationCode: String? = nil) async throws {
+        let request = AppleSignInRequest(identityToken: identityToken, nonce: nonce, authorizationCode: authorizationCode)
         _ = try await send(path: authPath("apple/link"), body: .bytes(Array(try JSONEncoder().encode(request))))
     }
 
@@ -110,9 +113,7 @@ public actor Container {
     /// Revokes the session on the server and forgets it.
     public func signOut() async throws {
         if webAuthToken != nil { _ = try await send(path: authPath("signout"), body: .bytes([])) }
-        webAuthToken = nil
-        userRecordName = nil
-        signedInUsername = nil
+        forgetSession()
     }
 
     /// "Forgot password": asks the server to mail a reset code to the account that verified
@@ -142,6 +143,11 @@ public actor Container {
     /// container's too: sign in again with the new password.
     public func resetPassword(code: String, newPassword: String) async throws {
         _ = try await send(path: authPath("password/reset"), body: .bytes(Array(try JSONEncoder().encode(["code": code, "password": newPassword]))))
+        forgetSession()
+    }
+
+    /// Forgets the session here (the server ended it, or is asked to).
+    func forgetSession() {
         webAuthToken = nil
         userRecordName = nil
         signedInUsername = nil

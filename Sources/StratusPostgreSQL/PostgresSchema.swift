@@ -422,6 +422,7 @@ enum PostgresSchema {
         Migration(identifier: SQLSchema.passkeys.postgresIdentifier, sql: SQLSchema.passkeys.sql(SQLDialect.postgres.ddl)),
         Migration(identifier: SQLSchema.openID.postgresIdentifier, sql: SQLSchema.openID.sql(SQLDialect.postgres.ddl)),
         Migration(identifier: SQLSchema.signUpCodes.postgresIdentifier, sql: SQLSchema.signUpCodes.sql(SQLDialect.postgres.ddl)),
+        Migration(identifier: SQLSchema.appleTokens.postgresIdentifier, sql: SQLSchema.appleTokens.sql(SQLDialect.postgres.ddl)),
     ]
 
     /// The migrations that start and end the move to record format 2.

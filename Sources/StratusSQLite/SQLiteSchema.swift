@@ -392,6 +392,7 @@ enum SQLiteSchema {
         migrator.registerMigration(SQLSchema.passkeys.sqliteIdentifier) { db in try db.execute(sql: SQLSchema.passkeys.sql(SQLDialect.sqlite.ddl)) }
         migrator.registerMigration(SQLSchema.openID.sqliteIdentifier) { db in try db.execute(sql: SQLSchema.openID.sql(SQLDialect.sqlite.ddl)) }
         migrator.registerMigration(SQLSchema.signUpCodes.sqliteIdentifier) { db in try db.execute(sql: SQLSchema.signUpCodes.sql(SQLDialect.sqlite.ddl)) }
+        migrator.registerMigration(SQLSchema.appleTokens.sqliteIdentifier) { db in try db.execute(sql: SQLSchema.appleTokens.sql(SQLDialect.sqlite.ddl)) }
         return migrator
     }
 

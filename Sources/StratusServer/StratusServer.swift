@@ -26,7 +26,7 @@ public struct StratusServer: Sendable {
         self.configuration = configuration
         self.logger = logger
         let storage = try await configuration.storageDriver().open(configuration, logger)
-        services = StratusServices(
+        services = try StratusServices(
             storage: storage,
             blobs: storage.blobStore(directory: configuration.blobDirectory),
             incoming: try IncomingFiles(directory: configuration.blobDirectory.appendingPathComponent("incoming")),
@@ -155,6 +155,7 @@ public struct StratusServer: Sendable {
         await Maintenance(services: services, logger: logger).run()
         await services.hub.endSessions(expiredBefore: services.clock.milliseconds)
         await services.outbox?.deliverDue()
+        await services.revoker.revokeDue()
     }
 
     /// The router with every Stratus route and the error middleware in front of them.
@@ -173,6 +174,7 @@ public struct StratusServer: Sendable {
         AuthRoutes(auth: services.auth, admin: services.admin, hub: services.hub, email: services.email, passwordReset: services.passwordReset,
                    emailCodes: services.emailCodes, apple: services.apple, passkeys: services.passkeys, openID: services.openID, account: services.account)
             .register(on: router)
+        AppleNotificationRoutes(notifications: services.appleNotifications).register(on: router)
         DatabaseRoutes(services: services, maxRequestBytes: configuration.maxRequestBytes, origin: configuration.origin,
                        permits: WorkPermits(permits: configuration.maxLargeRequests, maxWaiting: configuration.maxRequestsInFlight))
             .register(on: router)
@@ -250,6 +252,10 @@ public struct StratusServer: Sendable {
             application.addServices(InstanceListener(bus: bus, hub: hub))
         }
         if let outbox = services.outbox { application.addServices(outbox) }
+        if services.revoker.isEnabled {
+            let revoker = services.revoker
+            application.addServices(Periodic(description: "AppleTokenRevoker", interval: AppleTokenRevoker.pollInterval, work: revoker.revokeDue))
+        }
         if let metricsPort = configuration.metricsPort {
             application.addServices(MetricsListener.application(host: configuration.host, port: metricsPort, logger: logger,
                                                                 onRunning: onMetricsRunning))

@@ -21,7 +21,13 @@ enum ChildServerOptions {
             let named = container == AppleSignInConfiguration.everyContainer ? containerID : container
             arguments += clientIDs.flatMap { ["--apple-client-id", "\(named)=\($0)"] }
         }
-        arguments += ["--apple-keys-url", apple.keysURL] + (apple.requiresNonce ? ["--apple-require-nonce"] : [])
+        arguments += ["--apple-url", apple.baseURL, "--apple-revocation-retry-seconds", String(max(1, apple.revocationRetryInterval.components.seconds))]
+            + (apple.requiresNonce ? ["--apple-require-nonce"] : [])
+        if let key = apple.clientSecretKey {
+            let file = configuration.dataDirectory.appendingPathComponent("apple-key.p8")
+            try Data(key.privateKeyPEM.utf8).write(to: file)
+            arguments += ["--apple-team-id", key.teamID, "--apple-key-id", key.keyID, "--apple-private-key-file", file.path]
+        }
         let webAuthn = configuration.webAuthn
         for (container, party) in webAuthn.relyingParties.sorted(by: { $0.key < $1.key }) {
             arguments += ["--webauthn-rp-id", "\(container)=\(party.id)"] + party.origins.flatMap { ["--webauthn-origin", "\(container)=\($0)"] }

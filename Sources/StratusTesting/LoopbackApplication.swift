@@ -1,4 +1,6 @@
+import Foundation
 import Hummingbird
+import NIOCore
 import Logging
 import ServiceLifecycle
 
@@ -30,5 +32,21 @@ struct LoopbackApplication: Sendable {
     func stop() async {
         await group.triggerGracefulShutdown()
         _ = await task.result
+    }
+
+    /// A JSON response of `object` (a JSONSerialization object), keys sorted.
+    static func json(_ object: Any, status: HTTPResponse.Status = .ok) throws -> Response {
+        Response(status: status, headers: [.contentType: "application/json"],
+                 body: .init(byteBuffer: ByteBuffer(data: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))))
+    }
+
+    /// The fields of an `application/x-www-form-urlencoded` body.
+    static func form(_ text: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0) }
+            fields[parts[0]] = parts.count == 2 ? parts[1] : ""
+        }
+        return fields
     }
 }

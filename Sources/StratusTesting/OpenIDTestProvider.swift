@@ -272,7 +272,7 @@ public final class OpenIDTestProvider: Sendable {
     /// the same `redirect_uri`, and SHA-256 of the verifier equal to the challenge.
     private func exchange(_ request: Request, gitHub: Bool) async throws -> Response {
         let body = try await request.body.collect(upTo: 64 * 1024)
-        var form = Self.form(String(buffer: body))
+        var form = LoopbackApplication.form(String(buffer: body))
         if let authorization = request.headers[.authorization] {
             form["authorization"] = authorization
             if let decoded = Data(base64Encoded: String(authorization.dropFirst("Basic ".count))).map({ String(decoding: $0, as: UTF8.self) }) {
@@ -330,17 +330,7 @@ public final class OpenIDTestProvider: Sendable {
     }
 
     private func json(_ object: Any, status: HTTPResponse.Status = .ok) throws -> Response {
-        Response(status: status, headers: [.contentType: "application/json"],
-                 body: .init(byteBuffer: ByteBuffer(data: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))))
-    }
-
-    private static func form(_ text: String) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0) }
-            fields[parts[0]] = parts.count == 2 ? parts[1] : ""
-        }
-        return fields
+        try LoopbackApplication.json(object, status: status)
     }
 
     private static func escaped(_ text: String) -> String {

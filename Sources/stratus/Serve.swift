@@ -66,8 +66,18 @@ struct Serve: AsyncParsableCommand {
     var smtpAllowCleartext = false
     @Option(help: "An app's client ID for Sign in with Apple (its bundle ID, or a website's Services ID), as CONTAINER=CLIENT_ID, or CLIENT_ID alone for --container: identity tokens for it sign users in to that container at auth/…/apple; repeatable.")
     var appleClientId: [String] = []
-    @Option(help: "Where Apple publishes its identity token keys (https, or http on loopback).")
-    var appleKeysUrl = "https://appleid.apple.com/auth/keys"
+    @Option(help: "Apple's Sign in with Apple service, whose /auth/keys, /auth/token and /auth/revoke the server uses (https, or http on loopback).")
+    var appleUrl = "https://appleid.apple.com"
+    @Option(help: .hidden)
+    var appleKeysUrl: String?
+    @Option(help: "Your Apple developer team's ID, the issuer of the client secret the server exchanges authorization codes and revokes tokens with (with --apple-key-id and --apple-private-key-file).")
+    var appleTeamId: String?
+    @Option(help: "The ID of the Sign in with Apple key in --apple-private-key-file.")
+    var appleKeyId: String?
+    @Option(help: "The Sign in with Apple private key (.p8, PEM) the client secret is signed with (read at start, never stored in the database).")
+    var applePrivateKeyFile: String?
+    @Option(help: "Seconds before a revocation Apple did not answer is tried again (doubling up to an hour).")
+    var appleRevocationRetrySeconds = 30
     @Flag(help: "Accept only Sign in with Apple identity tokens that carry a nonce (the app hashes one into Apple's request and sends it with the token).")
     var appleRequireNonce = false
     @Option(help: "The relying party ID passkeys are made for (a domain, or localhost), as CONTAINER=RP_ID, or RP_ID alone for --container; without one a container refuses passkeys.")
@@ -176,12 +186,7 @@ struct Serve: AsyncParsableCommand {
         configuration.requestBodyDeadline = .seconds(bodyDeadlineSeconds)
         configuration.maxRequestsPerAddress = requestsPerAddress
         configuration.smtp = try smtpHost.map(mailer)
-        guard AppleSignInConfiguration.isAcceptableKeysURL(appleKeysUrl) else {
-            throw ValidationError("--apple-keys-url must be an https URL (or http on loopback)")
-        }
-        configuration.appleSignIn = AppleSignInConfiguration(clientIDsByContainer: try appleClientIDs())
-        configuration.appleSignIn.keysURL = appleKeysUrl
-        configuration.appleSignIn.requiresNonce = appleRequireNonce
+        configuration.appleSignIn = try appleSignIn()
         configuration.webAuthn = try webAuthn()
         configuration.openID = try openID()
         configuration.emailCodeSignUp = emailCodeSignup
@@ -214,6 +219,38 @@ struct Serve: AsyncParsableCommand {
         configuration.apns.sandboxURL = apnsSandboxUrl
         configuration.apns.additionalTrustRoots = apnsTrustRoots.map { URL(fileURLWithPath: $0) }
         return configuration
+    }
+
+    /// Sign in with Apple as the `--apple-…` options set it up. `--apple-keys-url`, from before
+    /// `--apple-url`, still names the service by its keys' URL.
+    private func appleSignIn() throws -> AppleSignInConfiguration {
+        var apple = AppleSignInConfiguration(clientIDsByContainer: try appleClientIDs())
+        if let appleKeysUrl {
+            guard appleKeysUrl.hasSuffix("/auth/keys") else { throw ValidationError("--apple-keys-url must end in /auth/keys: give --apple-url instead") }
+            apple.baseURL = String(appleKeysUrl.dropLast("/auth/keys".count))
+        } else {
+            apple.baseURL = appleUrl.hasSuffix("/") ? String(appleUrl.dropLast()) : appleUrl
+        }
+        guard AppleSignInConfiguration.isAcceptableURL(apple.baseURL) else {
+            throw ValidationError("--apple-url must be an https URL (or http on loopback)")
+        }
+        apple.requiresNonce = appleRequireNonce
+        switch (appleTeamId, appleKeyId, applePrivateKeyFile) {
+        case (nil, nil, nil):
+            break
+        case let (team?, key?, file?):
+            let pem: String
+            do { pem = try String(contentsOfFile: file, encoding: .utf8) } catch {
+                throw ValidationError("--apple-private-key-file: \(file) cannot be read (\(error.localizedDescription))")
+            }
+            // The server refuses to start with a key that is not a P-256 private key.
+            apple.clientSecretKey = AppleClientSecretKey(teamID: team, keyID: key, privateKeyPEM: pem)
+        default:
+            throw ValidationError("--apple-team-id, --apple-key-id and --apple-private-key-file go together")
+        }
+        guard appleRevocationRetrySeconds > 0 else { throw ValidationError("--apple-revocation-retry-seconds must be positive") }
+        apple.revocationRetryInterval = .seconds(appleRevocationRetrySeconds)
+        return apple
     }
 
     /// `--apple-client-id`'s values by container.

@@ -50,7 +50,7 @@ import StratusTesting
             let port = try #require(endpoint.localAddress?.port)
             try await TestServer.with(configure: { configuration in
                 apple.configure(&configuration)
-                configuration.appleSignIn.keysURL = "http://127.0.0.1:\(port)/auth/keys"
+                configuration.appleSignIn.baseURL = "http://127.0.0.1:\(port)"
             }) { server in
                 let answer = try await AppleSignInTests.signIn(server, try await apple.token(subject: "001.retried"))
                 #expect(answer.status == 200, "\(answer.text)")

@@ -289,9 +289,9 @@ import StratusTesting
                 #expect(answer.errorCode == .badRequest && answer.text.contains("--apple-client-id"), "\(answer.text)")
             }
         }
-        #expect(!AppleSignInConfiguration.isAcceptableKeysURL("http://appleid.example.com/auth/keys"))
-        #expect(AppleSignInConfiguration.isAcceptableKeysURL("https://appleid.apple.com/auth/keys"))
-        #expect(AppleSignInConfiguration.isAcceptableKeysURL("http://127.0.0.1:9/auth/keys"))
+        #expect(!AppleSignInConfiguration.isAcceptableURL("http://appleid.example.com/auth/keys"))
+        #expect(AppleSignInConfiguration.isAcceptableURL("https://appleid.apple.com/auth/keys"))
+        #expect(AppleSignInConfiguration.isAcceptableURL("http://127.0.0.1:9/auth/keys"))
     }
 
     static func base64URL(_ data: Data) -> String {

@@ -64,14 +64,19 @@ package struct ReauthenticationRequest: Codable, Sendable, Equatable {
     /// The OpenID Connect provider whose ID token `identityToken` is (with its `nonce`); nil
     /// for Sign in with Apple's.
     package var provider: String?
+    /// With Sign in with Apple's `identityToken`: the authorization code Apple gave with it,
+    /// exchanged for a refresh token (how an account deleted with Apple as its proof gets one to
+    /// revoke).
+    package var authorizationCode: String?
 
     package init(password: String? = nil, identityToken: String? = nil, nonce: String? = nil, emailCode: String? = nil,
-                 passkey: PasskeyAssertion? = nil, provider: String? = nil) {
+                 passkey: PasskeyAssertion? = nil, provider: String? = nil, authorizationCode: String? = nil) {
         self.password = password
         self.identityToken = identityToken
         self.nonce = nonce
         self.emailCode = emailCode
         self.passkey = passkey
         self.provider = provider
+        self.authorizationCode = authorizationCode
     }
 }

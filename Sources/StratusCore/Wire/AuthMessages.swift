@@ -21,10 +21,14 @@ package struct Credentials: Codable, Sendable, Equatable {
 package struct AppleSignInRequest: Codable, Sendable, Equatable {
     package var identityToken: String
     package var nonce: String?
+    /// The authorization code Apple gave the app with the token: the server exchanges it for a
+    /// refresh token, to revoke when the account is deleted.
+    package var authorizationCode: String?
 
-    package init(identityToken: String, nonce: String? = nil) {
+    package init(identityToken: String, nonce: String? = nil, authorizationCode: String? = nil) {
         self.identityToken = identityToken
         self.nonce = nonce
+        self.authorizationCode = authorizationCode
     }
 }
 

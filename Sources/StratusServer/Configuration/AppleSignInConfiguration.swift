@@ -23,9 +23,23 @@ public struct AppleSignInConfiguration: Sendable {
     package func clientIDs(for containerID: String) -> [String] {
         (clientIDsByContainer[containerID] ?? []) + (clientIDsByContainer[Self.everyContainer] ?? [])
     }
-    /// Where Apple publishes the keys its tokens are signed with (a JWKS). Only `https`, or `http`
-    /// on loopback (for tests).
-    public var keysURL = "https://appleid.apple.com/auth/keys"
+    /// Apple's Sign in with Apple service (`serve --apple-url`): its keys (`/auth/keys`), token
+    /// (`/auth/token`) and revocation (`/auth/revoke`) endpoints are under it. Only `https`, or
+    /// `http` on loopback (tests point it at a local stand-in).
+    public var baseURL = "https://appleid.apple.com"
+    /// Where Apple publishes the keys its tokens are signed with (a JWKS).
+    public var keysURL: String { baseURL + "/auth/keys" }
+    /// Apple's token endpoint, where authorization codes are exchanged for refresh tokens.
+    public var tokenURL: String { baseURL + "/auth/token" }
+    /// Apple's endpoint revoking refresh tokens.
+    public var revokeURL: String { baseURL + "/auth/revoke" }
+
+    /// The key the server signs its client secret with, to exchange authorization codes and
+    /// revoke tokens (`serve --apple-team-id`, `--apple-key-id`, `--apple-private-key-file`):
+    /// without one, codes are not exchanged and nothing can be revoked.
+    public var clientSecretKey: AppleClientSecretKey?
+    /// How soon a revocation Apple did not answer is tried again; the wait doubles up to an hour.
+    public var revocationRetryInterval: Duration = .seconds(30)
     /// How soon the keys may be fetched again: a token signed by a key not seen yet fetches them
     /// at most this often (Apple rotates keys rarely; a flood of made-up key IDs costs one fetch).
     public var refetchInterval: Duration = .seconds(60)
@@ -46,9 +60,26 @@ public struct AppleSignInConfiguration: Sendable {
         self.clientIDsByContainer = clientIDs.isEmpty ? [:] : [Self.everyContainer: clientIDs]
     }
 
-    /// Whether the keys URL may be used: `https`, or `http` to this machine.
-    package static func isAcceptableKeysURL(_ text: String) -> Bool {
+    /// Whether Apple's URL may be used: `https`, or `http` to this machine.
+    package static func isAcceptableURL(_ text: String) -> Bool {
         guard let url = URLComponents(string: text), let host = url.host?.lowercased(), !host.isEmpty, url.user == nil else { return false }
         return url.scheme == "https" || (url.scheme == "http" && ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host))
+    }
+}
+
+/// The Sign in with Apple private key (a `.p8` file from Apple's developer site) the server signs
+/// its client secret with, and the identifiers Apple knows it by.
+public struct AppleClientSecretKey: Sendable {
+    /// The developer team's ID (the client secret's `iss`).
+    public var teamID: String
+    /// The key's ID (the client secret's `kid`).
+    public var keyID: String
+    /// The P-256 private key, PEM (`-----BEGIN PRIVATE KEY-----`).
+    public var privateKeyPEM: String
+
+    public init(teamID: String, keyID: String, privateKeyPEM: String) {
+        self.teamID = teamID
+        self.keyID = keyID
+        self.privateKeyPEM = privateKeyPEM
     }
 }

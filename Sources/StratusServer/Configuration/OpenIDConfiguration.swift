@@ -94,7 +94,7 @@ public struct OpenIDConfiguration: Sendable {
     /// `kind=github`, `github-url=URL`, `github-api-url=URL`. `google` has Google's issuer unless
     /// given one; `github` is GitHub's OAuth. Returns the container (nil: the default one) and the
     /// provider, or why the text is not one.
-    package static func parse(_ text: String, readingFile: (String) throws -> String) throws(OpenIDConfigurationError) -> (String?, Provider) {
+    package static func parse(_ text: String, readingFile: (String) throws -> String) throws(ConfigurationError) -> (String?, Provider) {
         var words = text.split(separator: " ").map(String.init)
         guard !words.isEmpty else { throw .init("an empty provider") }
         let head = words.removeFirst().split(separator: "=", maxSplits: 1).map(String.init)
@@ -122,7 +122,7 @@ public struct OpenIDConfiguration: Sendable {
         let kind: Provider.Kind
         if isGitHub {
             let web = options["github-url"]?.last ?? "https://github.com", api = options["github-api-url"]?.last ?? "https://api.github.com"
-            for url in [web, api] where !AppleSignInConfiguration.isAcceptableKeysURL(url) {
+            for url in [web, api] where !AppleSignInConfiguration.isAcceptableURL(url) {
                 throw .init("\(name): '\(url)' is not an https URL (or http on loopback)")
             }
             kind = .gitHub(webURL: trimmed(web), apiURL: trimmed(api))
@@ -130,7 +130,7 @@ public struct OpenIDConfiguration: Sendable {
             guard let issuer = options["issuer"]?.last ?? (name == "google" ? Provider.googleIssuer : nil) else {
                 throw .init("\(name) needs issuer=URL (or kind=github)")
             }
-            guard AppleSignInConfiguration.isAcceptableKeysURL(issuer) else { throw .init("\(name): issuer '\(issuer)' is not an https URL (or http on loopback)") }
+            guard AppleSignInConfiguration.isAcceptableURL(issuer) else { throw .init("\(name): issuer '\(issuer)' is not an https URL (or http on loopback)") }
             kind = .openID(issuer: issuer)  // exactly as the provider writes it (Auth0's ends with /)
         }
         return (containerID, Provider(name: name, kind: kind, clientIDs: clientIDs, clientSecret: secret))
@@ -141,8 +141,9 @@ public struct OpenIDConfiguration: Sendable {
     }
 }
 
-/// Why a provider's description was refused.
-package struct OpenIDConfigurationError: Error, CustomStringConvertible {
+/// Why the server's configuration was refused (an OpenID provider's description, the Sign in with
+/// Apple key).
+package struct ConfigurationError: Error, CustomStringConvertible {
     package var description: String
     init(_ description: String) { self.description = description }
 }

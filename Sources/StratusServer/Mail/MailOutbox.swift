@@ -48,11 +48,14 @@ package struct MailOutbox: Service, Sendable {
     /// Writes a mail to the outbox in `transaction`, its subject and body sealed with `sealer`
     /// (a mail holding a code, sealed for its user; a decoy, for its container); after the
     /// commit, ``nudge()`` the courier.
-    /// Header values with control characters are refused here, before anything is stored.
+    /// Header values with control characters are refused here, before anything is stored. Mail to
+    /// a Sign in with Apple relay address whose forwarding the user turned off
+    /// (``AppleNotifications``) is not written.
     static func enqueue(_ mail: StoredMail, sealedWith sealer: Sealer? = nil, in transaction: any StorageTransaction) async throws {
         guard [mail.recipient, mail.subject].allSatisfy({ !$0.unicodeScalars.contains(where: CharacterSet.controlCharacters.contains) }) else {
             throw CloudKitError.badRequest("a mail header value holds a control character")
         }
+        if try await transaction.isRelayMailDisabled(address: mail.recipient) { return }
         var mail = mail
         if let sealer {
             mail.subject = try sealer.seal(Array(mail.subject.utf8))
@@ -131,7 +134,7 @@ package struct MailOutbox: Service, Sendable {
                     ServerMetrics.mailDropped()
                     logger.error("a mail was dropped after \(attempts) tries in 24 hours: \(error)")
                 } else {
-                    let wait = min(retryInterval * (1 << min(attempts - 1, 20)), Self.maxRetryInterval)
+                    let wait = RetrySchedule.wait(after: attempts, first: retryInterval, longest: Self.maxRetryInterval)
                     try await storage.write { try await $0.rescheduleMail(id: mail.id, attempts: attempts, nextAttemptAt: now + wait.milliseconds) }
                     logger.warning("a mail could not be sent (try \(attempts)); retrying in \(wait): \(error)")
                 }

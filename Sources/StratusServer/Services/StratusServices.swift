@@ -35,11 +35,15 @@ package struct StratusServices: Sendable {
     package let admin: AdminService
     /// Seals what the server must keep secret and use again (``KeyVault``).
     package let keys: KeyVault
+    /// Revokes Sign in with Apple's refresh tokens of deleted accounts and unlinked Apple IDs.
+    package let revoker: AppleTokenRevoker
+    /// Acts on Sign in with Apple's server-to-server notifications.
+    package let appleNotifications: AppleNotifications
     /// The wall clock every service reads (``ServerConfiguration/clock``).
     package let clock: ServerClock
 
     init(storage: any StratusStorage, blobs: any BlobStore, incoming: IncomingFiles, signer: AssetURLSigner, keys: KeyVault,
-         configuration: ServerConfiguration, logger: Logger) {
+         configuration: ServerConfiguration, logger: Logger) throws {
         self.keys = keys
         let clock = configuration.clock
         self.clock = clock
@@ -99,7 +103,11 @@ package struct StratusServices: Sendable {
         passwordReset = PasswordReset(storage: storage, outbox: outbox, limiter: limiter, auth: auth, hub: hub, clock: clock)
         emailCodes = EmailCodeSignIn(storage: storage, outbox: outbox, limiter: limiter, auth: auth, allowsSignUp: configuration.emailCodeSignUp, clock: clock)
         let notices = SecurityNotices(outbox: outbox)
-        apple = AppleSignIn(configuration: configuration.appleSignIn, storage: storage, auth: auth, notices: notices, clock: clock)
+        let appleTokens = try AppleTokenEndpoint(configuration: configuration.appleSignIn, clock: clock)
+        revoker = AppleTokenRevoker(storage: storage, tokens: appleTokens, keys: keys, retryInterval: configuration.appleSignIn.revocationRetryInterval,
+                                    clock: clock, logger: logger)
+        apple = AppleSignIn(configuration: configuration.appleSignIn, storage: storage, auth: auth, notices: notices, tokens: appleTokens,
+                            revoker: revoker, keys: keys, clock: clock)
         let passkeys = PasskeySignIn(configuration: configuration.webAuthn, storage: storage, auth: auth, notices: notices,
                                      challengeKey: signer.derivedKey(for: "stratus passkey challenge v1"), clock: clock)
         self.passkeys = passkeys
@@ -108,6 +116,9 @@ package struct StratusServices: Sendable {
         account = AccountCentre(storage: storage, auth: auth, apple: apple, passkeys: passkeys, openID: openID, hub: hub, outbox: outbox, notices: notices, limiter: limiter,
                                 freshProofWindow: configuration.freshProofWindow, clock: clock)
         serverKeys = ServerKeyService(storage: storage, clock: clock)
-        admin = AdminService(storage: storage, blobs: blobs, incoming: incoming, auth: auth, hub: hub, containers: containers, keys: keys, clock: clock)
+        let admin = AdminService(storage: storage, blobs: blobs, incoming: incoming, auth: auth, hub: hub, containers: containers, keys: keys,
+                                 revoker: revoker, clock: clock)
+        self.admin = admin
+        appleNotifications = AppleNotifications(apple: apple, admin: admin, storage: storage, notices: notices, logger: logger)
     }
 }

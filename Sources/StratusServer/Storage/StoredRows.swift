@@ -108,11 +108,60 @@ package struct StoredAppleIdentity: Codable, Sendable, Equatable {
     package var subject: String
     package var email: String?
     package var emailVerified: Bool
+    /// The refresh token Apple gave for the user's authorization code, sealed for the container
+    /// (``KeyVault``), and the client ID that obtained it: revoked when the account is deleted or
+    /// the Apple ID unlinked (``AppleTokenRevoker``). Never in an archive.
+    package var refreshToken: AppleRefreshToken?
+    /// Whether Apple said the user turned mail forwarding to their relay address off
+    /// (`email-disabled`, ``AppleNotifications``): no mail is sent to ``email`` meanwhile.
+    package var relayMailDisabled: Bool
 
-    package init(subject: String, email: String?, emailVerified: Bool) {
+    package init(subject: String, email: String?, emailVerified: Bool, refreshToken: AppleRefreshToken? = nil, relayMailDisabled: Bool = false) {
         self.subject = subject
         self.email = email
         self.emailVerified = emailVerified
+        self.refreshToken = refreshToken
+        self.relayMailDisabled = relayMailDisabled
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case subject, email, emailVerified, relayMailDisabled
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(subject: try container.decode(String.self, forKey: .subject), email: try container.decodeIfPresent(String.self, forKey: .email),
+                  emailVerified: try container.decode(Bool.self, forKey: .emailVerified),
+                  relayMailDisabled: try container.decodeIfPresent(Bool.self, forKey: .relayMailDisabled) ?? false)
+    }
+}
+
+/// A refresh token of Sign in with Apple as kept: sealed for the container, with the client ID
+/// (bundle ID or Services ID) it was issued to, which its revocation must name.
+package struct AppleRefreshToken: Sendable, Equatable {
+    package var sealedToken: String
+    package var clientID: String
+
+    package init(sealedToken: String, clientID: String) {
+        self.sealedToken = sealedToken
+        self.clientID = clientID
+    }
+}
+
+/// A refresh token of Sign in with Apple waiting to be revoked at Apple (``AppleTokenRevoker``).
+package struct StoredAppleRevocation: Sendable, Equatable {
+    package var id: Int64 = 0
+    package var containerID: String
+    package var token: AppleRefreshToken
+    package var createdAt: Int64
+    package var attempts = 0
+
+    package init(id: Int64 = 0, containerID: String, token: AppleRefreshToken, createdAt: Int64, attempts: Int = 0) {
+        self.id = id
+        self.containerID = containerID
+        self.token = token
+        self.createdAt = createdAt
+        self.attempts = attempts
     }
 }
 

@@ -176,7 +176,8 @@ struct AuthRoutes {
             let session = try await signedIn(request, context)
             let confirmation = try await JSONBody.decode(AccountDeletion.self, from: request, limit: Self.maxProofRequestBytes)
             try await account.requireProof(session, ReauthenticationRequest(password: confirmation.password, identityToken: confirmation.identityToken,
-                                                                            nonce: confirmation.nonce, provider: confirmation.provider),
+                                                                            nonce: confirmation.nonce, provider: confirmation.provider,
+                                                                            authorizationCode: confirmation.authorizationCode),
                                            client: context.clientAddress)
             try await admin.deleteAccount(user: session.userRecordName, containerID: session.containerID)
             return try JSONBody.response([String: String]())
@@ -209,6 +210,7 @@ struct AuthRoutes {
         var identityToken: String?
         var nonce: String?
         var provider: String?
+        var authorizationCode: String?
     }
 
     /// The body of `password`: the current password (or none, when the session's proof is fresh,

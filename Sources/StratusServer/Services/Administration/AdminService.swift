@@ -15,6 +15,8 @@ package struct AdminService: Sendable {
     let hub: NotificationHub
     let containers: ContainerService
     let keys: KeyVault
+    /// Revokes the Sign in with Apple token of an account deleted.
+    let revoker: AppleTokenRevoker
     let clock: ServerClock
 
     /// The most users one listing returns.
@@ -190,6 +192,8 @@ package struct AdminService: Sendable {
     /// - the user's place in other users' shares (the owners' share records change);
     /// - the user's subscriptions, sessions (and push connections), APNs tokens, email codes and
     ///   security roles, then the user;
+    /// - the revocation of their Sign in with Apple refresh token, queued for Apple
+    ///   (``AppleTokenRevoker``): the deletion does not wait for it;
     /// - after the commit, the user's data key (``KeyVault/destroyKey(of:)``): what was sealed for
     ///   them cannot be opened again, from the database or from any backup of it.
     ///
@@ -225,9 +229,11 @@ package struct AdminService: Sendable {
                                           access: access).removeParticipant(user)
             }
             let revoked = try await transaction.deleteSessions(user: user, except: nil)
+            try await AppleTokenRevoker.enqueue(stored.apple, of: containerID, at: clock.milliseconds, in: transaction)
             try await transaction.deleteUser(recordName: user)
             return revoked
         }
+        revoker.nudge()
         try await keys.destroyKey(of: .user(user))
         await end(revoked)
     }

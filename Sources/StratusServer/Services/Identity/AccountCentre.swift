@@ -211,7 +211,8 @@ package struct AccountCentre: Sendable {
             try await auth.throttleSignIn(from: client)
             _ = try await openID.confirmedUser(session, provider: provider, OpenIDSignInRequest(idToken: identityToken, nonce: proof.nonce ?? ""))
         } else if let identityToken = proof.identityToken {
-            _ = try await apple.confirmedUser(session, AppleSignInRequest(identityToken: identityToken, nonce: proof.nonce))
+            _ = try await apple.confirmedUser(session, AppleSignInRequest(identityToken: identityToken, nonce: proof.nonce,
+                                                                          authorizationCode: proof.authorizationCode))
         } else if let password = proof.password {
             guard let user = try await storage.read({ try await $0.user(recordName: session.userRecordName) }) else {
                 throw CloudKitError(.authenticationFailed, "the account no longer exists")

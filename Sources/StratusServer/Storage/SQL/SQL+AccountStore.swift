@@ -32,7 +32,8 @@ extension AccountStore where Self: SQLDatabase {
         let inserted = try await changedRowCount("""
             INSERT INTO users (\(unescaped: SQLColumns.user)) VALUES (\(user.userRecordName), \(user.containerID), \(user.username),
                 \(user.passwordHash), \(user.createdAt), \(user.email?.lowercased()), \(user.discoverable), \(user.emailVerified), \(user.disabledAt),
-                \(user.apple?.subject), \(user.apple?.email), \(user.apple?.emailVerified ?? false))
+                \(user.apple?.subject), \(user.apple?.email), \(user.apple?.emailVerified ?? false), \(user.apple?.refreshToken?.sealedToken),
+                \(user.apple?.refreshToken?.clientID), \(user.apple?.relayMailDisabled == true ? 1 : 0))
             ON CONFLICT (container_id, username) DO NOTHING RETURNING 1
             """)
         if inserted == 0 { throw CloudKitError(.exists, "username '\(user.username)' is taken") }
@@ -49,7 +50,9 @@ extension AccountStore where Self: SQLDatabase {
 
     package func setAppleIdentity(user: String, _ identity: StoredAppleIdentity?) async throws {
         try await run("""
-            UPDATE users SET apple_subject = \(identity?.subject), apple_email = \(identity?.email), apple_email_verified = \(identity?.emailVerified ?? false)
+            UPDATE users SET apple_subject = \(identity?.subject), apple_email = \(identity?.email), apple_email_verified = \(identity?.emailVerified ?? false),
+                apple_refresh_token = \(identity?.refreshToken?.sealedToken), apple_client_id = \(identity?.refreshToken?.clientID),
+                apple_relay_mail_disabled = \(identity?.relayMailDisabled == true ? 1 : 0)
             WHERE user_record_name = \(user)
             """)
     }
@@ -85,7 +88,7 @@ extension AccountStore where Self: SQLDatabase {
 /// Column lists and patterns the shared statements use.
 enum SQLColumns {
     static let user = "user_record_name, container_id, username, password_hash, created_at, email, discoverable, email_verified, disabled_at, "
-        + "apple_subject, apple_email, apple_email_verified"
+        + "apple_subject, apple_email, apple_email_verified, apple_refresh_token, apple_client_id, apple_relay_mail_disabled"
 
     /// A `LIKE … ESCAPE '\'` pattern matching text that contains `text`, its wildcards escaped.
     static func containing(_ text: String) -> String {
@@ -116,6 +119,10 @@ enum AccountRows {
         StoredUser(userRecordName: try row.string(0), containerID: try row.string(1), username: try row.string(2),
                    passwordHash: try row.string(3), createdAt: try row.int64(4), email: try row.optionalString(5),
                    discoverable: try row.bool(6), emailVerified: try row.bool(7), disabledAt: try row.optionalInt64(8),
-                   apple: try row.optionalString(9).map { StoredAppleIdentity(subject: $0, email: try row.optionalString(10), emailVerified: try row.bool(11)) })
+                   apple: try row.optionalString(9).map { subject in
+                       let token = try row.optionalString(12).map { AppleRefreshToken(sealedToken: $0, clientID: try row.optionalString(13) ?? "") }
+                       return StoredAppleIdentity(subject: subject, email: try row.optionalString(10), emailVerified: try row.bool(11),
+                                                  refreshToken: token, relayMailDisabled: try row.int64(14) != 0)
+                   })
     }
 }

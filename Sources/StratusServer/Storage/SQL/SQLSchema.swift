@@ -120,4 +120,25 @@ package enum SQLSchema {
         )\(t.withoutRowID);
         """
     }
+    /// Sign in with Apple's refresh tokens (sealed, with the client ID each was issued to), whether
+    /// Apple turned the user's relay mail off, and the revocations waiting for Apple
+    /// (``AppleTokenRevoker``). Registered by each driver after ``signUpCodes``.
+    package static let appleTokens = Migration(sqliteIdentifier: "v30-apple-tokens", postgresIdentifier: "v20-apple-tokens") { t in """
+        ALTER TABLE users ADD COLUMN apple_refresh_token TEXT;
+        ALTER TABLE users ADD COLUMN apple_client_id TEXT;
+        ALTER TABLE users ADD COLUMN apple_relay_mail_disabled \(t.integer) NOT NULL DEFAULT 0;
+        CREATE INDEX users_apple_email ON users(apple_email);
+        CREATE TABLE apple_revocations (
+            id \(t.rowID),
+            container_id \(t.key) NOT NULL,
+            client_id TEXT NOT NULL,
+            sealed_token TEXT NOT NULL,
+            created_at \(t.integer) NOT NULL,
+            next_attempt_at \(t.integer) NOT NULL,
+            attempts \(t.integer) NOT NULL,
+            lease_until \(t.integer) NOT NULL
+        );
+        CREATE INDEX apple_revocations_due ON apple_revocations(next_attempt_at);
+        """
+    }
 }

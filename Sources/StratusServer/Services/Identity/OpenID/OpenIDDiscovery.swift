@@ -89,7 +89,7 @@ actor OpenIDDiscovery {
             throw ProviderHTTP.unreachable(name, "its discovery document names the issuer '\(metadata.issuer)', not '\(issuer)'")
         }
         for url in [metadata.authorizationEndpoint, metadata.tokenEndpoint, metadata.jwksURI] + (metadata.userinfoEndpoint.map { [$0] } ?? [])
-        where !AppleSignInConfiguration.isAcceptableKeysURL(url) {
+        where !AppleSignInConfiguration.isAcceptableURL(url) {
             throw ProviderHTTP.unreachable(name, "its discovery document names '\(url)', which is not https")
         }
         return metadata

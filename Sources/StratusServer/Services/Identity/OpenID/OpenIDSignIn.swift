@@ -357,6 +357,15 @@ package struct OpenIDSignIn: Sendable {
         return try? JSONDecoder().decode(Header.self, from: json)
     }
 
+    /// The `sub` claim of a compact JWS, read without checking its signature: for a token the
+    /// server received from the provider itself, over a connection it opened.
+    static func subject(of token: String) -> String? {
+        struct Payload: Decodable { var sub: String? }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let json = Base64URL.decode(String(parts[1])) else { return nil }
+        return (try? JSONDecoder().decode(Payload.self, from: json))?.sub
+    }
+
     private func discovery(_ issuer: String) -> OpenIDDiscovery {
         discoveries[issuer]!  // made at init for every configured issuer
     }

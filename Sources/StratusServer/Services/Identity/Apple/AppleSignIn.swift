@@ -18,13 +18,24 @@ import StratusCore
 /// A signed-in user links an Apple ID to their account explicitly, and unlinks it only while
 /// they have a password or a passkey to sign in with, each with fresh proof (``AccountCentre``). Deleting the
 /// account forgets the link with the row.
+///
+/// An app may send the authorization code Apple gave it with the token: when the operator gave
+/// the server its Sign in with Apple key, the server exchanges the code at Apple for a refresh
+/// token (``AppleTokenEndpoint``), checks it was issued for the token's Apple ID, and keeps it
+/// sealed for the container, to revoke when the account is deleted or the Apple ID unlinked
+/// (``AppleTokenRevoker``).
 package struct AppleSignIn: Sendable {
     let configuration: AppleSignInConfiguration
-    let keys: PublishedKeys
+    let publishedKeys: PublishedKeys
     let storage: any StratusStorage
     let auth: AuthService
     /// Mails users the changes to how their accounts sign in.
     let notices: SecurityNotices
+    /// Apple's token endpoint; nil without the operator's key (codes are then not exchanged).
+    let tokens: AppleTokenEndpoint?
+    let revoker: AppleTokenRevoker
+    /// Seals the refresh tokens kept.
+    let keys: KeyVault
     let clock: ServerClock
 
     /// The longest identity token accepted (Apple's are about 1 KB).
@@ -34,11 +45,15 @@ package struct AppleSignIn: Sendable {
     /// How far the server's clock may be from Apple's.
     static let allowedSkew: TimeInterval = 60
 
-    init(configuration: AppleSignInConfiguration, storage: any StratusStorage, auth: AuthService, notices: SecurityNotices, clock: ServerClock) {
+    init(configuration: AppleSignInConfiguration, storage: any StratusStorage, auth: AuthService, notices: SecurityNotices,
+         tokens: AppleTokenEndpoint?, revoker: AppleTokenRevoker, keys: KeyVault, clock: ServerClock) {
         self.configuration = configuration
         self.clock = clock
         self.notices = notices
-        keys = PublishedKeys(url: configuration.keysURL, publisher: "Apple", refetchInterval: configuration.refetchInterval)
+        self.tokens = tokens
+        self.revoker = revoker
+        self.keys = keys
+        publishedKeys = PublishedKeys(url: configuration.keysURL, publisher: "Apple", refetchInterval: configuration.refetchInterval)
         self.storage = storage
         self.auth = auth
     }
@@ -84,7 +99,10 @@ package struct AppleSignIn: Sendable {
     /// `apple/unlink`: forgets the signed-in user's Apple ID, if they have a password or a passkey
     /// to sign in with, and ends their other sessions; returns the token hashes of the sessions ended.
     package func unlink(_ session: StoredSession) async throws -> [String] {
-        defer { notices.sent() }
+        defer {
+            notices.sent()
+            revoker.nudge()
+        }
         return try await storage.write { [notices] transaction in
             guard let user = try await transaction.user(recordName: session.userRecordName) else {
                 throw CloudKitError(.authenticationFailed, "the account no longer exists")
@@ -93,20 +111,25 @@ package struct AppleSignIn: Sendable {
                 throw CloudKitError.badRequest("set a password or add a passkey before unlinking Sign in with Apple: the account would have no way to sign in")
             }
             try await transaction.setAppleIdentity(user: user.userRecordName, nil)
+            try await AppleTokenRevoker.enqueue(user.apple, of: user.containerID, at: clock.milliseconds, in: transaction)
             try await notices.notify(user, "Sign in with Apple was removed from your account", in: transaction)
             return try await transaction.deleteSessions(user: user.userRecordName, except: session.tokenHash)
         }
     }
 
     /// The signed-in user, once they proved it again with a fresh token of their linked Apple ID
-    /// (how an account without a password confirms its deletion).
+    /// (how an account without a password confirms its deletion). A refresh token exchanged for
+    /// the request's authorization code is kept: the deletion that follows revokes it.
     package func confirmedUser(_ session: StoredSession, _ request: AppleSignInRequest) async throws -> StoredUser {
         let identity = try await verify(request, containerID: session.containerID)
-        guard let user = try await storage.read({ try await $0.user(recordName: session.userRecordName) }),
-              user.apple?.subject == identity.subject else {
-            throw CloudKitError(.authenticationFailed, "this Apple ID is not the one linked to the account")
+        return try await storage.write { transaction in
+            guard let user = try await transaction.user(recordName: session.userRecordName), user.apple?.subject == identity.subject else {
+                throw CloudKitError(.authenticationFailed, "this Apple ID is not the one linked to the account")
+            }
+            let kept = Self.merged(identity, into: user.apple)
+            if kept != user.apple { try await transaction.setAppleIdentity(user: user.userRecordName, kept) }
+            return user
         }
-        return user
     }
 
     /// Checks an identity token (see the type's description) and returns whom it identifies.
@@ -122,7 +145,7 @@ package struct AppleSignIn: Sendable {
         guard let kid = header.kid, !kid.isEmpty, kid.utf8.count <= 256 else { throw Self.failed("the identity token names no key") }
         let claims: OpenIDClaims
         do {
-            claims = try await keys.keys(for: kid, algorithm: "RS256").verify(token, as: OpenIDClaims.self)
+            claims = try await publishedKeys.keys(for: kid, algorithm: "RS256").verify(token, as: OpenIDClaims.self)
         } catch let error as CloudKitError {
             throw error
         } catch {
@@ -151,21 +174,33 @@ package struct AppleSignIn: Sendable {
             throw Self.failed("this identity token was used already: sign in with Apple again for a new one")
         }
         let (email, verified) = claims.keptEmail
-        return StoredAppleIdentity(subject: claims.subject.value, email: email, emailVerified: verified)
+        var identity = StoredAppleIdentity(subject: claims.subject.value, email: email, emailVerified: verified)
+        if let code = request.authorizationCode, let tokens, let clientID = claims.audience.value.first {
+            let refreshToken = try await tokens.refreshToken(for: code, clientID: clientID, subject: identity.subject)
+            identity.refreshToken = AppleRefreshToken(sealedToken: try await keys.seal(Array(refreshToken.utf8), for: .container(containerID)),
+                                                      clientID: clientID)
+        }
+        return identity
     }
 
-    /// `BAD_REQUEST` for an identity token over 8 KB or a nonce over 1 KB: checked before anything
-    /// else about the request, fresh proof included.
+    /// `BAD_REQUEST` for an identity token over 8 KB, a nonce over 1 KB or an authorization code
+    /// over 1 KB: checked before anything else about the request, fresh proof included.
     static func checkBounds(_ request: AppleSignInRequest) throws(CloudKitError) {
-        guard request.identityToken.utf8.count <= maxTokenBytes, (request.nonce?.utf8.count ?? 0) <= 1024 else {
-            throw .badRequest("identityToken is limited to 8 KB and nonce to 1 KB")
+        guard request.identityToken.utf8.count <= maxTokenBytes, (request.nonce?.utf8.count ?? 0) <= 1024,
+              (request.authorizationCode?.utf8.count ?? 0) <= AppleTokenEndpoint.maxCodeBytes else {
+            throw .badRequest("identityToken is limited to 8 KB, nonce and authorizationCode to 1 KB")
         }
     }
 
-    /// What to keep of a token's identity: Apple leaves the email out of some later tokens.
+    /// What to keep of a token's identity: Apple leaves the email out of some later tokens, a
+    /// sign-in without a code keeps the refresh token kept before, and what Apple said of the
+    /// relay address stands.
     static func merged(_ identity: StoredAppleIdentity, into kept: StoredAppleIdentity?) -> StoredAppleIdentity {
-        guard identity.email == nil, let kept, kept.subject == identity.subject else { return identity }
-        return kept
+        guard let kept, kept.subject == identity.subject else { return identity }
+        var merged = identity.email == nil ? kept : identity
+        merged.refreshToken = identity.refreshToken ?? kept.refreshToken
+        merged.relayMailDisabled = kept.relayMailDisabled
+        return merged
     }
 
     /// The username of an account Sign in with Apple creates: `apple-` and ten random characters
