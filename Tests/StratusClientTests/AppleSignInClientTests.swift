@@ -37,6 +37,28 @@ import StratusTesting
         }
     }
 
+    /// An app sends the authorization code with the token; deleting the account, confirmed with a
+    /// fresh credential, revokes the refresh token at Apple.
+    @Test func deletingTheAccountRevokesItsAppleToken() async throws {
+        try await AppleTestIssuer.with { apple in
+            try await TestCloud.with(configure: apple.configure) { cloud in
+                let phone = await cloud.container()
+                let code = apple.authorizationCode(for: "003.gus")
+                let gus = try await phone.signIn(appleIdentityToken: try await apple.token(subject: "003.gus"), authorizationCode: code)
+                let refreshToken = try #require(apple.exchanges.first { $0.code == code }?.refreshToken)
+                try await phone.reauthenticate(appleIdentityToken: try await apple.token(subject: "003.gus"))
+                try await phone.deleteAccount()
+                await #expect(throws: CloudError.self, "signed out") { try await phone.currentUserRecordName() }
+                for _ in 0..<600 where !apple.revocations.contains(where: { $0.token == refreshToken && $0.answered }) {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                #expect(apple.revocations.filter(\.answered).map(\.token) == [refreshToken])
+                #expect(try await cloud.container().signIn(appleIdentityToken: try await apple.token(subject: "003.gus")) != gus,
+                        "the account is gone: the Apple ID signs up anew")
+            }
+        }
+    }
+
     /// The account centre through the SDK: methods and sessions, one device signed out, and a
     /// change that needs fresh proof told apart from a failed sign-in.
     @Test(.enabled(if: TestCloud.runsServerInProcess, "moves the server's clock")) func theAccountCentre() async throws {

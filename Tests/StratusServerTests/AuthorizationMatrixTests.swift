@@ -43,6 +43,7 @@ import StratusCore
             routes["POST /auth/1/{container}/{environment}/\(path)"] = .none(accounts)
         }
         routes["GET /auth/1/{container}/{environment}/account"] = .none(accounts)
+        routes["POST /auth/1/{container}/{environment}/apple/notifications"] = .none("Apple's notifications: a JWS Apple signed changes the account of its Apple ID, no record")
         for method in ["GET", "POST"] {
             routes["\(method) /auth/1/{container}/{environment}/web/signin"] = .none(accounts)
             routes["\(method) /auth/1/{container}/{environment}/web/password"] = .none(accounts)
