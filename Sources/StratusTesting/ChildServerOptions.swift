@@ -24,6 +24,7 @@ enum ChildServerOptions {
         arguments += ["--apple-url", apple.baseURL, "--apple-revocation-retry-seconds", String(max(1, apple.revocationRetryInterval.components.seconds))]
             + (apple.requiresNonce ? ["--apple-require-nonce"] : [])
         if let key = apple.clientSecretKey {
+            try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
             let file = configuration.dataDirectory.appendingPathComponent("apple-key.p8")
             try Data(key.privateKeyPEM.utf8).write(to: file)
             arguments += ["--apple-team-id", key.teamID, "--apple-key-id", key.keyID, "--apple-private-key-file", file.path]
