@@ -75,7 +75,7 @@ public struct CloudError: Error, Sendable, CustomStringConvertible {
     public var ancestorRecord: CloudRecord?
     /// For a change that needs fresh proof (``Code-swift.enum/notAuthenticated``, reason `fresh
     /// proof required`): the sign-in methods the account can prove itself with again
-    /// (``Container/reauthenticate(password:)``, ``Container/reauthenticate(appleIdentityToken:nonce:)``).
+    /// (``Container/reauthenticate(password:)``, ``Container/reauthenticate(appleIdentityToken:nonce:authorizationCode:)``).
     public var freshProofMethods: [String]?
 
     /// An error with a code and a reason; `retryAfter` and `serverErrorCode` as the server gave them.

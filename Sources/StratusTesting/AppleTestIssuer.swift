@@ -32,8 +32,9 @@ public actor AppleTestIssuer {
     public nonisolated let keysURL: String
     /// Its base URL, which ``configure(_:)`` gives the server as Apple's.
     public nonisolated let baseURL: String
-    /// The team and key the server's client secret must name, and the key it must be signed with.
+    /// The team the server's client secret must name as its issuer.
     public nonisolated let teamID = "TEAM123456"
+    /// The ID of the key the server's client secret must be signed with (its `kid`).
     public nonisolated let keyID = "KEY7654321"
     private nonisolated let clientSecretKey = ES256PrivateKey()
     private nonisolated let ledger: Ledger
@@ -333,9 +334,13 @@ public actor AppleTestIssuer {
 
     /// The claims of a server-to-server notification.
     public struct NotificationClaims: JWTPayload {
+        /// The issuer: Apple's is `https://appleid.apple.com`.
         public var iss = "https://appleid.apple.com"
+        /// The app's client ID.
         public var aud: String
+        /// When it was issued (seconds since 1970).
         public var iat: Int
+        /// Its unique ID.
         public var jti = UUID().uuidString
         /// The event, as the JSON string Apple sends.
         public var events: String
