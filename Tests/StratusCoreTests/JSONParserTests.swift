@@ -72,6 +72,75 @@ import Testing
         #expect(fast.operations[0].record.fields["n"] == .list(.double, [.double(1), .double(2.5)]))
         #expect(fast.operations[0].createKey == "device.7")
     }
+
+    /// Parses `text` leaving the elements of its top-level `operations` array as text.
+    func parseLeaving(_ text: String, flagging: Set<String> = []) throws -> (JSONValue, JSONElements?) {
+        let bytes = Array(text.utf8)
+        let (tree, found) = try bytes.withUnsafeBufferPointer { try JSONParser.parse($0, leavingElementsOf: "operations", flagging: flagging) }
+        return (tree, found.map { JSONElements(document: bytes, elements: $0) })
+    }
+
+    @Test func elementsLeftAsTextReadAsAWholeParseReadsThem() throws {
+        let json = #" {"zoneID": {"zoneName": "Z"}, "operations" : [ {"a": [1, -0, 2.5e3, "caf\u00e9", "naïve", true, null]}, [], {} , "x\"y", 7 ], "atomic": false, "operations": [9]} "#
+        let whole = try parse(json)
+        let (tree, elements) = try parseLeaving(json)
+        guard case .object(let wholeObject) = whole, case .object(let object) = tree, case .array(let expected)? = wholeObject["operations"],
+              let elements else {
+            Issue.record("not read as expected"); return
+        }
+        // The first `operations` member is left as text (an empty array in the tree); every other member is built.
+        #expect(object.members.map(\.key) == ["zoneID", "operations", "atomic", "operations"])
+        #expect(object.members[1].value == .array([]))
+        #expect(object.members[3].value == .array([.integer(9)]))
+        #expect(object["zoneID"] == wholeObject["zoneID"] && object["atomic"] == .bool(false))
+        #expect(elements.count == expected.count)
+        for index in expected.indices { #expect(try elements.element(index) == expected[index]) }
+    }
+
+    @Test func onlyAnArrayAtTheTopLevelIsLeftAsText() throws {
+        #expect(try parseLeaving(#"{"operations": {"a": 1}}"#).1 == nil)
+        #expect(try parseLeaving(#"{"zone": {"operations": [1]}}"#).1 == nil)
+        #expect(try parseLeaving(#"[{"operations": [1]}]"#).1 == nil)
+        #expect(try parseLeaving(#"{"operations": []}"#).1?.count == 0)
+    }
+
+    /// Elements left as text are checked as strictly as a whole parse, with the same error at the same byte.
+    @Test(arguments: [
+        #"{"operations": [{"a": 01}]}"#, #"{"operations": [{"a": 1e400}]}"#, #"{"operations": [{"a" 1}]}"#, #"{"operations": [1,]}"#,
+        #"{"operations": ["bad \x escape"]}"#, #"{"operations": ["\ud83d alone"]}"#, "{\"operations\": [\"tab\there\"]}",
+        #"{"operations": [tru]}"#, #"{"operations": [{"a": [1 2]}]}"#, #"{"operations": ["unterminated]}"#, #"{"operations": [1]"#,
+        #"{"operations": [{}] } x"#, #"{"operations": [{1: 2}]}"#,
+    ])
+    func malformedElementsAreRejectedAsAWholeParseRejectsThem(_ text: String) {
+        let whole = #expect(throws: CloudKitError.self) { try parse(text) }
+        let leaving = #expect(throws: CloudKitError.self) { try parseLeaving(text) }
+        #expect(whole?.reason == leaving?.reason)
+    }
+
+    @Test func invalidUTF8InAnElementIsRejected() {
+        let bytes: [UInt8] = Array(#"{"operations": [""#.utf8) + [0xFF, 0xFE] + Array(#""]}"#.utf8)
+        #expect(throws: CloudKitError.self) { try bytes.withUnsafeBufferPointer { try JSONParser.parse($0, leavingElementsOf: "operations") } }
+    }
+
+    /// The nesting limit counts from the document's top, as for a whole parse.
+    @Test func elementsNestedTooDeepAreRejected() throws {
+        let tooDeep = #"{"operations": ["# + String(repeating: "[", count: 63) + String(repeating: "]", count: 63) + "]}"
+        let whole = #expect(throws: CloudKitError.self) { try parse(tooDeep) }
+        let leaving = #expect(throws: CloudKitError.self) { try parseLeaving(tooDeep) }
+        #expect(whole?.reason == leaving?.reason && whole?.reason.contains("nested deeper") == true)
+        let deepest = #"{"operations": ["# + String(repeating: "[", count: 62) + String(repeating: "]", count: 62) + "]}"
+        guard case .object(let object) = try parse(deepest), case .array(let expected)? = object["operations"] else {
+            Issue.record("not parsed"); return
+        }
+        #expect(try parseLeaving(deepest).1?.element(0) == expected[0])
+    }
+
+    @Test func anElementHoldingAFlaggingWordIsFlagged() throws {
+        let json = #"{"operations": [{"recordType": "Note"}, {"recordType": "cloudkit.share"}, {"cloudkit.share": 1}, {"t": "cloudkit\u002eshare"}, {"t": "cloudkit.shares"}, {"t": "x"}]}"#
+        guard let elements = try parseLeaving(json, flagging: ["cloudkit.share"]).1 else { Issue.record("not left as text"); return }
+        #expect((0..<elements.count).map(elements.mayHoldFlaggedWord) == [false, true, true, true, false, false])
+        #expect(JSONElements([.null]).mayHoldFlaggedWord(0))
+    }
 }
 
 @Suite struct WireWriterTests {

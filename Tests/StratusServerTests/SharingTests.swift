@@ -215,6 +215,25 @@ import StratusCore
         }
     }
 
+    /// A `records/modify` body's operations are read beside the writer from their text; one that
+    /// names a share, however its JSON spells the name, still has its batch planned as a share.
+    @Test func aShareSpeltWithEscapesIsPlannedAsAShare() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            try await alice.createZone("Lists")
+            _ = try await alice.save([RecordOperation(.create, Self.record("root"))], zone: "Lists")
+            var share = Record(recordName: "share", recordType: ShareKeys.recordType)
+            share.shareKeys = ShareKeys(forRecord: RecordPointer(recordName: "root"))
+            let json = String(decoding: try JSONEncoder().encode(RecordsModifyRequest(operations: [RecordOperation(.create, share)],
+                                                                                        zoneID: ZoneID(zoneName: "Lists"))), as: UTF8.self)
+            let escaped = json.replacingOccurrences(of: #""cloudkit.share""#, with: #""cloudkit\u002eshare""#)
+            #expect(escaped != json)
+            let saved = try await alice.post(alice.path(.private, "records/modify"), json: escaped).decode(RecordsResponse.self).records
+            #expect(saved.first?.record?.shareKeys?.shortGUID != nil)
+            #expect(try await alice.lookup(["root"], zone: "Lists", owner: nil).first?.record?.share?.recordName == "share")
+        }
+    }
+
     @Test func aShareHasAtMostOneHundredParticipantsAndNeedsACustomZone() async throws {
         try await TestServer.with { server in
             let alice = try await server.signUp("alice")

@@ -128,9 +128,12 @@ public struct ShareKeys: Codable, Sendable, Hashable {
     /// The share record's field holding its title (`CKShare.SystemFieldKey.title`).
     public static let titleField = "cloudkit.title"
 
+    /// The record type's spellings a request may use.
+    package static let recordTypeSpellings = [recordType, "cloudKit.share"]
+
     /// Whether a record type names a share.
     public static func isShareType(_ type: String?) -> Bool {
-        type == recordType || type == "cloudKit.share"
+        type.map(recordTypeSpellings.contains) ?? false
     }
 
     static let keys = ["forRecord", "publicPermission", "participants", "owner", "currentUserParticipant", "shortGUID", "shareURL"]

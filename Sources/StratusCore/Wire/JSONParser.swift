@@ -6,6 +6,12 @@ package struct JSONParser {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
+    /// With ``parse(_:leavingElementsOf:flagging:)``: the top-level member whose array is checked
+    /// but not built, the words that flag an element, and what was found.
+    private var unread: (member: String, flagging: [[UInt8]])?
+    private var elements: [JSONElements.Element]?
+    /// Whether a string of the element being checked is one of the flagging words.
+    private var flagged = false
 
     /// Parses one JSON document; anything but whitespace after it is an error.
     package static func parse(_ bytes: [UInt8]) throws(CloudKitError) -> JSONValue {
@@ -25,16 +31,44 @@ package struct JSONParser {
         return value
     }
 
+    /// Parses one JSON document whose top-level object's first `member`, when it is an array, is
+    /// checked as strictly as the rest but not built: the tree holds an empty array there, and
+    /// its elements come back as places in `buffer` (nil when there is no such array), read later
+    /// one at a time with ``JSONElements/element(_:)``. An element holding a string (a member
+    /// name or a value) equal to one of `flagging` is flagged.
+    ///
+    /// A `records/modify` body is read this way: its operations are read beside the writer, and
+    /// no tree of the whole batch is built or destroyed while the request waits.
+    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>, leavingElementsOf member: String,
+                              flagging: Set<String> = []) throws(CloudKitError) -> (JSONValue, [JSONElements.Element]?) {
+        var parser = JSONParser(bytes: buffer)
+        parser.unread = (member, flagging.map { Array($0.utf8) })
+        let value = try parser.value(depth: 0)
+        parser.skipWhitespace()
+        guard parser.index == buffer.count else { throw parser.invalid("unexpected data after the JSON value") }
+        return (value, parser.elements)
+    }
+
+    /// Parses the value at `start` of `buffer`, found well-formed before (an element of
+    /// ``parse(_:leavingElementsOf:flagging:)``), as nested `depth` levels deep.
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int, depth: Int) throws(CloudKitError) -> JSONValue {
+        var parser = JSONParser(bytes: buffer)
+        parser.index = start
+        return try parser.value(depth: depth)
+    }
+
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     private func invalid(_ problem: String) -> CloudKitError {
         .badRequest("request body is not valid JSON: \(problem) at byte \(index)")
     }
 
-    private mutating func skipWhitespace() {
+    @discardableResult
+    private mutating func skipWhitespace() -> Bool {
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
             index += 1
         }
+        return true
     }
 
     private mutating func value(depth: Int) throws(CloudKitError) -> JSONValue {
@@ -75,7 +109,12 @@ package struct JSONParser {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw invalid("expected ':'") }
             index += 1
-            members.append((key, try value(depth: depth + 1)))
+            if depth == 0, elements == nil, key == unread?.member, skipWhitespace(), index < bytes.count, bytes[index] == UInt8(ascii: "[") {
+                elements = try checkElements(depth: depth + 1)
+                members.append((key, .array([])))
+            } else {
+                members.append((key, try value(depth: depth + 1)))
+            }
             skipWhitespace()
             guard index < bytes.count else { throw invalid("unexpected end") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -103,6 +142,125 @@ package struct JSONParser {
             return .array(elements)
         }
     }
+
+    // MARK: - Checking without building
+
+    /// The elements of the array at `index`, each checked as ``value(depth:)`` would read it.
+    private mutating func checkElements(depth: Int) throws(CloudKitError) -> [JSONElements.Element] {
+        guard depth < Self.maximumDepth else { throw invalid("nested deeper than \(Self.maximumDepth) levels") }
+        index += 1
+        var found: [JSONElements.Element] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return found
+        }
+        while true {
+            skipWhitespace()
+            let start = index
+            flagged = false
+            try check(depth: depth + 1)
+            found.append(JSONElements.Element(start: start, flagged: flagged))
+            skipWhitespace()
+            guard index < bytes.count else { throw invalid("unexpected end") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            guard bytes[index] == UInt8(ascii: "]") else { throw invalid("expected ',' or ']'") }
+            index += 1
+            return found
+        }
+    }
+
+    /// Checks the value at `index` as ``value(depth:)`` reads it, with the same errors, without
+    /// building it.
+    private mutating func check(depth: Int) throws(CloudKitError) {
+        guard depth < Self.maximumDepth else { throw invalid("nested deeper than \(Self.maximumDepth) levels") }
+        skipWhitespace()
+        guard index < bytes.count else { throw invalid("unexpected end") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): try checkObject(depth: depth)
+        case UInt8(ascii: "["): try checkArray(depth: depth)
+        case UInt8(ascii: "\""): try checkString()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        default: _ = try number()
+        }
+    }
+
+    private mutating func checkObject(depth: Int) throws(CloudKitError) {
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw invalid("expected a member name") }
+            try checkString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw invalid("expected ':'") }
+            index += 1
+            try check(depth: depth + 1)
+            skipWhitespace()
+            guard index < bytes.count else { throw invalid("unexpected end") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            guard bytes[index] == UInt8(ascii: "}") else { throw invalid("expected ',' or '}'") }
+            index += 1
+            return
+        }
+    }
+
+    private mutating func checkArray(depth: Int) throws(CloudKitError) {
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return
+        }
+        while true {
+            try check(depth: depth + 1)
+            skipWhitespace()
+            guard index < bytes.count else { throw invalid("unexpected end") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            guard bytes[index] == UInt8(ascii: "]") else { throw invalid("expected ',' or ']'") }
+            index += 1
+            return
+        }
+    }
+
+    /// Checks a string; one of plain ASCII is not made into a `String` unless it may be a
+    /// flagging word.
+    private mutating func checkString() throws(CloudKitError) {
+        let start = index
+        index += 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                flag(bytes[start + 1..<index - 1])
+                return
+            }
+            if byte == UInt8(ascii: "\\") || byte >= 0x80 {
+                // Escapes and UTF-8 are read as ``string()`` reads them, with its errors.
+                index = start
+                var text = try string()
+                text.withUTF8 { flag($0[...]) }
+                return
+            }
+            if byte < 0x20 { throw invalid("control character in a string") }
+            index += 1
+        }
+        throw invalid("unterminated string")
+    }
+
+    /// Flags the element being checked if `text` is one of the flagging words.
+    private mutating func flag(_ text: Slice<UnsafeBufferPointer<UInt8>>) {
+        guard !flagged, let words = unread?.flagging else { return }
+        flagged = words.contains { $0.count == text.count && $0.elementsEqual(text) }
+    }
+
+    // MARK: - Values
 
     private mutating func string() throws(CloudKitError) -> String {
         index += 1

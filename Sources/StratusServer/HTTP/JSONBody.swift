@@ -24,6 +24,14 @@ package enum JSONBody {
     /// Reads a complete body as `T`: the parser and readers every request goes through (the fuzz
     /// targets call this too).
     package static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+        if let leaving = T.self as? any WireReadableLeavingElements.Type {
+            let typed = bytes.assumingMemoryBound(to: UInt8.self)
+            let (json, elements) = try JSONParser.parse(typed, leavingElementsOf: leaving.elementsLeftUnread, flagging: leaving.flaggingWords)
+            guard let value = try leaving.init(json: json, elements: elements.map { JSONElements(document: Array(typed), elements: $0) }) as? T else {
+                throw CloudKitError(.internalError, "decoder mismatch")
+            }
+            return value
+        }
         if let readable = T.self as? any WireReadable.Type {
             let json = try JSONParser.parse(bytes.assumingMemoryBound(to: UInt8.self))
             guard let value = try readable.init(json: json) as? T else { throw CloudKitError(.internalError, "decoder mismatch") }
@@ -67,4 +75,16 @@ package enum JSONBody {
         guard !codingPath.isEmpty else { return "" }
         return " at " + codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
     }
+}
+
+/// A request body read with the elements of one top-level array member left as JSON text
+/// (``JSONElements``), each read later where it is needed.
+protocol WireReadableLeavingElements: WireReadable {
+    /// The top-level member whose array is left as text.
+    static var elementsLeftUnread: String { get }
+    /// Strings that flag an element holding one (``JSONElements/mayHoldFlaggedWord(_:)``).
+    static var flaggingWords: Set<String> { get }
+    /// The body from its tree (an empty array at ``elementsLeftUnread`` when `elements` holds it)
+    /// and that member's elements.
+    init(json: JSONValue, elements: JSONElements?) throws(CloudKitError)
 }

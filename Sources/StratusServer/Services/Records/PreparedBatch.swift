@@ -25,12 +25,15 @@ struct PreparedBatch: Sendable {
     let mentionsShares: Bool
     private let chunks: [Task<[PreparedOperation], any Error>]
 
-    /// A batch whose operations are still JSON, as the request carried them. With `sealer`, the
-    /// fields sent encrypted are sealed with it as they are read.
-    init(reading operations: [JSONValue], zoneName: String, sealer: Sealer? = nil) {
-        self.init(count: operations.count, zoneName: zoneName, sealer: sealer,
-                  mentionsShares: operations.contains(where: Self.mentionsShare)) { index throws(CloudKitError) in
-            try RecordOperation(json: operations[index])
+    /// A batch whose operations are still JSON, as the request carried them: each is built from
+    /// its text and read in its chunk's task. With `sealer`, the fields sent encrypted are sealed
+    /// with it as they are read.
+    init(reading operations: JSONElements, zoneName: String, sealer: Sealer? = nil) {
+        let mentionsShares = (0..<operations.count).contains { index in
+            operations.mayHoldFlaggedWord(index) && Self.mentionsShare((try? operations.element(index)) ?? .null)
+        }
+        self.init(count: operations.count, zoneName: zoneName, sealer: sealer, mentionsShares: mentionsShares) { index throws(CloudKitError) in
+            try RecordOperation(json: operations.element(index))
         }
     }
 
