@@ -12,13 +12,15 @@ package struct OutOfLine<Wrapped: Sendable & Equatable>: Sendable, Equatable {
 
     private var storage: Storage?
 
+    // Absent, no storage's type is looked up: `Optional.map(Storage.init)` asked the runtime for
+    // `Storage<Wrapped>`'s metadata on every record made (1.2% of a records/modify's samples).
     package init(wrappedValue: Wrapped?) {
-        storage = wrappedValue.map(Storage.init)
+        if let wrappedValue { storage = Storage(wrappedValue) } else { storage = nil }
     }
 
     package var wrappedValue: Wrapped? {
         get { storage?.value }
-        set { storage = newValue.map(Storage.init) }
+        set { if let newValue { storage = Storage(newValue) } else { storage = nil } }
     }
 
     package static func == (lhs: OutOfLine, rhs: OutOfLine) -> Bool {
