@@ -78,7 +78,8 @@ import StratusTesting
                 let deleted = try await session.post("\(Self.auth)/account/delete", ["identityToken": try await apple.token(subject: "011.erin")])
                 #expect(deleted.status == 200, "the deletion does not wait for Apple: \(deleted.text)")
                 // Tried, refused (503) and rescheduled; stop before it is tried a third time.
-                for _ in 0..<600 where apple.revocations.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+                let deadline = ContinuousClock.now + .seconds(30)
+                while apple.revocations.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
                 #expect(try await Self.pendingRevocations(server) == 1)
             }
             try await TestServer.with(dataDirectory: directory, configure: apple.configure) { server in

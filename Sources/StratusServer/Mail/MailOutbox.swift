@@ -71,7 +71,7 @@ package struct MailOutbox: Service, Sendable {
     }
 
     package func run() async throws {
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 // The poll: retries fall due, and other instances' mails, without a nudge here.
                 group.addTask { [nudges] in

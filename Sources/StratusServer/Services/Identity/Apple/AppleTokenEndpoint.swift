@@ -66,7 +66,9 @@ struct AppleTokenEndpoint: Sendable {
             ("token", token), ("token_type_hint", "refresh_token"),
         ], provider: "Apple")
         if answer.status == 200 { return .done }
-        let error = (try? JSONDecoder().decode(TokenAnswer.self, from: answer.body))?.error ?? "HTTP \(answer.status)"
-        return ["invalid_client", "unauthorized_client", "HTTP 401", "HTTP 403"].contains(error) ? .refusedCredentials(error) : .done
+        let error = (try? JSONDecoder().decode(TokenAnswer.self, from: answer.body))?.error
+        if let error, ["invalid_client", "unauthorized_client"].contains(error) { return .refusedCredentials(error) }
+        if error == nil, answer.status == 401 || answer.status == 403 { return .refusedCredentials("HTTP \(answer.status)") }
+        return .done
     }
 }
