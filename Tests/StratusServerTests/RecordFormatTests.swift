@@ -17,6 +17,12 @@ import StratusTesting
     /// Notes' change token after the fixture's writes.
     static let tokenOfFormat1 = "MS56LjIuMzA3"
 
+    /// A version's change tag is its sequence in base 36 (`String(_:radix:)`'s digits, written by hand).
+    @Test(arguments: [Int64(1), 9, 10, 35, 36, 1_295, 1_296, 60_304, 1_700_000_000_000, Int64.max, 0, -1, Int64.min])
+    func aDerivedChangeTagIsTheSequenceInBase36(_ sequence: Int64) {
+        #expect(StoredRecord.derivedChangeTag(of: sequence) == String(sequence, radix: 36))
+    }
+
     @Test func aStoreOfFormat1OpensMovedAcrossAndServesWhatItHeld() async throws {
         let directory = try await Self.fixture.copy()
         defer { try? FileManager.default.removeItem(at: directory) }
