@@ -59,7 +59,8 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func saveRecord(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) async throws {
-        try write(record, actors: try await storeActors(of: record), replacing: true)
+        let actors = if let known = knownActors(of: record) { known } else { try await storeActors(of: record) }
+        try write(record, actors: actors, replacing: true)
         if replacingReferences {
             try db.cachedStatement(sql: "DELETE FROM record_references WHERE zone_id = ? AND source_name = ?")
                 .execute(arguments: [record.zoneRowID, record.recordName])
@@ -68,7 +69,7 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func insertRecord(_ record: StoredRecord, references: [StoredReference]) async throws -> Bool {
-        let actors = try await storeActors(of: record)
+        let actors = if let known = knownActors(of: record) { known } else { try await storeActors(of: record) }
         do {
             try write(record, actors: actors, replacing: false)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
@@ -81,11 +82,17 @@ final class SQLiteTransaction: StorageTransaction {
     /// Each statement runs at once, in this process: an insert finds a taken name as cheaply as a read.
     var holdsSaves: Bool { false }
 
-    /// Stores the record's actors in this transaction unless it stored them already
-    /// (``RecordActors``): a batch of one user's saves stores its actor once. Returns their ids.
+    /// The ids of the record's actors if this transaction stored them already: a batch of one
+    /// user's saves stores its actors once, and the others take their ids without an `await`
+    /// (each asks the task for its executor).
+    private func knownActors(of record: StoredRecord) -> RowActors? {
+        let actors = RowActors(created: creators.id(of: record.created), modified: modifiers.id(of: record.modified))
+        return storedActors.contains(actors.created) && storedActors.contains(actors.modified) ? actors : nil
+    }
+
+    /// Stores the record's actors in this transaction (``RecordActors``). Returns their ids.
     private func storeActors(of record: StoredRecord) async throws -> RowActors {
         let actors = RowActors(created: creators.id(of: record.created), modified: modifiers.id(of: record.modified))
-        guard !storedActors.contains(actors.created) || !storedActors.contains(actors.modified) else { return actors }
         try await storeActors(of: [record])
         storedActors.insert(actors.created)
         storedActors.insert(actors.modified)

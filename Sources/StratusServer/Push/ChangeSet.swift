@@ -42,8 +42,9 @@ package final class ChangeSet {
 
     /// Gives `record` a new version: the next change sequence, and the change tag made of it.
     /// Report the change with ``recordsChanged(_:zone:database:zoneIsShared:)`` once it stands.
+    @inline(__always)   // into each write of a record: an `async` call asks the task for its executor
     func version(_ record: inout StoredRecord) async throws {
-        record.sequence = try await nextSequence()
+        record.sequence = try await transaction.nextChangeSequence()
         record.changeTag = StoredRecord.derivedChangeTag(of: record.sequence)
     }
 

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Reading an operation from its JSON, checking what needs no database and encoding the fields
 /// it saves cost about as much as writing it. So a batch is cut into chunks of ``chunkSize``
-/// operations, each prepared by a task of its own from the moment the request has been parsed;
+/// operations (the first of ``firstChunkSize``), each prepared by a task of its own from the moment the request has been parsed;
 /// the writer takes the chunks in order and inserts the first records while later ones are still
 /// being read. A chunk is prepared once: a write retried from the start takes the same chunks.
 /// A chunk's task starts when the one before has finished, so that a batch takes one core beside
@@ -17,6 +17,8 @@ import Synchronization
 struct PreparedBatch: Sendable {
     /// Operations a chunk holds.
     static let chunkSize = 50
+    /// Operations the first chunk holds: the writer waits for it alone, so it is small.
+    static let firstChunkSize = 10
 
     /// The batch's operations.
     let count: Int
@@ -51,17 +53,20 @@ struct PreparedBatch: Sendable {
         self.mentionsShares = mentionsShares
         let names = Names()
         var chunks: [Task<[PreparedOperation], any Error>] = []
-        for start in stride(from: 0, to: count, by: Self.chunkSize) {
+        var start = 0
+        while start < count {
             let previous = chunks.last
-            chunks.append(Task {
+            let end = min(start + (start == 0 ? Self.firstChunkSize : Self.chunkSize), count)
+            chunks.append(Task { [start] in
                 // A request-level mistake before this chunk fails it too.
                 _ = try await previous?.value
-                let operations = try (start..<min(start + Self.chunkSize, count)).map { index in
+                let operations = try (start..<end).map { index in
                     Self.prepare(try operation(index), zoneName: zoneName, sealer: sealer)
                 }
                 try names.insert(operations)
                 return operations
             })
+            start = end
         }
         self.chunks = chunks
     }

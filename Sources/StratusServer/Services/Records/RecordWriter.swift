@@ -196,6 +196,8 @@ final class RecordWriter {
 
     // MARK: - One operation
 
+    // Inlined into its one caller, ``outcome(_:)``: an `async` call asks the task for its executor.
+    @inline(__always)
     private func apply(_ prepared: PreparedOperation) async throws -> StoredRecord {
         let operation = prepared.operation
         let name = prepared.recordName
@@ -203,7 +205,9 @@ final class RecordWriter {
         let createKey = type == .create ? operation.createKey : nil
         if type == .create, known[name] == nil {
             // The common case: a new name. The insert itself tells whether a row exists.
-            return try await save(name: name, recordType: try recordTypeToCreate(operation, name: name), fields: operation.record.fields,
+            let recordType = try recordTypeToCreate(operation)
+            try await roles?.require(.create, on: recordType, createdBy: nil, recordName: name)
+            return try await save(name: name, recordType: recordType, fields: operation.record.fields,
                                   sent: operation.record, encoded: prepared.encodedFields, sealedFor: prepared.sealed?.scope,
                                   parent: operation.record.parent?.recordName, created: nil, createKey: createKey, insertOnly: true)
         }
@@ -211,7 +215,9 @@ final class RecordWriter {
             switch type {
             case .create, .forceUpdate, .forceReplace:
                 try refuseReplay(of: name, createKey: createKey)
-                return try await save(name: name, recordType: try recordTypeToCreate(operation, name: name), fields: operation.record.fields,
+                let recordType = try recordTypeToCreate(operation)
+                try await roles?.require(.create, on: recordType, createdBy: nil, recordName: name)
+                return try await save(name: name, recordType: recordType, fields: operation.record.fields,
                                       sent: operation.record, encoded: prepared.encodedFields, sealedFor: prepared.sealed?.scope,
                                       parent: operation.record.parent?.recordName, created: nil, createKey: createKey)
             case .update, .replace, .delete, .forceDelete:
@@ -250,12 +256,13 @@ final class RecordWriter {
         throw CloudKitError.notFound("record '\(name)' was deleted after this create (createKey '\(createKey)') saved it")
     }
 
-    /// The type of a record the operation creates, once the caller may create one of it.
-    private func recordTypeToCreate(_ operation: RecordOperation, name: String) async throws -> String {
+    /// The type of a record the operation creates; the caller then checks that the public
+    /// database's roles let it create one (without a call to await elsewhere: every `await` asks
+    /// the task for its executor).
+    private func recordTypeToCreate(_ operation: RecordOperation) throws(CloudKitError) -> String {
         guard let recordType = operation.record.recordType else {
             throw CloudKitError.badRequest("\(operation.operationType.rawValue) of a new record needs a recordType")
         }
-        try await roles?.require(.create, on: recordType, createdBy: nil, recordName: name)
         return recordType
     }
 
@@ -307,9 +314,13 @@ final class RecordWriter {
         var encoded = encoded
         var encrypted = sent.encryptedFields
         if !encrypted.isEmpty { try refuseEncryptedFields(recordType: recordType) }
-        if try await schema.check(recordType: recordType, fields: &fields, encrypted: &encrypted, untyped: sent.untypedEncryptedFields) {
-            encoded = nil
+        let converted = if let checked = try schema.checkRead(recordType: recordType, fields: &fields, encrypted: &encrypted,
+                                                             untyped: sent.untypedEncryptedFields) {
+            checked
+        } else {
+            try await schema.check(recordType: recordType, fields: &fields, encrypted: &encrypted, untyped: sent.untypedEncryptedFields)
         }
+        if converted { encoded = nil }
         if !encrypted.isEmpty {
             try refuseEncryptedFields(recordType: recordType)
             // Fields the batch sealed as it was read stand when the schema seals just those, and
@@ -363,7 +374,7 @@ final class RecordWriter {
         if !assetChecksums.isEmpty || existing.map({ RecordMapper.hasAssets($0.fieldsJSON) }) == true {
             try await transaction.replaceAssetReferences(zoneRowID: zone.rowID, recordName: name, checksums: assetChecksums)
         }
-        let indexed = try await schema.indexedFields(of: recordType)
+        let indexed = if let known = schema.knownIndexedFields(of: recordType) { known } else { try await schema.indexedFields(of: recordType) }
         if !indexed.isEmpty {
             try await transaction.replaceIndexEntries(zoneRowID: zone.rowID, recordType: recordType, recordName: name,
                                                 entries: QueryIndexing.entries(fields, indexed: indexed))

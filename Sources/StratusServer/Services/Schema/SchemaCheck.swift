@@ -35,7 +35,36 @@ struct SchemaCheck {
             guard encrypted.isEmpty else { throw CloudKitError.badRequest("a share's fields cannot be encrypted") }
             return false
         }
-        let known = try await schema(of: recordType)
+        let known = if let cached = recordTypes[recordType] { cached } else { try await schema(of: recordType) }
+        let plan = try plan(recordType: recordType, known: known, fields: &fields, encrypted: &encrypted, untyped: untyped)
+        if !plan.changes.isEmpty {
+            try await transaction.applySchemaChanges(plan.changes, containerID: containerID, environment: environment)
+            recordTypes[recordType] = plan.type
+        }
+        return plan.converted
+    }
+
+    /// ``check(recordType:fields:encrypted:untyped:)`` without an `await` (each asks the task for
+    /// its executor), for a record type this transaction has read whose schema holds every field
+    /// already; nil, with nothing changed, where it must await.
+    func checkRead(recordType: String, fields: inout [String: FieldValue?], encrypted: inout Set<String>,
+                   untyped: Set<String> = []) throws -> Bool? {
+        guard !ShareKeys.isShareType(recordType), case let known?? = recordTypes[recordType] else { return nil }
+        var typed = fields
+        var sealed = encrypted
+        let plan = try plan(recordType: recordType, known: known, fields: &typed, encrypted: &sealed, untyped: untyped)
+        guard plan.changes.isEmpty else { return nil }
+        fields = typed
+        encrypted = sealed
+        return plan.converted
+    }
+
+    /// What writing `fields` asks of the schema, given the record type as it stands (`known`, nil
+    /// when it has none): the fields typed as the schema types them and `encrypted` grown to every
+    /// field it seals; whether a value was converted, and the type with the changes that add what
+    /// it lacks (none when it holds every field).
+    private func plan(recordType: String, known: RecordTypeSchema?, fields: inout [String: FieldValue?], encrypted: inout Set<String>,
+                      untyped: Set<String>) throws -> (converted: Bool, type: RecordTypeSchema, changes: [SchemaChange]) {
         var changes: [SchemaChange] = []
         var type = known ?? RecordTypeSchema(name: recordType)
         if known == nil {
@@ -78,11 +107,7 @@ struct SchemaCheck {
                 changes.append(.addField(recordType: recordType, field: field))
             }
         }
-        if !changes.isEmpty {
-            try await transaction.applySchemaChanges(changes, containerID: containerID, environment: environment)
-            recordTypes[recordType] = type
-        }
-        return converted
+        return (converted, type, changes)
     }
 
     /// Checks an encrypted value sent without its type: CloudKit reads it as `ENCRYPTED_BYTES`,
@@ -99,6 +124,12 @@ struct SchemaCheck {
     /// Apple's answer to an encrypted value of another type than its field's.
     private static func encryptedTypeMismatch(_ value: FieldValue, field: String, recordType: String, definedAs typeName: String) -> CloudKitError {
         .badRequest("invalid attempt to set value type ENCRYPTED_\(value.type.wireName) for field '\(field)' for type '\(recordType)', defined to be: \(typeName)")
+    }
+
+    /// The indexed fields of a record type, if ``indexedFields(of:)`` has read them in this
+    /// transaction (a record's write takes them without an `await`).
+    func knownIndexedFields(of recordType: String) -> [FieldSchema]? {
+        indexed[recordType]
     }
 
     /// The fields of a record type that have index rows.
