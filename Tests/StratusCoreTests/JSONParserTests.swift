@@ -117,6 +117,53 @@ import Testing
         #expect(whole?.reason == leaving?.reason)
     }
 
+    /// Mutated bodies (a seeded generator, 2,000 of them): leaving the operations as text accepts
+    /// exactly what a whole parse accepts, with the same error, and reads the same elements.
+    @Test func mutatedBodiesAreReadAsAWholeParseReadsThem() throws {
+        let body = Array(#"{"zoneID":{"zoneName":"Z"},"operations":[{"operationType":"create","record":{"recordName":"r\u00e9","recordType":"T","fields":{"t":{"value":"a\"b","type":"STRING"},"n":{"value":[1,-2.5e3,true,null]}}}},{"operationType":"delete","record":{"recordName":"x"}}],"atomic":false}"#.utf8)
+        let alphabet = Array(#"{}[]",:\u0e9 -+.Eaxtrnl"#.utf8) + [0x80, 0xC3, 0xA9, 0x09, 0x01]
+        var generator = SplitMix64(seed: 42)
+        for _ in 0..<2_000 {
+            var mutated = body
+            for _ in 0...(generator.next() % 3) {
+                let at = Int(generator.next() % UInt64(mutated.count))
+                let byte = alphabet[Int(generator.next() % UInt64(alphabet.count))]
+                switch generator.next() % 3 {
+                case 0: mutated[at] = byte
+                case 1: mutated.insert(byte, at: at)
+                default: mutated.remove(at: at)
+                }
+            }
+            let whole = Result { () throws(CloudKitError) in try JSONParser.parse(mutated) }
+            let leaving = mutated.withUnsafeBufferPointer { buffer in
+                Result { () throws(CloudKitError) in try JSONParser.parse(buffer, leavingElementsOf: "operations") }
+            }
+            switch (whole, leaving) {
+            case (.failure(let expected), .failure(let found)):
+                #expect(expected.reason == found.reason, "\(String(decoding: mutated, as: UTF8.self))")
+            case (.success(let tree), .success(let (_, found))):
+                guard case .object(let object) = tree, case .array(let expected)? = object["operations"], let found else { continue }
+                let elements = JSONElements(document: mutated, elements: found)
+                #expect(try (0..<elements.count).map(elements.element) == expected)
+            default:
+                Issue.record("one parse accepted what the other refused: \(String(decoding: mutated, as: UTF8.self))")
+            }
+        }
+    }
+
+    /// A small seeded generator, so that the mutations are the same in every run.
+    struct SplitMix64 {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
     @Test func invalidUTF8InAnElementIsRejected() {
         let bytes: [UInt8] = Array(#"{"operations": [""#.utf8) + [0xFF, 0xFE] + Array(#""]}"#.utf8)
         #expect(throws: CloudKitError.self) { try bytes.withUnsafeBufferPointer { try JSONParser.parse($0, leavingElementsOf: "operations") } }

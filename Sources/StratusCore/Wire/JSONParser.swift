@@ -93,15 +93,32 @@ package struct JSONParser {
         index += count
     }
 
-    private mutating func object(depth: Int) throws(CloudKitError) -> JSONValue {
+    /// At an opening `{` or `[`: steps past it, and past `closing` too when nothing is between them.
+    private mutating func isEmpty(closedBy closing: UInt8) -> Bool {
         index += 1
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == closing else { return false }
+        index += 1
+        return true
+    }
+
+    /// After a member or an element: true past a `,` (another follows), false past `closing`.
+    private mutating func another(before closing: UInt8) throws(CloudKitError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw invalid("unexpected end") }
+        if bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            return true
+        }
+        guard bytes[index] == closing else { throw invalid("expected ',' or '\(Character(Unicode.Scalar(closing)))'") }
+        index += 1
+        return false
+    }
+
+    private mutating func object(depth: Int) throws(CloudKitError) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = []
         members.reserveCapacity(4)
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return .object(JSONObject(members))
-        }
+        guard !isEmpty(closedBy: UInt8(ascii: "}")) else { return .object(JSONObject(members)) }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw invalid("expected a member name") }
@@ -115,31 +132,16 @@ package struct JSONParser {
             } else {
                 members.append((key, try value(depth: depth + 1)))
             }
-            skipWhitespace()
-            guard index < bytes.count else { throw invalid("unexpected end") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            guard bytes[index] == UInt8(ascii: "}") else { throw invalid("expected ',' or '}'") }
-            index += 1
-            return .object(JSONObject(members))
+            guard try another(before: UInt8(ascii: "}")) else { return .object(JSONObject(members)) }
         }
     }
 
     private mutating func array(depth: Int) throws(CloudKitError) -> JSONValue {
-        index += 1
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return .array(elements)
-        }
+        guard !isEmpty(closedBy: UInt8(ascii: "]")) else { return .array(elements) }
         while true {
             elements.append(try value(depth: depth + 1))
-            skipWhitespace()
-            guard index < bytes.count else { throw invalid("unexpected end") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            guard bytes[index] == UInt8(ascii: "]") else { throw invalid("expected ',' or ']'") }
-            index += 1
-            return .array(elements)
+            guard try another(before: UInt8(ascii: "]")) else { return .array(elements) }
         }
     }
 
@@ -148,25 +150,15 @@ package struct JSONParser {
     /// The elements of the array at `index`, each checked as ``value(depth:)`` would read it.
     private mutating func checkElements(depth: Int) throws(CloudKitError) -> [JSONElements.Element] {
         guard depth < Self.maximumDepth else { throw invalid("nested deeper than \(Self.maximumDepth) levels") }
-        index += 1
         var found: [JSONElements.Element] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return found
-        }
+        guard !isEmpty(closedBy: UInt8(ascii: "]")) else { return found }
         while true {
             skipWhitespace()
             let start = index
             flagged = false
             try check(depth: depth + 1)
             found.append(JSONElements.Element(start: start, flagged: flagged))
-            skipWhitespace()
-            guard index < bytes.count else { throw invalid("unexpected end") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            guard bytes[index] == UInt8(ascii: "]") else { throw invalid("expected ',' or ']'") }
-            index += 1
-            return found
+            guard try another(before: UInt8(ascii: "]")) else { return found }
         }
     }
 
@@ -188,12 +180,7 @@ package struct JSONParser {
     }
 
     private mutating func checkObject(depth: Int) throws(CloudKitError) {
-        index += 1
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return
-        }
+        guard !isEmpty(closedBy: UInt8(ascii: "}")) else { return }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw invalid("expected a member name") }
@@ -202,30 +189,15 @@ package struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw invalid("expected ':'") }
             index += 1
             try check(depth: depth + 1)
-            skipWhitespace()
-            guard index < bytes.count else { throw invalid("unexpected end") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            guard bytes[index] == UInt8(ascii: "}") else { throw invalid("expected ',' or '}'") }
-            index += 1
-            return
+            guard try another(before: UInt8(ascii: "}")) else { return }
         }
     }
 
     private mutating func checkArray(depth: Int) throws(CloudKitError) {
-        index += 1
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return
-        }
+        guard !isEmpty(closedBy: UInt8(ascii: "]")) else { return }
         while true {
             try check(depth: depth + 1)
-            skipWhitespace()
-            guard index < bytes.count else { throw invalid("unexpected end") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            guard bytes[index] == UInt8(ascii: "]") else { throw invalid("expected ',' or ']'") }
-            index += 1
-            return
+            guard try another(before: UInt8(ascii: "]")) else { return }
         }
     }
 
