@@ -59,7 +59,8 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func saveRecord(_ record: StoredRecord, references: [StoredReference], replacingReferences: Bool) async throws {
-        let actors = if let known = knownActors(of: record) { known } else { try await storeActors(of: record) }
+        let actors = actorIDs(of: record)
+        if !stored(actors) { try await store(actors, of: record) }
         try write(record, actors: actors, replacing: true)
         if replacingReferences {
             try db.cachedStatement(sql: "DELETE FROM record_references WHERE zone_id = ? AND source_name = ?")
@@ -69,7 +70,8 @@ final class SQLiteTransaction: StorageTransaction {
     }
 
     func insertRecord(_ record: StoredRecord, references: [StoredReference]) async throws -> Bool {
-        let actors = if let known = knownActors(of: record) { known } else { try await storeActors(of: record) }
+        let actors = actorIDs(of: record)
+        if !stored(actors) { try await store(actors, of: record) }
         do {
             try write(record, actors: actors, replacing: false)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
@@ -82,21 +84,22 @@ final class SQLiteTransaction: StorageTransaction {
     /// Each statement runs at once, in this process: an insert finds a taken name as cheaply as a read.
     var holdsSaves: Bool { false }
 
-    /// The ids of the record's actors if this transaction stored them already: a batch of one
-    /// user's saves stores its actors once, and the others take their ids without an `await`
-    /// (each asks the task for its executor).
-    private func knownActors(of record: StoredRecord) -> RowActors? {
-        let actors = RowActors(created: creators.id(of: record.created), modified: modifiers.id(of: record.modified))
-        return storedActors.contains(actors.created) && storedActors.contains(actors.modified) ? actors : nil
+    /// The ids of the record's creator and modifier (``RecordActorMemo``).
+    private func actorIDs(of record: StoredRecord) -> RowActors {
+        RowActors(created: creators.id(of: record.created), modified: modifiers.id(of: record.modified))
     }
 
-    /// Stores the record's actors in this transaction (``RecordActors``). Returns their ids.
-    private func storeActors(of record: StoredRecord) async throws -> RowActors {
-        let actors = RowActors(created: creators.id(of: record.created), modified: modifiers.id(of: record.modified))
+    /// Whether this transaction stored both actors already: a batch of one user's saves stores
+    /// them once, and the others write without an `await` (each asks the task for its executor).
+    private func stored(_ actors: RowActors) -> Bool {
+        storedActors.contains(actors.created) && storedActors.contains(actors.modified)
+    }
+
+    /// Stores the record's actors, `actors` by id, in this transaction (``RecordActors``).
+    private func store(_ actors: RowActors, of record: StoredRecord) async throws {
         try await storeActors(of: [record])
         storedActors.insert(actors.created)
         storedActors.insert(actors.modified)
-        return actors
     }
 
     private static let insertRecordSQL = "INSERT INTO record_rows (\(RecordColumns.names)) VALUES (\(databaseQuestionMarks(count: RecordColumns.count)))"

@@ -63,12 +63,10 @@ package struct JSONParser {
         .badRequest("request body is not valid JSON: \(problem) at byte \(index)")
     }
 
-    @discardableResult
-    private mutating func skipWhitespace() -> Bool {
+    private mutating func skipWhitespace() {
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
             index += 1
         }
-        return true
     }
 
     private mutating func value(depth: Int) throws(CloudKitError) -> JSONValue {
@@ -126,7 +124,8 @@ package struct JSONParser {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw invalid("expected ':'") }
             index += 1
-            if depth == 0, elements == nil, key == unread?.member, skipWhitespace(), index < bytes.count, bytes[index] == UInt8(ascii: "[") {
+            skipWhitespace()
+            if depth == 0, elements == nil, key == unread?.member, index < bytes.count, bytes[index] == UInt8(ascii: "[") {
                 elements = try checkElements(depth: depth + 1)
                 members.append((key, .array([])))
             } else {

@@ -5,8 +5,8 @@ import Synchronization
 ///
 /// Reading an operation from its JSON, checking what needs no database and encoding the fields
 /// it saves cost about as much as writing it. So a batch is cut into chunks of ``chunkSize``
-/// operations (the first of ``firstChunkSize``), each prepared by a task of its own from the moment the request has been parsed;
-/// the writer takes the chunks in order and inserts the first records while later ones are still
+/// operations (the first of ``firstChunkSize``), each prepared by a task of its own from the
+/// moment the request has been parsed; the writer takes the chunks in order and inserts the first records while later ones are still
 /// being read. A chunk is prepared once: a write retried from the start takes the same chunks.
 /// A chunk's task starts when the one before has finished, so that a batch takes one core beside
 /// the writer's, and it checks its record names against those before it.

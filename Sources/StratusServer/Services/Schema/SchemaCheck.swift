@@ -35,7 +35,7 @@ struct SchemaCheck {
             guard encrypted.isEmpty else { throw CloudKitError.badRequest("a share's fields cannot be encrypted") }
             return false
         }
-        let known = if let cached = recordTypes[recordType] { cached } else { try await schema(of: recordType) }
+        let known = try await schema(of: recordType)
         let plan = try plan(recordType: recordType, known: known, fields: &fields, encrypted: &encrypted, untyped: untyped)
         if !plan.changes.isEmpty {
             try await transaction.applySchemaChanges(plan.changes, containerID: containerID, environment: environment)
