@@ -14,6 +14,10 @@ package struct ZoneChangesRequest: Codable, Sendable, Equatable {
             self.resultsLimit = resultsLimit
             self.desiredKeys = desiredKeys
         }
+
+        package init(from decoder: any Decoder) throws {
+            try self.init(decodingTreeFrom: decoder)
+        }
     }
 
     package var zones: [ZoneQuery]
@@ -25,6 +29,10 @@ package struct ZoneChangesRequest: Codable, Sendable, Equatable {
         self.zones = zones
         self.resultsLimit = resultsLimit
         self.desiredKeys = desiredKeys
+    }
+
+    package init(from decoder: any Decoder) throws {
+        try self.init(decodingTreeFrom: decoder)
     }
 }
 

@@ -68,6 +68,7 @@ extension JSONObject {
     func optionalBool(_ key: String) throws(CloudKitError) -> Bool? { try optional(key)?.bool(key) }
     func optionalInteger(_ key: String) throws(CloudKitError) -> Int64? { try optional(key)?.integer(key) }
     func optionalDouble(_ key: String) throws(CloudKitError) -> Double? { try optional(key)?.double(key) }
+    func optionalInt(_ key: String) throws(CloudKitError) -> Int? { try optionalInteger(key).map(Int.init) }
 
     func optionalStrings(_ key: String) throws(CloudKitError) -> [String]? {
         guard let array = try optional(key)?.array(key) else { return nil }
@@ -350,6 +351,27 @@ extension RecordsModifyRequest: WireReadable {
                            atomic: try object.optionalBool("atomic"), desiredKeys: try object.optionalStrings("desiredKeys"))
         request.numbersAsStrings = try object.optionalBool("numbersAsStrings")
         return (request, list)
+    }
+}
+
+extension ZoneChangesRequest: WireReadable {
+    package init(json: JSONValue) throws(CloudKitError) {
+        let object = try json.object("the request body")
+        var zones: [ZoneQuery] = []
+        for zone in try object.required("zones").array("zones") {
+            zones.append(try ZoneQuery(json: zone))
+        }
+        self.init(zones: zones, resultsLimit: try object.optionalInt("resultsLimit"), desiredKeys: try object.optionalStrings("desiredKeys"))
+        desiredRecordTypes = try object.optionalStrings("desiredRecordTypes")
+    }
+}
+
+extension ZoneChangesRequest.ZoneQuery: WireReadable {
+    package init(json: JSONValue) throws(CloudKitError) {
+        let object = try json.object("zones[]")
+        self.init(zoneID: try ZoneID(json: object.required("zoneID"), at: "zoneID"), syncToken: try object.optionalString("syncToken"),
+                  resultsLimit: try object.optionalInt("resultsLimit"), desiredKeys: try object.optionalStrings("desiredKeys"))
+        desiredRecordTypes = try object.optionalStrings("desiredRecordTypes")
     }
 }
 

@@ -107,7 +107,10 @@ struct DatabaseAuthenticator: RouterMiddleware {
             if let token = query(name), !token.isEmpty { return token }
         }
         guard let authorization, authorization.lowercased().hasPrefix("bearer ") else { return nil }
-        let token = authorization.dropFirst(7).trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+        // Whitespace around a header's value is spaces and tabs (RFC 9110).
+        var token = authorization.dropFirst(7)
+        while let first = token.first, first == " " || first == "\t" { token = token.dropFirst() }
+        while let last = token.last, last == " " || last == "\t" { token = token.dropLast() }
+        return token.isEmpty ? nil : String(token)
     }
 }

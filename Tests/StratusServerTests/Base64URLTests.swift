@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+@testable import StratusServer
+
+@Suite struct Base64URLTests {
+    /// Foundation's base64 with the URL alphabet and no padding: what the hand-written codec must equal.
+    static func reference(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    @Test func encodesAndDecodesAsFoundationDoes() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0...70 {
+            for _ in 0..<20 {
+                let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                let text = Base64URL.encode(Data(bytes))
+                #expect(text == Self.reference(bytes))
+                #expect(Base64URL.decode(text).map(Array.init) == bytes)
+                // Padding, as other encoders write it, reads the same.
+                let padded = text + String(repeating: "=", count: (4 - text.count % 4) % 4)
+                #expect(Base64URL.decode(padded).map(Array.init) == bytes)
+            }
+        }
+        #expect(Base64URL.encode(Data([0xFB, 0xFF])) == "-_8")
+    }
+
+    @Test func refusesWhatIsNotBase64URL() {
+        for text in ["A", "AAAAA", "AB+C", "AB/C", "A B=", "AA=", "A===", "AB==C", "é", "AB\u{0}C",
+                     "AB",  // 'B' leaves bits over that are not zero: "AA" is the one text of [0x00]
+                     "AAB"] {
+            #expect(Base64URL.decode(text) == nil, "\(text)")
+        }
+        #expect(Base64URL.decode("") == Data())
+        #expect(Base64URL.decode("AA") == Data([0]))
+    }
+}
