@@ -193,20 +193,19 @@ package struct ChangeService: Sendable {
         }
         // Read no further than the budget can answer (plus one row, to know whether more come),
         // unless the page was read ahead (with the whole budget) and the zone has not changed since.
-        let rows: [StoredRecord]
+        let read: [StoredRecord]
         if budget.remaining == maxResponseBytes, let keptRows = readAhead.rows(of: kept, zoneRowID: zone.rowID, zoneSequence: zone.changeSequence) {
-            rows = keptRows
+            read = keptRows
         } else {
-            rows = try await transaction.recordChanges(zoneRowID: zone.rowID, after: after, skippingDeletionsThrough: horizon,
+            read = try await transaction.recordChanges(zoneRowID: zone.rowID, after: after, skippingDeletionsThrough: horizon,
                                                        limit: limit + 1, maxBytes: budget.remaining, recordTypes: recordTypes)
         }
-        var page: [StoredRecord] = []
-        page.reserveCapacity(min(rows.count, limit))
-        for row in rows.prefix(limit) {
-            guard budget.take(row) else { break }
-            page.append(row)
-        }
-        let moreComing = rows.count > page.count
+        // The page is the rows that fit, left where they were read (a copy of each costs a retain
+        // of its every string, and a release when the rows go).
+        var fitting = 0
+        while fitting < min(read.count, limit), budget.take(read[fitting]) { fitting += 1 }
+        var page = read[..<fitting]
+        let moreComing = read.count > fitting
         let sequence = moreComing ? page.last?.sequence ?? after : zone.changeSequence
         let syncToken = ChangeToken(kind: .zone, ownerID: zone.rowID, sequence: sequence, firstSyncHorizon: horizon,
                                     epoch: transaction.storeEpoch).encoded
@@ -216,7 +215,7 @@ package struct ChangeService: Sendable {
         }
         if grant.sharing != nil {
             // A participant sees only what their shares cover.
-            page = try await page.asyncFilter { try await grant.permission(forRecord: $0.recordName, in: transaction).canRead }
+            page = try await ArraySlice(page.asyncFilter { try await grant.permission(forRecord: $0.recordName, in: transaction).canRead })
         }
         var changes = ZoneChangesPage(
             zoneID: ZoneID(zoneName: zone.zoneName, ownerRecordName: access.scope == .shared ? grant.owner : access.zoneOwnerName),

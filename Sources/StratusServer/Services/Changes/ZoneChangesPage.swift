@@ -6,7 +6,8 @@ package struct ZoneChangesPage: Sendable {
     package var zoneID: ZoneID
     package var syncToken: String
     package var moreComing: Bool
-    package var records: [StoredRecord]
+    /// The page's rows: a slice of those read, which may hold one more (to tell `moreComing`).
+    package var records: ArraySlice<StoredRecord>
     /// Fields to keep; nil keeps all (and lets the stored JSON be copied as it is).
     package var desiredKeys: [String]?
     var links: AssetLinks

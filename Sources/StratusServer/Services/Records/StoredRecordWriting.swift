@@ -54,19 +54,21 @@ extension WireWriter {
     }
 
     /// Writes `[record, …]` from stored rows; with `zoneIDs`, each names its zone.
-    mutating func records(_ rows: [StoredRecord], desiredKeys: [String]?, links: AssetLinks, shares: [String: ShareKeys] = [:],
-                          zoneIDs: [Int64: ZoneID]? = nil) throws {
+    mutating func records(_ rows: some RandomAccessCollection<StoredRecord>, desiredKeys: [String]?, links: AssetLinks,
+                          shares: [String: ShareKeys] = [:], zoneIDs: [Int64: ZoneID]? = nil) throws {
         raw("[")
         for index in rows.indices {
-            if index > 0 { raw(",") }
+            if index != rows.startIndex { raw(",") }
             try record(rows[index], desiredKeys: desiredKeys, links: links, shares: shares, zoneID: zoneIDs?[rows[index].zoneRowID])
         }
         raw("]")
     }
 
     /// About the bytes ``records(_:desiredKeys:links:shares:zoneIDs:)`` writes for `rows`.
-    static func estimatedByteCount(of rows: [StoredRecord]) -> Int {
-        rows.reduce(64) { $0 + estimatedByteCount(of: $1) }
+    static func estimatedByteCount(of rows: some RandomAccessCollection<StoredRecord>) -> Int {
+        var total = 64
+        for index in rows.indices { total += estimatedByteCount(of: rows[index]) }
+        return total
     }
 
     /// About the bytes a row's dictionary takes: its fields JSON, and its system fields (name,

@@ -30,12 +30,14 @@ enum ShareKeysView {
     }
 
     /// The share keys of the share records among `records`, by record name.
-    static func keys(forShareRecords records: [StoredRecord], zoneRowID: Int64, owner: String, caller: String?, origin: String,
-                     in transaction: any StorageTransaction) async throws -> [String: ShareKeys] {
+    static func keys(forShareRecords records: some RandomAccessCollection<StoredRecord>, zoneRowID: Int64, owner: String, caller: String?,
+                     origin: String, in transaction: any StorageTransaction) async throws -> [String: ShareKeys] {
         var keys: [String: ShareKeys] = [:]
-        for record in records where !record.deleted && ShareKeys.isShareType(record.recordType) {
-            if let share = try await transaction.share(zoneRowID: zoneRowID, recordName: record.recordName) {
-                keys[record.recordName] = try await Self.keys(for: share, owner: owner, caller: caller, origin: origin, in: transaction)
+        // By index: a page's rows are looked at where they are, not copied one by one.
+        for index in records.indices where !records[index].deleted && ShareKeys.isShareType(records[index].recordType) {
+            let recordName = records[index].recordName
+            if let share = try await transaction.share(zoneRowID: zoneRowID, recordName: recordName) {
+                keys[recordName] = try await Self.keys(for: share, owner: owner, caller: caller, origin: origin, in: transaction)
             }
         }
         return keys
