@@ -52,7 +52,7 @@ package struct AppleNotifications: Sendable {
     }
 
     /// The JWS's claims.
-    struct Claims: JWTPayload {
+    struct Claims: AppleSignedClaims {
         var iss: IssuerClaim
         var aud: AudienceClaim
         var iat: IssuedAtClaim
@@ -87,6 +87,15 @@ package struct AppleNotifications: Sendable {
         }
 
         func verify(using _: some JWTAlgorithm) throws {}
+
+        var issuerName: String { iss.value }
+        var audiences: [String] { aud.value }
+
+        func timeProblem(at now: Date, skew: TimeInterval) -> String? {
+            if iat.value > now + skew { return "it was issued in the future" }
+            if let exp, exp.value < now - skew { return "it has expired" }
+            return nil
+        }
     }
 
     /// Checks a notification and acts on its event (see the type's description).
@@ -112,28 +121,7 @@ package struct AppleNotifications: Sendable {
 
     /// The event of a notification whose JWS verifies (see the type's description).
     func verify(_ payload: String, containerID: String) async throws -> Event {
-        let clientIDs = apple.configuration.clientIDs(for: containerID)
-        guard !clientIDs.isEmpty else {
-            throw CloudKitError.badRequest("Sign in with Apple is not set up for this container (its operator gives --apple-client-id)")
-        }
-        guard let header = OpenIDSignIn.header(of: payload), header.alg == "RS256", let kid = header.kid, !kid.isEmpty, kid.utf8.count <= 256 else {
-            throw Self.failed("the payload is not a JWS signed by Apple with RS256")
-        }
-        let claims: Claims
-        do {
-            claims = try await apple.publishedKeys.keys(for: kid, algorithm: "RS256").verify(payload, as: Claims.self)
-        } catch let error as CloudKitError {
-            throw error
-        } catch {
-            throw Self.failed("the payload is not valid: \(error)")
-        }
-        guard claims.iss.value == AppleSignIn.issuerName else { throw Self.failed("the notification was not issued by Apple") }
-        guard !claims.aud.value.isEmpty, claims.aud.value.allSatisfy(clientIDs.contains) else {
-            throw Self.failed("the notification is for another app (aud \(claims.aud.value.joined(separator: ", ")))")
-        }
-        let now = apple.clock.date
-        if claims.iat.value > now + AppleSignIn.allowedSkew { throw Self.failed("the notification was issued in the future") }
-        if let exp = claims.exp, exp.value < now - AppleSignIn.allowedSkew { throw Self.failed("the notification has expired") }
+        let claims = try await apple.verifiedClaims(of: payload, as: Claims.self, containerID: containerID, what: "the notification")
         guard !claims.events.sub.isEmpty, claims.events.sub.utf8.count <= 256, claims.events.type.utf8.count <= 64 else {
             throw CloudKitError.badRequest("the notification's event names no Apple ID")
         }
@@ -189,7 +177,4 @@ package struct AppleNotifications: Sendable {
         }
     }
 
-    private static func failed(_ reason: String) -> CloudKitError {
-        CloudKitError(.authenticationFailed, reason)
-    }
 }

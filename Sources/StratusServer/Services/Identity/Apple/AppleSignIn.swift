@@ -134,30 +134,9 @@ package struct AppleSignIn: Sendable {
 
     /// Checks an identity token (see the type's description) and returns whom it identifies.
     func verify(_ request: AppleSignInRequest, containerID: String) async throws -> StoredAppleIdentity {
-        let clientIDs = configuration.clientIDs(for: containerID)
-        guard !clientIDs.isEmpty else {
-            throw CloudKitError.badRequest("Sign in with Apple is not set up for this container (its operator gives --apple-client-id)")
-        }
         try Self.checkBounds(request)
         let token = request.identityToken
-        guard let header = OpenIDSignIn.header(of: token) else { throw Self.failed("the identity token is not a token from Apple") }
-        guard header.alg == "RS256" else { throw Self.failed("the identity token must be signed with RS256") }
-        guard let kid = header.kid, !kid.isEmpty, kid.utf8.count <= 256 else { throw Self.failed("the identity token names no key") }
-        let claims: OpenIDClaims
-        do {
-            claims = try await publishedKeys.keys(for: kid, algorithm: "RS256").verify(token, as: OpenIDClaims.self)
-        } catch let error as CloudKitError {
-            throw error
-        } catch {
-            throw Self.failed("the identity token is not valid: \(error)")
-        }
-        guard claims.issuer.value == Self.issuerName else { throw Self.failed("the identity token was not issued by Apple") }
-        if let problem = claims.timeProblem(at: clock.date, skew: Self.allowedSkew, maxAge: nil) {
-            throw Self.failed("the identity token is not valid: \(problem)")
-        }
-        guard !claims.audience.value.isEmpty, claims.audience.value.allSatisfy(clientIDs.contains) else {
-            throw Self.failed("the identity token is for another app (aud \(claims.audience.value.joined(separator: ", ")))")
-        }
+        let claims = try await verifiedClaims(of: token, as: OpenIDClaims.self, containerID: containerID, what: "the identity token")
         if let hashed = claims.nonce?.lowercased() {
             guard let nonce = request.nonce else {
                 throw Self.failed("the identity token carries a nonce: send the nonce with it")
@@ -209,7 +188,4 @@ package struct AppleSignIn: Sendable {
         "apple-" + SecretGenerator.typedCode().lowercased().replacingOccurrences(of: "-", with: "")
     }
 
-    private static func failed(_ reason: String) -> CloudKitError {
-        CloudKitError(.authenticationFailed, reason)
-    }
 }
