@@ -176,5 +176,4 @@ package struct AppleNotifications: Sendable {
             try await transaction.setAppleIdentity(user: user.userRecordName, identity)
         }
     }
-
 }
