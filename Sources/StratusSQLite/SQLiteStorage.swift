@@ -87,8 +87,7 @@ package final class SQLiteStorage: StratusStorage {
                 try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
                 return result
             } catch {
-                if !db.isInsideTransaction { throw error }
-                try? db.execute(sql: "ROLLBACK TRANSACTION")
+                if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK TRANSACTION") }
                 throw error
             }
         }

@@ -148,7 +148,7 @@ package final class KeyVault: Sendable {
     /// with `key` and checked against `context`.
     static func open(_ sealed: ArraySlice<UInt8>, with key: SymmetricKey, authenticating context: some DataProtocol) throws(KeyVaultError) -> Data {
         let prefix = sealedPrefix.utf8
-        guard sealed.starts(with: prefix), let combined = Base64Bytes.decode(sealed.dropFirst(prefix.count)),
+        guard sealed.starts(with: prefix), let combined = Base64Decoder.standard.decode(sealed.dropFirst(prefix.count)),
               let box = try? AES.GCM.SealedBox(combined: combined),
               let plaintext = try? AES.GCM.open(box, using: key, authenticating: context) else { throw .damaged }
         return plaintext

@@ -7,13 +7,6 @@ import Foundation
 package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    /// Each byte's value in the alphabet, or 0xFF for a byte outside it.
-    private static let values: [UInt8] = {
-        var values = [UInt8](repeating: 0xFF, count: 256)
-        for (value, byte) in alphabet.enumerated() { values[Int(byte)] = UInt8(value) }
-        return values
-    }()
-
     package static func encode(_ data: Data) -> String {
         encode(bytes: data)
     }
@@ -48,36 +41,7 @@ package enum Base64URL {
     /// alphabet, a length no encoding has, or bits left over that are not zero. Trailing `=`
     /// padding is accepted.
     package static func decode(_ text: String) -> Data? {
-        var text = text
-        return text.withUTF8 { decode(utf8: $0) }
-    }
-
-    private static func decode(utf8 input: UnsafeBufferPointer<UInt8>) -> Data? {
-        var count = input.count
-        if count % 4 == 0 {
-            var padding = 0
-            while padding < 2, count > 0, input[count - 1] == UInt8(ascii: "=") {
-                count -= 1
-                padding += 1
-            }
-        }
-        guard count % 4 != 1 else { return nil }
-        var output = Data(capacity: count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for position in 0..<count {
-            let value = values[Int(input[position])]
-            guard value != 0xFF else { return nil }
-            accumulator = accumulator << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-                accumulator &= (1 << UInt32(bits)) - 1
-            }
-        }
-        // The unused low bits of the last character must be zero, so each value has one text.
-        return accumulator == 0 ? output : nil
+        Base64Decoder.url.decode(text)
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import StratusServer
 
-@Suite struct Base64URLTests {
+@Suite struct Base64Tests {
     /// Foundation's base64 with the URL alphabet and no padding: what the hand-written codec must equal.
     static func reference(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
@@ -33,5 +33,28 @@ import Testing
         }
         #expect(Base64URL.decode("") == Data())
         #expect(Base64URL.decode("AA") == Data([0]))
+    }
+
+    @Test func decodesStandardBase64AsFoundationWritesIt() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0...70 {
+            for _ in 0..<20 {
+                let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                let text = Data(bytes).base64EncodedString()
+                #expect(Base64Decoder.standard.decode(text).map(Array.init) == bytes)
+                #expect(Base64Decoder.standard.decode(ArraySlice(text.utf8)).map(Array.init) == bytes)
+            }
+        }
+    }
+
+    @Test func refusesWhatIsNotPaddedStandardBase64() {
+        for text in ["AA", "AAA", "AB-C", "AB_C", "A===", "AB=C", "=AAA", "AB==AAAA", "AB\u{0}C",
+                     "AB==",  // 'B' leaves bits over that are not zero: "AA==" is the one text of [0x00]
+                     "AAB="] {
+            #expect(Base64Decoder.standard.decode(text) == nil, "\(text)")
+        }
+        #expect(Base64Decoder.standard.decode("") == Data())
+        #expect(Base64Decoder.standard.decode("AA==") == Data([0]))
+        #expect(Base64Decoder.standard.decode("+/8=") == Data([0xFB, 0xFF]))
     }
 }
