@@ -69,10 +69,11 @@ struct StoreBenchmark: AsyncParsableCommand {
                         }
                     }
                 }
-                floors[mode, default: []].append(seconds[3] / seconds[2])
+                let floor = seconds[3] / seconds[2]
+                floors[mode, default: []].append(floor)
                 let inserts = (plain: seconds[0], synced: seconds[1])
                 print(String(format: "  repetition %d, %@: capture %.2f×, floor %.2f×", repetition + 1, mode,
-                             inserts.synced / inserts.plain, seconds[3] / seconds[2]))
+                             inserts.synced / inserts.plain, floor))
                 overheads[mode, default: []].append(inserts.synced / inserts.plain)
                 plainInserts[mode, default: []].append(inserts.plain)
                 syncedInserts[mode, default: []].append(inserts.synced)

@@ -18,9 +18,9 @@ package struct Base64Decoder: Sendable {
     }
 
     /// Base64url (RFC 4648 §5), padding optional.
-    package static let url = Base64Decoder(alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", padding: .optional)
-    /// Standard base64 (RFC 4648 §4), padded.
-    package static let standard = Base64Decoder(alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", padding: .required)
+    package static let url = Base64Decoder(alphabet: Base64URL.alphabet, padding: .optional)
+    /// Standard base64 (RFC 4648 §4), padded: base64url's alphabet with `+` and `/` for its last two.
+    package static let standard = Base64Decoder(alphabet: Base64URL.alphabet.dropLast(2) + Array("+/".utf8), padding: .required)
 
     private static let invalid: UInt8 = 0xFF
 
@@ -28,9 +28,9 @@ package struct Base64Decoder: Sendable {
     private let values: [UInt8]
     private let padding: Padding
 
-    private init(alphabet: String, padding: Padding) {
+    private init(alphabet: [UInt8], padding: Padding) {
         var values = [UInt8](repeating: Self.invalid, count: 256)
-        for (value, byte) in alphabet.utf8.enumerated() { values[Int(byte)] = UInt8(value) }
+        for (value, byte) in alphabet.enumerated() { values[Int(byte)] = UInt8(value) }
         self.values = values
         self.padding = padding
     }

@@ -5,7 +5,8 @@ import Foundation
 /// Written out by hand: every `changes/*` page encodes a token and most requests decode one, and
 /// Foundation's base64 plus three string replacements cost more than the read of a small page.
 package enum Base64URL {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    /// The 64 characters, in order of their values (RFC 4648 §5).
+    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     package static func encode(_ data: Data) -> String {
         encode(bytes: data)
