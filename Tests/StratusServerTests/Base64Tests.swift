@@ -47,6 +47,25 @@ import Testing
         }
     }
 
+    /// Groups of four characters are decoded together: a character outside the alphabet is
+    /// refused in every place of a group, and in the last characters after them.
+    @Test func refusesAForeignCharacterAnywhere() {
+        let url = Array(Base64URL.encode(bytes: Array(0..<32 as Range<UInt8>)).utf8)   // 43 characters: 10 groups and 3 more
+        let standard = Array(Data(0..<32 as Range<UInt8>).base64EncodedString().utf8)  // 44: the last group padded
+        for foreign in [UInt8(ascii: "*"), UInt8(ascii: "."), 0x80, 0xFF] {
+            for position in url.indices {
+                var text = url
+                text[position] = foreign
+                #expect(Base64Decoder.url.decode(ArraySlice(text)) == nil, "\(position)")
+            }
+            for position in standard.indices.dropLast(1) {
+                var text = standard
+                text[position] = foreign
+                #expect(Base64Decoder.standard.decode(ArraySlice(text)) == nil, "\(position)")
+            }
+        }
+    }
+
     @Test func refusesWhatIsNotPaddedStandardBase64() {
         for text in ["AA", "AAA", "AB-C", "AB_C", "A===", "AB=C", "=AAA", "AB==AAAA", "AB\u{0}C",
                      "AB==",  // 'B' leaves bits over that are not zero: "AA==" is the one text of [0x00]

@@ -63,7 +63,14 @@ enum SealedFields {
                 continue
             }
             writer.raw("{\"sealed\":")
-            if place == 0 { writer.string(sealed) } else { writer.integer(Int64(place)) }
+            if place == 0 {
+                // "sk1." and standard base64: nothing in it to escape, so no character is checked.
+                writer.raw("\"")
+                writer.raw(Array(sealed.utf8))
+                writer.raw("\"")
+            } else {
+                writer.integer(Int64(place))
+            }
             place += 1
             writer.raw(",\"type\":")
             writer.string(value.type.wireName)
@@ -84,7 +91,8 @@ enum SealedFields {
     /// It splices without parsing: each sealed dictionary, `{"sealed":…,…}`, becomes
     /// `{"value":…,…}`, its field's name read just before it (field names need no escapes).
     static func open(_ fieldsJSON: [UInt8], recordName: String, with sealer: Sealer) throws -> [UInt8] {
-        let damaged = CloudKitError(.internalError, "record '\(recordName)': its stored fields are damaged")
+        // Made only when thrown: every record read with encrypted fields passes here.
+        func damaged() -> CloudKitError { CloudKitError(.internalError, "record '\(recordName)': its stored fields are damaged") }
         let quote = UInt8(ascii: "\"")
         let marker = self.marker
         var places: [SealedPlace] = []
@@ -94,10 +102,10 @@ enum SealedFields {
         while let start = marker.firstOccurrence(in: fieldsJSON, from: from) {
             let token = start + marker.count
             guard start >= 3, fieldsJSON[start - 1] == UInt8(ascii: ":"), fieldsJSON[start - 2] == quote,
-                  let nameStart = openingQuote(before: start - 2, in: fieldsJSON), token < fieldsJSON.count else { throw damaged }
+                  let nameStart = openingQuote(before: start - 2, in: fieldsJSON), token < fieldsJSON.count else { throw damaged() }
             var place = SealedPlace(start: start, name: (nameStart + 1)..<(start - 2), end: 0, number: 0)
             if fieldsJSON[token] == quote {
-                guard sealed == nil, let close = fieldsJSON[(token + 1)...].firstIndex(of: quote) else { throw damaged }
+                guard sealed == nil, let close = fieldsJSON[(token + 1)...].firstIndex(of: quote) else { throw damaged() }
                 sealed = (token + 1)..<close
                 place.end = close + 1
             } else {
@@ -106,7 +114,7 @@ enum SealedFields {
                     place.number = place.number * 10 + Int(fieldsJSON[end] - UInt8(ascii: "0"))
                     end += 1
                 }
-                guard end > token, end < fieldsJSON.count, fieldsJSON[end] == UInt8(ascii: ",") else { throw damaged }
+                guard end > token, end < fieldsJSON.count, fieldsJSON[end] == UInt8(ascii: ",") else { throw damaged() }
                 place.end = end
             }
             places.append(place)
@@ -116,7 +124,7 @@ enum SealedFields {
         // others their number.
         var names = [Range<Int>](repeating: 0..<0, count: places.count)
         for place in places {
-            guard place.number < places.count, names[place.number].isEmpty else { throw damaged }
+            guard place.number < places.count, names[place.number].isEmpty else { throw damaged() }
             names[place.number] = place.name
         }
         guard let sealed,
@@ -130,11 +138,11 @@ enum SealedFields {
             var offset = 0
             while offset + 4 <= plaintext.count {
                 let length = Int(plaintext[offset]) << 24 | Int(plaintext[offset + 1]) << 16 | Int(plaintext[offset + 2]) << 8 | Int(plaintext[offset + 3])
-                guard offset + 4 + length <= plaintext.count else { throw damaged }
+                guard offset + 4 + length <= plaintext.count else { throw damaged() }
                 values.append((offset + 4)..<(offset + 4 + length))
                 offset += 4 + length
             }
-            guard values.count == places.count else { throw damaged }
+            guard values.count == places.count else { throw damaged() }
             var opened: [UInt8] = []
             opened.reserveCapacity(fieldsJSON.count + plaintext.count)
             var copied = 0
@@ -235,17 +243,18 @@ struct FieldOpeners {
         self.keys = keys
     }
 
+    /// The key that opens the sealed fields of `owner`'s zones, fetched once.
+    mutating func opener(of owner: String) async throws -> Sealer {
+        if let known = openers[owner] { return known }
+        let opener = try await keys.fieldOpener(of: owner)
+        openers[owner] = opener
+        return opener
+    }
+
     /// Opens the row's sealed fields, if it has any, with its zone owner's key.
     mutating func open(_ row: inout StoredRecord, owner: String) async throws {
         guard row.hasSealedFields else { return }
-        let opener: Sealer
-        if let known = openers[owner] {
-            opener = known
-        } else {
-            opener = try await keys.fieldOpener(of: owner)
-            openers[owner] = opener
-        }
-        row.fieldsJSON = try SealedFields.open(row.fieldsJSON, recordName: row.recordName, with: opener)
+        row.fieldsJSON = try SealedFields.open(row.fieldsJSON, recordName: row.recordName, with: await opener(of: owner))
     }
 }
 
@@ -253,11 +262,19 @@ extension RecordResults {
     /// Opens the sealed fields of the records, all of one zone owned by `owner`; a record whose
     /// fields cannot be opened fails alone.
     mutating func openFields(with keys: KeyVault, owner: String) async throws {
-        var openers = FieldOpeners(keys)
+        // The owner's key, fetched at the first sealed record: opening the rest waits for nothing.
+        var opener: Result<Sealer, CloudKitError>?
         for index in results.indices {
             guard case .stored(var stored, let desiredKeys) = results[index], stored.hasSealedFields else { continue }
+            if opener == nil {
+                do {
+                    opener = .success(try await keys.fieldOpener(of: owner))
+                } catch let error as CloudKitError {
+                    opener = .failure(error)
+                }
+            }
             do {
-                try await openers.open(&stored, owner: owner)
+                stored.fieldsJSON = try SealedFields.open(stored.fieldsJSON, recordName: stored.recordName, with: opener!.get())
                 results[index] = .stored(stored, desiredKeys: desiredKeys)
             } catch let error as CloudKitError {
                 results[index] = .failure(RecordError(recordName: stored.recordName, error: error))

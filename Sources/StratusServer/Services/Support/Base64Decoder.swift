@@ -62,10 +62,27 @@ package struct Base64Decoder: Sendable {
         var output = Data(count: count * 6 / 8)
         let valid = output.withUnsafeMutableBytes { (output: UnsafeMutableRawBufferPointer) -> Bool in
             values.withUnsafeBufferPointer { values in
+                // Whole groups of four characters, three bytes each; an invalid character's value
+                // (0xFF) sets a bit no valid one has, checked once a group.
+                var position = 0
+                var written = 0
+                var invalid: UInt8 = 0
+                while position + 4 <= count {
+                    let a = values[Int(input[position])], b = values[Int(input[position + 1])]
+                    let c = values[Int(input[position + 2])], d = values[Int(input[position + 3])]
+                    invalid |= a | b | c | d
+                    let group = UInt32(a & 0x3F) << 18 | UInt32(b & 0x3F) << 12 | UInt32(c & 0x3F) << 6 | UInt32(d & 0x3F)
+                    output[written] = UInt8(truncatingIfNeeded: group >> 16)
+                    output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                    output[written + 2] = UInt8(truncatingIfNeeded: group)
+                    position += 4
+                    written += 3
+                }
+                guard invalid & 0xC0 == 0 else { return false }
+                // The last two or three characters: one or two bytes.
                 var accumulator: UInt32 = 0
                 var bits: UInt32 = 0
-                var written = 0
-                for position in 0..<count {
+                while position < count {
                     let value = values[Int(input[position])]
                     guard value != Self.invalid else { return false }
                     accumulator = accumulator << 6 | UInt32(value)
@@ -76,6 +93,7 @@ package struct Base64Decoder: Sendable {
                         written += 1
                         accumulator &= (1 << bits) - 1
                     }
+                    position += 1
                 }
                 // The unused low bits of the last character must be zero.
                 return accumulator == 0
