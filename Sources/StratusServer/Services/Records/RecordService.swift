@@ -188,13 +188,16 @@ package struct RecordService: Sendable {
             throw CloudKitError.badRequest("record '\(item.recordName)' appears more than once; name each record once")
         }
         let maxResponseBytes = self.maxResponseBytes
-        let (answered, owner) = try await directory.read(for: access) { databaseID, transaction in
+        // Taken apart into a var of its own: the answer is then opened in place, not copied.
+        var results: RecordResults
+        let owner: String
+        (results, owner) = try await directory.read(for: access) { databaseID, transaction in
             let grant = try await DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let zone = grant.zone
-            var found: [StoredRecord] = []
+            var shares: [StoredRecord] = []
             var budget = ResponseBudget(bytes: maxResponseBytes)
             var roles = access.scope == .public ? PublicPermissions(access, in: transaction) : nil
-            var results = RecordResults(results: try await request.records.asyncMap { item in
+            var answered = RecordResults(results: try await request.records.asyncMap { item in
                 guard let stored = try await transaction.record(zoneRowID: zone.rowID, recordName: item.recordName), !stored.deleted,
                       try await grant.permission(forRecord: item.recordName, in: transaction).canRead else {
                     return .failure(RecordError(recordName: item.recordName, error: .notFound("record '\(item.recordName)' does not exist")))
@@ -207,14 +210,13 @@ package struct RecordService: Sendable {
                 guard budget.take(stored) else {
                     throw CloudKitError.limitExceeded("these records exceed the \(maxResponseBytes)-byte response limit; look them up in smaller batches")
                 }
-                found.append(stored)
+                if ShareKeys.isShareType(stored.recordType) { shares.append(stored) }
                 return .stored(stored, desiredKeys: item.desiredKeys ?? request.desiredKeys)
             }, links: AssetLinks(signer: signer, access: access))
-            results.shares = try await ShareKeysView.keys(forShareRecords: found, zoneRowID: zone.rowID, owner: grant.owner,
+            answered.shares = try await ShareKeysView.keys(forShareRecords: shares, zoneRowID: zone.rowID, owner: grant.owner,
                                                     caller: access.userRecordName, origin: access.origin, in: transaction)
-            return (results, grant.owner)
+            return (answered, grant.owner)
         }
-        var results = answered
         try await results.openFields(with: keys, owner: owner)
         return results
     }
