@@ -58,7 +58,7 @@ import Testing
                 text[position] = foreign
                 #expect(Base64Decoder.url.decode(ArraySlice(text)) == nil, "\(position)")
             }
-            for position in standard.indices.dropLast(1) {
+            for position in standard.indices {
                 var text = standard
                 text[position] = foreign
                 #expect(Base64Decoder.standard.decode(ArraySlice(text)) == nil, "\(position)")

@@ -243,18 +243,17 @@ struct FieldOpeners {
         self.keys = keys
     }
 
-    /// The key that opens the sealed fields of `owner`'s zones, fetched once.
-    mutating func opener(of owner: String) async throws -> Sealer {
-        if let known = openers[owner] { return known }
-        let opener = try await keys.fieldOpener(of: owner)
-        openers[owner] = opener
-        return opener
-    }
-
     /// Opens the row's sealed fields, if it has any, with its zone owner's key.
     mutating func open(_ row: inout StoredRecord, owner: String) async throws {
         guard row.hasSealedFields else { return }
-        row.fieldsJSON = try SealedFields.open(row.fieldsJSON, recordName: row.recordName, with: await opener(of: owner))
+        let opener: Sealer
+        if let known = openers[owner] {
+            opener = known
+        } else {
+            opener = try await keys.fieldOpener(of: owner)
+            openers[owner] = opener
+        }
+        row.fieldsJSON = try SealedFields.open(row.fieldsJSON, recordName: row.recordName, with: opener)
     }
 }
 
@@ -262,19 +261,11 @@ extension RecordResults {
     /// Opens the sealed fields of the records, all of one zone owned by `owner`; a record whose
     /// fields cannot be opened fails alone.
     mutating func openFields(with keys: KeyVault, owner: String) async throws {
-        // The owner's key, fetched at the first sealed record: opening the rest waits for nothing.
-        var opener: Result<Sealer, CloudKitError>?
+        var openers = FieldOpeners(keys)
         for index in results.indices {
             guard case .stored(var stored, let desiredKeys) = results[index], stored.hasSealedFields else { continue }
-            if opener == nil {
-                do {
-                    opener = .success(try await keys.fieldOpener(of: owner))
-                } catch let error as CloudKitError {
-                    opener = .failure(error)
-                }
-            }
             do {
-                stored.fieldsJSON = try SealedFields.open(stored.fieldsJSON, recordName: stored.recordName, with: opener!.get())
+                try await openers.open(&stored, owner: owner)
                 results[index] = .stored(stored, desiredKeys: desiredKeys)
             } catch let error as CloudKitError {
                 results[index] = .failure(RecordError(recordName: stored.recordName, error: error))
