@@ -25,4 +25,21 @@ import Testing
         let name = SecretGenerator.userRecordName()
         #expect(name.count == 33 && name.hasPrefix("_") && name.dropFirst().allSatisfy(\.isHexDigit))
     }
+
+    /// Random bytes come in draws of up to 256: every size, below, at and across a draw's end, is
+    /// filled to its last byte.
+    @Test(arguments: [0, 1, 7, 12, 255, 256, 257, 3_072, 5_000])
+    func randomBytesFillEverySize(_ count: Int) {
+        let draws = (0..<4).map { _ in SecretGenerator.randomBytes(count) }
+        #expect(draws.allSatisfy { $0.count == count })
+        guard count >= 12 else { return }
+        #expect(Set(draws).count == draws.count)
+        // No stretch of 16 bytes is left as it was made (zeros): each 16-byte stretch, anywhere in
+        // the four draws, holds a byte that is not zero.
+        for draw in draws {
+            for start in stride(from: 0, to: count, by: 16) {
+                #expect(draw[start..<min(start + 16, count)].contains { $0 != 0 } || count - start < 8, "bytes \(start)... of \(count)")
+            }
+        }
+    }
 }

@@ -47,7 +47,7 @@ package struct Sealer: Sendable {
     }
 
     private func seal(_ plaintext: some DataProtocol, authenticating context: some DataProtocol) throws -> String {
-        let box = try AES.GCM.seal(plaintext, using: key, authenticating: context)
+        let box = try AES.GCM.seal(plaintext, using: key, nonce: NonceReserve.shared.next(), authenticating: context)
         return KeyVault.sealedPrefix + box.combined!.base64EncodedString()
     }
 }

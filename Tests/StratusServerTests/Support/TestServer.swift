@@ -44,6 +44,7 @@ struct TestServer: Sendable {
 
     /// Starts a server (on `dataDirectory`, or a fresh temporary one), runs `body`, stops it.
     /// With `onSQLite`, the data directory's SQLite file holds the data even in the PostgreSQL run.
+    @discardableResult
     static func with<T: Sendable>(
         dataDirectory: URL? = nil,
         onSQLite: Bool = false,

@@ -1,5 +1,10 @@
 import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Random identifiers and secrets, and the one-way digest under which secrets are stored.
 package enum SecretGenerator {
@@ -53,15 +58,37 @@ package enum SecretGenerator {
         }
     }
 
-    /// Random bytes, eight per draw from the system generator.
+    /// Random bytes from the system's secure random source, in draws as large as the system
+    /// allows (`getentropy`'s 256 bytes on Linux, `arc4random_buf`'s any number on Apple
+    /// platforms): `SystemRandomNumberGenerator` draws eight bytes per call, a system call each on
+    /// Linux.
     package static func randomBytes(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(count + 7)
-        while bytes.count < count {
-            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var filled = 0
+            #if canImport(Darwin)
+            if let start = buffer.baseAddress {
+                arc4random_buf(start, count)
+                filled = count
+            }
+            #elseif canImport(Glibc)
+            while filled < count {
+                let draw = min(256, count - filled)
+                guard getentropy(buffer.baseAddress! + filled, draw) == 0 else { break }
+                filled += draw
+            }
+            #endif
+            // Where the system has no such draw or it failed, the rest eight bytes at a time.
+            var generator = SystemRandomNumberGenerator()
+            while filled < count {
+                withUnsafeBytes(of: generator.next() as UInt64) { random in
+                    for byte in random.prefix(count - filled) {
+                        buffer[filled] = byte
+                        filled += 1
+                    }
+                }
+            }
+            initialized = count
         }
-        return Array(bytes.prefix(count))
     }
 
     static func hex(_ bytes: some Sequence<UInt8>) -> String {
