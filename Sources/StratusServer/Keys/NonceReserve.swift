@@ -3,10 +3,10 @@ import Synchronization
 
 /// Random AES-GCM nonces for ``Sealer``, drawn from the system's secure random source a block at a
 /// time (``SecretGenerator/randomBytes(_:)``): `AES.GCM.seal` without a nonce asks the random source
-/// for each one (two system calls on Linux for 12 bytes), a quarter of what sealing a record's
-/// fields costs. Every byte of a block is handed out
-/// once, under a lock, and a spent block is replaced by fresh random bytes, never reused: the
-/// nonces are as random, and as unlikely to repeat under one key, as the random source's own.
+/// for each one (two system calls on Linux for 12 bytes), about a quarter of what a seal cost.
+/// Every byte of a block is handed out once, under a lock, and a spent block is replaced by fresh
+/// random bytes, never reused: the nonces are as random, and as unlikely to repeat under one key,
+/// as the random source's own.
 final class NonceReserve: Sendable {
     /// The reserve every sealer draws from.
     static let shared = NonceReserve()
