@@ -61,7 +61,7 @@ struct StoreBenchmark: AsyncParsableCommand {
                 // inserts take turns, a twelfth of the rows at a time in an order that turns round by
                 // round (each insert in each place four times): this machine's speed moves by a third
                 // from one second to the next, which made one insert after another a comparison of two
-                // moments, not two inserts, and three turns of a third each left the figure ±0.3.
+                // moments, not two inserts, and turns of a quarter or a third left a repetition's figure ±0.3.
                 let kinds: [(writer: any DatabaseWriter, table: String, outbox: String?)] = [
                     (plainWriter, "plain_item", nil), (writer, "item", nil), (floorWriter, "floor_item", "floor_outbox"),
                 ]
