@@ -1,10 +1,5 @@
 import Crypto
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Random identifiers and secrets, and the one-way digest under which secrets are stored.
 package enum SecretGenerator {
