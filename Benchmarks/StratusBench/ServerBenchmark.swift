@@ -5,7 +5,9 @@ import StratusCore
 import StratusServer
 
 /// `stratus-bench server`: record writes and change-feed reads through the server, against raw
-/// GRDB inserts of the same rows measured in the same run.
+/// GRDB inserts of the same rows measured in the same run: (b) and (c) without record history
+/// (`--history-days 0`, the write path as the performance issue measured it), (d) with the shipped
+/// defaults (history kept 30 days).
 struct ServerBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "server", abstract: "Records through HTTP vs. raw SQLite.")
 
@@ -31,8 +33,8 @@ struct ServerBenchmark: AsyncParsableCommand {
         let zone = ZoneID(zoneName: "Bench")
         let bodies = try Self.modifyBodies(zone: zone, records: records, batch: batch)
         let rows = try Self.rows(of: records)
-        var runs: [(sqlite: Double, modify: Double, changes: Double, read: Double)] = []
-        var bytes: [(sqlite: Double, server: Double)] = []
+        var runs: [(sqlite: Double, modify: Double, changes: Double, read: Double, defaults: Double)] = []
+        var bytes: [(sqlite: Double, server: Double, defaults: Double)] = []
         for run in 0..<repeats {
             // Each repetition starts from empty files, for the baseline and the server alike. The
             // baseline is measured on both sides of the server's run and their mean counts: on this
@@ -43,15 +45,21 @@ struct ServerBenchmark: AsyncParsableCommand {
             let rawPath = runDirectory.appendingPathComponent("raw.sqlite").path
             let sqliteBefore = try await RawSQLiteInsert(batch: batch).seconds(rows, path: rawPath)
             let serverDirectory = runDirectory.appendingPathComponent("server")
-            let (modify, changes, fetched) = try await BenchmarkServer.with(directory: serverDirectory) { server in
+            let (modify, changes, fetched) = try await BenchmarkServer.with(directory: serverDirectory,
+                                                                            configure: { $0.historyRetention = .zero }) { server in
                 try await Self.serverRun(server, zone: zone, bodies: bodies)
             }
             guard fetched == records.count else { throw BenchmarkError("changes/zone returned \(fetched) records, expected \(records.count)") }
+            let defaultsDirectory = runDirectory.appendingPathComponent("defaults")
+            let (modifyDefaults, _, _) = try await BenchmarkServer.with(directory: defaultsDirectory) { server in
+                try await Self.serverRun(server, zone: zone, bodies: bodies)
+            }
             let rawPathAfter = runDirectory.appendingPathComponent("raw-after.sqlite").path
             let sqliteAfter = try await RawSQLiteInsert(batch: batch).seconds(rows, path: rawPathAfter)
             let sqlite = (sqliteBefore + sqliteAfter) / 2
             bytes.append((sqlite: try Self.bytes(of: rawPath) / Double(records.count),
-                          server: try Self.bytes(of: serverDirectory.appendingPathComponent("stratus.sqlite").path) / Double(records.count)))
+                          server: try Self.bytes(of: serverDirectory.appendingPathComponent("stratus.sqlite").path) / Double(records.count),
+                          defaults: try Self.bytes(of: defaultsDirectory.appendingPathComponent("stratus.sqlite").path) / Double(records.count)))
             // (r): the same requests to a server whose operation limit is one below the batch:
             // each is received and parsed, and refused before its operations are read beside the writer.
             let read = try await BenchmarkServer.with(directory: runDirectory.appendingPathComponent("read"),
@@ -61,10 +69,11 @@ struct ServerBenchmark: AsyncParsableCommand {
             // A repetition's files go once measured: nothing left for the disk to write back under the next.
             ScratchDirectory.remove(runDirectory)
             let rates = (sqlite: Double(records.count) / sqlite, modify: Double(records.count) / modify, changes: Double(records.count) / changes,
-                         read: Double(records.count) / read)
-            print(String(format: "  run %d: (a) %.0f (before %.0f, after %.0f)  (b) %.0f  (c) %.0f  (r) %.0f records/s   b/a %.2f  c/a %.2f  r/a %.2f   bytes per record: (a) %.0f, server %.0f",
-                         run + 1, rates.sqlite, Double(records.count) / sqliteBefore, Double(records.count) / sqliteAfter, rates.modify, rates.changes, rates.read, rates.modify / rates.sqlite,
-                         rates.changes / rates.sqlite, rates.read / rates.sqlite, bytes[run].sqlite, bytes[run].server))
+                         read: Double(records.count) / read, defaults: Double(records.count) / modifyDefaults)
+            print(String(format: "  run %d: (a) %.0f (before %.0f, after %.0f)  (b) %.0f  (c) %.0f  (r) %.0f  (d) %.0f records/s   b/a %.2f  c/a %.2f  r/a %.2f  d/a %.2f   bytes per record: (a) %.0f, server %.0f, defaults %.0f",
+                         run + 1, rates.sqlite, Double(records.count) / sqliteBefore, Double(records.count) / sqliteAfter, rates.modify, rates.changes, rates.read,
+                         rates.defaults, rates.modify / rates.sqlite, rates.changes / rates.sqlite, rates.read / rates.sqlite, rates.defaults / rates.sqlite,
+                         bytes[run].sqlite, bytes[run].server, bytes[run].defaults))
             runs.append(rates)
         }
         let sqliteRate = median(runs.map(\.sqlite))
@@ -90,6 +99,14 @@ struct ServerBenchmark: AsyncParsableCommand {
         Report.figure("sqlite_disk_bytes_per_record", median(bytes.map(\.sqlite)), decimals: 0)
         Report.figure("disk_bytes_per_record", median(bytes.map(\.server)), decimals: 0)
         Report.ratio("disk_bytes_vs_sqlite", median(bytes.map { $0.server / $0.sqlite }), of: "disk_bytes_per_record", to: "sqlite_disk_bytes_per_record")
+        print(String(format: "(d) records/modify with the shipped defaults (history kept): %9.0f records/s   d/a = %.2f; %.0f bytes per record   d/a = %.2f",
+                     median(runs.map(\.defaults)), median(runs.map { $0.defaults / $0.sqlite }), median(bytes.map(\.defaults)),
+                     median(bytes.map { $0.defaults / $0.sqlite })))
+        Report.figure("modify_defaults_records_per_s", median(runs.map(\.defaults)), decimals: 0)
+        Report.ratio("modify_vs_sqlite_defaults", median(runs.map { $0.defaults / $0.sqlite }), of: "modify_defaults_records_per_s", to: "sqlite_insert_records_per_s")
+        Report.figure("disk_bytes_per_record_defaults", median(bytes.map(\.defaults)), decimals: 0)
+        Report.ratio("disk_bytes_vs_sqlite_defaults", median(bytes.map { $0.defaults / $0.sqlite }), of: "disk_bytes_per_record_defaults",
+                     to: "sqlite_disk_bytes_per_record")
         try await ConcurrentSaves(saves: saves, repeats: repeats).run(in: directory)
     }
 

@@ -35,6 +35,13 @@ enum ChildServerOptions {
         }
         if !webAuthn.requiresUserVerification { arguments.append("--webauthn-allow-unverified") }
         if configuration.emailCodeSignUp { arguments.append("--email-code-signup") }
+        let days = configuration.historyRetention.components.seconds / (24 * 3600)
+        guard configuration.historyRetention == .seconds(days * 24 * 3600) else {
+            throw ChildProcessError("a child stratus serve keeps history for whole days (--history-days)")
+        }
+        if configuration.historyRetention != ServerConfiguration(dataDirectory: configuration.dataDirectory).historyRetention {
+            arguments += ["--history-days", String(days)]
+        }
         for (container, providers) in configuration.openID.providersByContainer.sorted(by: { $0.key < $1.key }) {
             let named = container == AppleSignInConfiguration.everyContainer ? containerID : container
             for provider in providers {

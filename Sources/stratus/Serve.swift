@@ -19,6 +19,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
     @Option(help: "Days a signed-in session (ckWebAuthToken) stays valid.") var sessionDays = 14
     @Option(help: "Days tombstones are kept; change tokens older than a purged tombstone expire.") var tombstoneDays = 90
+    @Option(help: "Days a record's replaced and deleted versions are kept for history, undelete and restore; 0 keeps none.")
+    var historyDays = 30
     @Option(help: "Seconds a sign-in or re-authentication counts as fresh proof, which adding or removing a sign-in method, setting a password and deleting the account take.")
     var freshProofSeconds = 300
     @Option(help: "Largest asset file accepted, in MB.") var assetLimitMb = 50
@@ -161,6 +163,7 @@ struct Serve: AsyncParsableCommand {
               (maxDatabaseMb ?? 1) > 0, pushConnectionsPerUser > 0, (maxPushConnections ?? 1) > 0, bodyDeadlineSeconds > 0, requestsPerAddress > 0 else {
             throw ValidationError("--session-days, --fresh-proof-seconds, --tombstone-days, --asset-limit-mb, --max-response-mb, --max-database-mb, --sign-in-failures, --account-sign-in-failures-per-hour, --courier-wait-seconds, --push-connections-per-user, --max-push-connections, --body-deadline-seconds and --requests-per-address must be positive")
         }
+        guard historyDays >= 0 else { throw ValidationError("--history-days must be 0 (no history) or more") }
         guard (10...20).contains(passwordHashCost) else { throw ValidationError("--password-hash-cost must be between 10 and 20") }
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), host: host, port: port)
         configuration.storageDrivers = Stratus.storageDrivers
@@ -169,6 +172,7 @@ struct Serve: AsyncParsableCommand {
         configuration.sessionLifetime = .seconds(sessionDays * 24 * 3600)
         configuration.freshProofWindow = .seconds(freshProofSeconds)
         configuration.tombstoneRetention = .seconds(tombstoneDays * 24 * 3600)
+        configuration.historyRetention = .seconds(historyDays * 24 * 3600)
         configuration.maxAssetBytes = Int64(assetLimitMb) * 1024 * 1024
         configuration.publicURL = publicUrl
         configuration.maxResponseBytes = maxResponseMb * 1024 * 1024

@@ -161,6 +161,10 @@ extension AuthorizationMatrixTests {
                     _ = try await probe("records/modify", #"""
                         {"operations":[{"operationType":"create","record":{"recordName":"\#(Self.recordName(type))","recordType":"\#(type)","fields":{}}}]}
                         """#, shows: kind.creates, "EXISTS answer")
+                    _ = try await probe("records/history", #"{"recordName":"\#(Self.recordName(type))"}"#, shows: kind.writes, "records/history")
+                    _ = try await probe("records/deleted", #"{}"#, shows: false, "records/deleted")
+                    _ = try await probe("records/restore", #"{"operations":[{"recordName":"\#(Self.recordName(type))","recordChangeTag":"1"}]}"#,
+                                        shows: false, "records/restore")
                     let receipt = try await probe("assets/rereference", #"{"assets":[{"recordName":"\#(Self.recordName(type))","fieldName":"file"}]}"#, shows: false,
                                                   "assets/rereference")
                     if canRead && kind.creates { #expect(receipt.text.contains("\"receipt\""), "\(kind) rereference of \(type): \(receipt.text)") }

@@ -110,6 +110,10 @@ extension AuthorizationMatrixTests {
                     _ = try await probe("records/modify", #"""
                         {"zoneID":\#(zoneID),"atomic":false,"operations":[{"operationType":"create","record":{"recordName":"\#(name)","recordType":"Item","fields":{}}}]}
                         """#, shows: canRead && kind.writes, "EXISTS answer")
+                    _ = try await probe("records/history", #"{"zoneID":\#(zoneID),"recordName":"\#(name)"}"#, shows: canRead && kind.writes, "records/history")
+                    _ = try await probe("records/deleted", #"{"zoneID":\#(zoneID)}"#, shows: false, "records/deleted")
+                    _ = try await probe("records/restore", #"{"zoneID":\#(zoneID),"operations":[{"recordName":"\#(name)","recordChangeTag":"1"}]}"#,
+                                        shows: false, "records/restore")
                     let receipt = try await probe("assets/rereference", #"{"zoneID":\#(zoneID),"assets":[{"recordName":"\#(name)","fieldName":"file"}]}"#,
                                                   shows: false, "assets/rereference")
                     if kind == .owner { #expect(receipt.text.contains("\"receipt\""), "the owner's rereference of \(name): \(receipt.text)") }

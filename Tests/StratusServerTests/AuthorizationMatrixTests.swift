@@ -26,7 +26,8 @@ import StratusCore
         let database = "/database/1/{container}/{environment}/{database}/"
         var routes: [String: Exposure] = [:]
         for (method, path) in [("POST", "records/modify"), ("POST", "records/query"), ("POST", "records/lookup"), ("POST", "records/changes"),
-                               ("POST", "changes/zone"), ("POST", "records/resolve"), ("POST", "records/accept"), ("POST", "assets/rereference")] {
+                               ("POST", "changes/zone"), ("POST", "records/resolve"), ("POST", "records/accept"), ("POST", "assets/rereference"),
+                               ("POST", "records/history"), ("POST", "records/deleted"), ("POST", "records/restore")] {
             routes["\(method) \(database)\(path)"] = .recordData
         }
         for path in ["/assets/1/download/{token}", "/push/1/courier/{token}", "/share/{shortGUID}", "/console/containers/{container}/data",
@@ -58,6 +59,7 @@ import StratusCore
         for path in ["changes/database", "zones/changes", "zones/lookup", "zones/modify"] { routes["POST \(database)\(path)"] = .none(zones) }
         routes["GET \(database)zones/list"] = .none(zones)
         routes["POST \(database)assets/upload"] = .none("upload URLs for the caller's own files")
+        routes["POST \(database)records/history/purge"] = .none("removes the caller's own record's history; answers a count")
         let subscriptions = "the caller's own subscriptions (their notifications are probed through the courier, WebSocket and APNs)"
         for path in ["subscriptions/lookup", "subscriptions/modify"] { routes["POST \(database)\(path)"] = .none(subscriptions) }
         routes["GET \(database)subscriptions/list"] = .none(subscriptions)
@@ -99,7 +101,7 @@ import StratusCore
 
     /// The probes, one per route that answers with record data.
     enum Probe: CaseIterable {
-        case modify, query, lookup, recordChanges, zoneChanges, resolve, accept, rereference, download, courier, sharePage
+        case modify, query, lookup, recordChanges, zoneChanges, resolve, accept, rereference, history, deleted, restore, download, courier, sharePage
         case consoleData, consoleRecord, consoleQuery, consoleSave
 
         var route: String {
@@ -113,6 +115,9 @@ import StratusCore
             case .resolve: return "POST \(database)records/resolve"
             case .accept: return "POST \(database)records/accept"
             case .rereference: return "POST \(database)assets/rereference"
+            case .history: return "POST \(database)records/history"
+            case .deleted: return "POST \(database)records/deleted"
+            case .restore: return "POST \(database)records/restore"
             case .download: return "GET /assets/1/download/{token}"
             case .courier: return "GET /push/1/courier/{token}"
             case .sharePage: return "GET /share/{shortGUID}"

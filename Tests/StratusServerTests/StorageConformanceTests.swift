@@ -208,6 +208,59 @@ import StratusCore
         }
     }
 
+    @Test func recordLog() async throws {
+        try await Self.withStorage { storage in
+            try await storage.write { t in
+                let alice = Self.user("alice")
+                try await t.insertUser(alice)
+                let key = DatabaseKey(containerID: Self.container, environment: .development, scope: .private, ownerRecordName: alice.userRecordName)
+                let database = try #require(try await t.databaseID(key, create: true))
+                let zone = try await t.insertZone(databaseID: database, zoneName: "Log", sequence: 1)
+                let stamp = { (time: Int64) in RecordStamp(timestamp: time, userRecordName: alice.userRecordName, deviceID: "phone") }
+                func row(_ name: String, _ sequence: Int64, _ text: String, deleted: Bool = false) -> StoredRecord {
+                    StoredRecord(zoneRowID: zone.rowID, recordName: name, recordType: "Note", changeTag: StoredRecord.derivedChangeTag(of: sequence),
+                                 fieldsJSON: deleted ? Array("{}".utf8) : Array(#"{"t":{"value":"\#(text)","type":"STRING"}}"#.utf8),
+                                 created: stamp(10), modified: stamp(10 * sequence), parent: nil, share: nil, sequence: sequence, deleted: deleted)
+                }
+                // a: created (2), updated (3), deleted (4) with b (5) by a DELETE_SELF cascade.
+                try await t.saveRecord(row("a", 4, "", deleted: true), references: [], replacingReferences: true)
+                try await t.saveRecord(row("b", 5, "", deleted: true), references: [], replacingReferences: true)
+                try await t.saveRecord(row("c", 6, "c1"), references: [], replacingReferences: true)
+                try await t.appendRecordLog([
+                    RecordLogEntry(zoneRowID: zone.rowID, recordName: "a", recordType: "Note", sequence: 2, change: .create, stamp: stamp(20), replaced: nil),
+                    RecordLogEntry(zoneRowID: zone.rowID, recordName: "b", recordType: "Note", sequence: 1, change: .create, stamp: stamp(10), replaced: nil),
+                    RecordLogEntry(zoneRowID: zone.rowID, recordName: "a", recordType: "Note", sequence: 3, change: .update, stamp: stamp(30), replaced: row("a", 2, "a1")),
+                    RecordLogEntry(zoneRowID: zone.rowID, recordName: "a", recordType: "Note", sequence: 4, change: .delete, stamp: stamp(40), replaced: row("a", 3, "a2")),
+                    RecordLogEntry(zoneRowID: zone.rowID, recordName: "b", recordType: "Note", sequence: 5, change: .delete, stamp: stamp(40), cause: "a",
+                                   replaced: row("b", 1, "b1")),
+                    RecordLogEntry(zoneRowID: zone.rowID, recordName: "c", recordType: "Note", sequence: 6, change: .create, stamp: stamp(60), replaced: nil),
+                ])
+                let versions = try await t.recordVersions(zoneRowID: zone.rowID, recordName: "a", before: nil, limit: 10)
+                #expect(versions.map(\.position) == [4, 3], "newest first, creates keep no version")
+                #expect(versions.map(\.record.changeTag) == ["3", "2"])
+                #expect(versions.first?.record.modified == stamp(30) && versions.first?.record.created == stamp(10), "the actors are named")
+                #expect(try await t.recordVersions(zoneRowID: zone.rowID, recordName: "a", before: 4, limit: 10).map(\.position) == [3])
+                #expect(try await t.recordVersion(zoneRowID: zone.rowID, recordName: "a", changeTag: "2")?.position == 3)
+                #expect(try await t.recordVersion(zoneRowID: zone.rowID, recordName: "a", changeTag: "4") == nil, "the current version is not in the log")
+                #expect(try await t.deletedRecords(zoneRowID: zone.rowID, before: nil, limit: 10).map(\.recordName) == ["b", "a"])
+                #expect(try await t.deletedRecords(zoneRowID: zone.rowID, before: 5, limit: 10).map(\.recordName) == ["a"])
+                #expect(try await t.cascadedDeletions(zoneRowID: zone.rowID, cause: "a", after: 4).map(\.recordName) == ["b"])
+                #expect(try await t.cascadedDeletions(zoneRowID: zone.rowID, cause: "a", after: 5).isEmpty)
+
+                // A zone's deletion logs its live records with their versions.
+                try await t.logZoneDeletion(zoneRowID: zone.rowID, sequence: 7, stamp: stamp(70))
+                let deletedC = try await t.recordVersions(zoneRowID: zone.rowID, recordName: "c", before: nil, limit: 10)
+                #expect(deletedC.map(\.position) == [7] && deletedC.first?.record.fieldsJSON == row("c", 6, "c1").fieldsJSON)
+                #expect(try await t.purgeRecordLog(before: 30, limit: 1) == 1, "a step at a time, oldest first")
+                #expect(try await t.purgeRecordLog(before: 30, limit: 10) == 1)
+                #expect(try await t.recordVersions(zoneRowID: zone.rowID, recordName: "a", before: nil, limit: 10).map(\.position) == [4, 3])
+                #expect(try await t.purgeRecordHistory(zoneRowID: zone.rowID, recordName: "a") == 2)
+                try await t.purgeDatabaseHistory(databaseID: database)
+                #expect(try await t.recordVersions(zoneRowID: zone.rowID, recordName: "c", before: nil, limit: 10).isEmpty)
+            }
+        }
+    }
+
     @Test func schemaAndRoles() async throws {
         try await Self.withStorage { storage in
             try await storage.write { t in

@@ -26,6 +26,9 @@ public struct ServerConfiguration: Sendable {
     /// How long tombstones of deleted records and zones are kept; change tokens older than a
     /// purged tombstone get `CHANGE_TOKEN_EXPIRED`.
     public var tombstoneRetention: Duration = .seconds(90 * 24 * 3600)
+    /// How long a record's replaced versions are kept in the record log for history, the recycle
+    /// bin and restore (`--history-days`); zero keeps none.
+    public var historyRetention: Duration = .seconds(30 * 24 * 3600)
     /// How often the tombstone purge runs.
     public var maintenanceInterval: Duration = .seconds(3600)
     /// Largest asset file accepted, in bytes (CloudKit documents 50 MB).

@@ -7,6 +7,7 @@ package struct StratusServices: Sendable {
     package let containers: ContainerService
     package let zones: ZoneService
     package let records: RecordService
+    package let history: HistoryService
     package let changes: ChangeService
     package let schema: SchemaService
     package let query: QueryService
@@ -69,11 +70,16 @@ package struct StratusServices: Sendable {
                            signInsPerAddress: configuration.signInsPerAddress, signUpsPerAddress: configuration.signUpsPerAddress,
                            requestsPerUser: configuration.requestsPerUser, clock: clock)
         containers = ContainerService(storage: storage, clock: clock)
-        zones = ZoneService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest, hub: hub, clock: clock)
+        zones = ZoneService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest, hub: hub, clock: clock,
+                            keepsHistory: configuration.historyRetention > .zero)
         records = RecordService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest,
                                 maxRecordBytes: configuration.maxRecordBytes, maxRequestBytes: configuration.maxRequestBytes,
                                 maxResponseBytes: configuration.maxResponseBytes,
-                                signer: signer, hub: hub, keys: keys, clock: clock)
+                                signer: signer, hub: hub, keys: keys, clock: clock, keepsHistory: configuration.historyRetention > .zero)
+        history = HistoryService(storage: storage, directory: directory, hub: hub, keys: keys, signer: signer, clock: clock,
+                                 maxOperations: configuration.maxOperationsPerRequest, maxRecordBytes: configuration.maxRecordBytes,
+                                 maxBatchBytes: records.maxBatchBytes, retention: configuration.historyRetention,
+                                 markerKey: signer.derivedKey(for: "stratus history marker v1"))
         schema = SchemaService(storage: storage, hub: hub, clock: clock)
         query = QueryService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit,
                              limits: .init(maxFilters: configuration.maxQueryFilters, maxSortKeys: configuration.maxQuerySortKeys,

@@ -129,7 +129,11 @@ extension SQLDatabase {
     /// Stores the actors of `records` (their creators and modifiers) unless stored already, in
     /// this transaction, and checks each against its row the first time this process stores it.
     package func storeActors(of records: [StoredRecord]) async throws {
-        let actors = RecordActors.actors(of: records)
+        try await storeActors(RecordActors.actors(of: records))
+    }
+
+    /// Stores these actors, by id, unless stored already, as ``storeActors(of:)`` does.
+    package func storeActors(_ actors: [Int64: RecordActor]) async throws {
         let rows = actors.map { id, actor -> SQLStatement in "(\(id), \(actor.userRecordName), \(actor.deviceID))" }
         try await run("""
             INSERT INTO record_actors (id, user_record_name, device_id) VALUES \(SQLStatement(joining: rows, separator: ", "))

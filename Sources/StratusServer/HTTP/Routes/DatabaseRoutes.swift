@@ -40,6 +40,10 @@ struct DatabaseRoutes {
             ServerMetrics.recordsServed(results.storedCount, via: .lookup)
             return try JSONBody.response(writing: results)
         }
+        post(database, "records/history") { try JSONBody.response(try await services.history.history($0, $1)) }
+        post(database, "records/history/purge") { try JSONBody.response(try await services.history.purge($0, $1)) }
+        post(database, "records/deleted") { try JSONBody.response(try await services.history.deleted($0, $1)) }
+        post(database, "records/restore") { try JSONBody.response(try await services.history.restore($0, $1)) }
         post(database, "records/changes") { (request: RecordsChangesRequest, access) in
             let changes = try await services.changes.recordChanges(request, access)
             ServerMetrics.recordsServed(changes.page.records.count, via: .changes)

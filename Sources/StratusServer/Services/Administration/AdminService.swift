@@ -216,8 +216,10 @@ package struct AdminService: Sendable {
                     }
                     guard scope == .private else { continue }
                     for zone in try await transaction.liveZones(databaseID: databaseID) {
-                        _ = try await ZoneService.delete(zone, of: key, at: clock.milliseconds, in: changes)
+                        _ = try await ZoneService.delete(zone, of: key, at: clock.milliseconds, loggingAs: nil, in: changes)
                     }
+                    // Its zones deleted before, whose records' last versions the log kept.
+                    try await transaction.purgeDatabaseHistory(databaseID: databaseID)
                 }
             }
             for zoneRowID in try await transaction.zonesSharedWith(user: user) {

@@ -1,6 +1,7 @@
 import Logging
 
-/// Background upkeep, run by a ``Periodic`` service: purging expired tombstones, collecting
+/// Background upkeep, run by a ``Periodic`` service: purging expired tombstones and record
+/// versions past history's retention, collecting
 /// asset files nothing refers to, forgetting expired replay keys and the fleet's full rate
 /// buckets, and destroying the data keys of deleted users that a deletion left behind.
 struct Maintenance: Sendable {
@@ -14,6 +15,8 @@ struct Maintenance: Sendable {
             _ = try await services.storage.exclusively("maintenance") {
                 let purged = try await services.changes.purgeTombstones()
                 if purged > 0 { logger.info("purged \(purged) expired tombstones") }
+                let versions = try await services.history.purgeExpired()
+                if versions > 0 { logger.info("purged \(versions) record versions older than history's retention") }
                 let collected = try await services.assets.collectGarbage()
                 if collected.uploads + collected.files > 0 {
                     logger.info("collected \(collected.uploads) unused asset uploads and \(collected.files) unreferenced files")

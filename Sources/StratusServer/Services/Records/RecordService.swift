@@ -15,6 +15,8 @@ package struct RecordService: Sendable {
     /// Seals and opens encrypted fields (``SealedFields``).
     let keys: KeyVault
     let clock: ServerClock
+    /// Whether each change keeps the version it replaces in the record log (``RecordLogStore``).
+    let keepsHistory: Bool
 
     /// The record bytes one `records/modify` may touch (write, merge or delete), which its answer
     /// echoes and its notifications carry: the response budget, and never less than a request
@@ -106,7 +108,7 @@ package struct RecordService: Sendable {
                 chunks = PreparedBatch.Chunks(batch)
             }
             let writer = RecordWriter(changes: changes, grant: grant, context: context, sealer: sealer, maxRecordBytes: maxRecordBytes,
-                                      maxBatchBytes: maxBatchBytes)
+                                      maxBatchBytes: maxBatchBytes, keepsHistory: keepsHistory)
             let atomic = (request.atomic ?? true) && !zone.isDefaultZone
             let prepared: [PreparedOperation]
             let outcomes: [Result<StoredRecord, RecordWriter.Failure>]
@@ -115,6 +117,7 @@ package struct RecordService: Sendable {
             } catch let tooLarge as RecordWriter.BatchTooLarge {
                 throw tooLarge.error
             }
+            if !writer.history.isEmpty { try await transaction.appendRecordLog(writer.history) }
             let ownerKey = DatabaseKey(containerID: key.containerID, environment: key.environment,
                                        scope: access.scope == .shared ? .private : key.scope, ownerRecordName: grant.owner)
             changes.recordsChanged(writer.changeLog, zone: zone, database: ownerKey, zoneIsShared: sharing.zoneHadShares)

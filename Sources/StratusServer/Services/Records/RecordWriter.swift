@@ -20,6 +20,11 @@ final class RecordWriter {
     private var undo: [String: StoredRecord??]?
     /// Every record change written and not undone, in order, for the notification hub.
     private(set) var changeLog: [RecordChange] = []
+    /// With ``keepsHistory``, the record log's entry of each change of ``changeLog``, in the same
+    /// order: what ``RecordLogStore/appendRecordLog(_:)`` keeps.
+    private(set) var history: [RecordLogEntry] = []
+    /// Whether the changes' entries (with the versions they replace) are kept for history.
+    let keepsHistory: Bool
     /// The fields the batch has written (and deleted) so far, which the answer and the
     /// notifications carry; past `maxBatchBytes` the whole batch is refused (split it).
     private var loggedBytes = 0
@@ -39,8 +44,10 @@ final class RecordWriter {
     /// ``SealedFields/KeyNeeded``.
     let sealer: Sealer?
 
-    init(changes: ChangeSet, grant: ZoneGrant, context: WriteContext, sealer: Sealer?, maxRecordBytes: Int, maxBatchBytes: Int) {
+    init(changes: ChangeSet, grant: ZoneGrant, context: WriteContext, sealer: Sealer?, maxRecordBytes: Int, maxBatchBytes: Int,
+         keepsHistory: Bool) {
         let transaction = changes.transaction
+        self.keepsHistory = keepsHistory
         self.transaction = transaction
         self.changes = changes
         self.grant = grant
@@ -149,14 +156,35 @@ final class RecordWriter {
 
     /// Applies one operation in a savepoint of its own, undone alone if it fails.
     private func applyAlone(_ operation: PreparedOperation) async throws -> Result<StoredRecord, Failure> {
-        var result: Result<StoredRecord, Failure> = .failure(Failure(error: .init(.internalError, "not applied")))
+        try await alone { try await outcome(operation) }
+    }
+
+    /// Restores a version (``restore(_:expectedCurrentChangeTag:)``) in a savepoint of its own,
+    /// undone alone if it fails.
+    func restoreAlone(_ version: StoredRecord, expectedCurrentChangeTag expected: String?) async throws
+        -> Result<(StoredRecord, cascaded: [StoredRecord]), Failure> {
+        try await alone {
+            do {
+                return try await .success(restore(version, expectedCurrentChangeTag: expected))
+            } catch let failure as Failure {
+                return .failure(failure)
+            } catch let error as CloudKitError {
+                return .failure(Failure(error: error))
+            }
+        }
+    }
+
+    /// Runs `body` in a savepoint of its own: when it fails, its writes are undone, and so is
+    /// what the writer learned and logged meanwhile.
+    private func alone<T>(_ body: () async throws -> Result<T, Failure>) async throws -> Result<T, Failure> {
+        var result: Result<T, Failure> = .failure(Failure(error: .init(.internalError, "not applied")))
         let schemaBefore = schema.recordTypes
         let loggedBefore = changeLog.count
         undo = [:]
         defer { undo = nil }
         do {
             try await transaction.withSavepoint {
-                result = try await outcome(operation)
+                result = try await body()
                 if case .failure = result { throw BatchFailed() }
             }
         } catch is BatchFailed {
@@ -169,9 +197,11 @@ final class RecordWriter {
 
     private struct BatchFailed: Error {}
 
-    /// Records a change; past `maxBatchBytes` the batch is refused.
-    private func log(_ change: RecordChange) throws {
+    /// Records a change, and its entry in the record log when history is kept; past
+    /// `maxBatchBytes` the batch is refused.
+    private func log(_ change: RecordChange, _ entry: @autoclosure () -> RecordLogEntry) throws {
         changeLog.append(change)
+        if keepsHistory { history.append(entry()) }
         loggedBytes += change.fieldsJSON.count
         if loggedBytes > maxBatchBytes { throw BatchTooLarge(limit: maxBatchBytes) }
     }
@@ -179,6 +209,7 @@ final class RecordWriter {
     /// Forgets the changes after the first `count` (their operations were undone).
     private func truncateLog(to count: Int) {
         changeLog.removeLast(changeLog.count - count)
+        if keepsHistory { history.removeLast(history.count - count) }
         loggedBytes = changeLog.reduce(0) { $0 + $1.fieldsJSON.count }
     }
 
@@ -306,10 +337,13 @@ final class RecordWriter {
     /// (``PreparedOperation/encodedFields``), stored unless the schema converts a value, a field
     /// is sealed or an asset is attached. With `insertOnly`, the row must not be live already
     /// (`EXISTS`); a tombstone of the same name is replaced, unless the same create made it
-    /// (``refuseReplay(of:createKey:)``).
+    /// (``refuseReplay(of:createKey:)``). A restore passes the version's creation (`createdStamp`,
+    /// when it brings a deleted record back) and `keepingAssets`: the version's files are
+    /// attached again as it stored them.
     private func save(name: String, recordType: String, fields: [String: FieldValue?], sent: Record, encoded: [UInt8]?,
                       sealedFor: KeyScope? = nil, parent: String?,
-                      created existing: StoredRecord?, createKey: String?, insertOnly: Bool = false) async throws -> StoredRecord {
+                      created existing: StoredRecord?, createKey: String?, insertOnly: Bool = false,
+                      createdStamp: RecordStamp? = nil, keepingAssets: Bool = false) async throws -> StoredRecord {
         var fields = fields
         var encoded = encoded
         var encrypted = sent.encryptedFields
@@ -331,8 +365,12 @@ final class RecordWriter {
         }
         var assetChecksums = Set<String>()
         if fields.values.contains(where: { !($0?.assets.isEmpty ?? true) }) {
-            (fields, assetChecksums) = try await AssetAttachment(transaction: transaction, zone: zone, user: context.user, recordName: name,
-                                                                 mayRead: { try await self.mayRead(recordNamed: $0) }).resolve(fields)
+            if keepingAssets {
+                assetChecksums = Set(fields.values.flatMap { $0?.assets ?? [] }.compactMap(\.fileChecksum))
+            } else {
+                (fields, assetChecksums) = try await AssetAttachment(transaction: transaction, zone: zone, user: context.user, recordName: name,
+                                                                     mayRead: { try await self.mayRead(recordNamed: $0) }).resolve(fields)
+            }
             encoded = nil
         }
         let fieldsJSON = try encoded ?? (encrypted.isEmpty ? RecordMapper.encodeFields(fields)
@@ -357,20 +395,25 @@ final class RecordWriter {
         }
         var stored = StoredRecord(
             zoneRowID: zone.rowID, recordName: name, recordType: recordType, changeTag: "",
-            fieldsJSON: fieldsJSON, created: existing?.created ?? context.stamp, modified: context.stamp,
+            fieldsJSON: fieldsJSON, created: existing?.created ?? createdStamp ?? context.stamp, modified: context.stamp,
             parent: parent, share: existing?.share, sequence: 0, deleted: false, createKey: createKey)
         try await changes.version(&stored)
         // A new name is not remembered: a later read in this transaction finds the inserted row.
         let inserted = insertOnly ? try await transaction.insertRecord(stored, references: edges) : false
+        var replaced = existing
         if !inserted {
             if insertOnly {
                 if let live = try await liveRecord(name) { throw try await exists(live) }
                 try refuseReplay(of: name, createKey: createKey)
             }
+            // A record brought back after its deletion replaces its tombstone: history shows the deletion.
+            if replaced == nil, keepsHistory, case let row?? = known[name], row.deleted { replaced = row }
             try await store(stored, references: edges, replacingReferences: existing != nil)
         }
         try log(RecordChange(recordName: name, recordType: recordType, trigger: existing == nil ? .create : .update,
-                             fieldsJSON: fieldsJSON))
+                             fieldsJSON: fieldsJSON),
+                RecordLogEntry(zoneRowID: zone.rowID, recordName: name, recordType: recordType, sequence: stored.sequence,
+                               change: existing == nil ? .create : .update, stamp: context.stamp, replaced: replaced))
         if !assetChecksums.isEmpty || existing.map({ RecordMapper.hasAssets($0.fieldsJSON) }) == true {
             try await transaction.replaceAssetReferences(zoneRowID: zone.rowID, recordName: name, checksums: assetChecksums)
         }
@@ -380,6 +423,47 @@ final class RecordWriter {
                                                 entries: QueryIndexing.entries(fields, indexed: indexed))
         }
         return stored
+    }
+
+    // MARK: - Restore
+
+    /// Makes `version`, a kept version of a record of the zone (``RecordLogStore``), the record's
+    /// current version as a new save with a new change tag: the schema checks it as any save,
+    /// and every device fetches it as an ordinary change. A deleted record comes back with its
+    /// first creation, and so does what its deletion took with it through `DELETE_SELF`
+    /// references (`cascaded`). With `expected`, the record's current change tag (its
+    /// tombstone's, if deleted) must be that, or the restore fails with `CONFLICT`.
+    func restore(_ version: StoredRecord, expectedCurrentChangeTag expected: String?) async throws -> (StoredRecord, cascaded: [StoredRecord]) {
+        let name = version.recordName
+        guard !ShareKeys.isShareType(version.recordType) else {
+            throw CloudKitError.badRequest("record '\(name)' is a share, which a restore never brings back; share the record again")
+        }
+        let current = try await liveRecord(name)
+        let row = known[name] ?? nil
+        if let expected, expected != row?.changeTag {
+            throw Failure(error: CloudKitError(.conflict, "record '\(name)' was changed on the server; its current change tag is not \(expected)"),
+                          serverRecord: try await current.asyncFlatMap { try await readable($0) })
+        }
+        if let current {
+            try await roles?.require(.write, on: current.recordType, createdBy: current.created.userRecordName, recordName: name)
+            if current.recordType != version.recordType {
+                throw CloudKitError.badRequest("record '\(name)' is a '\(current.recordType)' now, not a '\(version.recordType)'")
+            }
+        } else {
+            try await roles?.require(.create, on: version.recordType, createdBy: nil, recordName: name)
+        }
+        let record = try RecordMapper.record(from: opened(version), desiredKeys: nil)
+        let restored = try await save(name: name, recordType: version.recordType, fields: record.fields, sent: record, encoded: nil,
+                                      parent: version.parent, created: current, createKey: current?.createKey ?? row?.createKey,
+                                      createdStamp: version.created, keepingAssets: true)
+        guard current == nil, let tombstone = row else { return (restored, []) }
+        var cascaded: [StoredRecord] = []
+        for deleted in try await transaction.cascadedDeletions(zoneRowID: zone.rowID, cause: name, after: tombstone.sequence) {
+            guard let last = try await transaction.recordVersions(zoneRowID: zone.rowID, recordName: deleted.recordName,
+                                                                  before: deleted.sequence + 1, limit: 1).first else { continue }
+            cascaded.append(try await restore(last.record, expectedCurrentChangeTag: nil).0)
+        }
+        return (restored, cascaded)
     }
 
     /// CloudKit's limit on the `DELETE_SELF` references one record may be the target of.
@@ -429,7 +513,10 @@ final class RecordWriter {
             try await changes.version(&tombstone)
             try await store(tombstone, references: [], replacingReferences: true)
             try log(RecordChange(recordName: target.recordName, recordType: target.recordType, trigger: .delete,
-                                 fieldsJSON: target.fieldsJSON))
+                                 fieldsJSON: target.fieldsJSON),
+                    RecordLogEntry(zoneRowID: zone.rowID, recordName: target.recordName, recordType: target.recordType,
+                                   sequence: tombstone.sequence, change: .delete, stamp: context.stamp,
+                                   cause: first == nil ? nil : record.recordName, replaced: target))
             if RecordMapper.hasAssets(target.fieldsJSON) {
                 try await transaction.replaceAssetReferences(zoneRowID: zone.rowID, recordName: target.recordName, checksums: [])
             }

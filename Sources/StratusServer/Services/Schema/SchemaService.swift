@@ -66,7 +66,7 @@ package struct SchemaService: Sendable {
                 }
                 guard let owner = try await transaction.databaseKey(id: databaseID) else { continue }
                 for zone in try await transaction.liveZones(databaseID: databaseID) {
-                    _ = try await ZoneService.delete(zone, of: owner, at: clock.milliseconds, in: changes)
+                    _ = try await ZoneService.delete(zone, of: owner, at: clock.milliseconds, loggingAs: nil, in: changes)
                     zones += 1
                     // Every database keeps a default zone: an empty one replaces it (devices'
                     // tokens of the old one expire, as for any zone deleted and made again).
@@ -74,6 +74,7 @@ package struct SchemaService: Sendable {
                         _ = try await transaction.insertZone(databaseID: databaseID, zoneName: zone.zoneName, sequence: try changes.nextSequence())
                     }
                 }
+                try await transaction.purgeDatabaseHistory(databaseID: databaseID)
             }
             try await Self.rebuildIndexes(from: previous, to: production, containerID: containerID, environment: .development, in: transaction)
             return zones

@@ -7,6 +7,8 @@ package struct ZoneService: Sendable {
     let maxOperations: Int
     let hub: NotificationHub
     let clock: ServerClock
+    /// Whether a deleted zone's records keep their last versions in the record log.
+    let keepsHistory: Bool
 
     package func list(_ access: DatabaseAccess) async throws -> ZonesResponse {
         if access.scope == .shared {
@@ -63,7 +65,7 @@ package struct ZoneService: Sendable {
                 let zoneID = operation.zone.zoneID
                 do {
                     return .success(try await transaction.withSavepoint {
-                        try await Self.apply(operation.operationType, zoneID, databaseID: databaseID, of: key, access: access, at: clock.milliseconds, in: changes)
+                        try await apply(operation.operationType, zoneID, databaseID: databaseID, of: key, access: access, at: clock.milliseconds, in: changes)
                     })
                 } catch let error as CloudKitError {
                     return .failure(ZoneError(zoneID: zoneID, error: error))
@@ -72,7 +74,7 @@ package struct ZoneService: Sendable {
         }
     }
 
-    private static func apply(_ type: ZonesModifyRequest.Operation.OperationType, _ zoneID: ZoneID, databaseID: Int64, of owner: DatabaseKey,
+    private func apply(_ type: ZonesModifyRequest.Operation.OperationType, _ zoneID: ZoneID, databaseID: Int64, of owner: DatabaseKey,
                               access: DatabaseAccess, at time: Int64, in changes: ChangeSet) async throws -> Zone {
         let transaction = changes.transaction
         try NameRules.validateZoneName(zoneID.zoneName)
@@ -92,14 +94,21 @@ package struct ZoneService: Sendable {
             guard let zone = try await transaction.liveZone(databaseID: databaseID, zoneName: zoneID.zoneName) else {
                 throw CloudKitError.zoneNotFound(zoneID.zoneName)
             }
-            return DatabaseDirectory.wireZone(try await delete(zone, of: owner, at: time, in: changes), access: access, in: transaction)
+            let stamp = keepsHistory ? RecordStamp(timestamp: time, userRecordName: try access.requireUser(), deviceID: access.deviceID) : nil
+            return DatabaseDirectory.wireZone(try await Self.delete(zone, of: owner, at: time, loggingAs: stamp, in: changes), access: access,
+                                              in: transaction)
         }
     }
 
     /// Deletes a zone of `owner`'s private database: it leaves every participant's shared
     /// database with its shares, and becomes a tombstone without records. The owner's subscribers
     /// and each participant whose shared database it left hear of it. Returns the tombstone.
-    static func delete(_ zone: StoredZone, of owner: DatabaseKey, at time: Int64, in changes: ChangeSet) async throws -> StoredZone {
+    ///
+    /// With `stamp`, each live record's deletion is logged with its version (``RecordLogStore``),
+    /// stamped so; without, the zone's history goes with it (its account or environment is
+    /// being deleted).
+    static func delete(_ zone: StoredZone, of owner: DatabaseKey, at time: Int64, loggingAs stamp: RecordStamp?,
+                       in changes: ChangeSet) async throws -> StoredZone {
         let transaction = changes.transaction
         var zone = zone
         let members = try await transaction.sharedZoneMembers(zoneRowID: zone.rowID)
@@ -111,6 +120,11 @@ package struct ZoneService: Sendable {
         }
         zone.changeSequence = try await changes.nextSequence()
         zone.deleted = true
+        if let stamp {
+            try await transaction.logZoneDeletion(zoneRowID: zone.rowID, sequence: zone.changeSequence, stamp: stamp)
+        } else {
+            try await transaction.purgeZoneHistory(zoneRowID: zone.rowID)
+        }
         try await transaction.deleteZone(rowID: zone.rowID, sequence: zone.changeSequence, at: time)
         changes.zoneDeleted(zoneRowID: zone.rowID, zoneName: zone.zoneName, database: owner, databaseID: zone.databaseID)
         for member in members {

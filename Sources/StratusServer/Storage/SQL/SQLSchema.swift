@@ -141,4 +141,32 @@ package enum SQLSchema {
         CREATE INDEX apple_revocations_due ON apple_revocations(next_attempt_at);
         """
     }
+    /// The record log (``RecordLogStore``): an entry per change of a record, with the version it
+    /// replaced, kept for history's retention. Registered by each driver after ``appleTokens``.
+    package static let recordLog = Migration(sqliteIdentifier: "v31-record-log", postgresIdentifier: "v21-record-log") { t in """
+        CREATE TABLE record_log (
+            zone_id \(t.integer) NOT NULL,
+            record_name \(t.key) NOT NULL,
+            sequence \(t.integer) NOT NULL,
+            logged_at \(t.integer) NOT NULL,
+            change \(t.integer) NOT NULL,
+            actor \(t.integer) NOT NULL,
+            cause \(t.key),
+            record_type \(t.key) NOT NULL,
+            version_type \(t.key),
+            version_sequence \(t.integer),
+            version_tag \(t.key),
+            version_deleted \(t.integer),
+            fields \(t.blob),
+            created_at \(t.integer),
+            created_by \(t.integer),
+            modified_at \(t.integer),
+            modified_by \(t.integer),
+            parent \(t.key),
+            share \(t.key),
+            PRIMARY KEY (zone_id, record_name, sequence)
+        )\(t.withoutRowID);
+        CREATE INDEX record_log_age ON record_log(logged_at);
+        """
+    }
 }

@@ -1,0 +1,64 @@
+import StratusCore
+
+/// One change of a record in the record log (``RecordLogStore``): what changed, when, by whom and
+/// from which device, and the version it replaced.
+///
+/// The log never holds a record's current version (its row in `record_rows` is that): an entry
+/// keeps the version its change replaced, so a record's history is its row and then its entries,
+/// newest first.
+package struct RecordLogEntry: Sendable, Equatable {
+    /// What the change did.
+    package enum Change: Int64, Sendable {
+        /// A record came to be where no record was (a name never used, or one whose record was deleted).
+        case create = 0
+        /// A live record was saved again, or restored to an earlier version.
+        case update = 1
+        /// A record was deleted, or deleted with the record it pointed at (``RecordLogEntry/cause``).
+        case delete = 2
+    }
+
+    package var zoneRowID: Int64
+    package var recordName: String
+    /// The record's type after the change.
+    package var recordType: String
+    /// The change's place in the log: the change sequence of the version it made.
+    package var sequence: Int64
+    package var change: Change
+    /// Who made the change, from which device, and when (server time).
+    package var stamp: RecordStamp
+    /// For a deletion a `DELETE_SELF` reference cascaded to: the record whose deletion began it.
+    package var cause: String?
+    /// The version the change replaced: a live record, or a tombstone (a record brought back after
+    /// its deletion). Nil for a create of a name never used, and once the version is evicted.
+    package var replaced: StoredRecord?
+
+    package init(zoneRowID: Int64, recordName: String, recordType: String, sequence: Int64, change: Change, stamp: RecordStamp,
+                 cause: String? = nil, replaced: StoredRecord?) {
+        self.zoneRowID = zoneRowID
+        self.recordName = recordName
+        self.recordType = recordType
+        self.sequence = sequence
+        self.change = change
+        self.stamp = stamp
+        self.cause = cause
+        self.replaced = replaced
+    }
+}
+
+/// A version of a record as its history lists it: the record as it was (a tombstone for a
+/// deletion), and where it stands in the log.
+package struct RecordVersion: Sendable, Equatable {
+    /// The version: its change tag, type, fields and stamps. `modified` tells who made it.
+    package var record: StoredRecord
+    /// The position after which older versions follow: the sequence of the change that replaced
+    /// this version (the record's current version: its own sequence).
+    package var position: Int64
+    /// For a version a cascaded deletion replaced, the record whose deletion began it.
+    package var cause: String?
+
+    package init(record: StoredRecord, position: Int64, cause: String? = nil) {
+        self.record = record
+        self.position = position
+        self.cause = cause
+    }
+}

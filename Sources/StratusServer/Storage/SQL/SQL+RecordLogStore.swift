@@ -1,0 +1,127 @@
+import StratusCore
+
+/// The record log (``RecordLogStore``), written once for both drivers.
+///
+/// `record_log` holds an entry per change: the change's place (`sequence`), time, kind, actor and
+/// cause, and the version it replaced (`version_*`, `fields`, the stamps, `parent`, `share`);
+/// `fields` is NULL where no version was replaced (a create) or it was evicted.
+extension RecordLogStore where Self: SQLDatabase {
+    package func appendRecordLog(_ entries: [RecordLogEntry]) async throws {
+        for start in stride(from: 0, to: entries.count, by: Self.rowsPerInsert) {
+            let rows = entries[start..<min(start + Self.rowsPerInsert, entries.count)].map { entry -> SQLStatement in
+                let version = entry.replaced
+                return """
+                    (\(entry.zoneRowID), \(entry.recordName), \(entry.sequence), \(entry.stamp.timestamp), \(entry.change.rawValue),
+                     \(RecordActors.id(of: entry.stamp)), \(entry.cause), \(entry.recordType), \(version?.recordType),
+                     \(version?.sequence), \(version?.storedChangeTag), \(version.map { $0.deleted ? Int64(1) : 0 }), \(version?.fieldsJSON),
+                     \(version?.created.timestamp), \(version.map { RecordActors.id(of: $0.created) }),
+                     \(version?.modified.timestamp), \(version.map { RecordActors.id(of: $0.modified) }), \(version?.parent), \(version?.share))
+                    """
+            }
+            try await run("""
+                INSERT INTO record_log (\(unescaped: Self.logColumns)) VALUES \(SQLStatement(joining: rows, separator: ", "))
+                """)
+        }
+    }
+
+    package func recordVersions(zoneRowID: Int64, recordName: String, before position: Int64?, limit: Int) async throws -> [RecordVersion] {
+        let before: SQLStatement = position.map { "AND sequence < \($0)" } ?? ""
+        return try await versions("""
+            SELECT \(unescaped: Self.versionColumns) FROM record_log
+            WHERE zone_id = \(zoneRowID) AND record_name = \(recordName) AND fields IS NOT NULL \(before)
+            ORDER BY sequence DESC LIMIT \(limit)
+            """)
+    }
+
+    package func recordVersion(zoneRowID: Int64, recordName: String, changeTag: String) async throws -> RecordVersion? {
+        // A tag is its version's sequence in base 36 unless the log kept it (an archive's).
+        let sequence = Int64(changeTag, radix: 36) ?? -1
+        return try await versions("""
+            SELECT \(unescaped: Self.versionColumns) FROM record_log
+            WHERE zone_id = \(zoneRowID) AND record_name = \(recordName) AND fields IS NOT NULL
+              AND (version_tag = \(changeTag) OR (version_tag IS NULL AND version_sequence = \(sequence)))
+            ORDER BY sequence DESC LIMIT 1
+            """).first
+    }
+
+    package func deletedRecords(zoneRowID: Int64, before position: Int64?, limit: Int) async throws -> [StoredRecord] {
+        let before: SQLStatement = position.map { "AND sequence < \($0)" } ?? ""
+        return try await fetchRecords("""
+            SELECT \(unescaped: RecordColumns.names) FROM record_rows r
+            WHERE zone_id = \(zoneRowID) AND deleted = \(literal: true) \(before)
+              AND EXISTS (SELECT 1 FROM record_log l WHERE l.zone_id = r.zone_id AND l.record_name = r.record_name
+                          AND l.sequence = r.sequence AND l.fields IS NOT NULL)
+            ORDER BY sequence DESC LIMIT \(limit)
+            """).records
+    }
+
+    package func cascadedDeletions(zoneRowID: Int64, cause: String, after sequence: Int64) async throws -> [StoredRecord] {
+        try await fetchRecords("""
+            SELECT \(unescaped: RecordColumns.names) FROM record_rows r
+            WHERE zone_id = \(zoneRowID) AND deleted = \(literal: true) AND sequence > \(sequence)
+              AND EXISTS (SELECT 1 FROM record_log l WHERE l.zone_id = r.zone_id AND l.record_name = r.record_name
+                          AND l.sequence = r.sequence AND l.cause = \(cause) AND l.fields IS NOT NULL)
+            ORDER BY sequence
+            """).records
+    }
+
+    package func purgeRecordLog(before time: Int64, limit: Int) async throws -> Int {
+        try await changedRowCount("""
+            DELETE FROM record_log WHERE (zone_id, record_name, sequence) IN (
+                SELECT zone_id, record_name, sequence FROM record_log WHERE logged_at < \(time) ORDER BY logged_at LIMIT \(limit))
+            RETURNING 1
+            """)
+    }
+
+    package func purgeRecordHistory(zoneRowID: Int64, recordName: String) async throws -> Int {
+        try await changedRowCount("DELETE FROM record_log WHERE zone_id = \(zoneRowID) AND record_name = \(recordName) RETURNING 1")
+    }
+
+    package func logZoneDeletion(zoneRowID: Int64, sequence: Int64, stamp: RecordStamp) async throws {
+        let actor = RecordActors.id(of: stamp)
+        try await storeActors([actor: RecordActor(stamp)])
+        try await run("""
+            INSERT INTO record_log (\(unescaped: Self.logColumns))
+            SELECT zone_id, record_name, \(sequence), \(stamp.timestamp), \(RecordLogEntry.Change.delete.rawValue), \(actor), NULL,
+                   record_type, record_type, sequence, change_tag, 0, fields, created_at, created_by, modified_at, modified_by, parent, share
+            FROM record_rows WHERE zone_id = \(zoneRowID) AND deleted = \(literal: false)
+            """)
+    }
+
+    package func purgeZoneHistory(zoneRowID: Int64) async throws {
+        try await run("DELETE FROM record_log WHERE zone_id = \(zoneRowID)")
+    }
+
+    package func purgeDatabaseHistory(databaseID: Int64) async throws {
+        try await run("DELETE FROM record_log WHERE zone_id IN (SELECT id FROM zones WHERE database_id = \(databaseID))")
+    }
+
+    /// Entries an `INSERT` carries: 19 values each, well under either driver's parameter limit,
+    /// and few statement texts (one per count up to this) in a driver's statement cache.
+    private static var rowsPerInsert: Int { 50 }
+
+    private static var logColumns: String {
+        """
+        zone_id, record_name, sequence, logged_at, change, actor, cause, record_type, version_type, version_sequence, version_tag,
+        version_deleted, fields, created_at, created_by, modified_at, modified_by, parent, share
+        """
+    }
+
+    /// A kept version as ``RecordColumns/names`` (a tombstone's row has no create key in the
+    /// log), then the sequence of the change that replaced it and its cause.
+    private static var versionColumns: String {
+        """
+        zone_id, record_name, version_type, version_tag, fields, created_at, created_by, modified_at, modified_by, parent, share,
+        version_sequence, version_deleted = 1, CAST(NULL AS TEXT), sequence, cause
+        """
+    }
+
+    private func versions(_ statement: SQLStatement) async throws -> [RecordVersion] {
+        let (records, extra, _) = try await fetchRecords(statement, extraColumns: 2)
+        return zip(records, extra).map { record, extra in
+            let position: Int64 = if case .integer(let value) = extra[0] { value } else { 0 }
+            let cause: String? = if case .text(let value) = extra[1] { value } else { nil }
+            return RecordVersion(record: record, position: position, cause: cause)
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import StratusCore
+
+/// The record log: every change of a record in commit order, with the version it replaced, kept
+/// for the retention of history (docs/architecture.md, "The record log").
+package protocol RecordLogStore {
+    /// Appends the changes of a write, in the order they were made, in its transaction.
+    func appendRecordLog(_ entries: [RecordLogEntry]) async throws
+    /// The versions of a record the log keeps, newest first: those replaced by a change before
+    /// `position` (all, without one), at most `limit`.
+    func recordVersions(zoneRowID: Int64, recordName: String, before position: Int64?, limit: Int) async throws -> [RecordVersion]
+    /// The kept version of a record with this change tag, if the log has it.
+    func recordVersion(zoneRowID: Int64, recordName: String, changeTag: String) async throws -> RecordVersion?
+    /// The zone's deleted records whose last live version the log keeps (the recycle bin), most
+    /// recently deleted first: their tombstones, deleted before `position` (all, without one), at
+    /// most `limit`.
+    func deletedRecords(zoneRowID: Int64, before position: Int64?, limit: Int) async throws -> [StoredRecord]
+    /// The tombstones of the records that `cause`'s deletion (its tombstone's `sequence`) took
+    /// with it through `DELETE_SELF` references and that are still deleted: what undeleting
+    /// `cause` brings back with it.
+    func cascadedDeletions(zoneRowID: Int64, cause: String, after sequence: Int64) async throws -> [StoredRecord]
+    /// Removes up to `limit` entries logged before `time` (ms). Returns how many went.
+    func purgeRecordLog(before time: Int64, limit: Int) async throws -> Int
+    /// Removes every entry of a record (its owner's privacy purge). Returns how many went.
+    func purgeRecordHistory(zoneRowID: Int64, recordName: String) async throws -> Int
+    /// Logs the deletion of every live record of a zone that is being deleted, each keeping its
+    /// version, stamped `stamp` at `sequence`.
+    func logZoneDeletion(zoneRowID: Int64, sequence: Int64, stamp: RecordStamp) async throws
+    /// Removes every entry of a zone (it is deleted with its account or environment).
+    func purgeZoneHistory(zoneRowID: Int64) async throws
+    /// Removes every entry of the zones of a database, deleted ones included (its account is deleted).
+    func purgeDatabaseHistory(databaseID: Int64) async throws
+}

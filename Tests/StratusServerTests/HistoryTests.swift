@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+import StratusCore
+import StratusServer
+
+/// Record history (issue 65) through real HTTP, on the backend the suite runs on: kept versions,
+/// the recycle bin, restore as a forward change, purge, retention and who may.
+@Suite struct HistoryTests {
+    @Test func versionsAreListedNewestFirstAndPaged() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            try await alice.createZone("Notes")
+            var tags = [try await alice.save([.create("n", ["text": .string("v0")])], zone: "Notes")[0].recordChangeTag!]
+            for version in 1...5 {
+                let saved = try await alice.save([RecordOperation(.update, Record(recordName: "n", recordChangeTag: tags.last,
+                                                                                   fields: ["text": .string("v\(version)")]))], zone: "Notes")
+                tags.append(saved[0].recordChangeTag!)
+            }
+            let whole = try await alice.history("n", zone: "Notes")
+            #expect(whole.versions.map(\.recordChangeTag) == tags.reversed())
+            #expect(whole.versions.map { $0.fields["text"] } == (0...5).reversed().map { .string("v\($0)") })
+            #expect(whole.versions.allSatisfy { $0.deleted == false && $0.modified?.userRecordName == alice.userRecordName })
+            #expect(whole.versions.allSatisfy { $0.recordName == nil && $0.created == nil && $0.recordType == "Note" })
+            #expect(whole.continuationMarker == nil)
+
+            var paged: [String] = []
+            var marker: String?
+            repeat {
+                let page = try await alice.history("n", zone: "Notes", limit: 4, marker: marker)
+                paged += page.versions.compactMap(\.recordChangeTag)
+                marker = page.continuationMarker
+                #expect(page.versions.count <= 4)
+            } while marker != nil
+            #expect(paged == tags.reversed())
+        }
+    }
+
+    @Test func restoreIsANewSaveThatDevicesFetch() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            try await alice.createZone("Notes")
+            let first = try await alice.save([.create("n", ["text": .string("kept")])], zone: "Notes")[0]
+            let second = try await alice.save([RecordOperation(.update, Record(recordName: "n", recordChangeTag: first.recordChangeTag,
+                                                                                fields: ["text": .string("mistake")]))], zone: "Notes")[0]
+            let token = try await alice.allZoneChanges("Notes").token
+
+            let stale = try await alice.restore([.init(recordName: "n", recordChangeTag: first.recordChangeTag!,
+                                                       expectedCurrentChangeTag: first.recordChangeTag)], zone: "Notes")
+            #expect(stale.records[0].error?.serverErrorCode == .conflict)
+            #expect(stale.records[0].error?.serverRecord?.recordChangeTag == second.recordChangeTag)
+
+            let restored = try await alice.restore([.init(recordName: "n", recordChangeTag: first.recordChangeTag!,
+                                                          expectedCurrentChangeTag: second.recordChangeTag)], zone: "Notes")
+            let record = try #require(restored.records[0].record, "\(restored)")
+            #expect(record.fields["text"] == .string("kept"))
+            #expect(record.recordChangeTag != first.recordChangeTag && record.recordChangeTag != second.recordChangeTag)
+            #expect(record.created?.timestamp == first.created?.timestamp)
+
+            let fetched = try await alice.allZoneChanges("Notes", from: token).records
+            #expect(fetched.map(\.recordChangeTag) == [record.recordChangeTag])
+            #expect(fetched.first?.fields["text"] == .string("kept"))
+            // The restore is itself a version: the mistake stays in history, restorable.
+            #expect(try await alice.history("n", zone: "Notes").versions.map(\.recordChangeTag)
+                    == [record.recordChangeTag, second.recordChangeTag, first.recordChangeTag])
+            let unknown = try await alice.restore([.init(recordName: "n", recordChangeTag: "nope")], zone: "Notes")
+            #expect(unknown.records[0].error?.serverErrorCode == .notFound)
+        }
+    }
+
+    @Test func theRecycleBinListsDeletionsAndUndeleteBringsTheCascadeBack() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            try await alice.createZone("Lists")
+            let list = FieldValue.reference(Reference(recordName: "list", action: .deleteSelf))
+            _ = try await alice.save([.create("list", type: "List", ["title": .string("Groceries")]),
+                                      .create("milk", type: "Item", ["list": list]), .create("eggs", type: "Item", ["list": list]),
+                                      .create("loose", type: "Item")], zone: "Lists")
+            _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: "loose"))], zone: "Lists")
+            _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: "list"))], zone: "Lists")
+
+            let bin = try await alice.deletedRecords(zone: "Lists")
+            #expect(bin.records.map(\.recordName).first == "list" || Set(bin.records.prefix(3).map(\.recordName)) == ["list", "milk", "eggs"])
+            #expect(Set(bin.records.map(\.recordName)) == ["list", "milk", "eggs", "loose"])
+            #expect(bin.records.last?.recordName == "loose")
+            #expect(bin.records.allSatisfy { $0.deleted.userRecordName == alice.userRecordName })
+
+            let listTombstone = try #require(bin.records.first { $0.recordName == "list" })
+            let history = try await alice.history("list", zone: "Lists")
+            #expect(history.versions.first?.deleted == true && history.versions.first?.recordChangeTag == listTombstone.recordChangeTag)
+            let live = try #require(history.versions.dropFirst().first)
+            let restored = try await alice.restore([.init(recordName: "list", recordChangeTag: live.recordChangeTag!,
+                                                          expectedCurrentChangeTag: listTombstone.recordChangeTag)], zone: "Lists")
+            #expect(restored.records[0].record?.fields["title"] == .string("Groceries"), "\(restored)")
+            #expect(Set(restored.cascaded.compactMap(\.recordName)) == ["milk", "eggs"])
+            #expect(try await alice.lookup(["list", "milk", "eggs", "loose"], zone: "Lists").map { $0.record != nil } == [true, true, true, false])
+            #expect(try await alice.deletedRecords(zone: "Lists").records.map(\.recordName) == ["loose"])
+            // The cascade came back intact: deleting the list takes the items again.
+            _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: "list"))], zone: "Lists")
+            #expect(try await alice.lookup(["milk"], zone: "Lists")[0].error?.serverErrorCode == .notFound)
+        }
+    }
+
+    @Test func versionsPastRetentionArePurged() async throws {
+        try await TestServer.with(configure: { $0.sessionLifetime = .seconds(60 * 24 * 3600) }) { server in
+            let alice = try await server.signUp("alice")
+            let first = try await alice.save([.create("n", ["text": .string("old")])])[0]
+            _ = try await alice.save([RecordOperation(.forceUpdate, Record(recordName: "n", fields: ["text": .string("new")]))])
+            await server.advanceClock(by: .seconds(29 * 24 * 3600))
+            #expect(try await alice.history("n").versions.count == 2)
+            await server.advanceClock(by: .seconds(2 * 24 * 3600))
+            let after = try await alice.history("n")
+            #expect(after.versions.map { $0.fields["text"] } == [.string("new")])
+            let gone = try await alice.restore([.init(recordName: "n", recordChangeTag: first.recordChangeTag!)])
+            #expect(gone.records[0].error?.serverErrorCode == .notFound)
+        }
+    }
+
+    @Test func historyOffKeepsNoVersions() async throws {
+        try await TestServer.with(configure: { $0.historyRetention = .zero }) { server in
+            let alice = try await server.signUp("alice")
+            let first = try await alice.save([.create("n", ["text": .string("old")])])[0]
+            _ = try await alice.save([RecordOperation(.forceUpdate, Record(recordName: "n", fields: ["text": .string("new")]))])
+            _ = try await alice.save([.create("gone")])
+            _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: "gone"))])
+            #expect(try await alice.history("n").versions.map(\.recordChangeTag).count == 1)
+            #expect(try await alice.deletedRecords().records.isEmpty)
+            let restored = try await alice.restore([.init(recordName: "n", recordChangeTag: first.recordChangeTag!)])
+            #expect(restored.records[0].error?.serverErrorCode == .notFound)
+        }
+    }
+
+    @Test func onlyTheOwnerPurgesAndOnlyWritersSeeHistory() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            let bob = try await server.signUp("bob")
+            let carol = try await server.signUp("carol")
+            try await alice.createZone("Family")
+            _ = try await alice.save([.create("n", ["text": .string("one")])], zone: "Family")
+            _ = try await alice.save([RecordOperation(.forceUpdate, Record(recordName: "n", fields: ["text": .string("two")]))], zone: "Family")
+            let share = try await alice.share(nil, zone: "Family", participants: [(bob.username!, .readWrite), (carol.username!, .readOnly)])
+            for participant in [bob, carol] { _ = try await participant.shareMetadata(share.shareKeys!.shortGUID!, accept: true) }
+            let zone = ZoneID(zoneName: "Family", ownerRecordName: alice.userRecordName)
+
+            let writer = try await bob.post(bob.path(.shared, "records/history"), RecordHistoryRequest(zoneID: zone, recordName: "n"))
+            #expect(try writer.decode(RecordHistoryResponse.self).versions.count == 2)
+            let reader = try await carol.post(carol.path(.shared, "records/history"), RecordHistoryRequest(zoneID: zone, recordName: "n"))
+            #expect(reader.errorCode == .notFound, "\(reader.text)")
+            // Another user's private database has no such zone.
+            #expect(try await bob.post(bob.path(.private, "records/history"),
+                                       RecordHistoryRequest(zoneID: ZoneID(zoneName: "Family"), recordName: "n")).status != 200)
+
+            let participantPurge = try await bob.post(bob.path(.shared, "records/history/purge"), RecordHistoryPurgeRequest(zoneID: zone, recordName: "n"))
+            #expect(participantPurge.errorCode == .accessDenied, "\(participantPurge.text)")
+            let purge = try await alice.post(alice.path(.private, "records/history/purge"),
+                                             RecordHistoryPurgeRequest(zoneID: ZoneID(zoneName: "Family"), recordName: "n"))
+            #expect(try purge.decode(RecordHistoryPurgeResponse.self).purgedVersions == 2)
+            #expect(try await alice.history("n", zone: "Family").versions.map { $0.fields["text"] } == [.string("two")])
+        }
+    }
+
+    @Test func aShareIsNeverRestored() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            let bob = try await server.signUp("bob")
+            try await alice.createZone("Lists")
+            _ = try await alice.save([.create("list", type: "List")], zone: "Lists")
+            let share = try await alice.share("list", zone: "Lists", participants: [(bob.username!, .readWrite)])
+            _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: share.recordName))], zone: "Lists")
+            let versions = try await alice.history(share.recordName!, zone: "Lists").versions
+            let kept = try #require(versions.first { $0.deleted == false })
+            let refused = try await alice.restore([.init(recordName: share.recordName!, recordChangeTag: kept.recordChangeTag!)], zone: "Lists")
+            #expect(refused.records[0].error?.serverErrorCode == .badRequest, "\(refused)")
+        }
+    }
+
+    @Test func encryptedFieldsStaySealedAndComeBackOpened() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            var record = Record(recordName: "n", recordType: "Note", fields: ["secret": .string("first")])
+            record.encryptedFields = ["secret"]
+            let first = try await alice.save([RecordOperation(.create, record)])[0]
+            record.fields["secret"] = .string("second")
+            _ = try await alice.save([RecordOperation(.forceReplace, record)])
+            let versions = try await alice.history("n").versions
+            #expect(versions.map { $0.fields["secret"] } == [.string("second"), .string("first")])
+            #expect(versions.allSatisfy { $0.encryptedFields == ["secret"] })
+            let restored = try await alice.restore([.init(recordName: "n", recordChangeTag: first.recordChangeTag!)])
+            #expect(restored.records[0].record?.fields["secret"] == .string("first"), "\(restored)")
+            #expect(restored.records[0].record?.encryptedFields == ["secret"])
+        }
+    }
+
+    @Test func badRequestsGetCloudKitCodes() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            _ = try await alice.save([.create("n")])
+            let negative = try await alice.post(alice.path(.private, "records/history"), RecordHistoryRequest(recordName: "n", resultsLimit: -1))
+            #expect(negative.errorCode == .badRequest)
+            let forged = try await alice.post(alice.path(.private, "records/history"), RecordHistoryRequest(recordName: "n", continuationMarker: "forged"))
+            #expect(forged.errorCode == .badRequest)
+            let binMarker = try await alice.post(alice.path(.private, "records/deleted"), DeletedRecordsRequest(continuationMarker: "forged"))
+            #expect(binMarker.errorCode == .badRequest)
+            let many = (0...ServerConfiguration(dataDirectory: URL(fileURLWithPath: "/")).maxOperationsPerRequest).map {
+                RecordsRestoreRequest.Operation(recordName: "r\($0)", recordChangeTag: "1")
+            }
+            let tooMany = try await alice.post(alice.path(.private, "records/restore"), RecordsRestoreRequest(operations: many))
+            #expect(tooMany.errorCode == .limitExceeded)
+            let twice = try await alice.post(alice.path(.private, "records/restore"),
+                                             RecordsRestoreRequest(operations: [.init(recordName: "n", recordChangeTag: "1"),
+                                                                                .init(recordName: "n", recordChangeTag: "2")]))
+            #expect(twice.errorCode == .badRequest)
+            let unknown = try await alice.post(alice.path(.private, "records/history"), RecordHistoryRequest(recordName: "never"))
+            #expect(unknown.errorCode == .notFound)
+            let anonymous = try await server.anonymous.post(alice.path(.public, "records/history"), RecordHistoryRequest(recordName: "n"))
+            #expect(anonymous.errorCode == .authenticationRequired)
+        }
+    }
+}
+
+extension Caller {
+    /// `records/history` of a record in one of the caller's zones.
+    func history(_ name: String, zone: String = ZoneID.defaultZoneName, limit: Int? = nil, marker: String? = nil) async throws -> RecordHistoryResponse {
+        try await post(path(.private, "records/history"),
+                       RecordHistoryRequest(zoneID: ZoneID(zoneName: zone), recordName: name, resultsLimit: limit, continuationMarker: marker))
+            .decode(RecordHistoryResponse.self)
+    }
+
+    /// `records/restore` in one of the caller's zones.
+    func restore(_ operations: [RecordsRestoreRequest.Operation], zone: String = ZoneID.defaultZoneName,
+                 atomic: Bool? = nil) async throws -> RecordsRestoreResponse {
+        try await post(path(.private, "records/restore"), RecordsRestoreRequest(zoneID: ZoneID(zoneName: zone), operations: operations, atomic: atomic))
+            .decode(RecordsRestoreResponse.self)
+    }
+
+    /// `records/deleted`: the recycle bin of one of the caller's zones.
+    func deletedRecords(zone: String = ZoneID.defaultZoneName, limit: Int? = nil, marker: String? = nil) async throws -> DeletedRecordsResponse {
+        try await post(path(.private, "records/deleted"),
+                       DeletedRecordsRequest(zoneID: ZoneID(zoneName: zone), resultsLimit: limit, continuationMarker: marker))
+            .decode(DeletedRecordsResponse.self)
+    }
+}
