@@ -60,6 +60,8 @@ import StratusCore
         routes["GET \(database)zones/list"] = .none(zones)
         routes["POST \(database)assets/upload"] = .none("upload URLs for the caller's own files")
         routes["POST \(database)records/history/purge"] = .none("removes the caller's own record's history; answers a count")
+        routes["POST \(database)zones/deleted"] = .none(zones)
+        routes["POST \(database)zones/restore"] = .none("restores a zone of the caller's own private database; answers its record names")
         let subscriptions = "the caller's own subscriptions (their notifications are probed through the courier, WebSocket and APNs)"
         for path in ["subscriptions/lookup", "subscriptions/modify"] { routes["POST \(database)\(path)"] = .none(subscriptions) }
         routes["GET \(database)subscriptions/list"] = .none(subscriptions)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import StratusCore
-import StratusServer
+@testable import StratusServer
 
 /// Record history (issue 65) through real HTTP, on the backend the suite runs on: kept versions,
 /// the recycle bin, restore as a forward change, purge, retention and who may.
@@ -190,6 +190,87 @@ import StratusServer
         }
     }
 
+    @Test func aZoneIsRestoredToAMomentAsForwardChanges() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            try await alice.createZone("Notes")
+            _ = try await alice.save([.create("a", ["t": .string("a1")]), .create("b", ["t": .string("b1")]), .create("c", ["t": .string("c1")])],
+                                     zone: "Notes")
+            let moment = server.now
+            await server.advanceClock(by: .seconds(1))
+            _ = try await alice.save([RecordOperation(.forceUpdate, Record(recordName: "a", fields: ["t": .string("a2")])),
+                                      RecordOperation(.forceDelete, Record(recordName: "b")), .create("d", ["t": .string("d1")])], zone: "Notes")
+            let token = try await alice.allZoneChanges("Notes").token
+
+            let step = try await alice.restoreZone("Notes", to: moment)
+            #expect(step.restoredRecords.sorted() == ["a", "b"] && step.deletedRecords == ["d"] && step.errors.isEmpty, "\(step)")
+            #expect(step.continuationMarker == nil)
+            let lookup = try await alice.lookup(["a", "b", "c", "d"], zone: "Notes")
+            #expect(lookup.map { $0.record?.fields["t"] } == [.string("a1"), .string("b1"), .string("c1"), nil])
+            let fetched = try await alice.allZoneChanges("Notes", from: token).records
+            #expect(Set(fetched.compactMap(\.recordName)) == ["a", "b", "d"], "devices fetch the restore as changes")
+            #expect(fetched.first { $0.recordName == "d" }?.deleted == true)
+
+            let again = try await alice.restoreZone("Notes", to: moment)
+            #expect(again.restoredRecords.isEmpty && again.deletedRecords.isEmpty, "a step run again changes nothing: \(again)")
+        }
+    }
+
+    @Test func aDeletedZoneComesBackUnderItsZoneIDInSteps() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            try await alice.createZone("Big")
+            let count = HistoryService.zoneRestoreStep + 50
+            for start in stride(from: 0, to: count, by: 200) {
+                _ = try await alice.save((start..<min(start + 200, count)).map { .create("r\($0)", ["n": .int64(Int64($0))]) }, zone: "Big")
+            }
+            let moment = server.now
+            await server.advanceClock(by: .seconds(1))
+            let deleted = try await alice.post(alice.path(.private, "zones/modify"), ZonesModifyRequest(operations: [.init(.delete, ZoneID(zoneName: "Big"))]))
+            #expect(deleted.status == 200)
+            let bin = try await alice.post(alice.path(.private, "zones/deleted"), DeletedZonesRequest()).decode(DeletedZonesResponse.self)
+            #expect(bin.zones.map(\.zoneID.zoneName) == ["Big"] && bin.zones[0].deleted > moment)
+
+            var restored: [String] = []
+            var marker: String?
+            var steps = 0
+            repeat {
+                let step = try await alice.restoreZone("Big", to: moment, marker: marker)
+                #expect(step.errors.isEmpty && step.deletedRecords.isEmpty)
+                restored += step.restoredRecords
+                marker = step.continuationMarker
+                steps += 1
+            } while marker != nil && steps < 10
+            #expect(steps == 2 && restored.count == count)
+            let listed = try await alice.get(alice.path(.private, "zones/list")).decode(ZonesResponse.self).zones
+            let names: [String] = listed.compactMap { result in result.zone.map { $0.zoneID.zoneName } }
+            #expect(names.contains("Big"))
+            let all = try await alice.allZoneChanges("Big").records
+            #expect(all.count == count && Set(all.compactMap { $0.fields["n"] }).count == count)
+        }
+    }
+
+    @Test func zoneRestoresAreBounded() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            try await alice.createZone("Notes")
+            let old = try await alice.post(alice.path(.private, "zones/restore"),
+                                           ZoneRestoreRequest(zoneID: ZoneID(zoneName: "Notes"), timestamp: server.now - 31 * 86_400_000))
+            #expect(old.errorCode == .badRequest, "\(old.text)")
+            let future = try await alice.post(alice.path(.private, "zones/restore"),
+                                              ZoneRestoreRequest(zoneID: ZoneID(zoneName: "Notes"), timestamp: server.now + 60_000))
+            #expect(future.errorCode == .badRequest)
+            let forged = try await alice.post(alice.path(.private, "zones/restore"),
+                                              ZoneRestoreRequest(zoneID: ZoneID(zoneName: "Notes"), timestamp: server.now, continuationMarker: "forged"))
+            #expect(forged.errorCode == .badRequest)
+            let shared = try await alice.post(alice.path(.shared, "zones/restore"),
+                                              ZoneRestoreRequest(zoneID: ZoneID(zoneName: "Notes", ownerRecordName: alice.userRecordName), timestamp: server.now))
+            #expect(shared.errorCode == .badRequest)
+            let missing = try await alice.post(alice.path(.private, "zones/restore"), ZoneRestoreRequest(zoneID: ZoneID(zoneName: "Never"), timestamp: server.now))
+            #expect(missing.errorCode == .zoneNotFound, "\(missing.text)")
+        }
+    }
+
     @Test func badRequestsGetCloudKitCodes() async throws {
         try await TestServer.with { server in
             let alice = try await server.signUp("alice")
@@ -230,6 +311,12 @@ extension Caller {
                  atomic: Bool? = nil) async throws -> RecordsRestoreResponse {
         try await post(path(.private, "records/restore"), RecordsRestoreRequest(zoneID: ZoneID(zoneName: zone), operations: operations, atomic: atomic))
             .decode(RecordsRestoreResponse.self)
+    }
+
+    /// One step of `zones/restore` of one of the caller's zones.
+    func restoreZone(_ zone: String, to moment: Int64, marker: String? = nil) async throws -> ZoneRestoreResponse {
+        try await post(path(.private, "zones/restore"), ZoneRestoreRequest(zoneID: ZoneID(zoneName: zone), timestamp: moment, continuationMarker: marker))
+            .decode(ZoneRestoreResponse.self)
     }
 
     /// `records/deleted`: the recycle bin of one of the caller's zones.

@@ -130,3 +130,65 @@ package struct RecordHistoryPurgeResponse: Codable, Sendable, Equatable {
         self.purgedVersions = purgedVersions
     }
 }
+
+/// `zones/restore` (a Stratus extension): one step of bringing a zone back to what it was at
+/// `timestamp` (ms), as forward changes; continue with the answer's `continuationMarker`.
+package struct ZoneRestoreRequest: Codable, Sendable, Equatable {
+    package var zoneID: ZoneID
+    package var timestamp: Int64
+    package var continuationMarker: String?
+
+    package init(zoneID: ZoneID, timestamp: Int64, continuationMarker: String? = nil) {
+        self.zoneID = zoneID
+        self.timestamp = timestamp
+        self.continuationMarker = continuationMarker
+    }
+}
+
+/// The answer of one `zones/restore` step: the records it saved back and deleted, those it could
+/// not (each with its error), and where the next step starts, if one is left.
+package struct ZoneRestoreResponse: Codable, Sendable, Equatable {
+    package var zoneID: ZoneID
+    package var restoredRecords: [String]
+    package var deletedRecords: [String]
+    package var errors: [RecordError]
+    package var continuationMarker: String?
+
+    package init(zoneID: ZoneID, restoredRecords: [String], deletedRecords: [String], errors: [RecordError], continuationMarker: String?) {
+        self.zoneID = zoneID
+        self.restoredRecords = restoredRecords
+        self.deletedRecords = deletedRecords
+        self.errors = errors
+        self.continuationMarker = continuationMarker
+    }
+}
+
+/// `zones/deleted` (a Stratus extension): the deleted zones of the caller's private database whose
+/// records' versions are kept, most recently deleted first.
+package struct DeletedZonesRequest: Codable, Sendable, Equatable {
+    package var resultsLimit: Int?
+
+    package init(resultsLimit: Int? = nil) {
+        self.resultsLimit = resultsLimit
+    }
+}
+
+/// The answer of `zones/deleted`.
+package struct DeletedZonesResponse: Codable, Sendable, Equatable {
+    /// A deleted zone and when it was deleted (ms): restore it to a moment before that.
+    package struct Item: Codable, Sendable, Equatable {
+        package var zoneID: ZoneID
+        package var deleted: Int64
+
+        package init(zoneID: ZoneID, deleted: Int64) {
+            self.zoneID = zoneID
+            self.deleted = deleted
+        }
+    }
+
+    package var zones: [Item]
+
+    package init(zones: [Item]) {
+        self.zones = zones
+    }
+}

@@ -62,3 +62,13 @@ package struct RecordVersion: Sendable, Equatable {
         self.cause = cause
     }
 }
+
+/// What a record was at a moment, by the record log (``RecordLogStore/recordState(zoneRowID:recordName:at:)``).
+package enum RecordState: Sendable, Equatable {
+    /// No change since: the record is as its row is (or, without a row, was never there).
+    case unchanged
+    /// The record was not there: it was created later, or was deleted then.
+    case absent
+    /// The version current then, changed since.
+    case version(StoredRecord)
+}

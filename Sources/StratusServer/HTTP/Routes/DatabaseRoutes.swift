@@ -70,6 +70,8 @@ struct DatabaseRoutes {
         post(database, "records/accept") { try JSONBody.response(try await services.sharing.accept($0, $1)) }
         post(database, "zones/lookup") { try JSONBody.response(try await services.zones.lookup($0, $1)) }
         post(database, "zones/modify") { try JSONBody.response(try await services.zones.modify($0, $1)) }
+        post(database, "zones/deleted") { try JSONBody.response(try await services.history.deletedZones($0, $1)) }
+        post(database, "zones/restore") { try JSONBody.response(try await services.history.restoreZone($0, $1)) }
         database.get("zones/list") { _, context in
             try JSONBody.response(try await services.zones.list(try context.requireAccess()))
         }

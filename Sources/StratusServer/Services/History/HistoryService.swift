@@ -274,26 +274,15 @@ struct HistoryWriters {
 }
 
 /// Where the next page of a record's history (`recordName`) or a zone's recycle bin (nil) starts:
-/// the position before which it lists. Sealed (``SealedToken``) like a query's marker.
-struct HistoryMarker: Codable {
+/// the position before which it lists.
+struct HistoryMarker: SealedMarker {
     var zoneRowID: Int64
     var recordName: String?
     var position: Int64
-
-    func sealed(with key: SymmetricKey) -> String {
-        SealedToken.seal(self, with: key)
-    }
 
     init(zoneRowID: Int64, recordName: String?, position: Int64) {
         self.zoneRowID = zoneRowID
         self.recordName = recordName
         self.position = position
-    }
-
-    init(unsealing text: String, with key: SymmetricKey) throws(CloudKitError) {
-        guard let marker = SealedToken.open(Self.self, from: text, with: key) else {
-            throw .badRequest("continuationMarker is not valid")
-        }
-        self = marker
     }
 }

@@ -5,9 +5,8 @@ import StratusCore
 /// Where a query's next page starts: the sort values, name and zone of the last record returned,
 /// and the fingerprint of the query it belongs to.
 ///
-/// Sealed (a ``SealedToken``) under a key of the server's: clients can neither read a marker
-/// (it may name a position among records they cannot see) nor forge or alter one.
-package struct ContinuationMarker: Codable {
+/// Sealed (a ``SealedMarker``) under a key of the server's.
+package struct ContinuationMarker: SealedMarker {
     package var fingerprint: String
     package var values: [IndexValue]
     package var recordName: String
@@ -19,19 +18,6 @@ package struct ContinuationMarker: Codable {
         values = position.values
         recordName = position.recordName
         zoneRowID = position.zoneRowID
-    }
-
-    /// The marker sealed with `key` (a ``SealedToken``).
-    package func sealed(with key: SymmetricKey) -> String {
-        SealedToken.seal(self, with: key)
-    }
-
-    /// Opens a marker sealed with `key`, or throws `BAD_REQUEST` for anything else.
-    package init(unsealing text: String, with key: SymmetricKey) throws(CloudKitError) {
-        guard let marker = SealedToken.open(Self.self, from: text, with: key) else {
-            throw .badRequest("continuationMarker is not valid")
-        }
-        self = marker
     }
 }
 

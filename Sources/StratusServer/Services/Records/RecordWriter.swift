@@ -161,17 +161,40 @@ final class RecordWriter {
 
     /// Restores a version (``restore(_:expectedCurrentChangeTag:)``) in a savepoint of its own,
     /// undone alone if it fails.
-    func restoreAlone(_ version: StoredRecord, expectedCurrentChangeTag expected: String?) async throws
+    func restoreAlone(_ version: StoredRecord, expectedCurrentChangeTag expected: String?, bringingBackCascade: Bool = true) async throws
         -> Result<(StoredRecord, cascaded: [StoredRecord]), Failure> {
         try await alone {
             do {
-                return try await .success(restore(version, expectedCurrentChangeTag: expected))
+                return try await .success(restore(version, expectedCurrentChangeTag: expected, bringingBackCascade: bringingBackCascade))
             } catch let failure as Failure {
                 return .failure(failure)
             } catch let error as CloudKitError {
                 return .failure(Failure(error: error))
             }
         }
+    }
+
+    /// Deletes the named record in a savepoint of its own, as a `forceDelete` would but without
+    /// its `DELETE_SELF` cascade (a zone's restore decides each record itself).
+    func deleteAlone(_ name: String) async throws -> Result<StoredRecord, Failure> {
+        try await alone {
+            do {
+                guard let existing = try await liveRecord(name) else { throw CloudKitError.notFound("record '\(name)' does not exist") }
+                try await roles?.require(.write, on: existing.recordType, createdBy: existing.created.userRecordName, recordName: name)
+                return try await .success(delete(existing, cascading: false))
+            } catch let failure as Failure {
+                return .failure(failure)
+            } catch let error as CloudKitError {
+                return .failure(Failure(error: error))
+            }
+        }
+    }
+
+    /// Whether two versions of a record hold the same: type, parent and fields (encrypted ones
+    /// compared opened, as their sealing differs each time).
+    func sameContent(_ one: StoredRecord, _ other: StoredRecord) throws -> Bool {
+        guard one.recordType == other.recordType, one.parent == other.parent, one.deleted == other.deleted else { return false }
+        return try RecordMapper.decodeFields(opened(one).fieldsJSON) == RecordMapper.decodeFields(opened(other).fieldsJSON)
     }
 
     /// Runs `body` in a savepoint of its own: when it fails, its writes are undone, and so is
@@ -431,9 +454,11 @@ final class RecordWriter {
     /// current version as a new save with a new change tag: the schema checks it as any save,
     /// and every device fetches it as an ordinary change. A deleted record comes back with its
     /// first creation, and so does what its deletion took with it through `DELETE_SELF`
-    /// references (`cascaded`). With `expected`, the record's current change tag (its
-    /// tombstone's, if deleted) must be that, or the restore fails with `CONFLICT`.
-    func restore(_ version: StoredRecord, expectedCurrentChangeTag expected: String?) async throws -> (StoredRecord, cascaded: [StoredRecord]) {
+    /// references (`cascaded`), unless `bringingBackCascade` is false (a zone's restore decides
+    /// each record itself). With `expected`, the record's current change tag (its tombstone's, if
+    /// deleted) must be that, or the restore fails with `CONFLICT`.
+    func restore(_ version: StoredRecord, expectedCurrentChangeTag expected: String?,
+                 bringingBackCascade: Bool = true) async throws -> (StoredRecord, cascaded: [StoredRecord]) {
         let name = version.recordName
         guard !ShareKeys.isShareType(version.recordType) else {
             throw CloudKitError.badRequest("record '\(name)' is a share, which a restore never brings back; share the record again")
@@ -456,7 +481,7 @@ final class RecordWriter {
         let restored = try await save(name: name, recordType: version.recordType, fields: record.fields, sent: record, encoded: nil,
                                       parent: version.parent, created: current, createKey: current?.createKey ?? row?.createKey,
                                       createdStamp: version.created, keepingAssets: true)
-        guard current == nil, let tombstone = row else { return (restored, []) }
+        guard bringingBackCascade, current == nil, let tombstone = row else { return (restored, []) }
         var cascaded: [StoredRecord] = []
         for deleted in try await transaction.cascadedDeletions(zoneRowID: zone.rowID, cause: name, after: tombstone.sequence) {
             guard let last = try await transaction.recordVersions(zoneRowID: zone.rowID, recordName: deleted.recordName,
@@ -479,15 +504,16 @@ final class RecordWriter {
         }
     }
 
-    /// Turns the record into a tombstone, then its `DELETE_SELF` sources, transitively. A live
-    /// `VALIDATE` reference to any of them fails the whole deletion. Returns the record's tombstone.
+    /// Turns the record into a tombstone, then (with `cascading`) its `DELETE_SELF` sources,
+    /// transitively. A live `VALIDATE` reference to any of them fails the whole deletion. Returns
+    /// the record's tombstone.
     ///
     /// As in CloudKit, a `DELETE_SELF` source is deleted with its target whoever may write it: a
     /// participant's deletion reaches the owner's records outside the share, and a public record
     /// another user pointed at takes theirs with it (readers hear of each deletion only as far as
     /// they may read the record). The owner's records outside a share still protect their
     /// `VALIDATE` targets, unnamed; in the public database only the caller's own records do.
-    private func delete(_ record: StoredRecord) async throws -> StoredRecord {
+    private func delete(_ record: StoredRecord, cascading: Bool = true) async throws -> StoredRecord {
         var pending = [record]
         var first: StoredRecord?
         var deleted = Set<String>()
@@ -525,7 +551,7 @@ final class RecordWriter {
                                                     recordName: tombstone.recordName, entries: [])
             }
             if first == nil { first = tombstone }
-            pending += incoming.filter { $0.edge.action == .deleteSelf }.map(\.source)
+            if cascading { pending += incoming.filter { $0.edge.action == .deleteSelf }.map(\.source) }
         }
         return first ?? record
     }

@@ -22,3 +22,23 @@ enum SealedToken {
         return try? JSONDecoder().decode(type, from: plain)
     }
 }
+
+/// Where a paged answer's next page starts, handed out as a ``SealedToken`` (`continuationMarker`):
+/// clients can neither read a marker (it may name a position among records they cannot see) nor
+/// forge or alter one.
+package protocol SealedMarker: Codable {}
+
+extension SealedMarker {
+    /// The marker sealed with `key`.
+    package func sealed(with key: SymmetricKey) -> String {
+        SealedToken.seal(self, with: key)
+    }
+
+    /// Opens a marker sealed with `key`, or throws `BAD_REQUEST` for anything else.
+    package init(unsealing text: String, with key: SymmetricKey) throws(CloudKitError) {
+        guard let marker = SealedToken.open(Self.self, from: text, with: key) else {
+            throw .badRequest("continuationMarker is not valid")
+        }
+        self = marker
+    }
+}

@@ -96,6 +96,43 @@ extension RecordLogStore where Self: SQLDatabase {
         try await run("DELETE FROM record_log WHERE zone_id IN (SELECT id FROM zones WHERE database_id = \(databaseID))")
     }
 
+    package func recordState(zoneRowID: Int64, recordName: String, at time: Int64) async throws -> RecordState {
+        // The first change after the moment replaced the version current then.
+        guard let first = try await fetchOne("""
+            SELECT sequence, CASE WHEN fields IS NULL OR version_deleted = 1 THEN 1 ELSE 0 END FROM record_log
+            WHERE zone_id = \(zoneRowID) AND record_name = \(recordName) AND logged_at > \(time) ORDER BY sequence LIMIT 1
+            """) else { return .unchanged }
+        guard try first.int64(1) == 0 else { return .absent }
+        let versions = try await versions("""
+            SELECT \(unescaped: Self.versionColumns) FROM record_log
+            WHERE zone_id = \(zoneRowID) AND record_name = \(recordName) AND sequence = \(try first.int64(0))
+            """)
+        return versions.first.map { .version($0.record) } ?? .absent
+    }
+
+    package func recordNames(zoneRowIDs: [Int64], after name: String?, limit: Int) async throws -> [String] {
+        let after: SQLStatement = name.map { "AND record_name > \($0)" } ?? ""
+        return try await fetch("""
+            SELECT record_name FROM record_rows WHERE zone_id IN (\(list: zoneRowIDs)) \(after)
+            UNION SELECT record_name FROM record_log WHERE zone_id IN (\(list: zoneRowIDs)) \(after)
+            ORDER BY record_name LIMIT \(limit)
+            """).map { try $0.string(0) }
+    }
+
+    package func zones(databaseID: Int64, zoneName: String) async throws -> [(zone: StoredZone, deletedAt: Int64?)] {
+        try await fetch("""
+            SELECT \(unescaped: ZoneRows.columns), deleted_at FROM zones WHERE database_id = \(databaseID) AND zone_name = \(zoneName) ORDER BY id
+            """).map { row in (try ZoneRows.zone(row), try row.optionalInt64(6)) }
+    }
+
+    package func deletedZones(databaseID: Int64, limit: Int) async throws -> [(zone: StoredZone, deletedAt: Int64)] {
+        try await fetch("""
+            SELECT \(unescaped: ZoneRows.columns), deleted_at FROM zones WHERE database_id = \(databaseID) AND deleted = \(literal: true)
+              AND EXISTS (SELECT 1 FROM record_log WHERE record_log.zone_id = zones.id AND fields IS NOT NULL)
+            ORDER BY deleted_at DESC LIMIT \(limit)
+            """).map { row in (try ZoneRows.zone(row), try row.optionalInt64(6) ?? 0) }
+    }
+
     /// Entries an `INSERT` carries: 19 values each, well under either driver's parameter limit,
     /// and few statement texts (one per count up to this) in a driver's statement cache.
     private static var rowsPerInsert: Int { 50 }

@@ -29,4 +29,15 @@ package protocol RecordLogStore {
     func purgeZoneHistory(zoneRowID: Int64) async throws
     /// Removes every entry of the zones of a database, deleted ones included (its account is deleted).
     func purgeDatabaseHistory(databaseID: Int64) async throws
+    /// What a record of the zone was at `time` (ms) by the log (``RecordState``).
+    func recordState(zoneRowID: Int64, recordName: String, at time: Int64) async throws -> RecordState
+    /// The names of the records the zones hold or held (rows and log entries) after `name`, in
+    /// order, at most `limit`.
+    func recordNames(zoneRowIDs: [Int64], after name: String?, limit: Int) async throws -> [String]
+    /// The zones of the database with this name, the deleted ones not purged yet included, oldest
+    /// first, each with when it was deleted.
+    func zones(databaseID: Int64, zoneName: String) async throws -> [(zone: StoredZone, deletedAt: Int64?)]
+    /// The database's deleted zones whose records' versions the log keeps, most recently deleted
+    /// first, at most `limit`.
+    func deletedZones(databaseID: Int64, limit: Int) async throws -> [(zone: StoredZone, deletedAt: Int64)]
 }
