@@ -12,6 +12,7 @@ final class SQLiteTransaction: StorageTransaction {
     private var sequence: (stored: Int64, current: Int64)?
     private var insertRecordStatement: Statement?
     private var replaceRecordStatement: Statement?
+    private var appendLogStatement: Statement?
     /// The actors this transaction stored, unless a savepoint undid them since.
     private var storedActors: Set<Int64> = []
     private var creators = RecordActorMemo()
@@ -133,6 +134,20 @@ final class SQLiteTransaction: StorageTransaction {
         row.bind(record.deleted)
         row.bind(record.createKey)
         try row.execute(in: db)
+    }
+
+    private static let appendLogSQL = "INSERT INTO record_log (\(RecordLogColumns.names)) VALUES (\(databaseQuestionMarks(count: RecordLogColumns.count)))"
+
+    /// The record log's entries through one kept statement, bound straight (the shared multi-row
+    /// `INSERT`, bound value by value through GRDB, cost a create a quarter of its speed).
+    func appendRecordLog(_ entries: [RecordLogEntry]) throws {
+        let statement = try appendLogStatement ?? db.cachedStatement(sql: Self.appendLogSQL)
+        appendLogStatement = statement
+        for entry in entries {
+            var row = DirectStatement(statement)
+            for value in entry.columnValues { row.bind(value) }
+            try row.execute(in: db)
+        }
     }
 
     private func insert(_ references: [StoredReference], zoneRowID: Int64) throws {

@@ -271,6 +271,46 @@ import StratusCore
         }
     }
 
+    @Test func aDeviceDeletingMostOfAZoneWithinAMinuteRaisesTheLossAlarm() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            try await alice.createZone("Notes")
+            _ = try await alice.save((0..<120).map { .create("n\($0)", ["t": .string("note \($0)")]) }, zone: "Notes")
+            func delete(_ range: Range<Int>, from device: String) async throws {
+                let request = RecordsModifyRequest(operations: range.map { RecordOperation(.forceDelete, Record(recordName: "n\($0)")) },
+                                                   zoneID: ZoneID(zoneName: "Notes"))
+                let response = try await alice.send(.POST, alice.path(.private, "records/modify"), body: try JSONEncoder().encode(request),
+                                                    headers: [("X-Stratus-Device-ID", device)])
+                #expect(response.status == 200, "\(response.text)")
+            }
+            func alarms() -> [ActivityFeed.Entry] { server.server.services.activity.recent.filter { $0.change == "loss alarm" } }
+            let before = server.now
+            await server.advanceClock(by: .seconds(1))
+            try await delete(0..<40, from: "phone")
+            try await delete(40..<70, from: "laptop")
+            #expect(alarms().isEmpty, "two devices, each under half")
+            await server.advanceClock(by: .seconds(61))
+            try await delete(70..<100, from: "phone")
+            #expect(alarms().isEmpty, "the phone's first deletions were more than a minute ago")
+            try await delete(100..<110, from: "phone")
+            try await delete(110..<120, from: "phone")
+            #expect(alarms().isEmpty, "50 records were left when the burst began: under the alarm's smallest zone")
+
+            _ = try await alice.save((0..<120).map { .create("m\($0)") }, zone: "Notes")
+            await server.advanceClock(by: .seconds(61))
+            let request = RecordsModifyRequest(operations: (0..<61).map { RecordOperation(.forceDelete, Record(recordName: "m\($0)")) },
+                                               zoneID: ZoneID(zoneName: "Notes"))
+            _ = try await alice.send(.POST, alice.path(.private, "records/modify"), body: try JSONEncoder().encode(request),
+                                     headers: [("X-Stratus-Device-ID", "tablet")])
+            let raised = try #require(alarms().first?.lossAlarm)
+            #expect(alarms().count == 1 && alarms()[0].zone == "Notes")
+            #expect(raised.deviceID == "tablet" && raised.userRecordName == alice.userRecordName && raised.deleted == 61 && raised.zoneRecords == 120)
+            #expect(raised.restoreTo > before)
+            let step = try await alice.restoreZone("Notes", to: raised.restoreTo)
+            #expect(step.restoredRecords.count == 61 && step.deletedRecords.isEmpty, "the alarm's moment restores what the burst deleted")
+        }
+    }
+
     @Test func badRequestsGetCloudKitCodes() async throws {
         try await TestServer.with { server in
             let alice = try await server.signUp("alice")

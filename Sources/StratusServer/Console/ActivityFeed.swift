@@ -17,8 +17,10 @@ package final class ActivityFeed: Sendable {
         /// The record's name, or nil when the zone itself was deleted.
         package var recordName: String?
         package var recordType: String?
-        /// `create`, `update`, `delete`.
+        /// `create`, `update`, `delete`, or `loss alarm` (``LossAlarm``).
         package var change: String
+        /// For a loss alarm: who deleted how much from which device, and the moment to restore the zone to.
+        package var lossAlarm: LossAlarm? = nil
     }
 
     package static let capacity = 100
@@ -50,6 +52,12 @@ package final class ActivityFeed: Sendable {
             return entry
         }
         if changes.zoneDeleted { entries.append(base) }
+        if let alarm = changes.lossAlarm {
+            var entry = base
+            entry.change = "loss alarm"
+            entry.lossAlarm = alarm
+            entries.append(entry)
+        }
         guard !entries.isEmpty else { return }
         let watchers = state.withLock { state in
             state.recent.append(contentsOf: entries)

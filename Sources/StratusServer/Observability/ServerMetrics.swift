@@ -83,6 +83,12 @@ package enum ServerMetrics {
         Counter(label: "stratus_mail_dropped_total").increment()
     }
 
+    /// A device deleted more than half of a zone within a minute (``LossAlarm``).
+    static func lossAlarmRaised() {
+        guard isRecording else { return }
+        Counter(label: "stratus_loss_alarms_total").increment()
+    }
+
     static func recordsWritten(_ count: Int) {
         guard count > 0, isRecording else { return }
         Counter(label: "stratus_records_written_total").increment(by: count)

@@ -88,6 +88,11 @@ package final class ChangeSet {
         }
     }
 
+    /// A write in `zone` of its owner's `database` raised the loss alarm.
+    func lossAlarmRaised(_ alarm: LossAlarm, zone: StoredZone, database: DatabaseKey) {
+        commits[entry(Place(databaseID: zone.databaseID, zoneRowID: zone.rowID), database: database, zoneName: zone.zoneName)].lossAlarm = alarm
+    }
+
     /// A zone of `database` was deleted, with its records.
     func zoneDeleted(zoneRowID: Int64, zoneName: String, database: DatabaseKey, databaseID: Int64) {
         commits[entry(Place(databaseID: databaseID, zoneRowID: zoneRowID), database: database, zoneName: zoneName)].zoneDeleted = true

@@ -121,6 +121,7 @@ package actor NotificationHub {
     /// shares) is read now, after the commit, outside its transaction.
     package func publish(_ commits: [CommittedChanges]) async {
         for var changes in commits {
+            if changes.lossAlarm != nil { ServerMetrics.lossAlarmRaised() }
             if changes.database.scope == .private && changes.zoneIsShared && !changes.records.isEmpty {
                 changes.participants = await participants(hearing: changes)
             }

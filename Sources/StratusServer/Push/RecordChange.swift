@@ -60,4 +60,6 @@ package struct CommittedChanges: Codable, Sendable {
     /// Whether the zone had shares when the transaction changed it: only then can a participant
     /// hear of it, and only then does publishing look for them.
     package var zoneIsShared = false
+    /// The loss alarm the commit raised in the zone (``LossAlarm``).
+    package var lossAlarm: LossAlarm?
 }

@@ -72,3 +72,14 @@ package enum RecordState: Sendable, Equatable {
     /// The version current then, changed since.
     case version(StoredRecord)
 }
+
+/// One device's deletions in a zone within a minute (``RecordLogStore/countDeletions(_:zoneRowID:actor:at:window:countingFrom:alarming:)``).
+package struct DeletionBurst: Sendable, Equatable {
+    package var startedAt: Int64
+    package var deleted: Int
+    /// The zone's records when the burst began (its live records and the burst's deletions),
+    /// once counted.
+    package var zoneRecords: Int?
+    /// When the burst raised the loss alarm.
+    package var alarmedAt: Int64?
+}

@@ -40,7 +40,7 @@ struct DatabaseRoutes {
             ServerMetrics.recordsServed(results.storedCount, via: .lookup)
             return try JSONBody.response(writing: results)
         }
-        post(database, "records/history") { try JSONBody.response(try await services.history.history($0, $1)) }
+        post(database, "records/history") { try JSONBody.response(writing: try await services.history.history($0, $1)) }
         post(database, "records/history/purge") { try JSONBody.response(try await services.history.purge($0, $1)) }
         post(database, "records/deleted") { try JSONBody.response(try await services.history.deleted($0, $1)) }
         post(database, "records/restore") { try JSONBody.response(try await services.history.restore($0, $1)) }

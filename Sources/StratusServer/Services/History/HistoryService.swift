@@ -33,7 +33,7 @@ package struct HistoryService: Sendable {
 
     /// The record's versions, newest first: its current version (or its deletion), then those
     /// the log keeps.
-    package func history(_ request: RecordHistoryRequest, _ access: DatabaseAccess) async throws -> RecordHistoryResponse {
+    package func history(_ request: RecordHistoryRequest, _ access: DatabaseAccess) async throws -> RecordHistoryAnswer {
         _ = try access.requireUser()
         let limit = try ResultsLimit.resolve(request.resultsLimit, maximum: Self.maxResultsLimit)
         let name = request.recordName
@@ -56,21 +56,18 @@ package struct HistoryService: Sendable {
             return (versions, grant.owner, zone.rowID)
         }
         var openers = FieldOpeners(keys)
-        let links = AssetLinks(signer: signer, access: access)
-        var records: [Record] = []
+        var rows: [StoredRecord] = []
+        rows.reserveCapacity(versions.count)
         for version in versions {
             var row = version.record
             try await openers.open(&row, owner: owner)
-            var record = try RecordMapper.record(from: row, desiredKeys: nil)
-            try links.attach(to: &record, zoneRowID: zoneRowID)
-            records.append(Record(recordType: record.recordType, recordChangeTag: record.recordChangeTag, fields: record.fields,
-                                  modified: row.modified, deleted: row.deleted))
-            records[records.count - 1].encryptedFields = record.encryptedFields
+            rows.append(row)
         }
         let next = versions.count == limit ? versions.last.map {
             HistoryMarker(zoneRowID: zoneRowID, recordName: name, position: $0.position).sealed(with: markerKey)
         } : nil
-        return RecordHistoryResponse(recordName: name, versions: records, continuationMarker: next)
+        return RecordHistoryAnswer(recordName: name, versions: rows, links: AssetLinks(signer: signer, access: access), zoneRowID: zoneRowID,
+                                   continuationMarker: next)
     }
 
     // MARK: - Recycle bin
@@ -284,5 +281,46 @@ struct HistoryMarker: SealedMarker {
         self.zoneRowID = zoneRowID
         self.recordName = recordName
         self.position = position
+    }
+}
+
+/// The answer of `records/history` (``RecordHistoryResponse`` on the wire), written from the rows:
+/// each version's fields are copied as stored (opened ones already in the wire's form, marked
+/// `isEncrypted`) unless they hold assets, which are given download URLs.
+package struct RecordHistoryAnswer: WireWritable {
+    var recordName: String
+    /// The versions, newest first, their sealed fields opened.
+    var versions: [StoredRecord]
+    var links: AssetLinks
+    var zoneRowID: Int64
+    var continuationMarker: String?
+
+    package var estimatedByteCount: Int { WireWriter.estimatedByteCount(of: versions) }
+
+    package func write(to writer: inout WireWriter) throws {
+        writer.raw("{\"recordName\":")
+        writer.string(recordName)
+        writer.raw(",\"versions\":[")
+        for (index, version) in versions.enumerated() {
+            if index > 0 { writer.raw(",") }
+            var system = Record(recordType: version.recordType, recordChangeTag: version.changeTag, modified: version.modified, deleted: version.deleted)
+            if version.deleted {
+                writer.record(system)
+            } else if RecordMapper.hasAssets(version.fieldsJSON) {
+                let full = try RecordMapper.record(from: version, desiredKeys: nil)
+                system.fields = full.fields
+                system.encryptedFields = full.encryptedFields
+                try links.attach(to: &system, zoneRowID: zoneRowID)
+                writer.record(system)
+            } else {
+                writer.record(system, encodedFields: version.fieldsJSON)
+            }
+        }
+        writer.raw("]")
+        if let continuationMarker {
+            writer.key("continuationMarker")
+            writer.string(continuationMarker)
+        }
+        writer.raw("}")
     }
 }

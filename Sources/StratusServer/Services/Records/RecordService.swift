@@ -121,6 +121,10 @@ package struct RecordService: Sendable {
             let ownerKey = DatabaseKey(containerID: key.containerID, environment: key.environment,
                                        scope: access.scope == .shared ? .private : key.scope, ownerRecordName: grant.owner)
             changes.recordsChanged(writer.changeLog, zone: zone, database: ownerKey, zoneIsShared: sharing.zoneHadShares)
+            if keepsHistory, let alarm = try await LossAlarm.count(writer.changeLog.count { $0.trigger == .delete }, zone: zone,
+                                                                   stamp: context.stamp, in: transaction) {
+                changes.lossAlarmRaised(alarm, zone: zone, database: ownerKey)
+            }
             var committed = outcomes
             if sharing.mayChangeShares {
                 let succeeded = Set(zip(prepared, outcomes).compactMap { operation, outcome in

@@ -2,24 +2,15 @@ import StratusCore
 
 /// The record log (``RecordLogStore``), written once for both drivers.
 ///
-/// `record_log` holds an entry per change: the change's place (`sequence`), time, kind, actor and
-/// cause, and the version it replaced (`version_*`, `fields`, the stamps, `parent`, `share`);
+/// `record_log` holds an entry per change, in row-id order: the change's place (`sequence`), time,
+/// kind, actor and cause, and the version it replaced (`version_*`, `fields`, the stamps, `parent`, `share`);
 /// `fields` is NULL where no version was replaced (a create) or it was evicted.
 extension RecordLogStore where Self: SQLDatabase {
     package func appendRecordLog(_ entries: [RecordLogEntry]) async throws {
         for start in stride(from: 0, to: entries.count, by: Self.rowsPerInsert) {
-            let rows = entries[start..<min(start + Self.rowsPerInsert, entries.count)].map { entry -> SQLStatement in
-                let version = entry.replaced
-                return """
-                    (\(entry.zoneRowID), \(entry.recordName), \(entry.sequence), \(entry.stamp.timestamp), \(entry.change.rawValue),
-                     \(RecordActors.id(of: entry.stamp)), \(entry.cause), \(entry.recordType), \(version?.recordType),
-                     \(version?.sequence), \(version?.storedChangeTag), \(version.map { $0.deleted ? Int64(1) : 0 }), \(version?.fieldsJSON),
-                     \(version?.created.timestamp), \(version.map { RecordActors.id(of: $0.created) }),
-                     \(version?.modified.timestamp), \(version.map { RecordActors.id(of: $0.modified) }), \(version?.parent), \(version?.share))
-                    """
-            }
+            let rows = entries[start..<min(start + Self.rowsPerInsert, entries.count)].map { entry -> SQLStatement in "(\(list: entry.columnValues))" }
             try await run("""
-                INSERT INTO record_log (\(unescaped: Self.logColumns)) VALUES \(SQLStatement(joining: rows, separator: ", "))
+                INSERT INTO record_log (\(unescaped: RecordLogColumns.names)) VALUES \(SQLStatement(joining: rows, separator: ", "))
                 """)
         }
     }
@@ -66,10 +57,11 @@ extension RecordLogStore where Self: SQLDatabase {
     }
 
     package func purgeRecordLog(before time: Int64, limit: Int) async throws -> Int {
+        // The oldest entries have the lowest row ids: of the first `limit`, those logged before the
+        // time go. Fewer than `limit` going means the rest are newer (a clock set back only
+        // leaves some for the next round).
         try await changedRowCount("""
-            DELETE FROM record_log WHERE (zone_id, record_name, sequence) IN (
-                SELECT zone_id, record_name, sequence FROM record_log WHERE logged_at < \(time) ORDER BY logged_at LIMIT \(limit))
-            RETURNING 1
+            DELETE FROM record_log WHERE id IN (SELECT id FROM record_log ORDER BY id LIMIT \(limit)) AND logged_at < \(time) RETURNING 1
             """)
     }
 
@@ -81,7 +73,7 @@ extension RecordLogStore where Self: SQLDatabase {
         let actor = RecordActors.id(of: stamp)
         try await storeActors([actor: RecordActor(stamp)])
         try await run("""
-            INSERT INTO record_log (\(unescaped: Self.logColumns))
+            INSERT INTO record_log (\(unescaped: RecordLogColumns.names))
             SELECT zone_id, record_name, \(sequence), \(stamp.timestamp), \(RecordLogEntry.Change.delete.rawValue), \(actor), NULL,
                    record_type, record_type, sequence, change_tag, 0, fields, created_at, created_by, modified_at, modified_by, parent, share
             FROM record_rows WHERE zone_id = \(zoneRowID) AND deleted = \(literal: false)
@@ -133,16 +125,33 @@ extension RecordLogStore where Self: SQLDatabase {
             """).map { row in (try ZoneRows.zone(row), try row.optionalInt64(6) ?? 0) }
     }
 
+    package func countDeletions(_ count: Int, zoneRowID: Int64, actor stamp: RecordStamp, at time: Int64, window: Int64, countingFrom: Int,
+                                alarming: @Sendable (DeletionBurst) -> Bool) async throws -> DeletionBurst {
+        let actor = RecordActors.id(of: stamp)
+        var burst = DeletionBurst(startedAt: time, deleted: count, zoneRecords: nil, alarmedAt: nil)
+        if let row = try await fetchOne("""
+            SELECT started_at, deleted, zone_records, alarmed_at FROM deletion_bursts WHERE zone_id = \(zoneRowID) AND actor = \(actor)
+            """), try row.int64(0) > time - window {
+            burst = DeletionBurst(startedAt: try row.int64(0), deleted: Int(try row.int64(1)) + count,
+                                  zoneRecords: try row.optionalInt64(2).map(Int.init), alarmedAt: try row.optionalInt64(3))
+        }
+        if burst.zoneRecords == nil, burst.deleted >= countingFrom {
+            let live = try await fetchOne("SELECT COUNT(*) FROM record_rows WHERE zone_id = \(zoneRowID) AND deleted = \(literal: false)")?.int64(0) ?? 0
+            burst.zoneRecords = Int(live) + burst.deleted
+        }
+        if burst.alarmedAt == nil, alarming(burst) { burst.alarmedAt = time }
+        try await run("""
+            INSERT INTO deletion_bursts (zone_id, actor, started_at, deleted, zone_records, alarmed_at)
+            VALUES (\(zoneRowID), \(actor), \(burst.startedAt), \(burst.deleted), \(burst.zoneRecords), \(burst.alarmedAt))
+            ON CONFLICT (zone_id, actor) DO UPDATE SET started_at = excluded.started_at, deleted = excluded.deleted,
+                zone_records = excluded.zone_records, alarmed_at = excluded.alarmed_at
+            """)
+        return burst
+    }
+
     /// Entries an `INSERT` carries: 19 values each, well under either driver's parameter limit,
     /// and few statement texts (one per count up to this) in a driver's statement cache.
     private static var rowsPerInsert: Int { 50 }
-
-    private static var logColumns: String {
-        """
-        zone_id, record_name, sequence, logged_at, change, actor, cause, record_type, version_type, version_sequence, version_tag,
-        version_deleted, fields, created_at, created_by, modified_at, modified_by, parent, share
-        """
-    }
 
     /// A kept version as ``RecordColumns/names`` (a tombstone's row has no create key in the
     /// log), then the sequence of the change that replaced it and its cause.
@@ -160,5 +169,28 @@ extension RecordLogStore where Self: SQLDatabase {
             let cause: String? = if case .text(let value) = extra[1] { value } else { nil }
             return RecordVersion(record: record, position: position, cause: cause)
         }
+    }
+}
+
+/// The columns an entry of `record_log` is written in, in ``RecordLogEntry/columnValues``' order.
+package enum RecordLogColumns {
+    package static let names = """
+        zone_id, record_name, sequence, logged_at, change, actor, cause, record_type, version_type, version_sequence, version_tag,
+        version_deleted, fields, created_at, created_by, modified_at, modified_by, parent, share
+        """
+    package static let count = 19
+}
+
+extension RecordLogEntry {
+    /// The values of ``RecordLogColumns/names``, in order, as a driver binds them.
+    package var columnValues: [SQLValue] {
+        let version = replaced
+        return [.integer(zoneRowID), .text(recordName), .integer(sequence), .integer(stamp.timestamp), .integer(change.rawValue),
+                .integer(RecordActors.id(of: stamp)), cause.sqlValue, .text(recordType), version?.recordType.sqlValue ?? .null,
+                version.map { .integer($0.sequence) } ?? .null, version?.storedChangeTag.sqlValue ?? .null,
+                version.map { .integer($0.deleted ? 1 : 0) } ?? .null, version.map { .blob($0.fieldsJSON) } ?? .null,
+                version.map { .integer($0.created.timestamp) } ?? .null, version.map { .integer(RecordActors.id(of: $0.created)) } ?? .null,
+                version.map { .integer($0.modified.timestamp) } ?? .null, version.map { .integer(RecordActors.id(of: $0.modified)) } ?? .null,
+                version?.parent.sqlValue ?? .null, version?.share.sqlValue ?? .null]
     }
 }

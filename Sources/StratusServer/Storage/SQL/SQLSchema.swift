@@ -142,9 +142,16 @@ package enum SQLSchema {
         """
     }
     /// The record log (``RecordLogStore``): an entry per change of a record, with the version it
-    /// replaced, kept for history's retention. Registered by each driver after ``appleTokens``.
+    /// replaced, kept for history's retention; and each device's burst of deletions in a zone,
+    /// which the loss alarm counts (``LossAlarm``). Registered by each driver after ``appleTokens``.
+    ///
+    /// Entries are appended in row-id order (which follows time), so a write fills the table's last
+    /// pages instead of splitting pages all over a tree ordered by record (measured: a table keyed
+    /// by zone, name and sequence cost updates a third of their speed); the index finds a record's
+    /// entries, and the purge walks the oldest row ids.
     package static let recordLog = Migration(sqliteIdentifier: "v31-record-log", postgresIdentifier: "v21-record-log") { t in """
         CREATE TABLE record_log (
+            id \(t.rowID),
             zone_id \(t.integer) NOT NULL,
             record_name \(t.key) NOT NULL,
             sequence \(t.integer) NOT NULL,
@@ -163,10 +170,18 @@ package enum SQLSchema {
             modified_at \(t.integer),
             modified_by \(t.integer),
             parent \(t.key),
-            share \(t.key),
-            PRIMARY KEY (zone_id, record_name, sequence)
+            share \(t.key)
+        );
+        CREATE INDEX record_log_record ON record_log(zone_id, record_name, sequence);
+        CREATE TABLE deletion_bursts (
+            zone_id \(t.integer) NOT NULL,
+            actor \(t.integer) NOT NULL,
+            started_at \(t.integer) NOT NULL,
+            deleted \(t.integer) NOT NULL,
+            zone_records \(t.integer),
+            alarmed_at \(t.integer),
+            PRIMARY KEY (zone_id, actor)
         )\(t.withoutRowID);
-        CREATE INDEX record_log_age ON record_log(logged_at);
         """
     }
 }

@@ -40,4 +40,10 @@ package protocol RecordLogStore {
     /// The database's deleted zones whose records' versions the log keeps, most recently deleted
     /// first, at most `limit`.
     func deletedZones(databaseID: Int64, limit: Int) async throws -> [(zone: StoredZone, deletedAt: Int64)]
+    /// Adds `count` deletions by `actor` in the zone at `time` to its burst (one that began within
+    /// `window` ms, or a new one), and answers the burst: when it began, its deletions, the zone's
+    /// records when it began (counted once it reaches `countingFrom` deletions), and when it
+    /// raised the loss alarm (``LossAlarm``), which `alarming` sets now if it holds.
+    func countDeletions(_ count: Int, zoneRowID: Int64, actor: RecordStamp, at time: Int64, window: Int64, countingFrom: Int,
+                        alarming: @Sendable (DeletionBurst) -> Bool) async throws -> DeletionBurst
 }

@@ -1,0 +1,35 @@
+import StratusCore
+
+/// The loss alarm: when one user's device deletes more than half of a zone of at least
+/// ``minimumZoneRecords`` records within ``window`` of server time — counted in the database
+/// (``RecordLogStore/countDeletions(_:zoneRowID:actor:at:window:countingFrom:alarming:)``), so
+/// across instances and requests — the commit carries it: every instance's activity feed shows it,
+/// the `stratus_loss_alarms_total` metric counts it, and the moment before the burst began is the
+/// one to restore the zone to (`zones/restore`).
+package struct LossAlarm: Codable, Sendable, Equatable {
+    /// How long a device's deletions count together (ms of server time).
+    static let window: Int64 = 60_000
+    /// The smallest zone whose loss raises the alarm.
+    static let minimumZoneRecords = 100
+
+    package var userRecordName: String
+    package var deviceID: String
+    /// The deletions of the burst, and the zone's records when it began.
+    package var deleted: Int
+    package var zoneRecords: Int
+    /// The last moment before the burst (ms): restore the zone to it.
+    package var restoreTo: Int64
+
+    /// Counts a write's deletions by its device in the zone; the alarm, if this write raised it.
+    static func count(_ deletions: Int, zone: StoredZone, stamp: RecordStamp, in transaction: any StorageTransaction) async throws -> LossAlarm? {
+        guard deletions > 0 else { return nil }
+        let burst = try await transaction.countDeletions(deletions, zoneRowID: zone.rowID, actor: stamp, at: stamp.timestamp, window: window,
+                                                         countingFrom: minimumZoneRecords / 2 + 1) { burst in
+            guard let records = burst.zoneRecords else { return false }
+            return records >= minimumZoneRecords && burst.deleted * 2 > records
+        }
+        guard burst.alarmedAt == stamp.timestamp, let records = burst.zoneRecords else { return nil }
+        return LossAlarm(userRecordName: stamp.userRecordName, deviceID: stamp.deviceID, deleted: burst.deleted, zoneRecords: records,
+                         restoreTo: burst.startedAt - 1)
+    }
+}
