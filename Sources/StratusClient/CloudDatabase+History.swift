@@ -21,7 +21,9 @@ public struct CloudRecordVersion: Sendable, Hashable {
 /// A deleted record in a zone's recycle bin (a Stratus extension), which
 /// ``CloudDatabase/restore(_:toVersion:ifCurrentChangeTag:)`` can bring back.
 public struct DeletedRecord: Sendable, Hashable {
+    /// The deleted record's name and zone.
     public let recordID: RecordID
+    /// The deleted record's type.
     public let recordType: String
     /// The change tag of the record's deletion.
     public let changeTag: String
