@@ -182,6 +182,30 @@ public final class SyncedDatabase: Sendable {
         return (table, SyncedSchema.zone(of: table, among: tables, sharing: coordinator.sharing) { "t.\"\($0)\"" })
     }
 
+    // MARK: History
+
+    /// Brings back a row deleted here or on another device, from the server's record history: its
+    /// last version before the deletion is restored as a new change, which reaches this table, and
+    /// every device's, as any change does. Rows a device's own cascade deleted (a reference's
+    /// `onDelete: .cascade`) were each deleted by themselves: undelete them too. Sends what is
+    /// unsent first; fetches before it returns. Nothing happens for a row that is not deleted;
+    /// `unknownItem` when the server keeps no version of it.
+    public func undelete<Record: TableRecord>(_ record: Record.Type, id: String,
+                                              in zoneID: ZoneID = ZoneID(zoneName: "StratusData")) async throws {
+        let name = Record.databaseTableName
+        guard tables[name] != nil else { throw CloudError(.invalidArguments, "'\(name)' is not a synced table") }
+        try await syncNow()
+        let recordID = RecordID(recordName: id, zoneID: zoneID)
+        let database = engine.configuration.database
+        let versions = try await database.history(of: recordID)
+        guard versions.first?.isDeleted == true else { return }
+        guard let kept = versions.first(where: { !$0.isDeleted }) else {
+            throw CloudError(.unknownItem, "the server keeps no version of '\(id)' from before its deletion")
+        }
+        _ = try await database.restore(recordID, toVersion: kept.changeTag, ifCurrentChangeTag: versions[0].changeTag)
+        try await syncNow()
+    }
+
     /// Sends, then fetches; fetched changes are in the tables when it returns.
     public func syncNow() async throws {
         for engine in allEngines { try await engine.syncNow() }

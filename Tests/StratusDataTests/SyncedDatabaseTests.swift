@@ -148,6 +148,38 @@ struct DataDevice {
         }
     }
 
+    /// A row deleted and synced comes back from the server's history, on this device and on
+    /// another, as the ordinary change the restore made; a row the device's own cascade deleted
+    /// was deleted by itself, and comes back by itself.
+    @Test func aDeletedRowIsUndeletedFromTheServersHistory() async throws {
+        try await TestCloud.with { cloud in
+            let user = try await cloud.createUser("alice")
+            let phone = try await DataDevice.open(cloud, user: user, name: "phone")
+            let laptop = try await DataDevice.open(cloud, user: user, name: "laptop")
+            try await phone.queue.write { db in
+                try Address(id: "a1", street: "1 Main St", personID: "p1").insert(db)
+                try Person(id: "p1", name: "Ada", addressID: "a1", courseIDs: []).insert(db)
+            }
+            try await phone.store.syncNow()
+            try await laptop.store.syncNow()
+            try await laptop.store.undelete(Person.self, id: "p1")   // live: nothing to bring back
+            try await phone.queue.write { db in _ = try Person.deleteOne(db, key: "p1") }
+            try await phone.store.syncNow()
+            try await laptop.store.syncNow()
+            #expect(try await laptop.queue.read { try Person.fetchCount($0) } == 0)
+
+            try await laptop.store.undelete(Person.self, id: "p1")
+            #expect(try await laptop.queue.read { try Person.fetchOne($0, key: "p1")?.name } == "Ada")
+            #expect(try await laptop.queue.read { try Address.fetchCount($0) } == 0)
+            try await laptop.store.undelete(Address.self, id: "a1")
+            #expect(try await laptop.queue.read { try Address.fetchOne($0, key: "a1")?.street } == "1 Main St")
+            try await phone.store.syncNow()
+            #expect(try await phone.queue.read { try Person.fetchOne($0, key: "p1")?.name } == "Ada")
+            #expect(try await phone.queue.read { try Address.fetchOne($0, key: "a1")?.street } == "1 Main St")
+            await #expect(throws: CloudError.self) { try await laptop.store.undelete(Person.self, id: "never") }
+        }
+    }
+
     @Test func aPlaceholderStandsInForAMissingReference() async throws {
         try await TestCloud.with { cloud in
             let user = try await cloud.createUser("alice")
