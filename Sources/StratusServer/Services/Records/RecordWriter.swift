@@ -159,18 +159,12 @@ final class RecordWriter {
         try await alone { try await outcome(operation) }
     }
 
-    /// Restores a version (``restore(_:expectedCurrentChangeTag:)``) in a savepoint of its own,
-    /// undone alone if it fails.
+    /// Restores a version (``restore(_:expectedCurrentChangeTag:bringingBackCascade:)``) in a
+    /// savepoint of its own, undone alone if it fails.
     func restoreAlone(_ version: StoredRecord, expectedCurrentChangeTag expected: String?, bringingBackCascade: Bool = true) async throws
         -> Result<(StoredRecord, cascaded: [StoredRecord]), Failure> {
         try await alone {
-            do {
-                return try await .success(restore(version, expectedCurrentChangeTag: expected, bringingBackCascade: bringingBackCascade))
-            } catch let failure as Failure {
-                return .failure(failure)
-            } catch let error as CloudKitError {
-                return .failure(Failure(error: error))
-            }
+            try await Self.caught { try await restore(version, expectedCurrentChangeTag: expected, bringingBackCascade: bringingBackCascade) }
         }
     }
 
@@ -178,15 +172,23 @@ final class RecordWriter {
     /// its `DELETE_SELF` cascade (a zone's restore decides each record itself).
     func deleteAlone(_ name: String) async throws -> Result<StoredRecord, Failure> {
         try await alone {
-            do {
+            try await Self.caught {
                 guard let existing = try await liveRecord(name) else { throw CloudKitError.notFound("record '\(name)' does not exist") }
                 try await roles?.require(.write, on: existing.recordType, createdBy: existing.created.userRecordName, recordName: name)
-                return try await .success(delete(existing, cascading: false))
-            } catch let failure as Failure {
-                return .failure(failure)
-            } catch let error as CloudKitError {
-                return .failure(Failure(error: error))
+                return try await delete(existing, cascading: false)
             }
+        }
+    }
+
+    /// `body`'s value, or the ``Failure`` or CloudKit error it threw as the operation's failure;
+    /// any other error (a storage fault, a key needed) fails the whole request.
+    private static func caught<T>(_ body: () async throws -> T) async throws -> Result<T, Failure> {
+        do {
+            return try await .success(body())
+        } catch let failure as Failure {
+            return .failure(failure)
+        } catch let error as CloudKitError {
+            return .failure(Failure(error: error))
         }
     }
 
@@ -239,6 +241,7 @@ final class RecordWriter {
     private func outcome(_ operation: PreparedOperation) async throws -> Result<StoredRecord, Failure> {
         if let invalid = operation.invalid { return .failure(Failure(error: invalid)) }
         if let settled = operation.settled { return .success(settled) }
+        // Not through ``caught(_:)``: the hot path of every save keeps its one inlined call.
         do {
             return try await .success(apply(operation))
         } catch let failure as Failure {
