@@ -394,6 +394,7 @@ enum SQLiteSchema {
         migrator.registerMigration(SQLSchema.signUpCodes.sqliteIdentifier) { db in try db.execute(sql: SQLSchema.signUpCodes.sql(SQLDialect.sqlite.ddl)) }
         migrator.registerMigration(SQLSchema.appleTokens.sqliteIdentifier) { db in try db.execute(sql: SQLSchema.appleTokens.sql(SQLDialect.sqlite.ddl)) }
         migrator.registerMigration(SQLSchema.recordLog.sqliteIdentifier) { db in try db.execute(sql: SQLSchema.recordLog.sql(SQLDialect.sqlite.ddl)) }
+        migrator.registerMigration(SQLSchema.historyAccess.sqliteIdentifier) { db in try db.execute(sql: SQLSchema.historyAccess.sql(SQLDialect.sqlite.ddl)) }
         return migrator
     }
 

@@ -78,10 +78,16 @@ import StratusCore
             let late = try await alice.modify([.create("late", ["file": .asset(orphan)])])
             #expect(late.first?.error?.serverErrorCode == .badRequest)
 
-            // The record still holds its file; once it is deleted, the file goes too.
+            // The record still holds its file; once it is deleted, its history keeps the file
+            // (downloadable by whoever may see the version); when that history goes, so does the file.
             let fetched = try Self.asset(try await alice.lookup(["kept"]).first?.record)
             #expect(try await alice.download(try #require(fetched.downloadURL)).status == 200)
             _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: "kept"))])
+            collected = try await server.server.services.assets.collectGarbage()
+            #expect(collected.files == 0)
+            #expect(try await alice.download(try #require(fetched.downloadURL)).status == 200)
+            let purge = try await alice.post(alice.path(.private, "records/history/purge"), RecordHistoryPurgeRequest(recordName: "kept"))
+            #expect(try purge.decode(RecordHistoryPurgeResponse.self).purgedVersions == 1)
             collected = try await server.server.services.assets.collectGarbage()
             #expect(collected.files == 1)
             #expect(try await TestFile.storedBlobs(in: directory).isEmpty)

@@ -64,9 +64,10 @@ import StratusTesting
 
     /// The same file is stored once per data key: twice for one owner is one file; another user's
     /// copy is a second file. A participant's upload into a shared zone is sealed with the zone
-    /// owner's key. Files nothing refers to are collected as plain ones are.
+    /// owner's key. Files nothing refers to are collected as plain ones are (no history keeps
+    /// them here: ``HistoryTests`` tries that).
     @Test func filesAreSharedWithinOneKeyOnly() async throws {
-        try await TestServer.with(configure: Self.sealing) { server in
+        try await TestServer.with(configure: { Self.sealing(&$0); $0.historyRetention = .zero }) { server in
             let bob = try await server.signUp("bob")
             let (alice, share) = try await SharingTests.aliceWithSharedList(server) { _ in [(bob.username!, .readWrite)] }
             _ = try await bob.shareMetadata(try #require(share.shareKeys?.shortGUID), accept: true)

@@ -142,7 +142,8 @@ import StratusCore
             let zone = ZoneID(zoneName: "Family", ownerRecordName: alice.userRecordName)
 
             let writer = try await bob.post(bob.path(.shared, "records/history"), RecordHistoryRequest(zoneID: zone, recordName: "n"))
-            #expect(try writer.decode(RecordHistoryResponse.self).versions.count == 2)
+            // The current version only: "one" was replaced before Bob accepted.
+            #expect(try writer.decode(RecordHistoryResponse.self).versions.map { $0.fields["text"] } == [.string("two")])
             let reader = try await carol.post(carol.path(.shared, "records/history"), RecordHistoryRequest(zoneID: zone, recordName: "n"))
             #expect(reader.errorCode == .notFound, "\(reader.text)")
             // Another user's private database has no such zone.
@@ -153,8 +154,77 @@ import StratusCore
             #expect(participantPurge.errorCode == .accessDenied, "\(participantPurge.text)")
             let purge = try await alice.post(alice.path(.private, "records/history/purge"),
                                              RecordHistoryPurgeRequest(zoneID: ZoneID(zoneName: "Family"), recordName: "n"))
-            #expect(try purge.decode(RecordHistoryPurgeResponse.self).purgedVersions == 2)
+            #expect(try purge.decode(RecordHistoryPurgeResponse.self).purgedVersions == 1, "the version 'one'")
             #expect(try await alice.history("n", zone: "Family").versions.map { $0.fields["text"] } == [.string("two")])
+        }
+    }
+
+    /// A participant sees the versions that were current since they accepted, and deletions
+    /// since then: never what the owner wrote and replaced before sharing.
+    @Test func aParticipantSeesOnlyWhatChangedSinceTheyAccepted() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            let bob = try await server.signUp("bob")
+            try await alice.createZone("Family")
+            let draft = try await alice.save([.create("n", ["text": .string("private draft")]), .create("early")], zone: "Family")
+            _ = try await alice.save([RecordOperation(.forceUpdate, Record(recordName: "n", fields: ["text": .string("shared")])),
+                                      RecordOperation(.forceDelete, Record(recordName: "early"))], zone: "Family")
+            _ = try await alice.save([.create("later")], zone: "Family")
+            let share = try await alice.share(nil, zone: "Family", participants: [(bob.username!, .readWrite)])
+            _ = try await bob.shareMetadata(share.shareKeys!.shortGUID!, accept: true)
+            _ = try await alice.save([RecordOperation(.forceUpdate, Record(recordName: "n", fields: ["text": .string("edited")])),
+                                      RecordOperation(.forceDelete, Record(recordName: "later"))], zone: "Family")
+            let zone = ZoneID(zoneName: "Family", ownerRecordName: alice.userRecordName)
+
+            #expect(try await alice.history("n", zone: "Family").versions.map { $0.fields["text"] }
+                    == ["edited", "shared", "private draft"].map { .string($0) })
+            let seen = try await bob.post(bob.path(.shared, "records/history"), RecordHistoryRequest(zoneID: zone, recordName: "n"))
+                .decode(RecordHistoryResponse.self)
+            #expect(seen.versions.map { $0.fields["text"] } == ["edited", "shared"].map { .string($0) })
+            #expect(seen.continuationMarker == nil)
+            let paged = try await bob.post(bob.path(.shared, "records/history"), RecordHistoryRequest(zoneID: zone, recordName: "n", resultsLimit: 2))
+                .decode(RecordHistoryResponse.self)
+            #expect(paged.versions.count == 2 && paged.continuationMarker == nil)
+
+            #expect(Set(try await alice.deletedRecords(zone: "Family").records.map(\.recordName)) == ["early", "later"])
+            let bin = try await bob.post(bob.path(.shared, "records/deleted"), DeletedRecordsRequest(zoneID: zone))
+                .decode(DeletedRecordsResponse.self)
+            #expect(bin.records.map(\.recordName) == ["later"])
+
+            let refused = try await bob.post(bob.path(.shared, "records/restore"), RecordsRestoreRequest(zoneID: zone, operations: [
+                .init(recordName: "n", recordChangeTag: draft[0].recordChangeTag!)])).decode(RecordsRestoreResponse.self)
+            #expect(refused.records[0].error?.serverErrorCode == .notFound, "\(refused)")
+        }
+    }
+
+    /// A file that a replaced or deleted version refers to stays, downloadable from the history by
+    /// whoever sees the version, and goes once the last such version goes.
+    @Test func filesOfKeptVersionsStayWhileTheirVersionsDo() async throws {
+        try await TestServer.with(configure: { $0.sessionLifetime = .seconds(60 * 24 * 3600) }) { server in
+            let alice = try await server.signUp("alice")
+            let directory = server.server.configuration.dataDirectory
+            let firstBytes = TestFile.bytes(count: 20_000, seed: 11)
+            let first = try await alice.upload(firstBytes, record: "photo")
+            _ = try await alice.save([.create("photo", ["file": .asset(first)])])
+            let second = try await alice.upload(TestFile.bytes(count: 20_000, seed: 12), record: "photo")
+            _ = try await alice.save([RecordOperation(.forceUpdate, Record(recordName: "photo", fields: ["file": .asset(second)]))])
+            await server.advanceClock(by: .seconds(25 * 3600))
+            #expect(try await TestFile.storedBlobs(in: directory).count == 2, "the replaced version keeps its file")
+
+            let kept = try AssetTests.asset(try #require(await alice.history("photo").versions.last))
+            #expect(Array(try await alice.download(try #require(kept.downloadURL)).body) == firstBytes)
+            _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: "photo"))])
+            await server.advanceClock(by: .seconds(25 * 3600))
+            #expect(try await TestFile.storedBlobs(in: directory).count == 2, "the deleted version keeps its file")
+            let undeleted = try await alice.restore([.init(recordName: "photo",
+                                                           recordChangeTag: try #require(await alice.history("photo").versions[1].recordChangeTag))])
+            let current = try AssetTests.asset(undeleted.records[0].record)
+            #expect(try await alice.download(try #require(current.downloadURL)).status == 200)
+
+            // Past retention the first version goes, and its file with it; the current one stays.
+            await server.advanceClock(by: .seconds(31 * 24 * 3600))
+            #expect(try await TestFile.storedBlobs(in: directory).count == 1)
+            #expect(try await alice.history("photo").versions.count == 1)
         }
     }
 

@@ -247,14 +247,26 @@ import StratusCore
                 #expect(try await t.cascadedDeletions(zoneRowID: zone.rowID, cause: "a", after: 4).map(\.recordName) == ["b"])
                 #expect(try await t.cascadedDeletions(zoneRowID: zone.rowID, cause: "a", after: 5).isEmpty)
 
-                // A zone's deletion logs its live records with their versions.
+                // A kept version holds the files the record referred to until its entry goes.
+                try await t.replaceAssetReferences(zoneRowID: zone.rowID, recordName: "a", checksums: ["f0"])
+                try await t.keepAssetReferences(zoneRowID: zone.rowID, recordName: "a", sequence: 3)
+                try await t.replaceAssetReferences(zoneRowID: zone.rowID, recordName: "a", checksums: [])
+                try await t.replaceAssetReferences(zoneRowID: zone.rowID, recordName: "c", checksums: ["f1"])
+                #expect(try await t.versionPosition(zoneRowID: zone.rowID, recordName: "a", referringTo: "f0") == 3)
+                #expect(try await t.versionPosition(zoneRowID: zone.rowID, recordName: "a", referringTo: "f1") == nil)
+
+                // A zone's deletion logs its live records with their versions (and files).
                 try await t.logZoneDeletion(zoneRowID: zone.rowID, sequence: 7, stamp: stamp(70))
+                #expect(try await t.versionPosition(zoneRowID: zone.rowID, recordName: "c", referringTo: "f1") == 7)
                 let deletedC = try await t.recordVersions(zoneRowID: zone.rowID, recordName: "c", before: nil, limit: 10)
                 #expect(deletedC.map(\.position) == [7] && deletedC.first?.record.fieldsJSON == row("c", 6, "c1").fieldsJSON)
                 #expect(try await t.purgeRecordLog(before: 30, limit: 1) == 1, "a step at a time, oldest first")
                 #expect(try await t.purgeRecordLog(before: 30, limit: 10) == 1)
                 #expect(try await t.recordVersions(zoneRowID: zone.rowID, recordName: "a", before: nil, limit: 10).map(\.position) == [4, 3])
                 #expect(try await t.purgeRecordHistory(zoneRowID: zone.rowID, recordName: "a") == 2)
+                #expect(try await t.versionPosition(zoneRowID: zone.rowID, recordName: "a", referringTo: "f0") == nil)
+                #expect(try await t.purgeRecordLog(before: 71, limit: 10) == 3)
+                #expect(try await t.versionPosition(zoneRowID: zone.rowID, recordName: "c", referringTo: "f1") == nil, "purged by time too")
                 try await t.purgeDatabaseHistory(databaseID: database)
                 #expect(try await t.recordVersions(zoneRowID: zone.rowID, recordName: "c", before: nil, limit: 10).isEmpty)
             }

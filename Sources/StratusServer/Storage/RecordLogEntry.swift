@@ -73,7 +73,7 @@ package enum RecordState: Sendable, Equatable {
     case version(StoredRecord)
 }
 
-/// One device's deletions in a zone within a minute (``RecordLogStore/countDeletions(_:zoneRowID:actor:at:window:countingFrom:alarming:)``).
+/// One device's deletions in a zone within a minute (``DeletionBurstStore/countDeletions(_:zoneRowID:actor:at:window:countingFrom:alarming:)``).
 package struct DeletionBurst: Sendable, Equatable {
     package var startedAt: Int64
     package var deleted: Int

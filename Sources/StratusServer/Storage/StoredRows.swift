@@ -395,6 +395,10 @@ package struct StoredParticipant: Codable, Sendable, Equatable {
     package var permission: SharePermission
     package var type: ParticipantType
     package var status: AcceptanceStatus
+    /// The zone's change sequence when the participant accepted: they see the versions of its
+    /// records that were current since then (``HistoryService``). Nil before they accept, and
+    /// for acceptances older than history.
+    package var acceptedSequence: Int64? = nil
 }
 
 /// A zone as it appears in (or left) a user's shared database.

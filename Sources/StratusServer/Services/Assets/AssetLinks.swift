@@ -23,14 +23,16 @@ struct AssetLinks: Sendable {
 
     /// Sets the `downloadURL` of every asset of a record read from `zoneRowID`, and its
     /// `fileChecksum` to the file's checksum (a stored asset names its file in the blob store,
-    /// which for a sealed file adds a key tag: ``SealedAssetFile``).
-    func attach(to record: inout Record, zoneRowID: Int64) throws {
+    /// which for a sealed file adds a key tag: ``SealedAssetFile``). A version in a record's
+    /// history, which carries no name, names its record in `recordName`.
+    func attach(to record: inout Record, zoneRowID: Int64, recordName: String? = nil) throws {
+        let recordName = recordName ?? record.recordName ?? ""
         for (name, value) in record.fields {
             guard let value, !value.assets.isEmpty else { continue }
             record.fields[name] = try value.mappingAssets { asset in
                 var linked = asset
                 if let file = asset.fileChecksum {
-                    linked.downloadURL = try url(zoneRowID: zoneRowID, recordName: record.recordName ?? "", checksum: file)
+                    linked.downloadURL = try url(zoneRowID: zoneRowID, recordName: recordName, checksum: file)
                     linked.fileChecksum = SealedAssetFile.checksum(ofBlob: file)
                 }
                 return linked

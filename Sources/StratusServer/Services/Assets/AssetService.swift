@@ -136,7 +136,8 @@ package struct AssetService: Sendable {
     /// security roles), checked in the store on every request, so access taken away ends the URLs
     /// already handed out on every instance. With ``AssetURLSigner/bindsDownloadsToUser``, a
     /// private database's URL also needs that user's `ckWebAuthToken`. The record must still hold
-    /// the file; a sealed file needs its owner's key as it was when the file was sealed
+    /// the file, or a version of it that history keeps and shows the user (``HistoryService``:
+    /// who may write the record); a sealed file needs its owner's key as it was when the file was sealed
     /// (``SealedFields/keyReset`` after a reset).
     package func download(token: String, webAuthToken: String?) async throws -> AssetDownload {
         let grant = try signer.grant(from: token, kind: .download)
@@ -145,11 +146,16 @@ package struct AssetService: Sendable {
             guard let zone = try await transaction.zone(rowID: zoneRowID), !zone.deleted,
                   let key = try await transaction.databaseKey(id: zone.databaseID),
                   key.containerID == grant.containerID, key.environment == grant.environment,
-                  let record = try await transaction.record(zoneRowID: zoneRowID, recordName: grant.recordName), !record.deleted,
-                  try await transaction.recordReferencesAsset(zoneRowID: zoneRowID, recordName: grant.recordName, checksum: name) else {
+                  let record = try await transaction.record(zoneRowID: zoneRowID, recordName: grant.recordName) else {
                 throw CloudKitError.notFound("the asset no longer exists")
             }
-            try await Self.requireReader(grant.user, of: record, in: zone, key, transaction)
+            if !record.deleted, try await transaction.recordReferencesAsset(zoneRowID: zoneRowID, recordName: grant.recordName, checksum: name) {
+                try await Self.requireReader(grant.user, of: record, in: zone, key, transaction)
+            } else if let position = try await transaction.versionPosition(zoneRowID: zoneRowID, recordName: grant.recordName, referringTo: name) {
+                try await Self.requireHistoryReader(grant.user, position: position, of: record, in: zone, key, transaction)
+            } else {
+                throw CloudKitError.notFound("the asset no longer exists")
+            }
             return key
         }
         if signer.bindsDownloadsToUser, key.scope != .public {
@@ -190,6 +196,25 @@ package struct AssetService: Sendable {
               try await grant.permission(forRecord: record.recordName, in: transaction) != .none else {
             throw CloudKitError.accessDenied("the record is no longer shared with the user this download URL was issued to")
         }
+    }
+
+    /// Throws `ACCESS_DENIED` unless `user` may see the record's kept version at `position`, which
+    /// refers to the file: as ``HistoryService`` lets them see it.
+    private static func requireHistoryReader(_ user: String?, position: Int64, of record: StoredRecord, in zone: StoredZone,
+                                             _ key: DatabaseKey, _ transaction: any StorageTransaction) async throws {
+        let denied = CloudKitError.accessDenied("the user this download URL was issued to may not see this version")
+        var writers: HistoryWriters
+        if key.scope == .public {
+            let roles = PublicPermissions(containerID: key.containerID, environment: key.environment, user: user, in: transaction)
+            writers = HistoryWriters(grant: ZoneGrant(zone: zone, owner: "", sharing: nil), roles: roles, in: transaction)
+        } else {
+            guard let user else { throw CloudKitError.accessDenied("this download URL names no user") }
+            let grant = user == key.ownerRecordName ? ZoneGrant(zone: zone, owner: user, sharing: nil)
+                : try await DatabaseDirectory.sharedGrant(zone, owner: key.ownerRecordName, user: user, in: transaction)
+            guard let grant else { throw denied }
+            writers = HistoryWriters(grant: grant, roles: nil, in: transaction)
+        }
+        guard writers.sees(position: position), try await writers.mayWrite(record) else { throw denied }
     }
 
     /// Removes uploads older than the grace period, then every file nothing refers to any more,

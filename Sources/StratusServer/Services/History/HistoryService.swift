@@ -8,7 +8,8 @@ import StratusCore
 ///
 /// Who may: whoever may write the record now — its owner, a participant whose share lets them
 /// write it, in the public database whoever the security roles let read and write it. Anyone
-/// else is told the record does not exist.
+/// else is told the record does not exist. A participant sees the versions that were current
+/// since they accepted the share, and deletions since then, never older ones.
 package struct HistoryService: Sendable {
     let storage: any StratusStorage
     let directory: DatabaseDirectory
@@ -38,7 +39,7 @@ package struct HistoryService: Sendable {
         let limit = try ResultsLimit.resolve(request.resultsLimit, maximum: Self.maxResultsLimit)
         let name = request.recordName
         let marker = try request.continuationMarker.map { try HistoryMarker(unsealing: $0, with: markerKey) }
-        let (versions, owner, zoneRowID) = try await directory.read(for: access) { databaseID, transaction in
+        let (last, versions, owner, zoneRowID) = try await directory.read(for: access) { databaseID, transaction in
             let grant = try await DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
             let zone = grant.zone
             if let marker, marker.zoneRowID != zone.rowID || marker.recordName != name {
@@ -47,13 +48,16 @@ package struct HistoryService: Sendable {
             var versions: [RecordVersion] = []
             let current = try await transaction.record(zoneRowID: zone.rowID, recordName: name)
             if marker == nil, let current { versions.append(RecordVersion(record: current, position: current.sequence)) }
-            versions += try await transaction.recordVersions(zoneRowID: zone.rowID, recordName: name, before: marker?.position,
-                                                             limit: limit - versions.count)
+            // One more than the page holds tells whether another page follows.
+            let room = limit - versions.count
+            let kept = try await transaction.recordVersions(zoneRowID: zone.rowID, recordName: name, before: marker?.position, limit: room + 1)
             var writers = HistoryWriters(grant: grant, access: access, in: transaction)
-            guard let newest = current ?? versions.first?.record, try await writers.mayWrite(newest) else {
+            guard let newest = current ?? kept.first?.record, try await writers.mayWrite(newest) else {
                 throw CloudKitError.notFound("record '\(name)' does not exist")
             }
-            return (versions, grant.owner, zone.rowID)
+            let seen = kept.prefix { writers.sees(position: $0.position) }
+            versions += seen.prefix(room)
+            return (seen.count > room ? versions.last : nil, versions, grant.owner, zone.rowID)
         }
         var openers = FieldOpeners(keys)
         var rows: [StoredRecord] = []
@@ -63,9 +67,7 @@ package struct HistoryService: Sendable {
             try await openers.open(&row, owner: owner)
             rows.append(row)
         }
-        let next = versions.count == limit ? versions.last.map {
-            HistoryMarker(zoneRowID: zoneRowID, recordName: name, position: $0.position).sealed(with: markerKey)
-        } : nil
+        let next = last.map { HistoryMarker(zoneRowID: zoneRowID, recordName: name, position: $0.position).sealed(with: markerKey) }
         return RecordHistoryAnswer(recordName: name, versions: rows, links: AssetLinks(signer: signer, access: access), zoneRowID: zoneRowID,
                                    continuationMarker: next)
     }
@@ -85,12 +87,13 @@ package struct HistoryService: Sendable {
             }
             let tombstones = try await transaction.deletedRecords(zoneRowID: grant.zone.rowID, before: marker?.position, limit: limit)
             var writers = HistoryWriters(grant: grant, access: access, in: transaction)
+            let seen = tombstones.prefix { writers.sees(position: $0.sequence) }
             var items: [DeletedRecordsResponse.Item] = []
-            for tombstone in tombstones where try await writers.mayWrite(tombstone) {
+            for tombstone in seen where try await writers.mayWrite(tombstone) {
                 items.append(.init(recordName: tombstone.recordName, recordType: tombstone.recordType, recordChangeTag: tombstone.changeTag,
                                    deleted: tombstone.modified))
             }
-            let next = tombstones.count == limit ? tombstones.last.map {
+            let next = seen.count == limit ? seen.last.map {
                 HistoryMarker(zoneRowID: grant.zone.rowID, recordName: nil, position: $0.sequence).sealed(with: markerKey)
             } : nil
             return DeletedRecordsResponse(records: items, continuationMarker: next)
@@ -153,7 +156,7 @@ package struct HistoryService: Sendable {
             for operation in request.operations {
                 let version = try await transaction.recordVersion(zoneRowID: zone.rowID, recordName: operation.recordName,
                                                                   changeTag: operation.recordChangeTag)
-                guard let version, try await writers.mayWrite(version.record) else {
+                guard let version, writers.sees(position: version.position), try await writers.mayWrite(version.record) else {
                     let reason = "record '\(operation.recordName)' has no kept version with change tag '\(operation.recordChangeTag)'"
                     outcomes.append(.failure(.init(error: .notFound(reason))))
                     continue
@@ -236,9 +239,12 @@ package struct HistoryService: Sendable {
     // MARK: - Retention
 
     /// Removes the versions replaced longer than ``retention`` ago (all, when history is off),
-    /// `step` at a time, each step a transaction of its own. Returns how many went.
+    /// `step` at a time, each step a transaction of its own, and the deletion bursts the loss
+    /// alarm no longer counts in. Returns how many versions went.
     package func purgeExpired(step: Int = 1000) async throws -> Int {
-        let cutoff = clock.milliseconds - retention.milliseconds
+        let now = clock.milliseconds
+        try await storage.write { try await $0.purgeDeletionBursts(startedBefore: now - LossAlarm.window) }
+        let cutoff = now - retention.milliseconds
         var total = 0
         while true {
             let purged = try await storage.write { try await $0.purgeRecordLog(before: cutoff, limit: step) }
@@ -253,12 +259,25 @@ struct HistoryWriters {
     private let grant: ZoneGrant
     private let transaction: any StorageTransaction
     private var roles: PublicPermissions?
+    /// The zone's change sequence after which the caller sees what changed: when a participant
+    /// accepted (``ShareAccess/historyHorizon``); 0 for the owner and the public database.
+    private let horizon: Int64
 
     init(grant: ZoneGrant, access: DatabaseAccess, in transaction: any StorageTransaction) {
+        self.init(grant: grant, roles: access.scope == .public ? PublicPermissions(access, in: transaction) : nil, in: transaction)
+    }
+
+    /// With the public database's `roles` (nil in a private zone, reached as `grant` says).
+    init(grant: ZoneGrant, roles: PublicPermissions?, in transaction: any StorageTransaction) {
         self.grant = grant
         self.transaction = transaction
-        roles = access.scope == .public ? PublicPermissions(access, in: transaction) : nil
+        self.roles = roles
+        horizon = grant.sharing?.historyHorizon ?? 0
     }
+
+    /// Whether the caller sees what the change at `position` did: a kept version the change
+    /// replaced (it was current after their horizon), or a deletion.
+    func sees(position: Int64) -> Bool { position > horizon }
 
     /// Whether the caller may write `record` (a current row, a tombstone or a kept version), and
     /// read it: in the public database the security roles may grant WRITE without READ.
@@ -310,7 +329,7 @@ package struct RecordHistoryAnswer: WireWritable {
                 let full = try RecordMapper.record(from: version, desiredKeys: nil)
                 system.fields = full.fields
                 system.encryptedFields = full.encryptedFields
-                try links.attach(to: &system, zoneRowID: zoneRowID)
+                try links.attach(to: &system, zoneRowID: zoneRowID, recordName: recordName)
                 writer.record(system)
             } else {
                 writer.record(system, encodedFields: version.fieldsJSON)

@@ -2,7 +2,7 @@ import StratusCore
 
 /// The loss alarm: when one user's device deletes more than half of a zone of at least
 /// ``minimumZoneRecords`` records within ``window`` of server time — counted in the database
-/// (``RecordLogStore/countDeletions(_:zoneRowID:actor:at:window:countingFrom:alarming:)``), so
+/// (``DeletionBurstStore/countDeletions(_:zoneRowID:actor:at:window:countingFrom:alarming:)``), so
 /// across instances and requests — the commit carries it: every instance's activity feed shows it,
 /// the `stratus_loss_alarms_total` metric counts it, and the moment before the burst began is the
 /// one to restore the zone to (`zones/restore`).

@@ -440,7 +440,11 @@ final class RecordWriter {
                              fieldsJSON: fieldsJSON),
                 RecordLogEntry(zoneRowID: zone.rowID, recordName: name, recordType: recordType, sequence: stored.sequence,
                                change: existing == nil ? .create : .update, stamp: context.stamp, replaced: replaced))
-        if !assetChecksums.isEmpty || existing.map({ RecordMapper.hasAssets($0.fieldsJSON) }) == true {
+        let replacedAssets = existing.map { RecordMapper.hasAssets($0.fieldsJSON) } == true
+        if replacedAssets, keepsHistory {
+            try await transaction.keepAssetReferences(zoneRowID: zone.rowID, recordName: name, sequence: stored.sequence)
+        }
+        if !assetChecksums.isEmpty || replacedAssets {
             try await transaction.replaceAssetReferences(zoneRowID: zone.rowID, recordName: name, checksums: assetChecksums)
         }
         let indexed = if let known = schema.knownIndexedFields(of: recordType) { known } else { try await schema.indexedFields(of: recordType) }
@@ -547,6 +551,9 @@ final class RecordWriter {
                                    sequence: tombstone.sequence, change: .delete, stamp: context.stamp,
                                    cause: first == nil ? nil : record.recordName, replaced: target))
             if RecordMapper.hasAssets(target.fieldsJSON) {
+                if keepsHistory {
+                    try await transaction.keepAssetReferences(zoneRowID: zone.rowID, recordName: target.recordName, sequence: tombstone.sequence)
+                }
                 try await transaction.replaceAssetReferences(zoneRowID: zone.rowID, recordName: target.recordName, checksums: [])
             }
             if try await !schema.indexedFields(of: tombstone.recordType).isEmpty {

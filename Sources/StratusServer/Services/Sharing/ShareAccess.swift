@@ -29,6 +29,13 @@ struct ShareAccess: Sendable {
         return best
     }
 
+    /// The zone's change sequence when the user first accepted one of its shares: from then on
+    /// they see records' versions (0 for an acceptance older than history).
+    var historyHorizon: Int64 {
+        shares.compactMap { share in share.participants.first { $0.userRecordName == user && $0.status == .accepted } }
+            .map { $0.acceptedSequence ?? 0 }.min() ?? 0
+    }
+
     private static func max(_ a: SharePermission, _ b: SharePermission) -> SharePermission {
         a == .readWrite || b == .readWrite ? .readWrite : (a == .readOnly || b == .readOnly ? .readOnly : .none)
     }

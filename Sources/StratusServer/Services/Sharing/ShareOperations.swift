@@ -192,7 +192,8 @@ final class ShareOperations {
             guard user != grant.owner, !result.contains(where: { $0.userRecordName == user }) else { continue }
             let previous = current.first { $0.userRecordName == user && $0.status != .removed }
             result.append(StoredParticipant(userRecordName: user, permission: participant.permission.flatMap { $0 == .unknown ? nil : $0 } ?? previous?.permission ?? .readOnly,
-                                            type: previous?.type ?? .user, status: previous?.status ?? .invited))
+                                            type: previous?.type ?? .user, status: previous?.status ?? .invited,
+                                            acceptedSequence: previous?.acceptedSequence))
         }
         for participant in current where !result.contains(where: { $0.userRecordName == participant.userRecordName }) {
             var removed = participant

@@ -124,6 +124,7 @@ package struct ShareService: Sendable {
         guard standing.status != .removed else { throw CloudKitError.accessDenied("you were removed from this share") }
         guard standing.status != .accepted else { return }
         standing.status = .accepted
+        standing.acceptedSequence = zone.changeSequence
         share.participants.removeAll { $0.userRecordName == user }
         share.participants.append(standing)
         guard share.participants.filter({ $0.status != .removed }).count < 100 else {

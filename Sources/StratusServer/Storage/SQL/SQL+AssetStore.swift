@@ -60,6 +60,7 @@ extension AssetStore where Self: SQLDatabase {
         try await fetch("""
             DELETE FROM asset_blobs
             WHERE NOT EXISTS (SELECT 1 FROM asset_references r WHERE r.checksum = asset_blobs.checksum)
+              AND NOT EXISTS (SELECT 1 FROM version_assets v WHERE v.checksum = asset_blobs.checksum)
               AND NOT EXISTS (SELECT 1 FROM asset_uploads u WHERE u.checksum = asset_blobs.checksum)
             RETURNING checksum
             """).map { try $0.string(0) }
@@ -71,5 +72,19 @@ extension AssetStore where Self: SQLDatabase {
 
     package func assetBlobChecksums() async throws -> [String] {
         try await fetch("SELECT checksum FROM asset_blobs ORDER BY checksum").map { try $0.string(0) }
+    }
+
+    package func keepAssetReferences(zoneRowID: Int64, recordName: String, sequence: Int64) async throws {
+        try await run("""
+            INSERT INTO version_assets (zone_id, record_name, sequence, checksum)
+            SELECT zone_id, record_name, \(sequence), checksum FROM asset_references WHERE zone_id = \(zoneRowID) AND record_name = \(recordName)
+            """)
+    }
+
+    package func versionPosition(zoneRowID: Int64, recordName: String, referringTo checksum: String) async throws -> Int64? {
+        try await fetchOne("""
+            SELECT sequence FROM version_assets WHERE zone_id = \(zoneRowID) AND record_name = \(recordName) AND checksum = \(checksum)
+            ORDER BY sequence DESC LIMIT 1
+            """).map { try $0.int64(0) }
     }
 }

@@ -60,13 +60,26 @@ extension RecordLogStore where Self: SQLDatabase {
         // The oldest entries have the lowest row ids: of the first `limit`, those logged before the
         // time go. Fewer than `limit` going means the rest are newer (a clock set back only
         // leaves some for the next round).
-        try await changedRowCount("""
+        let purged = try await changedRowCount("""
             DELETE FROM record_log WHERE id IN (SELECT id FROM record_log ORDER BY id LIMIT \(limit)) AND logged_at < \(time) RETURNING 1
             """)
+        if purged > 0 {
+            try await run("""
+                DELETE FROM version_assets WHERE NOT EXISTS (
+                    SELECT 1 FROM record_log l WHERE l.zone_id = version_assets.zone_id AND l.record_name = version_assets.record_name
+                                                 AND l.sequence = version_assets.sequence)
+                """)
+        }
+        return purged
     }
 
     package func purgeRecordHistory(zoneRowID: Int64, recordName: String) async throws -> Int {
-        try await changedRowCount("DELETE FROM record_log WHERE zone_id = \(zoneRowID) AND record_name = \(recordName) RETURNING 1")
+        try await run("DELETE FROM version_assets WHERE zone_id = \(zoneRowID) AND record_name = \(recordName)")
+        let versions = try await fetchOne("""
+            SELECT COUNT(*) FROM record_log WHERE zone_id = \(zoneRowID) AND record_name = \(recordName) AND fields IS NOT NULL
+            """)?.int64(0) ?? 0
+        try await run("DELETE FROM record_log WHERE zone_id = \(zoneRowID) AND record_name = \(recordName)")
+        return Int(versions)
     }
 
     package func logZoneDeletion(zoneRowID: Int64, sequence: Int64, stamp: RecordStamp) async throws {
@@ -78,14 +91,22 @@ extension RecordLogStore where Self: SQLDatabase {
                    record_type, record_type, sequence, change_tag, 0, fields, created_at, created_by, modified_at, modified_by, parent, share
             FROM record_rows WHERE zone_id = \(zoneRowID) AND deleted = \(literal: false)
             """)
+        try await run("""
+            INSERT INTO version_assets (zone_id, record_name, sequence, checksum)
+            SELECT zone_id, record_name, \(sequence), checksum FROM asset_references WHERE zone_id = \(zoneRowID)
+            """)
     }
 
     package func purgeZoneHistory(zoneRowID: Int64) async throws {
-        try await run("DELETE FROM record_log WHERE zone_id = \(zoneRowID)")
+        for table in ["record_log", "version_assets"] {
+            try await run("DELETE FROM \(unescaped: table) WHERE zone_id = \(zoneRowID)")
+        }
     }
 
     package func purgeDatabaseHistory(databaseID: Int64) async throws {
-        try await run("DELETE FROM record_log WHERE zone_id IN (SELECT id FROM zones WHERE database_id = \(databaseID))")
+        for table in ["record_log", "version_assets"] {
+            try await run("DELETE FROM \(unescaped: table) WHERE zone_id IN (SELECT id FROM zones WHERE database_id = \(databaseID))")
+        }
     }
 
     package func recordState(zoneRowID: Int64, recordName: String, at time: Int64) async throws -> RecordState {
@@ -123,30 +144,6 @@ extension RecordLogStore where Self: SQLDatabase {
               AND EXISTS (SELECT 1 FROM record_log WHERE record_log.zone_id = zones.id AND fields IS NOT NULL)
             ORDER BY deleted_at DESC LIMIT \(limit)
             """).map { row in (try ZoneRows.zone(row), try row.optionalInt64(6) ?? 0) }
-    }
-
-    package func countDeletions(_ count: Int, zoneRowID: Int64, actor stamp: RecordStamp, at time: Int64, window: Int64, countingFrom: Int,
-                                alarming: @Sendable (DeletionBurst) -> Bool) async throws -> DeletionBurst {
-        let actor = RecordActors.id(of: stamp)
-        var burst = DeletionBurst(startedAt: time, deleted: count, zoneRecords: nil, alarmedAt: nil)
-        if let row = try await fetchOne("""
-            SELECT started_at, deleted, zone_records, alarmed_at FROM deletion_bursts WHERE zone_id = \(zoneRowID) AND actor = \(actor)
-            """), try row.int64(0) > time - window {
-            burst = DeletionBurst(startedAt: try row.int64(0), deleted: Int(try row.int64(1)) + count,
-                                  zoneRecords: try row.optionalInt64(2).map(Int.init), alarmedAt: try row.optionalInt64(3))
-        }
-        if burst.zoneRecords == nil, burst.deleted >= countingFrom {
-            let live = try await fetchOne("SELECT COUNT(*) FROM record_rows WHERE zone_id = \(zoneRowID) AND deleted = \(literal: false)")?.int64(0) ?? 0
-            burst.zoneRecords = Int(live) + burst.deleted
-        }
-        if burst.alarmedAt == nil, alarming(burst) { burst.alarmedAt = time }
-        try await run("""
-            INSERT INTO deletion_bursts (zone_id, actor, started_at, deleted, zone_records, alarmed_at)
-            VALUES (\(zoneRowID), \(actor), \(burst.startedAt), \(burst.deleted), \(burst.zoneRecords), \(burst.alarmedAt))
-            ON CONFLICT (zone_id, actor) DO UPDATE SET started_at = excluded.started_at, deleted = excluded.deleted,
-                zone_records = excluded.zone_records, alarmed_at = excluded.alarmed_at
-            """)
-        return burst
     }
 
     /// Entries an `INSERT` carries: 19 values each, well under either driver's parameter limit,

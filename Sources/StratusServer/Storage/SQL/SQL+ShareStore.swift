@@ -28,11 +28,13 @@ extension ShareStore where Self: SQLDatabase {
         for (position, participant) in share.participants.enumerated() {
             rows = """
                 \(rows)\(unescaped: position == 0 ? "" : ", ")(\(share.zoneRowID), \(share.recordName), \(participant.userRecordName), \
-                \(participant.permission.rawValue), \(participant.type.rawValue), \(participant.status.rawValue), \(position))
+                \(participant.permission.rawValue), \(participant.type.rawValue), \(participant.status.rawValue), \(position), \
+                \(participant.acceptedSequence))
                 """
         }
         try await run("""
-            INSERT INTO share_participants (zone_id, share_record_name, user_record_name, permission, type, status, position) VALUES \(rows)
+            INSERT INTO share_participants (zone_id, share_record_name, user_record_name, permission, type, status, position, accepted_sequence)
+            VALUES \(rows)
             """)
     }
 
@@ -92,12 +94,13 @@ extension ShareStore where Self: SQLDatabase {
             let zoneRowID = try row.int64(0)
             let recordName = try row.string(1)
             let participants = try await fetch("""
-                SELECT user_record_name, permission, type, status FROM share_participants
+                SELECT user_record_name, permission, type, status, accepted_sequence FROM share_participants
                 WHERE zone_id = \(zoneRowID) AND share_record_name = \(recordName) ORDER BY position
                 """).map { participant in
                 StoredParticipant(userRecordName: try participant.string(0), permission: SharePermission(rawValue: try participant.string(1)) ?? .none,
                                   type: ParticipantType(rawValue: try participant.string(2)) ?? .user,
-                                  status: AcceptanceStatus(rawValue: try participant.string(3)) ?? .invited)
+                                  status: AcceptanceStatus(rawValue: try participant.string(3)) ?? .invited,
+                                  acceptedSequence: try participant.optionalInt64(4))
             }
             shares.append(StoredShare(zoneRowID: zoneRowID, recordName: recordName, rootRecordName: try row.optionalString(2),
                                       shortGUID: try row.string(3), publicPermission: SharePermission(rawValue: try row.string(4)) ?? .none,

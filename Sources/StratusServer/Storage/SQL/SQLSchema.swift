@@ -184,4 +184,21 @@ package enum SQLSchema {
         )\(t.withoutRowID);
         """
     }
+    /// The files kept versions refer to (a version's row in `version_assets` names its record and
+    /// the sequence of the change that replaced it, as its log entry does), so that collection
+    /// keeps them while the version is kept; and when each participant accepted a share (the
+    /// zone's change sequence then), from which on they see a record's versions. Registered by
+    /// each driver after ``recordLog``.
+    package static let historyAccess = Migration(sqliteIdentifier: "v32-history-access", postgresIdentifier: "v22-history-access") { t in """
+        CREATE TABLE version_assets (
+            zone_id \(t.integer) NOT NULL,
+            record_name \(t.key) NOT NULL,
+            sequence \(t.integer) NOT NULL,
+            checksum \(t.key) NOT NULL,
+            PRIMARY KEY (zone_id, record_name, sequence, checksum)
+        )\(t.withoutRowID);
+        CREATE INDEX version_assets_checksum ON version_assets(checksum);
+        ALTER TABLE share_participants ADD COLUMN accepted_sequence \(t.integer);
+        """
+    }
 }

@@ -15,10 +15,16 @@ package protocol AssetStore {
     func replaceAssetReferences(zoneRowID: Int64, recordName: String, checksums: Set<String>) async throws
     /// Removes uploads made before `time` (ms); returns how many went.
     func deleteAssetUploads(before time: Int64) async throws -> Int
-    /// Removes the blobs no record and no upload refers to; returns their checksums.
+    /// Removes the blobs no record, no kept version and no upload refers to; returns their checksums.
     func deleteUnreferencedAssetBlobs() async throws -> [String]
     /// Whether a blob row with this checksum exists.
     func assetBlobExists(checksum: String) async throws -> Bool
     /// The checksum of every stored asset file.
     func assetBlobChecksums() async throws -> [String]
+    /// Keeps the files the record refers to now (``AssetStore``) for the version that the change
+    /// at `sequence` replaces: collection leaves them while an entry keeps the version.
+    func keepAssetReferences(zoneRowID: Int64, recordName: String, sequence: Int64) async throws
+    /// The position (``RecordVersion/position``) of the newest version of the record the log
+    /// keeps that refers to the file named `checksum`, if one does.
+    func versionPosition(zoneRowID: Int64, recordName: String, referringTo checksum: String) async throws -> Int64?
 }

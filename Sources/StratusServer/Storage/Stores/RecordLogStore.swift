@@ -18,12 +18,13 @@ package protocol RecordLogStore {
     /// with it through `DELETE_SELF` references and that are still deleted: what undeleting
     /// `cause` brings back with it.
     func cascadedDeletions(zoneRowID: Int64, cause: String, after sequence: Int64) async throws -> [StoredRecord]
-    /// Removes up to `limit` entries logged before `time` (ms). Returns how many went.
+    /// Removes up to `limit` entries logged before `time` (ms), and the files' hold of the versions
+    /// they kept. Returns how many went.
     func purgeRecordLog(before time: Int64, limit: Int) async throws -> Int
-    /// Removes every entry of a record (its owner's privacy purge). Returns how many went.
+    /// Removes every entry of a record (its owner's privacy purge). Returns how many versions went.
     func purgeRecordHistory(zoneRowID: Int64, recordName: String) async throws -> Int
     /// Logs the deletion of every live record of a zone that is being deleted, each keeping its
-    /// version, stamped `stamp` at `sequence`.
+    /// version (and its files), stamped `stamp` at `sequence`.
     func logZoneDeletion(zoneRowID: Int64, sequence: Int64, stamp: RecordStamp) async throws
     /// Removes every entry of a zone (it is deleted with its account or environment).
     func purgeZoneHistory(zoneRowID: Int64) async throws
@@ -40,10 +41,4 @@ package protocol RecordLogStore {
     /// The database's deleted zones whose records' versions the log keeps, most recently deleted
     /// first, at most `limit`.
     func deletedZones(databaseID: Int64, limit: Int) async throws -> [(zone: StoredZone, deletedAt: Int64)]
-    /// Adds `count` deletions by `actor` in the zone at `time` to its burst (one that began within
-    /// `window` ms, or a new one), and answers the burst: when it began, its deletions, the zone's
-    /// records when it began (counted once it reaches `countingFrom` deletions), and when it
-    /// raised the loss alarm (``LossAlarm``), which `alarming` sets now if it holds.
-    func countDeletions(_ count: Int, zoneRowID: Int64, actor: RecordStamp, at time: Int64, window: Int64, countingFrom: Int,
-                        alarming: @Sendable (DeletionBurst) -> Bool) async throws -> DeletionBurst
 }
