@@ -42,6 +42,12 @@ enum ChildServerOptions {
         if configuration.historyRetention != ServerConfiguration(dataDirectory: configuration.dataDirectory).historyRetention {
             arguments += ["--history-days", String(days)]
         }
+        if configuration.historyZoneBytes != ServerConfiguration(dataDirectory: configuration.dataDirectory).historyZoneBytes {
+            guard configuration.historyZoneBytes % (1024 * 1024) == 0 else {
+                throw ChildProcessError("a child stratus serve budgets history in whole MB (--history-zone-mb)")
+            }
+            arguments += ["--history-zone-mb", String(configuration.historyZoneBytes / (1024 * 1024))]
+        }
         for (container, providers) in configuration.openID.providersByContainer.sorted(by: { $0.key < $1.key }) {
             let named = container == AppleSignInConfiguration.everyContainer ? containerID : container
             for provider in providers {

@@ -21,6 +21,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Days tombstones are kept; change tokens older than a purged tombstone expire.") var tombstoneDays = 90
     @Option(help: "Days a record's replaced and deleted versions are kept for history, undelete and restore; 0 keeps none.")
     var historyDays = 30
+    @Option(help: "The most MB of kept versions history holds per zone; past it, the oldest versions of the most-edited records go first.")
+    var historyZoneMb = 256
     @Option(help: "Seconds a sign-in or re-authentication counts as fresh proof, which adding or removing a sign-in method, setting a password and deleting the account take.")
     var freshProofSeconds = 300
     @Option(help: "Largest asset file accepted, in MB.") var assetLimitMb = 50
@@ -164,6 +166,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--session-days, --fresh-proof-seconds, --tombstone-days, --asset-limit-mb, --max-response-mb, --max-database-mb, --sign-in-failures, --account-sign-in-failures-per-hour, --courier-wait-seconds, --push-connections-per-user, --max-push-connections, --body-deadline-seconds and --requests-per-address must be positive")
         }
         guard historyDays >= 0 else { throw ValidationError("--history-days must be 0 (no history) or more") }
+        guard historyZoneMb > 0 else { throw ValidationError("--history-zone-mb must be positive") }
         guard (10...20).contains(passwordHashCost) else { throw ValidationError("--password-hash-cost must be between 10 and 20") }
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), host: host, port: port)
         configuration.storageDrivers = Stratus.storageDrivers
@@ -173,6 +176,7 @@ struct Serve: AsyncParsableCommand {
         configuration.freshProofWindow = .seconds(freshProofSeconds)
         configuration.tombstoneRetention = .seconds(tombstoneDays * 24 * 3600)
         configuration.historyRetention = .seconds(historyDays * 24 * 3600)
+        configuration.historyZoneBytes = Int64(historyZoneMb) * 1024 * 1024
         configuration.maxAssetBytes = Int64(assetLimitMb) * 1024 * 1024
         configuration.publicURL = publicUrl
         configuration.maxResponseBytes = maxResponseMb * 1024 * 1024

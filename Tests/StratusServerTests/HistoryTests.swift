@@ -228,6 +228,52 @@ import StratusCore
         }
     }
 
+    /// Past the byte budget per zone, maintenance cuts every record down to the same number of
+    /// versions, the most-edited first, never a deleted record's last version; evicting versions
+    /// replaced within the day raises the loss alarm.
+    @Test func theBudgetEvictsTheMostEditedRecordsOldestVersionsFirst() async throws {
+        try await TestServer.with(configure: { $0.historyZoneBytes = 1000 }) { server in
+            let alice = try await server.signUp("alice")
+            let text = { (version: Int) in FieldValue.string(String(repeating: "\(version % 10)", count: 100)) }
+            _ = try await alice.save([.create("busy", ["text": text(0)]), .create("calm", ["text": text(0)]), .create("gone", ["text": text(0)])])
+            for version in 1...20 {
+                _ = try await alice.save([RecordOperation(.forceUpdate, Record(recordName: "busy", fields: ["text": text(version)]))])
+            }
+            for name in ["calm", "gone"] {
+                _ = try await alice.save([RecordOperation(.forceUpdate, Record(recordName: name, fields: ["text": text(1)]))])
+            }
+            _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: "gone"))])
+            #expect(try await alice.history("busy").versions.count == 21)
+
+            await server.advanceClock(by: .seconds(60))
+            let busy = try await alice.history("busy").versions
+            #expect(busy.map { $0.fields["text"] } == (16...20).reversed().map(text), "the current version and the four newest kept")
+            #expect(try await alice.history("calm").versions.count == 2)
+            let gone = try await alice.history("gone").versions
+            #expect(gone.count == 3 && gone.first?.deleted == true, "a deleted record keeps its last versions")
+            let alarm = try #require(server.server.services.activity.recent.first { $0.change == "loss alarm" }?.lossAlarm)
+            #expect(alarm.cause == .historyBudget && alarm.deleted == 16 && alarm.userRecordName == alice.userRecordName)
+
+            // Within the budget nothing more goes.
+            await server.advanceClock(by: .seconds(60))
+            #expect(try await alice.history("busy").versions.count == 5)
+        }
+    }
+
+    /// The budget's plan: one cap for every record, the largest that frees enough.
+    @Test func theBudgetLevelsRecordsToOneCap() {
+        let records = [KeptVersions(recordName: "a", versions: 10, bytes: 1000, deleted: false),
+                       KeptVersions(recordName: "b", versions: 4, bytes: 400, deleted: false),
+                       KeptVersions(recordName: "c", versions: 1, bytes: 100, deleted: true),
+                       KeptVersions(recordName: "d", versions: 1, bytes: 100, deleted: false)]
+        #expect(HistoryBudget.evictions(records, excess: 0).isEmpty)
+        #expect(HistoryBudget.evictions(records, excess: 100).map(\.recordName) == ["a"])
+        #expect(HistoryBudget.evictions(records, excess: 100).map(\.count) == [1])
+        #expect(HistoryBudget.evictions(records, excess: 700).map { "\($0.recordName)\($0.count)" } == ["a7", "b1"], "cap 3")
+        #expect(HistoryBudget.evictions(records, excess: 100_000).map { "\($0.recordName)\($0.count)" } == ["a10", "b4", "d1"],
+                "all but a deleted record's last version")
+    }
+
     @Test func aShareIsNeverRestored() async throws {
         try await TestServer.with { server in
             let alice = try await server.signUp("alice")

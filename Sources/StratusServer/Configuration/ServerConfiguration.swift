@@ -29,6 +29,10 @@ public struct ServerConfiguration: Sendable {
     /// How long a record's replaced versions are kept in the record log for history, the recycle
     /// bin and restore (`--history-days`); zero keeps none.
     public var historyRetention: Duration = .seconds(30 * 24 * 3600)
+    /// The most bytes of kept versions (their fields) history holds per zone
+    /// (`--history-zone-mb`): past it, maintenance evicts the oldest versions of the most-edited
+    /// records first.
+    public var historyZoneBytes: Int64 = 256 * 1024 * 1024
     /// How often the tombstone purge runs.
     public var maintenanceInterval: Duration = .seconds(3600)
     /// Largest asset file accepted, in bytes (CloudKit documents 50 MB).

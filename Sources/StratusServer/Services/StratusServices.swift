@@ -79,6 +79,7 @@ package struct StratusServices: Sendable {
         history = HistoryService(storage: storage, directory: directory, hub: hub, keys: keys, signer: signer, clock: clock,
                                  maxOperations: configuration.maxOperationsPerRequest, maxRecordBytes: configuration.maxRecordBytes,
                                  maxBatchBytes: records.maxBatchBytes, retention: configuration.historyRetention,
+                                 zoneBudget: configuration.historyZoneBytes,
                                  markerKey: signer.derivedKey(for: "stratus history marker v1"))
         schema = SchemaService(storage: storage, hub: hub, clock: clock)
         query = QueryService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit,

@@ -1,7 +1,7 @@
 import Logging
 
 /// Background upkeep, run by a ``Periodic`` service: purging expired tombstones and record
-/// versions past history's retention, collecting
+/// versions past history's retention or its byte budget, collecting
 /// asset files nothing refers to, forgetting expired replay keys and the fleet's full rate
 /// buckets, and destroying the data keys of deleted users that a deletion left behind.
 struct Maintenance: Sendable {
@@ -17,6 +17,8 @@ struct Maintenance: Sendable {
                 if purged > 0 { logger.info("purged \(purged) expired tombstones") }
                 let versions = try await services.history.purgeExpired()
                 if versions > 0 { logger.info("purged \(versions) record versions older than history's retention") }
+                let evicted = try await services.history.enforceBudget()
+                if evicted > 0 { logger.info("evicted \(evicted) record versions past history's byte budget per zone") }
                 let collected = try await services.assets.collectGarbage()
                 if collected.uploads + collected.files > 0 {
                     logger.info("collected \(collected.uploads) unused asset uploads and \(collected.files) unreferenced files")

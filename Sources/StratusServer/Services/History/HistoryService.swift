@@ -22,6 +22,8 @@ package struct HistoryService: Sendable {
     let maxBatchBytes: Int
     /// How long replaced versions are kept (`--history-days`); zero keeps none.
     let retention: Duration
+    /// The most bytes a zone's kept versions hold (`--history-zone-mb`; ``HistoryBudget``).
+    let zoneBudget: Int64
     /// Whether changes keep the versions they replace.
     var keepsHistory: Bool { retention > .zero }
     /// Seals the continuation markers of history and the recycle bin.
@@ -234,6 +236,37 @@ package struct HistoryService: Sendable {
             return try await transaction.purgeRecordHistory(zoneRowID: grant.zone.rowID, recordName: name)
         }
         return RecordHistoryPurgeResponse(recordName: name, purgedVersions: purged)
+    }
+
+    // MARK: - Budget
+
+    /// Keeps each zone's kept versions within ``zoneBudget`` (``HistoryBudget``), a transaction per
+    /// zone over its `recordsPerRound` most-edited records (the next round goes on). Evicting a
+    /// version replaced less than a day ago raises the loss alarm. Returns how many versions went.
+    package func enforceBudget(recordsPerRound: Int = 10_000) async throws -> Int {
+        guard keepsHistory else { return 0 }
+        let over = try await storage.read { try await $0.zonesOverHistoryBudget(bytes: zoneBudget) }
+        var total = 0
+        for (zoneRowID, bytes) in over {
+            total += try await storage.write(publishingTo: hub) { transaction, changes in
+                let records = try await transaction.recordsByKeptVersions(zoneRowID: zoneRowID, limit: recordsPerRound)
+                let evictions = HistoryBudget.evictions(records, excess: bytes - zoneBudget)
+                var (evicted, youngest) = (0, Int64.min)
+                for (name, count) in evictions {
+                    guard let replaced = try await transaction.evictOldestVersions(zoneRowID: zoneRowID, recordName: name, count: count) else { continue }
+                    evicted += count
+                    youngest = max(youngest, replaced)
+                }
+                if evicted > 0, youngest > clock.milliseconds - 24 * 3600 * 1000,
+                   let zone = try await transaction.zone(rowID: zoneRowID), let key = try await transaction.databaseKey(id: zone.databaseID) {
+                    let alarm = LossAlarm(cause: .historyBudget, userRecordName: key.ownerRecordName, deviceID: "", deleted: evicted,
+                                          zoneRecords: evictions.count, restoreTo: youngest)
+                    changes.lossAlarmRaised(alarm, zone: zone, database: key)
+                }
+                return evicted
+            }
+        }
+        return total
     }
 
     // MARK: - Retention

@@ -5,19 +5,32 @@ import StratusCore
 /// (``DeletionBurstStore/countDeletions(_:zoneRowID:actor:at:window:countingFrom:alarming:)``), so
 /// across instances and requests — the commit carries it: every instance's activity feed shows it,
 /// the `stratus_loss_alarms_total` metric counts it, and the moment before the burst began is the
-/// one to restore the zone to (`zones/restore`).
+/// one to restore the zone to (`zones/restore`). History's byte budget raises it too, when it
+/// evicts versions replaced within the last day (``HistoryBudget``).
 package struct LossAlarm: Codable, Sendable, Equatable {
     /// How long a device's deletions count together (ms of server time).
     static let window: Int64 = 60_000
     /// The smallest zone whose loss raises the alarm.
     static let minimumZoneRecords = 100
 
+    /// What raised the alarm.
+    package enum Cause: String, Codable, Sendable {
+        /// A device deleted more than half of the zone within ``window``.
+        case deletions
+        /// History's byte budget evicted versions replaced within the last day.
+        case historyBudget
+    }
+
+    package var cause: Cause = .deletions
+    /// The user and device that deleted (for the budget: the zone's owner, and no device).
     package var userRecordName: String
     package var deviceID: String
-    /// The deletions of the burst, and the zone's records when it began.
+    /// The deletions of the burst, and the zone's records when it began (for the budget: the
+    /// versions evicted, and the records they were of).
     package var deleted: Int
     package var zoneRecords: Int
-    /// The last moment before the burst (ms): restore the zone to it.
+    /// The last moment before the burst (ms): restore the zone to it. For the budget: when the
+    /// youngest evicted version was replaced, before which the zone's history is no longer whole.
     package var restoreTo: Int64
 
     /// Counts a write's deletions by its device in the zone; the alarm, if this write raised it.
