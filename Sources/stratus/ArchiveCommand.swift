@@ -12,13 +12,15 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "The archive directory to create (it must not exist, or be empty).") var to: String
     @Flag(help: "Also write password hashes, sessions, and APNs credentials and device tokens (keep the archive as safe as the data directory).")
     var withSecrets = false
+    @Flag(help: "Also write record history: every kept version of the records (and the files only they hold), for undelete and restore after an import.")
+    var withHistory = false
 
     func run() async throws {
         let server = try await location.server()
         let progress = ProgressBar()
         let manifest = try await TransferCall.run {
             try await server.services.admin.exportContainer(id: location.container, to: URL(fileURLWithPath: to), includingSecrets: withSecrets,
-                                                            progress: progress.show)
+                                                            includingHistory: withHistory, progress: progress.show)
         }
         print("exported \(manifest.containerID) to \(to): \(TransferCall.summary(manifest))")
     }

@@ -51,7 +51,7 @@ enum DevelopmentArchives {
             for container in try await server.services.admin.listContainers() {
                 let archive = try ContainerArchive.directory(for: container.id, in: fresh)
                 let manifest = try await TransferCall.run {
-                    try await server.services.admin.exportContainer(id: container.id, to: archive, includingSecrets: true) { _ in }
+                    try await server.services.admin.exportContainer(id: container.id, to: archive, includingSecrets: true, includingHistory: true) { _ in }
                 }
                 lines.append("exported \(container.id) to \(directory.appendingPathComponent(container.id).path): \(TransferCall.summary(manifest))")
             }

@@ -76,6 +76,7 @@ import Testing
         }
         let text = try Self.lines(archive)
         #expect(!text.contains("passwordHash") && !text.contains("\"kind\":\"session\""), "no secrets unless asked")
+        #expect(!text.contains("\"kind\":\"logEntry\""), "no history unless asked")
         #expect(text.contains(#""score":{"value":1.0,"type":"DOUBLE"}"#), "fields are written as stored")
 
         let target = TestServer.temporaryDirectory().appendingPathComponent("new")
@@ -107,15 +108,26 @@ import Testing
         }
     }
 
+    /// With secrets and history, into a store whose ids and sequences differ: the sessions, the
+    /// versions (their files too) and the recycle bin come along.
     @Test(.timeLimit(.minutes(4)))
-    func secretsCarrySessionsAndAStoreWithDataTakesTheContainerUnderNewIDs() async throws {
+    func secretsAndHistoryCarrySessionsAndVersionsIntoAStoreWithData() async throws {
         let archive = TestServer.temporaryDirectory()
+        let oldPhoto = TestFile.bytes(count: 40_000, seed: 12)
         let seeded = try await TestServer.with { server in
             let seeded = try await Self.seed(server)
-            _ = try await server.server.services.admin.exportContainer(id: TestServer.containerID, to: archive, includingSecrets: true) { _ in }
+            // The photo's first version holds a file no current record does.
+            let first = try await seeded.alice.upload(oldPhoto, record: "album")
+            _ = try await seeded.alice.save([.create("album", ["file": .asset(first)])])
+            let second = try await seeded.alice.upload(TestFile.bytes(count: 40_000, seed: 13), record: "album")
+            _ = try await seeded.alice.save([RecordOperation(.forceUpdate, Record(recordName: "album", fields: ["file": .asset(second)]))])
+            let export = try await ServerProcess.run(["export", "--data", server.server.configuration.dataDirectory.path, "--container", TestServer.containerID,
+                                                      "--to", archive.path, "--with-secrets", "--with-history"])
+            #expect(export.status == 0, "\(export.output)")
             return seeded
         }
         #expect(try Self.lines(archive).contains("passwordHash"))
+        #expect(try Self.lines(archive).contains(#""kind":"logEntry""#))
 
         // A store whose other container already uses the archive's row ids.
         let store = TestServer.temporaryDirectory()
@@ -144,6 +156,16 @@ import Testing
             let bob = Caller(server: merged, webAuthToken: seeded.bob.webAuthToken, userRecordName: seeded.bob.userRecordName)
             let shared = try await bob.modify([.create("from-bob")], zone: "Notes", owner: seeded.alice.userRecordName)
             #expect(shared.first?.record != nil, "\(String(describing: shared.first?.error))")
+
+            // History came along: the recycle bin undeletes, the old version's file downloads.
+            #expect(try await alice.deletedRecords(zone: "Notes").records.map(\.recordName) == ["gone"])
+            let gone = try await alice.history("gone", zone: "Notes").versions
+            let undeleted = try await alice.restore([.init(recordName: "gone", recordChangeTag: try #require(gone.last?.recordChangeTag))], zone: "Notes")
+            #expect(undeleted.records.first?.record != nil, "\(undeleted)")
+            let album = try await alice.history("album").versions
+            #expect(album.count == 2)
+            let old = try AssetTests.asset(try #require(album.last))
+            #expect(Array(try await alice.download(try #require(old.downloadURL)).body) == oldPhoto)
         }
     }
 
@@ -151,7 +173,7 @@ import Testing
         let archive = TestServer.temporaryDirectory()
         try await TestServer.with { server in
             _ = try await Self.seed(server)
-            _ = try await server.server.services.admin.exportContainer(id: TestServer.containerID, to: archive, includingSecrets: false) { _ in }
+            _ = try await server.server.services.admin.exportContainer(id: TestServer.containerID, to: archive, includingSecrets: false, includingHistory: false) { _ in }
         }
         let file = archive.appendingPathComponent("container.jsonl")
         let original = try Self.lines(archive)

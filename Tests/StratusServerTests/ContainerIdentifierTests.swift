@@ -52,7 +52,7 @@ import StratusCore
         let archive = TestServer.temporaryDirectory().appendingPathComponent("archive")
         try await TestServer.with { server in
             _ = try await server.signUp("alice")
-            _ = try await server.server.services.admin.exportContainer(id: TestServer.containerID, to: archive, includingSecrets: false) { _ in }
+            _ = try await server.server.services.admin.exportContainer(id: TestServer.containerID, to: archive, includingSecrets: false, includingHistory: false) { _ in }
         }
         let hostile = "iCloud./../../escaped"
         let linesFile = archive.appendingPathComponent(ContainerArchive.linesFile)

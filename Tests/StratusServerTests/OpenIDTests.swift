@@ -413,7 +413,7 @@ import StratusTesting
             let nonce = UUID().uuidString
             let userRecordName = try await TestServer.with(configure: { provider.configure(&$0, signUp: true) }) { server in
                 let answer = try await Self.signIn(server, try await provider.idToken(provider.claims(subject: "traveller", nonce: nonce)), nonce: nonce)
-                _ = try await server.server.services.admin.exportContainer(id: TestServer.containerID, to: archive, includingSecrets: false) { _ in }
+                _ = try await server.server.services.admin.exportContainer(id: TestServer.containerID, to: archive, includingSecrets: false, includingHistory: false) { _ in }
                 return try answer.decode(SignInResponse.self).userRecordName
             }
             #expect(try ArchiveTests.lines(archive).contains(#""kind":"openIDIdentity""#))

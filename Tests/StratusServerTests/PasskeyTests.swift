@@ -277,7 +277,7 @@ import StratusTesting
         let (userRecordName, kept) = try await TestServer.with(configure: Self.configure) { server in
             var authenticator = SoftwareAuthenticator(origin: Self.origin)
             let user = try await Self.signUp(server, "pk-\(UUID().uuidString.prefix(8))", &authenticator)
-            _ = try await server.server.services.admin.exportContainer(id: TestServer.containerID, to: archive, includingSecrets: false) { _ in }
+            _ = try await server.server.services.admin.exportContainer(id: TestServer.containerID, to: archive, includingSecrets: false, includingHistory: false) { _ in }
             return (try #require(user.userRecordName), authenticator)
         }
         #expect(try ArchiveTests.lines(archive).contains(#""kind":"passkey""#))

@@ -330,7 +330,7 @@ import StratusCore
                 #expect(try await !t.isAssetCollectionHeld(at: 55))
                 try await t.setStoreEpoch(77)
             }
-            #expect(try await storage.read { try await $0.archiveItemCount(containerID: Self.container, includingSecrets: false) } > 0)
+            #expect(try await storage.read { try await $0.archiveItemCount(containerID: Self.container, includingSecrets: false, includingHistory: true) } > 0)
         }
     }
 }

@@ -63,6 +63,8 @@ import StratusTesting
             let shared = try await bob.modify([.create("from-bob")], zone: "Notes", owner: seeded.alice.userRecordName)
             #expect(shared.first?.record != nil, "\(String(describing: shared.first?.error))")
             #expect(try await server.server.services.storage.read { try await $0.administrator(username: "root") } != nil)
+            // History came along: the recycle bin still has the deleted record.
+            #expect(try await alice.deletedRecords(zone: "Notes").records.map(\.recordName) == ["gone"])
         }
     }
 }

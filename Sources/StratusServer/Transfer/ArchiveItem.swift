@@ -32,6 +32,9 @@ package enum ArchiveItem: Sendable, Equatable {
     /// `assets/` directory under their checksum.
     case asset(ArchivedAsset)
     case record(ArchivedRecord)
+    /// An entry of the record log (history), with the version it replaced; written only with
+    /// history, in the order the zone's entries were written.
+    case logEntry(ArchivedLogEntry)
     case share(StoredShare)
     case sharedZone(ArchivedSharedZone)
     case subscription(StoredSubscription)
@@ -40,7 +43,7 @@ package enum ArchiveItem: Sendable, Equatable {
 
     /// The `"kind"` of each line, in the order lines of each kind come.
     package static let kinds = ["container", "schema", "user", "userRole", "passkey", "openIDIdentity", "serverKey", "session", "apnsCredentials", "apnsToken",
-                                "database", "zone", "asset", "record", "share", "sharedZone", "subscription", "auditEntry"]
+                                "database", "zone", "asset", "record", "logEntry", "share", "sharedZone", "subscription", "auditEntry"]
 
     package var kind: String {
         switch self {
@@ -58,6 +61,7 @@ package enum ArchiveItem: Sendable, Equatable {
         case .zone: "zone"
         case .asset: "asset"
         case .record: "record"
+        case .logEntry: "logEntry"
         case .share: "share"
         case .sharedZone: "sharedZone"
         case .subscription: "subscription"
@@ -139,6 +143,42 @@ package struct ArchivedRecord: Codable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case zone, recordName, recordType, changeTag, created, modified, parent, share, sequence, deleted, createKey, references, assets
     }
+}
+
+/// A change of a record in the record log (``RecordLogEntry``): what changed, when and by whom,
+/// and the version it replaced.
+package struct ArchivedLogEntry: Codable, Sendable, Equatable {
+    package var zone: Int64
+    package var recordName: String
+    /// The record's type after the change.
+    package var recordType: String
+    package var sequence: Int64
+    /// ``RecordLogEntry/Change``'s raw value: 0 create, 1 update, 2 delete.
+    package var change: Int64
+    package var stamp: RecordStamp
+    package var cause: String?
+    /// The version the change replaced (its fields are the line's `"fields"`); nil for a create of
+    /// a name never used, or an evicted version.
+    package var version: ArchivedVersion?
+    /// The replaced version's fields as stored, written into the line as ``ArchivedRecord/fields`` are.
+    package var fields: [UInt8] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case zone, recordName, recordType, sequence, change, stamp, cause, version
+    }
+}
+
+/// A record's version a log entry keeps, with the asset files it refers to.
+package struct ArchivedVersion: Codable, Sendable, Equatable {
+    package var recordType: String
+    package var changeTag: String
+    package var created: RecordStamp
+    package var modified: RecordStamp
+    package var parent: String?
+    package var share: String?
+    package var sequence: Int64
+    package var deleted: Bool
+    package var assets: [String]
 }
 
 /// A reference edge kept for its action when the target is deleted.

@@ -4,8 +4,9 @@ import StratusCore
 /// Reads and writes ``ArchiveItem``s as JSON lines: `{"kind":"zone","changeSequence":12,…}`,
 /// `"kind"` first and the other members in alphabetical order.
 ///
-/// A record's fields go into its line as the stored bytes (a `"fields"` object) and come back
-/// out the same, so a round trip changes no field, not even a double's spelling.
+/// A record's fields (and a log entry's version's) go into its line as the stored bytes (a
+/// `"fields"` object) and come back out the same, so a round trip changes no field, not even a
+/// double's spelling.
 enum ArchiveLine {
     /// The longest line a load accepts; a record's fields are far below it.
     static let maxBytes = 64 << 20
@@ -26,6 +27,7 @@ enum ArchiveLine {
         case .zone(let payload): try line(item.kind, payload)
         case .asset(let payload): try line(item.kind, payload)
         case .record(let payload): try line(item.kind, payload, fields: payload.fields)
+        case .logEntry(let payload): try line(item.kind, payload, fields: payload.version == nil ? nil : payload.fields)
         case .share(let payload): try line(item.kind, payload)
         case .sharedZone(let payload): try line(item.kind, payload)
         case .subscription(let payload): try line(item.kind, payload)
@@ -45,6 +47,12 @@ enum ArchiveLine {
             throw TransferError("a line is not a JSON object with a \"kind\"")
         }
         let data = Data(line)
+        func storedFields(of what: String) throws -> [UInt8] {
+            guard let fields = object["fields"], case .object = fields else { throw TransferError("\(what) has no \"fields\" object") }
+            var writer = WireWriter(capacity: line.count)
+            writer.json(fields)
+            return writer.bytes
+        }
         func payload<T: Decodable>(_ type: T.Type) throws -> T {
             do {
                 return try decoder.decode(type, from: data)
@@ -74,13 +82,12 @@ enum ArchiveLine {
         case "asset": return .asset(try payload(ArchivedAsset.self))
         case "record":
             var record = try payload(ArchivedRecord.self)
-            guard let fields = object["fields"], case .object = fields else {
-                throw TransferError("record \(record.recordName) has no \"fields\" object")
-            }
-            var writer = WireWriter(capacity: line.count)
-            writer.json(fields)
-            record.fields = writer.bytes
+            record.fields = try storedFields(of: "record \(record.recordName)")
             return .record(record)
+        case "logEntry":
+            var entry = try payload(ArchivedLogEntry.self)
+            if entry.version != nil { entry.fields = try storedFields(of: "a log entry of \(entry.recordName)") }
+            return .logEntry(entry)
         case "share": return .share(try payload(StoredShare.self))
         case "sharedZone": return .sharedZone(try payload(ArchivedSharedZone.self))
         case "auditEntry": return .auditEntry(try payload(StoredAuditEntry.self))

@@ -6,11 +6,11 @@ import StratusCore
 /// `stratus import`, and `serve --import/--export-on-exit`.
 ///
 /// The directory holds `container.jsonl` (one ``ArchiveItem`` per line: the container, its
-/// schemas, users, databases, zones with their tombstones, records with their tombstones, shares,
-/// subscriptions), `assets/` (the asset files its records hold, named by SHA-256 as in the data
+/// schemas, users, databases, zones with their tombstones, records with their tombstones, with
+/// history the record log, shares, subscriptions), `assets/` (the asset files its records hold, named by SHA-256 as in the data
 /// directory) and, written last, `manifest.json` (``ArchiveManifest``).
 ///
-/// The rows are read over the storage seam (``StorageTransaction/archiveItems(containerID:includingSecrets:_:)``)
+/// The rows are read over the storage seam (``StorageTransaction/archiveItems(containerID:includingSecrets:includingHistory:_:)``)
 /// in one read transaction, so the archive is one consistent snapshot taken while the server runs;
 /// asset collection is held while the files are copied. A load is one write transaction: the
 /// container is there whole, or not at all.
@@ -25,16 +25,18 @@ package enum ContainerArchive {
     static let assetsDirectory = "assets"
 
     static func export(_ containerID: String, from storage: any StratusStorage, blobs: any BlobStore, to destination: URL, at exportedAt: Int64,
-                       includingSecrets: Bool, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> ArchiveManifest {
+                       includingSecrets: Bool, includingHistory: Bool, progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> ArchiveManifest {
         try BackupFiles.prepareEmpty(destination, role: "archive directory")
         let linesPath = destination.appendingPathComponent(linesFile).path
         return try await AssetCollectionHold.during(storage, now: exportedAt) {
             let snapshot = try await storage.read { transaction in
                 guard try await transaction.container(id: containerID) != nil else { throw TransferError("there is no container '\(containerID)'") }
-                let total = try await transaction.archiveItemCount(containerID: containerID, includingSecrets: includingSecrets)
+                let total = try await transaction.archiveItemCount(containerID: containerID, includingSecrets: includingSecrets,
+                                                                 includingHistory: includingHistory)
                 let writer = try ArchiveWriter(path: linesPath)
                 var assets: [String] = []
-                try await transaction.archiveItems(containerID: containerID, includingSecrets: includingSecrets) { item in
+                try await transaction.archiveItems(containerID: containerID, includingSecrets: includingSecrets,
+                                                   includingHistory: includingHistory) { item in
                     try writer.write(item)
                     if case .asset(let asset) = item { assets.append(asset.checksum) }
                     if writer.written % 1000 == 0 || writer.written == total {

@@ -52,6 +52,20 @@ extension StorageTransaction {
             if !record.assets.isEmpty {
                 try await replaceAssetReferences(zoneRowID: zoneRowID, recordName: record.recordName, checksums: Set(record.assets))
             }
+        case .logEntry(let entry):
+            let zoneRowID = try load.zone(entry.zone)
+            guard let change = RecordLogEntry.Change(rawValue: entry.change) else {
+                throw TransferError("a log entry of \(entry.recordName) has the change \(entry.change)")
+            }
+            let replaced = entry.version.map { version in
+                StoredRecord(zoneRowID: zoneRowID, recordName: entry.recordName, recordType: version.recordType, changeTag: version.changeTag,
+                             fieldsJSON: entry.fields, created: version.created, modified: version.modified, parent: version.parent,
+                             share: version.share, sequence: load.sequence(version.sequence), deleted: version.deleted, createKey: nil)
+            }
+            try await insertArchivedLogEntry(RecordLogEntry(zoneRowID: zoneRowID, recordName: entry.recordName, recordType: entry.recordType,
+                                                            sequence: load.sequence(entry.sequence), change: change, stamp: entry.stamp,
+                                                            cause: entry.cause, replaced: replaced),
+                                             assets: entry.version?.assets ?? [])
         case .share(var share):
             share.zoneRowID = try load.zone(share.zoneRowID)
             try await saveShare(share)

@@ -4,8 +4,8 @@ import StratusCore
 /// A whole store copied into another, empty one (`stratus copy`): how a deployment moves from
 /// SQLite to PostgreSQL, or between any two stores.
 ///
-/// Each container travels as a container archive (``ContainerArchive``) with its secrets, through
-/// a temporary directory: exported from the source in one snapshot, loaded into the target with
+/// Each container travels as a container archive (``ContainerArchive``) with its secrets and its
+/// history (the record log), through a temporary directory: exported from the source in one snapshot, loaded into the target with
 /// its row ids and change sequences, and the target takes the source's epoch, so the change tokens
 /// devices hold stay valid, as do sessions, API tokens and server-to-server keys. The console's
 /// administrators follow. Then every container is exported again from the target and must equal
@@ -33,7 +33,7 @@ package enum StoreCopy {
         var copied: [ArchiveManifest] = []
         for container in try await source.listContainers() {
             let archive = try ContainerArchive.directory(for: container.id, in: work)
-            let exported = try await source.exportContainer(id: container.id, to: archive, includingSecrets: true, progress: progress)
+            let exported = try await source.exportContainer(id: container.id, to: archive, includingSecrets: true, includingHistory: true, progress: progress)
             _ = try await target.importContainer(from: archive, progress: progress)
             try FileManager.default.removeItem(at: archive)
             copied.append(exported)
@@ -46,7 +46,7 @@ package enum StoreCopy {
         for (index, exported) in copied.enumerated() {
             progress(TransferProgress(step: "verified", done: index, total: copied.count))
             let again = work.appendingPathComponent("verify-\(exported.containerID)")
-            let copy = try await target.exportContainer(id: exported.containerID, to: again, includingSecrets: true) { _ in }
+            let copy = try await target.exportContainer(id: exported.containerID, to: again, includingSecrets: true, includingHistory: true) { _ in }
             try FileManager.default.removeItem(at: again)
             guard copy.linesSHA256 == exported.linesSHA256, copy.items == exported.items, copy.assetFiles == exported.assetFiles,
                   copy.assetBytes == exported.assetBytes, copy.changeSequence == exported.changeSequence, copy.epoch == exported.epoch else {

@@ -91,11 +91,12 @@ package struct AdminService: Sendable {
 
     /// Writes the container into `directory` (which must not exist, or be empty) as a container
     /// archive (``ContainerArchive``): a consistent snapshot taken while the server runs. Password
-    /// hashes, sessions and APNs credentials and device tokens only with `includingSecrets`.
-    package func exportContainer(id: String, to directory: URL, includingSecrets: Bool,
+    /// hashes, sessions and APNs credentials and device tokens only with `includingSecrets`; the
+    /// record log (history's versions) only with `includingHistory`.
+    package func exportContainer(id: String, to directory: URL, includingSecrets: Bool, includingHistory: Bool,
                                  progress: @escaping @Sendable (TransferProgress) -> Void) async throws -> ArchiveManifest {
         try await ContainerArchive.export(id, from: storage, blobs: blobs, to: directory, at: clock.milliseconds, includingSecrets: includingSecrets,
-                                          progress: progress)
+                                          includingHistory: includingHistory, progress: progress)
     }
 
     /// Loads a container archive; the store must not have its container. When the store was

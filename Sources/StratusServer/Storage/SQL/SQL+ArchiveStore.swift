@@ -3,7 +3,7 @@ import StratusCore
 /// ``ArchiveStore``'s export in the SQL both drivers speak: the policy of what an archive holds
 /// (secrets only when asked, email codes and pending uploads never) is written here once. A
 /// driver inserts the rows whose ids a load keeps.
-extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore & ServerKeyStore & APNsStore & SchemaStore & ShareStore & SubscriptionStore & AuditStore & PasskeyStore & OpenIDStore {
+extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore & ServerKeyStore & APNsStore & SchemaStore & ShareStore & SubscriptionStore & AuditStore & PasskeyStore & OpenIDStore & RecordLogStore {
     package func insertArchivedDatabase(_ database: ArchivedDatabase, containerID: String, _ load: ArchiveLoad) async throws -> Int64 {
         try await insertKeepingRowID(into: "databases", """
             INSERT INTO databases (id, container_id, environment, scope, owner_record_name, purged_sequence)
@@ -36,14 +36,15 @@ extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore &
         return id
     }
 
-    package func archiveItemCount(containerID: String, includingSecrets: Bool) async throws -> Int {
+    package func archiveItemCount(containerID: String, includingSecrets: Bool, includingHistory: Bool) async throws -> Int {
         // The container line, then a schema line per environment, then one line per row.
-        let inContainer: SQLStatement = "SELECT z.id FROM zones z JOIN databases d ON d.id = z.database_id WHERE d.container_id = \(containerID)"
+        let inContainer = Self.zones(of: containerID)
         let secrets: SQLStatement = includingSecrets ? """
               + (SELECT COUNT(*) FROM sessions WHERE container_id = \(containerID))
               + (SELECT COUNT(*) FROM apns_credentials WHERE container_id = \(containerID))
               + (SELECT COUNT(*) FROM apns_tokens WHERE container_id = \(containerID))
             """ : ""
+        let history: SQLStatement = includingHistory ? "+ (SELECT COUNT(*) FROM record_log WHERE zone_id IN (\(inContainer)))" : ""
         return try await fetchOne("""
             SELECT \(unescaped: String(1 + ContainerEnvironment.allCases.count))
               + (SELECT COUNT(*) FROM users WHERE container_id = \(containerID))
@@ -53,17 +54,18 @@ extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore &
               + (SELECT COUNT(*) FROM server_keys WHERE container_id = \(containerID))
               + (SELECT COUNT(*) FROM databases WHERE container_id = \(containerID))
               + (SELECT COUNT(*) FROM zones WHERE id IN (\(inContainer)))
-              + (SELECT COUNT(DISTINCT checksum) FROM asset_references WHERE zone_id IN (\(inContainer)))
+              + (SELECT COUNT(*) FROM (\(Self.archivedFiles(inContainer, includingHistory: includingHistory))) AS files)
               + (SELECT COUNT(*) FROM record_rows WHERE zone_id IN (\(inContainer)))
               + (SELECT COUNT(*) FROM shares WHERE zone_id IN (\(inContainer)))
               + (SELECT COUNT(*) FROM shared_zones WHERE zone_id IN (\(inContainer)))
               + (SELECT COUNT(*) FROM subscriptions WHERE database_id IN (SELECT id FROM databases WHERE container_id = \(containerID)))
               + (SELECT COUNT(*) FROM audit_log WHERE container_id = \(containerID))
             \(secrets)
+            \(history)
             """)?.int(0) ?? 0
     }
 
-    package func archiveItems(containerID: String, includingSecrets: Bool, _ emit: (ArchiveItem) throws -> Void) async throws {
+    package func archiveItems(containerID: String, includingSecrets: Bool, includingHistory: Bool, _ emit: (ArchiveItem) throws -> Void) async throws {
         guard let container = try await container(id: containerID) else { throw TransferError("there is no container '\(containerID)'") }
         try emit(.container(container))
         for environment in ContainerEnvironment.allCases {
@@ -121,15 +123,17 @@ extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore &
                          purgedSequence: try $0.int64(4), deleted: try $0.bool(5), deletedAt: try $0.optionalInt64(6))
         }
         for zone in zones { try emit(.zone(zone)) }
+        let inContainer = Self.zones(of: containerID)
         for row in try await fetch("""
-            SELECT checksum, size, created_at FROM asset_blobs WHERE checksum IN (
-                SELECT r.checksum FROM asset_references r JOIN zones z ON z.id = r.zone_id JOIN databases d ON d.id = z.database_id
-                WHERE d.container_id = \(containerID))
+            SELECT checksum, size, created_at FROM asset_blobs WHERE checksum IN (\(Self.archivedFiles(inContainer, includingHistory: includingHistory)))
             ORDER BY checksum
             """) {
             try emit(.asset(ArchivedAsset(checksum: try row.string(0), size: try row.int64(1), createdAt: try row.int64(2))))
         }
         for zone in zones { try await archiveRecords(zoneRowID: zone.id, emit) }
+        if includingHistory {
+            for zone in zones { try await archiveRecordLog(zoneRowID: zone.id, emit) }
+        }
         for zone in zones {
             for share in try await shares(zoneRowID: zone.id) { try emit(.share(share)) }
         }
@@ -184,6 +188,81 @@ extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore &
             }
             after = "AND record_name > \(last.recordName)"
         }
+    }
+
+    /// The ids of the container's zones.
+    private static func zones(of containerID: String) -> SQLStatement {
+        "SELECT z.id FROM zones z JOIN databases d ON d.id = z.database_id WHERE d.container_id = \(containerID)"
+    }
+
+    /// The checksums of the files an archive holds: those the zones' records refer to, and with
+    /// history those their kept versions do.
+    private static func archivedFiles(_ zones: SQLStatement, includingHistory: Bool) -> SQLStatement {
+        let records: SQLStatement = "SELECT checksum FROM asset_references WHERE zone_id IN (\(zones))"
+        return includingHistory ? "\(records) UNION SELECT checksum FROM version_assets WHERE zone_id IN (\(zones))"
+            : "SELECT DISTINCT checksum FROM asset_references WHERE zone_id IN (\(zones))"
+    }
+
+    /// Reads the zone's record log in the order it was written, a page at a time: the entries,
+    /// then their versions and the versions' files in two statements more.
+    private func archiveRecordLog(zoneRowID: Int64, _ emit: (ArchiveItem) throws -> Void) async throws {
+        var after: Int64 = 0
+        while true {
+            let page = try await fetch("""
+                SELECT id, record_name, record_type, sequence, change, logged_at, actor, cause FROM record_log
+                WHERE zone_id = \(zoneRowID) AND id > \(after) ORDER BY id LIMIT 200
+                """)
+            guard let last = page.last else { return }
+            let ids = try page.map { try $0.int64(0) }
+            let (versions, extra, _) = try await fetchRecords("""
+                SELECT \(unescaped: RecordLogColumns.version), id FROM record_log
+                WHERE zone_id = \(zoneRowID) AND id IN (\(list: ids)) AND fields IS NOT NULL
+                """, extraColumns: 3)
+            var byID: [Int64: StoredRecord] = [:]
+            for (version, values) in zip(versions, extra) {
+                if case .integer(let id) = values[2] { byID[id] = version }
+            }
+            let sequences = try page.map { try $0.int64(3) }
+            var files: [String: [String]] = [:]
+            for row in try await fetch("""
+                SELECT record_name, sequence, checksum FROM version_assets
+                WHERE zone_id = \(zoneRowID) AND sequence BETWEEN \(sequences.min() ?? 0) AND \(sequences.max() ?? 0)
+                ORDER BY record_name, sequence, checksum
+                """) {
+                files["\(try row.int64(1)) \(try row.string(0))", default: []].append(try row.string(2))
+            }
+            let actors = try await actors(named: try page.map { try $0.int64(6) })
+            for row in page {
+                let (name, sequence, actorID) = (try row.string(1), try row.int64(3), try row.int64(6))
+                guard let actor = actors[actorID] else { throw TransferError("a log entry of \(name) names an unknown actor") }
+                let version = byID[try row.int64(0)]
+                try emit(.logEntry(ArchivedLogEntry(
+                    zone: zoneRowID, recordName: name, recordType: try row.string(2), sequence: sequence, change: try row.int64(4),
+                    stamp: RecordStamp(timestamp: try row.int64(5), userRecordName: actor.userRecordName, deviceID: actor.deviceID),
+                    cause: try row.optionalString(7),
+                    version: version.map {
+                        ArchivedVersion(recordType: $0.recordType, changeTag: $0.changeTag, created: $0.created, modified: $0.modified,
+                                        parent: $0.parent, share: $0.share, sequence: $0.sequence, deleted: $0.deleted,
+                                        assets: files["\(sequence) \(name)"] ?? [])
+                    },
+                    fields: version?.fieldsJSON ?? [])))
+            }
+            after = try last.int64(0)
+        }
+    }
+
+    package func insertArchivedLogEntry(_ entry: RecordLogEntry, assets: [String]) async throws {
+        var actors = [RecordActors.id(of: entry.stamp): RecordActor(entry.stamp)]
+        if let version = entry.replaced {
+            for stamp in [version.created, version.modified] { actors[RecordActors.id(of: stamp)] = RecordActor(stamp) }
+        }
+        try await storeActors(actors)
+        try await appendRecordLog([entry])
+        guard !assets.isEmpty else { return }
+        let rows = assets.map { checksum -> SQLStatement in "(\(entry.zoneRowID), \(entry.recordName), \(entry.sequence), \(checksum))" }
+        try await run("""
+            INSERT INTO version_assets (zone_id, record_name, sequence, checksum) VALUES \(SQLStatement(joining: rows, separator: ", "))
+            """)
     }
 
     package func insertAssetBlob(_ asset: ArchivedAsset) async throws {

@@ -18,7 +18,7 @@ extension RecordLogStore where Self: SQLDatabase {
     package func recordVersions(zoneRowID: Int64, recordName: String, before position: Int64?, limit: Int) async throws -> [RecordVersion] {
         let before: SQLStatement = position.map { "AND sequence < \($0)" } ?? ""
         return try await versions("""
-            SELECT \(unescaped: Self.versionColumns) FROM record_log
+            SELECT \(unescaped: RecordLogColumns.version) FROM record_log
             WHERE zone_id = \(zoneRowID) AND record_name = \(recordName) AND fields IS NOT NULL \(before)
             ORDER BY sequence DESC LIMIT \(limit)
             """)
@@ -28,7 +28,7 @@ extension RecordLogStore where Self: SQLDatabase {
         // A tag is its version's sequence in base 36 unless the log kept it (an archive's).
         let sequence = Int64(changeTag, radix: 36) ?? -1
         return try await versions("""
-            SELECT \(unescaped: Self.versionColumns) FROM record_log
+            SELECT \(unescaped: RecordLogColumns.version) FROM record_log
             WHERE zone_id = \(zoneRowID) AND record_name = \(recordName) AND fields IS NOT NULL
               AND (version_tag = \(changeTag) OR (version_tag IS NULL AND version_sequence = \(sequence)))
             ORDER BY sequence DESC LIMIT 1
@@ -117,7 +117,7 @@ extension RecordLogStore where Self: SQLDatabase {
             """) else { return .unchanged }
         guard try first.int64(1) == 0 else { return .absent }
         let versions = try await versions("""
-            SELECT \(unescaped: Self.versionColumns) FROM record_log
+            SELECT \(unescaped: RecordLogColumns.version) FROM record_log
             WHERE zone_id = \(zoneRowID) AND record_name = \(recordName) AND sequence = \(try first.int64(0))
             """)
         return versions.first.map { .version($0.record) } ?? .absent
@@ -150,15 +150,6 @@ extension RecordLogStore where Self: SQLDatabase {
     /// and few statement texts (one per count up to this) in a driver's statement cache.
     private static var rowsPerInsert: Int { 50 }
 
-    /// A kept version as ``RecordColumns/names`` (a tombstone's row has no create key in the
-    /// log), then the sequence of the change that replaced it and its cause.
-    private static var versionColumns: String {
-        """
-        zone_id, record_name, version_type, version_tag, fields, created_at, created_by, modified_at, modified_by, parent, share,
-        version_sequence, version_deleted = 1, CAST(NULL AS TEXT), sequence, cause
-        """
-    }
-
     private func versions(_ statement: SQLStatement) async throws -> [RecordVersion] {
         let (records, extra, _) = try await fetchRecords(statement, extraColumns: 2)
         return zip(records, extra).map { record, extra in
@@ -176,6 +167,12 @@ package enum RecordLogColumns {
         version_deleted, fields, created_at, created_by, modified_at, modified_by, parent, share
         """
     package static let count = 19
+    /// A kept version as ``RecordColumns/names`` (a tombstone's row has no create key in the
+    /// log), then the sequence of the change that replaced it and its cause.
+    package static let version = """
+        zone_id, record_name, version_type, version_tag, fields, created_at, created_by, modified_at, modified_by, parent, share,
+        version_sequence, version_deleted = 1, CAST(NULL AS TEXT), sequence, cause
+        """
 }
 
 extension RecordLogEntry {

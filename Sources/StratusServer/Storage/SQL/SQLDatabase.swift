@@ -122,16 +122,22 @@ extension SQLDatabase {
         return (records, extra, cutShort)
     }
 
-    /// Fills the rows' stamps with the users and devices their actor ids name: from this
-    /// process's cache, and for the ids it lacks, from `record_actors` in one statement.
-    private func nameActors(of records: inout [StoredRecord], _ actors: [RowActors]) async throws {
-        guard !records.isEmpty else { return }
-        var (known, unknown) = RecordActors.known(actors.lazy.flatMap { [$0.created, $0.modified] })
+    /// The users and devices actor ids name: from this process's cache, and for the ids it
+    /// lacks, from `record_actors` in one statement.
+    package func actors(named ids: some Sequence<Int64>) async throws -> [Int64: RecordActor] {
+        var (known, unknown) = RecordActors.known(ids)
         if !unknown.isEmpty {
             let read = try await namedActors(unknown)
             RecordActors.remember(read)
             known.merge(read) { first, _ in first }
         }
+        return known
+    }
+
+    /// Fills the rows' stamps with the users and devices their actor ids name (``actors(named:)``).
+    private func nameActors(of records: inout [StoredRecord], _ actors: [RowActors]) async throws {
+        guard !records.isEmpty else { return }
+        let known = try await self.actors(named: actors.lazy.flatMap { [$0.created, $0.modified] })
         for index in records.indices {
             if let creator = known[actors[index].created] {
                 records[index].created.userRecordName = creator.userRecordName
