@@ -2,7 +2,7 @@
 # The web console in a real browser: headless Chromium driven by Selenium through Debian's
 # chromedriver signs in (a failed attempt first, then with the keyboard alone), creates a container,
 # browses to a record, runs a query with two filters and a sort, edits a record, provokes a conflict,
-# deletes a user, checks that a form without its CSRF token is refused, and looks at a page in a
+# restores a version from the record's history, undeletes it from the recycle bin, deletes a user, checks that a form without its CSRF token is refused, and looks at a page in a
 # narrow window. It saves a screenshot of each page in $CONSOLE_SCREENSHOTS (default
 # .build/console-screenshots). Installs chromium, chromium-driver and selenium when missing.
 set -euo pipefail

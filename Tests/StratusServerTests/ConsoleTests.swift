@@ -228,4 +228,67 @@ import StratusTesting
             #expect(try await erin.lookup(["fresh"]).first?.record != nil, "nothing was deleted")
         }
     }
+
+    /// A record's history side by side, restoring a version and undeleting from the recycle bin,
+    /// a loss alarm's link to restore its zone to before, and the audit log of each restore.
+    @Test func historyRestoreUndeleteAndZoneRestoreFromTheLossAlarm() async throws {
+        let directory = TestServer.temporaryDirectory()
+        try await TestServer.with(dataDirectory: directory) { server in
+            let (token, csrf) = try await Self.administrator(server, directory: directory)
+            let erin = try await server.signUp("erin")
+            let name = try #require(erin.username)
+            let container = "/console/containers/\(TestServer.containerID)"
+            let place = "environment=development&database=private&user=\(name)&zone=Notes"
+            try await erin.createZone("Notes")
+            let first = try await erin.save([.create("n", ["title": .string("First draft"), "words": .int64(2)])], zone: "Notes")[0]
+            _ = try await erin.save([RecordOperation(.forceUpdate, Record(recordName: "n", fields: ["title": .string("Second draft"), "words": .int64(2)]))],
+                                    zone: "Notes")
+
+            let record = try await Self.request(server, .GET, "\(container)/record?\(place)&name=n", cookie: token)
+            #expect(record.text.contains("id=\"history-link\""))
+            let history = try await Self.request(server, .GET, "\(container)/history?\(place)&name=n", cookie: token)
+            #expect(history.text.contains("<del>First draft</del> → <ins>Second draft</ins>"), "\(history.text)")
+            #expect(!history.text.contains("words: <del>"), "an unchanged field is not listed")
+            #expect(history.text.components(separatedBy: "class=\"restore-version\"").count == 2, "the older version is restorable")
+            let current = try #require(try await erin.lookup(["n"], zone: "Notes").first?.record?.recordChangeTag)
+            let restored = try await Self.request(server, .POST, "\(container)/history",
+                                                  form: "\(place)&csrf=\(csrf)&op=restore&name=n&tag=\(first.recordChangeTag!)&current=\(current)", cookie: token)
+            #expect(restored.status == 303)
+            #expect(try await erin.lookup(["n"], zone: "Notes").first?.record?.fields["title"] == .string("First draft"))
+            let stale = try await Self.request(server, .POST, "\(container)/history",
+                                               form: "\(place)&csrf=\(csrf)&op=restore&name=n&tag=\(first.recordChangeTag!)&current=\(current)", cookie: token)
+            #expect(stale.status == 400 && stale.text.contains("CONFLICT"), "a restore of a record changed since the page was shown is refused")
+
+            // The recycle bin undeletes.
+            _ = try await erin.save([RecordOperation(.forceDelete, Record(recordName: "n"))], zone: "Notes")
+            let bin = try await Self.request(server, .GET, "\(container)/recovery?\(place)", cookie: token)
+            let tombstone = try #require(bin.text.components(separatedBy: "name=\"tag\" value=\"").dropFirst().first?.components(separatedBy: "\"").first)
+            let undeleted = try await Self.request(server, .POST, "\(container)/history",
+                                                   form: "\(place)&csrf=\(csrf)&op=undelete&name=n&tag=\(tombstone)", cookie: token)
+            #expect(undeleted.status == 303)
+            #expect(try await erin.lookup(["n"], zone: "Notes").first?.record?.fields["title"] == .string("First draft"))
+
+            // A device deletes most of a zone: the alarm links to its zone restore, the moment filled in.
+            _ = try await erin.save((0..<120).map { .create("m\($0)") }, zone: "Notes")
+            await server.advanceClock(by: .seconds(61))
+            _ = try await erin.save((0..<100).map { RecordOperation(.forceDelete, Record(recordName: "m\($0)")) }, zone: "Notes")
+            let activity = try await Self.request(server, .GET, "/console/activity", cookie: token)
+            let link = try #require(activity.text.components(separatedBy: "<a href=\"").first { $0.contains("class=\"restore-zone\"") }?
+                .components(separatedBy: "\"").first?.replacingOccurrences(of: "&amp;", with: "&"))
+            let recovery = try await Self.request(server, .GET, link, cookie: token)
+            #expect(recovery.text.contains("id=\"alarm-moment\""))
+            let moment = try #require(recovery.text.components(separatedBy: "id=\"restore-moment\"").first?
+                .components(separatedBy: "name=\"at\" value=\"").last?.components(separatedBy: "\"").first)
+            let zoneRestored = try await Self.request(server, .POST, "\(container)/history",
+                                                      form: "\(place)&csrf=\(csrf)&op=restoreZone&at=\(moment.replacingOccurrences(of: "+", with: "%2B"))",
+                                                      cookie: token)
+            #expect(zoneRestored.status == 303, "\(zoneRestored.text)")
+            let notice = try await Self.request(server, .GET, try #require(zoneRestored.headers["Location"].first), cookie: token)
+            #expect(notice.text.contains("100 records restored, 0 deleted"), "\(moment) \(notice.text)")
+            #expect(try await erin.lookup((0..<120).map { "m\($0)" }, zone: "Notes").allSatisfy { $0.record != nil })
+
+            let audit = try await server.server.services.admin.auditEntries().filter { $0.action == "history.restore" }
+            #expect(audit.count == 3 && audit.allSatisfy { $0.actor == "root" }, "\(audit)")
+        }
+    }
 }

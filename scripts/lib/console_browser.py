@@ -158,6 +158,30 @@ try:
     check("100" in text() and browser.find_element(By.ID, "change-tag").text != stale_tag, "with the record the server has now")
     shot("conflict")
 
+    walk.step = "a record's history and restoring a version"
+    browser.get(BASE + f"/console/containers/{CONTAINER}/record?environment=development&database=public&zone=_defaultZone&name=bread")
+    navigate(browser.find_element(By.ID, "history-link").click)
+    versions = browser.find_element(By.ID, "versions").text
+    check("qty: 8 → 100" in versions and "qty: 7 → 8" in versions, f"each version shows what it changed: {versions}")
+    shot("history")
+    navigate(browser.find_elements(By.CSS_SELECTOR, "button.restore-version")[0].click)
+    check("restored to version" in text(), "the restore is confirmed")
+    restored = json.loads(stratus("records", "lookup", "bread", "--container", CONTAINER))
+    check(restored["records"][0]["fields"]["qty"]["value"] == 8, "the server has the version's value again")
+
+    walk.step = "undeleting from the recycle bin"
+    navigate(browser.find_element(By.ID, "delete-record").click)
+    check("bread was deleted." in text(), "the deletion is confirmed")
+    navigate(browser.find_element(By.ID, "recovery-link").click)
+    check("bread" in browser.find_element(By.ID, "recycle-bin").text, "the recycle bin lists the deleted record")
+    shot("recycle-bin")
+    navigate(browser.find_element(By.CSS_SELECTOR, "button.undelete").click)
+    check("bread was undeleted" in text(), "the undelete is confirmed")
+    back = json.loads(stratus("records", "lookup", "bread", "--container", CONTAINER))
+    check(back["records"][0]["fields"]["qty"]["value"] == 8, "the record is back as it was")
+    browser.get(BASE + "/console/activity")
+    check("history.restore" in browser.find_element(By.ID, "audit").text, "each restore is in the audit log")
+
     walk.step = "deleting a user"
     browser.get(BASE + f"/console/containers/{CONTAINER}/users")
     check("carol" in text(), "the user is listed")

@@ -13,6 +13,8 @@ package final class ActivityFeed: Sendable {
         package var containerID: String
         package var environment: ContainerEnvironment
         package var scope: DatabaseScope
+        /// The database's owner ("" for the public database).
+        package var owner: String
         package var zone: String
         /// The record's name, or nil when the zone itself was deleted.
         package var recordName: String?
@@ -43,7 +45,7 @@ package final class ActivityFeed: Sendable {
     /// Notes what one request committed.
     func record(_ changes: CommittedChanges) {
         let base = Entry(time: clock.milliseconds, containerID: changes.database.containerID, environment: changes.database.environment,
-                         scope: changes.database.scope, zone: changes.zoneName, recordName: nil, recordType: nil, change: "delete")
+                         scope: changes.database.scope, owner: changes.database.ownerRecordName, zone: changes.zoneName, recordName: nil, recordType: nil, change: "delete")
         var entries = changes.records.map { record in
             var entry = base
             entry.recordName = record.recordName

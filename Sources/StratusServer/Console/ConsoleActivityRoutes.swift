@@ -37,7 +37,18 @@ struct ConsoleActivityRoutes {
                     ["time": ConsoleRoutes.date(entry.at), "actor": entry.actor, "origin": entry.origin, "action": entry.action,
                      "container": entry.containerID, "detail": entry.detail]
                 }
-                return ConsoleRoutes.page("console-activity", ["pageTitle": "Activity", "changes": services.activity.recent.map(Self.values),
+                var changes: [[String: Any]] = []
+                for entry in services.activity.recent {
+                    var values = Self.values(entry)
+                    if let alarm = entry.lossAlarm, entry.scope != .shared {
+                        values["restore"] = try await restoreLink(entry, alarm)
+                        values["alarm"] = alarm.cause == .deletions
+                            ? "\(alarm.deleted) of \(alarm.zoneRecords) records deleted by \(alarm.userRecordName) (\(alarm.deviceID))"
+                            : "history's budget evicted \(alarm.deleted) versions of \(alarm.zoneRecords) records, replaced since \(ConsoleRoutes.date(alarm.restoreTo))"
+                    }
+                    changes.append(values)
+                }
+                return ConsoleRoutes.page("console-activity", ["pageTitle": "Activity", "changes": changes,
                                                                "summaries": summaries, "requests": requests, "audit": audit], visit: visit)
             }
         }
@@ -98,6 +109,15 @@ struct ConsoleActivityRoutes {
             sink.finish()
         }
         try await writer.finish(nil)
+    }
+
+    /// The recycle bin of a loss alarm's zone, its zone restore filled in with the moment before
+    /// the loss.
+    private func restoreLink(_ entry: ActivityFeed.Entry, _ alarm: LossAlarm) async throws -> String {
+        var link = "/console/containers/\(ConsoleRoutes.pathComponent(entry.containerID))/recovery?environment=\(entry.environment.rawValue)"
+            + "&database=\(entry.scope.rawValue)"
+        if entry.scope == .private { link += "&user=\(ConsoleRoutes.queryComponent(try await services.admin.username(recordName: entry.owner) ?? ""))" }
+        return link + "&zone=\(ConsoleRoutes.queryComponent(entry.zone))&at=\(alarm.restoreTo)"
     }
 
     static func values(_ entry: ActivityFeed.Entry) -> [String: Any] {

@@ -50,6 +50,7 @@ struct ConsoleDataRoutes {
                      "link": place.link("record", zone: place.zone, extra: ["name": record.recordName])]
                 }
                 if let next = page.next { values["next"] = place.link("data", zone: place.zone, extra: ["after": String(next)]) }
+                values["recovery"] = place.link("recovery", zone: place.zone)
                 return ConsoleRoutes.page("console-data", values, visit: visit)
             }
         }
@@ -128,7 +129,7 @@ struct ConsoleDataRoutes {
 
     /// The access `stratus records` would use; nil (with a note in `values`) while a private
     /// database has no owner chosen yet.
-    private func access(_ place: ConsolePlace, values: inout [String: Any], request: Request) async throws -> DatabaseAccess? {
+    func access(_ place: ConsolePlace, values: inout [String: Any], request: Request) async throws -> DatabaseAccess? {
         if place.scope != .public && place.user.isEmpty {
             values["needsUser"] = true
             return nil
@@ -224,7 +225,8 @@ struct ConsoleDataRoutes {
                 "changeTag": record.recordChangeTag ?? "", "fields": fields,
                 "created": record.created.map { "\(ConsoleRoutes.date($0.timestamp)) by \($0.userRecordName)" } ?? "",
                 "modified": record.modified.map { "\(ConsoleRoutes.date($0.timestamp)) by \($0.userRecordName)" } ?? "",
-                "back": place.link("data", zone: place.zone)]
+                "back": place.link("data", zone: place.zone),
+                "history": place.link("history", zone: place.zone, extra: ["name": record.recordName ?? ""])]
     }
 
     /// Decodes what a service answers the way its endpoint's client would read it.

@@ -56,7 +56,9 @@ struct ConsoleRoutes {
         }
         ConsoleContainerRoutes(routes: self).register(on: console)
         ConsoleUserRoutes(routes: self).register(on: console)
-        ConsoleDataRoutes(routes: self).register(on: console)
+        let data = ConsoleDataRoutes(routes: self)
+        data.register(on: console)
+        ConsoleHistoryRoutes(routes: self, data: data).register(on: console)
         ConsoleActivityRoutes(routes: self).register(on: console)
         ConsoleSchemaRoutes(routes: self).register(on: console)
     }

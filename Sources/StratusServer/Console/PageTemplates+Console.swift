@@ -231,6 +231,7 @@ extension PageTemplates {
             <tbody>{{#records}}<tr><td><a href="{{link}}">{{name}}</a></td><td>{{type}}</td><td>{{modified}}</td><td>{{changeTag}}</td></tr>{{/records}}</tbody>
             </table></div>
             {{#next}}<p><a href="{{next}}" id="next-page">Next page</a></p>{{/next}}
+            <p><a href="{{recovery}}" id="recovery-link">Recycle bin and zone restore</a></p>
             </section>
             <section>
             <h2>New record</h2>
@@ -258,7 +259,7 @@ extension PageTemplates {
             <thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Value</th></tr></thead>
             <tbody>{{#fields}}<tr><td>{{name}}</td><td>{{type}}</td><td>{{#link}}<a href="{{link}}">{{display}}</a>{{/link}}{{^link}}{{display}}{{/link}}{{#download}} <a href="{{download}}">download</a>{{/download}}</td></tr>{{/fields}}</tbody>
             </table></div>
-            <p><a href="{{back}}">Back to the zone</a></p>
+            <p><a href="{{history}}" id="history-link">History</a> · <a href="{{back}}">Back to the zone</a></p>
             </section>
             <section>
             <h2>Edit</h2>
@@ -277,6 +278,58 @@ extension PageTemplates {
             <button type="submit" class="danger" id="delete-record">Delete this record</button>
             </form>
             </section>
+            {{> console-bottom}}
+            """,
+        "console-history": """
+            {{> console-top}}
+            <section>
+            <h1>History of {{name}}</h1>
+            {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+            <p>Newest first: the current version, then the versions kept for history. Restoring one saves it again as a new version, which every device fetches.</p>
+            <div class="scroll"><table id="versions">
+            <thead><tr><th scope="col">Version</th><th scope="col">When</th><th scope="col">Who</th><th scope="col">What changed (before → after)</th><th scope="col"></th></tr></thead>
+            <tbody>{{#versions}}<tr><td><code>{{tag}}</code>{{#isCurrent}} (current){{/isCurrent}}</td><td>{{when}}</td><td>{{who}}</td>
+            <td><ul>{{#changes}}<li>{{field}}: {{#hasBefore}}<del>{{before}}</del> → {{/hasBefore}}<ins>{{after}}</ins></li>{{/changes}}</ul></td>
+            <td>{{#restorable}}<form method="post" action="/console/containers/{{containerPath}}/history" class="inline">
+            {{> console-place}}<input type="hidden" name="op" value="restore"><input type="hidden" name="name" value="{{name}}"><input type="hidden" name="tag" value="{{tag}}"><input type="hidden" name="current" value="{{current}}">
+            <button type="submit" class="restore-version">Restore this version</button></form>{{/restorable}}</td></tr>{{/versions}}</tbody>
+            </table></div>
+            <p><a href="{{back}}">Back to the record</a></p>
+            </section>
+            {{> console-bottom}}
+            """,
+        "console-recovery": """
+            {{> console-top}}
+            <section>
+            <h1>Recycle bin of {{zone}}</h1>
+            {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+            {{#needsUser}}<p>Name the user whose database to show.</p>{{/needsUser}}
+            <div class="scroll"><table id="recycle-bin">
+            <thead><tr><th scope="col">Record</th><th scope="col">Type</th><th scope="col">Deleted</th><th scope="col">By</th><th scope="col"></th></tr></thead>
+            <tbody>{{#deleted}}<tr><td><a href="{{history}}">{{name}}</a></td><td>{{type}}</td><td>{{when}}</td><td>{{who}}</td>
+            <td><form method="post" action="/console/containers/{{containerPath}}/history" class="inline">
+            {{> console-place}}<input type="hidden" name="op" value="undelete"><input type="hidden" name="name" value="{{name}}"><input type="hidden" name="tag" value="{{changeTag}}">
+            <button type="submit" class="undelete">Undelete</button></form></td></tr>{{/deleted}}</tbody>
+            </table></div>
+            </section>
+            <section>
+            <h2>Restore the zone to a moment</h2>
+            {{#alarm}}<p role="status" id="alarm-moment">The moment before the loss the alarm reported is filled in.</p>{{/alarm}}
+            <p>Records changed since are saved back as they were, deleted ones undeleted, those created since deleted: as new changes, which every device fetches.</p>
+            <form method="post" action="/console/containers/{{containerPath}}/history" class="inline">
+            {{> console-place}}<input type="hidden" name="op" value="restoreZone">
+            <label>Moment (UTC) <input name="at" value="{{at}}" id="restore-moment" size="30"></label>
+            <button type="submit" class="danger" id="restore-zone">Restore {{zone}}</button>
+            </form>
+            </section>
+            {{#private}}<section>
+            <h2>Deleted zones</h2>
+            <ul id="deleted-zones">{{#deletedZones}}<li>{{name}}, deleted {{when}}
+            <form method="post" action="/console/containers/{{containerPath}}/history" class="inline">
+            <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="environment" value="{{environment}}"><input type="hidden" name="database" value="private"><input type="hidden" name="user" value="{{user}}"><input type="hidden" name="zone" value="{{name}}">
+            <input type="hidden" name="op" value="restoreZone"><input type="hidden" name="at" value="{{at}}"><button type="submit" class="restore-deleted-zone">Bring it back</button></form></li>{{/deletedZones}}</ul>
+            </section>{{/private}}
+            <p><a href="{{back}}">Back to the zone</a></p>
             {{> console-bottom}}
             """,
         "console-schema": """
@@ -314,7 +367,7 @@ extension PageTemplates {
             <p id="live" role="status">Connecting…</p>
             <div class="scroll"><table>
             <thead><tr><th scope="col">Time</th><th scope="col">Container</th><th scope="col">Environment</th><th scope="col">Database</th><th scope="col">Zone</th><th scope="col">Record</th><th scope="col">Type</th><th scope="col">Change</th></tr></thead>
-            <tbody id="changes">{{#changes}}<tr><td>{{time}}</td><td>{{container}}</td><td>{{environment}}</td><td>{{database}}</td><td>{{zone}}</td><td>{{record}}</td><td>{{type}}</td><td>{{change}}</td></tr>{{/changes}}</tbody>
+            <tbody id="changes">{{#changes}}<tr><td>{{time}}</td><td>{{container}}</td><td>{{environment}}</td><td>{{database}}</td><td>{{zone}}</td><td>{{record}}</td><td>{{type}}</td><td>{{change}}{{#alarm}}: {{alarm}}{{/alarm}}{{#restore}} <a href="{{restore}}" class="restore-zone">Restore this zone to before</a>{{/restore}}</td></tr>{{/changes}}</tbody>
             </table></div>
             </section>
             <section>

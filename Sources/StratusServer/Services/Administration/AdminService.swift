@@ -297,6 +297,14 @@ package struct AdminService: Sendable {
         try await storage.write { try await $0.appendAudit(audit) }
     }
 
+    /// Records in the audit log that the current administrator restored `what` (a record to a
+    /// version, an undelete, a zone to a moment) in the database `access` reaches.
+    package func auditRestore(_ what: String, _ access: DatabaseAccess) async throws {
+        let owner = access.scope == .public ? "" : " of \(access.userRecordName ?? "")"
+        let audit = AuditLog.entry("history.restore", container: access.containerID, "\(access.scope.rawValue) \(what)\(owner)", at: clock.milliseconds)
+        try await storage.write { try await $0.appendAudit(audit) }
+    }
+
     // MARK: Helpers
 
     private func end(_ sessions: [String]) async {
