@@ -120,7 +120,7 @@ package struct ArchivedAsset: Codable, Sendable, Equatable {
     package var createdAt: Int64
 }
 
-/// A record or a record's tombstone, with the reference edges and asset files it holds.
+/// A record or a record's tombstone (or a version a log entry keeps), with the reference edges and asset files it holds.
 package struct ArchivedRecord: Codable, Sendable, Equatable {
     package var zone: Int64
     package var recordName: String
@@ -157,28 +157,9 @@ package struct ArchivedLogEntry: Codable, Sendable, Equatable {
     package var change: Int64
     package var stamp: RecordStamp
     package var cause: String?
-    /// The version the change replaced (its fields are the line's `"fields"`); nil for a create of
-    /// a name never used, or an evicted version.
-    package var version: ArchivedVersion?
-    /// The replaced version's fields as stored, written into the line as ``ArchivedRecord/fields`` are.
-    package var fields: [UInt8] = []
-
-    private enum CodingKeys: String, CodingKey {
-        case zone, recordName, recordType, sequence, change, stamp, cause, version
-    }
-}
-
-/// A record's version a log entry keeps, with the asset files it refers to.
-package struct ArchivedVersion: Codable, Sendable, Equatable {
-    package var recordType: String
-    package var changeTag: String
-    package var created: RecordStamp
-    package var modified: RecordStamp
-    package var parent: String?
-    package var share: String?
-    package var sequence: Int64
-    package var deleted: Bool
-    package var assets: [String]
+    /// The version the change replaced, with the files it refers to (its fields, as stored, are
+    /// the line's `"fields"`); nil for a create of a name never used, or an evicted version.
+    package var version: ArchivedRecord?
 }
 
 /// A reference edge kept for its action when the target is deleted.

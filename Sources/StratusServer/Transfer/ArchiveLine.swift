@@ -27,7 +27,7 @@ enum ArchiveLine {
         case .zone(let payload): try line(item.kind, payload)
         case .asset(let payload): try line(item.kind, payload)
         case .record(let payload): try line(item.kind, payload, fields: payload.fields)
-        case .logEntry(let payload): try line(item.kind, payload, fields: payload.version == nil ? nil : payload.fields)
+        case .logEntry(let payload): try line(item.kind, payload, fields: payload.version?.fields)
         case .share(let payload): try line(item.kind, payload)
         case .sharedZone(let payload): try line(item.kind, payload)
         case .subscription(let payload): try line(item.kind, payload)
@@ -86,7 +86,7 @@ enum ArchiveLine {
             return .record(record)
         case "logEntry":
             var entry = try payload(ArchivedLogEntry.self)
-            if entry.version != nil { entry.fields = try storedFields(of: "a log entry of \(entry.recordName)") }
+            if entry.version != nil { entry.version?.fields = try storedFields(of: "a log entry of \(entry.recordName)") }
             return .logEntry(entry)
         case "share": return .share(try payload(StoredShare.self))
         case "sharedZone": return .sharedZone(try payload(ArchivedSharedZone.self))

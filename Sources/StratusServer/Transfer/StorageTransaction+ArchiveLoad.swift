@@ -43,10 +43,7 @@ extension StorageTransaction {
             try await insertAssetBlob(asset)
         case .record(let record):
             let zoneRowID = try load.zone(record.zone)
-            try await saveRecord(StoredRecord(zoneRowID: zoneRowID, recordName: record.recordName, recordType: record.recordType,
-                                        changeTag: record.changeTag, fieldsJSON: record.fields, created: record.created,
-                                        modified: record.modified, parent: record.parent, share: record.share,
-                                        sequence: load.sequence(record.sequence), deleted: record.deleted, createKey: record.createKey),
+            try await saveRecord(record.stored(zoneRowID: zoneRowID, load),
                            references: record.references.map { StoredReference(sourceName: record.recordName, targetName: $0.target, action: $0.action) },
                            replacingReferences: false)
             if !record.assets.isEmpty {
@@ -57,14 +54,9 @@ extension StorageTransaction {
             guard let change = RecordLogEntry.Change(rawValue: entry.change) else {
                 throw TransferError("a log entry of \(entry.recordName) has the change \(entry.change)")
             }
-            let replaced = entry.version.map { version in
-                StoredRecord(zoneRowID: zoneRowID, recordName: entry.recordName, recordType: version.recordType, changeTag: version.changeTag,
-                             fieldsJSON: entry.fields, created: version.created, modified: version.modified, parent: version.parent,
-                             share: version.share, sequence: load.sequence(version.sequence), deleted: version.deleted, createKey: nil)
-            }
             try await insertArchivedLogEntry(RecordLogEntry(zoneRowID: zoneRowID, recordName: entry.recordName, recordType: entry.recordType,
                                                             sequence: load.sequence(entry.sequence), change: change, stamp: entry.stamp,
-                                                            cause: entry.cause, replaced: replaced),
+                                                            cause: entry.cause, replaced: entry.version?.stored(zoneRowID: zoneRowID, load)),
                                              assets: entry.version?.assets ?? [])
         case .share(var share):
             share.zoneRowID = try load.zone(share.zoneRowID)
@@ -79,5 +71,14 @@ extension StorageTransaction {
             try await appendAudit(entry)
         }
         load.count(item)
+    }
+}
+
+extension ArchivedRecord {
+    /// The row as this store keeps it: in the zone the load made of the archive's, its sequence moved.
+    func stored(zoneRowID: Int64, _ load: ArchiveLoad) -> StoredRecord {
+        StoredRecord(zoneRowID: zoneRowID, recordName: recordName, recordType: recordType, changeTag: changeTag, fieldsJSON: fields,
+                     created: created, modified: modified, parent: parent, share: share, sequence: load.sequence(sequence), deleted: deleted,
+                     createKey: createKey)
     }
 }

@@ -180,14 +180,16 @@ extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore &
                 assets[try row.string(0), default: []].append(try row.string(1))
             }
             for record in page {
-                try emit(.record(ArchivedRecord(
-                    zone: zoneRowID, recordName: record.recordName, recordType: record.recordType, changeTag: record.changeTag,
-                    fields: record.fieldsJSON, created: record.created, modified: record.modified, parent: record.parent, share: record.share,
-                    sequence: record.sequence, deleted: record.deleted, createKey: record.createKey,
-                    references: edges[record.recordName] ?? [], assets: assets[record.recordName] ?? [])))
+                try emit(.record(Self.archived(record, references: edges[record.recordName] ?? [], assets: assets[record.recordName] ?? [])))
             }
             after = "AND record_name > \(last.recordName)"
         }
+    }
+
+    private static func archived(_ record: StoredRecord, references: [ArchivedReference], assets: [String]) -> ArchivedRecord {
+        ArchivedRecord(zone: record.zoneRowID, recordName: record.recordName, recordType: record.recordType, changeTag: record.changeTag,
+                       fields: record.fieldsJSON, created: record.created, modified: record.modified, parent: record.parent, share: record.share,
+                       sequence: record.sequence, deleted: record.deleted, createKey: record.createKey, references: references, assets: assets)
     }
 
     /// The ids of the container's zones.
@@ -240,12 +242,7 @@ extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore &
                     zone: zoneRowID, recordName: name, recordType: try row.string(2), sequence: sequence, change: try row.int64(4),
                     stamp: RecordStamp(timestamp: try row.int64(5), userRecordName: actor.userRecordName, deviceID: actor.deviceID),
                     cause: try row.optionalString(7),
-                    version: version.map {
-                        ArchivedVersion(recordType: $0.recordType, changeTag: $0.changeTag, created: $0.created, modified: $0.modified,
-                                        parent: $0.parent, share: $0.share, sequence: $0.sequence, deleted: $0.deleted,
-                                        assets: files["\(sequence) \(name)"] ?? [])
-                    },
-                    fields: version?.fieldsJSON ?? [])))
+                    version: version.map { Self.archived($0, references: [], assets: files["\(sequence) \(name)"] ?? []) })))
             }
             after = try last.int64(0)
         }
