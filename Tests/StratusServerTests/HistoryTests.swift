@@ -228,6 +228,37 @@ import StratusCore
         }
     }
 
+    /// A kept version's file downloads for a participant who may write the record, and stops
+    /// when their permission drops to read-only (checked on every download, as history is).
+    @Test func aParticipantsVersionURLEndsWithTheirWriteAccess() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            let bob = try await server.signUp("bob")
+            try await alice.createZone("Photos")
+            var share = try await alice.share(nil, zone: "Photos", participants: [(bob.username!, .readWrite)])
+            _ = try await bob.shareMetadata(share.shareKeys!.shortGUID!, accept: true)
+            let firstBytes = TestFile.bytes(count: 20_000, seed: 21)
+            let token = try await alice.uploadURL(record: "p", zone: "Photos")
+            let first = try await Caller.post(firstBytes, to: token.url).decode(AssetUploadReceipt.self).singleFile
+            _ = try await alice.save([.create("p", ["file": .asset(first)])], zone: "Photos")
+            let secondToken = try await alice.uploadURL(record: "p", zone: "Photos")
+            let second = try await Caller.post(TestFile.bytes(count: 20_000, seed: 22), to: secondToken.url).decode(AssetUploadReceipt.self).singleFile
+            _ = try await alice.save([RecordOperation(.forceUpdate, Record(recordName: "p", fields: ["file": .asset(second)]))], zone: "Photos")
+
+            let zone = ZoneID(zoneName: "Photos", ownerRecordName: alice.userRecordName)
+            let versions = try await bob.post(bob.path(.shared, "records/history"), RecordHistoryRequest(zoneID: zone, recordName: "p"))
+                .decode(RecordHistoryResponse.self).versions
+            let url = try #require(try AssetTests.asset(try #require(versions.last)).downloadURL)
+            #expect(Array(try await bob.download(url).body) == firstBytes)
+
+            share = try #require(try await alice.lookup([share.recordName!], zone: "Photos", owner: nil).first?.record)
+            share.shareKeys = ShareKeys(participants: [ShareParticipant(userIdentity: UserIdentity(lookupInfo: LookupInfo(username: bob.username)),
+                                                                        permission: .readOnly)])
+            #expect(try await alice.modify([RecordOperation(.update, share)], zone: "Photos", owner: nil).first?.record != nil)
+            #expect(try await bob.download(url).errorCode == .accessDenied)
+        }
+    }
+
     /// Past the byte budget per zone, maintenance cuts every record down to the same number of
     /// versions, the most-edited first, never a deleted record's last version; evicting versions
     /// replaced within the day raises the loss alarm.
