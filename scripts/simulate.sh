@@ -7,7 +7,8 @@
 #   --app generic (the default): 3 users with 2 devices each (a SyncEngine app and a StratusData app)
 #     editing, creating and deleting (with assets and cascades), sharing zones (invites, permission
 #     changes, accepts, leaves, removals);
-#   --app notes: 2 users with 3 devices each of the Notes app as it ships (NoteDevice), editing the note;
+#   --app notes: 2 users with 3 devices each of the Notes app as it ships (NoteDevice), editing the note
+#     and restoring its previous version from the server's history while others edit, some offline;
 #   --app shopping: 2 users with 2 devices each of the Shopping app as it ships (ShoppingDevice), each
 #     user's list shared read-write with the other: adds, checks, deletes, renames, compactions, weeks passing.
 #

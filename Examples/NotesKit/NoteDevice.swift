@@ -115,6 +115,17 @@ public struct NoteDevice: Sendable {
         InstalledHarness.reached(.localChangeCommitted)
     }
 
+    /// Brings back the note's previous version from the server's history (a Stratus extension):
+    /// saved there again as a new change, which every device fetches (this one on its next sync).
+    /// Returns false when the server keeps no earlier version.
+    public func restorePreviousVersion() async throws -> Bool {
+        let id = RecordID(recordName: "note", zoneID: ZoneID(zoneName: "note-zone"))
+        let versions = try await container.privateCloudDatabase.history(of: id)
+        guard versions.count >= 2, !versions[0].isDeleted, !versions[1].isDeleted else { return false }
+        _ = try await container.privateCloudDatabase.restore(id, toVersion: versions[1].changeTag, ifCurrentChangeTag: versions[0].changeTag)
+        return true
+    }
+
     /// What waits to be sent, and what is set aside and why, in words for `notes status`.
     public func status() async throws -> String {
         let snapshot = try await store.engine.snapshot()

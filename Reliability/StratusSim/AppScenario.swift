@@ -6,7 +6,7 @@ import StratusTesting
 enum SimulatedApp: String, CaseIterable, ExpressibleByArgument, Sendable {
     /// ``Scenario``: notes, entries with photos and cascades, sharing, zone deletions.
     case generic
-    /// ``AppScenario``: users with three `NoteDevice`s each, editing their note.
+    /// ``AppScenario``: users with three `NoteDevice`s each, editing their note and restoring earlier versions.
     case notes
     /// ``AppScenario``: users with two `ShoppingDevice`s each, on lists every user shares with the others.
     case shopping
@@ -17,6 +17,8 @@ enum SimulatedApp: String, CaseIterable, ExpressibleByArgument, Sendable {
 enum AppStep: Hashable, Sendable, CustomStringConvertible {
     /// Notes: the device edits its user's note (stamped with the step's time: the latest wins).
     case editNote(device: Int)
+    /// Notes: the device brings back the note's previous version from the server's history.
+    case restoreNote(device: Int)
     /// Shopping: the device adds an item to a list, after another item (if the device shows it) or at the top.
     case addItem(device: Int, list: Int, item: Int, after: Int?)
     /// Shopping: the device checks, unchecks or deletes an item (if it shows the item).
@@ -44,6 +46,7 @@ enum AppStep: Hashable, Sendable, CustomStringConvertible {
     var description: String {
         switch self {
         case .editNote(let device): "device \(device) edits the note"
+        case .restoreNote(let device): "device \(device) restores the note's previous version from the server's history"
         case .addItem(let device, let list, let item, let after): "device \(device) adds item \(item) to list \(list) \(after.map { "after item \($0)" } ?? "at the top")"
         case .checkItem(let device, let list, let item): "device \(device) checks item \(item) of list \(list)"
         case .uncheckItem(let device, let list, let item): "device \(device) unchecks item \(item) of list \(list)"
@@ -64,7 +67,7 @@ enum AppStep: Hashable, Sendable, CustomStringConvertible {
     /// Whether the step changes data (the scenario's operations).
     var isOperation: Bool {
         switch self {
-        case .editNote, .addItem, .checkItem, .uncheckItem, .deleteItem, .renameList, .compact: true
+        case .editNote, .restoreNote, .addItem, .checkItem, .uncheckItem, .deleteItem, .renameList, .compact: true
         default: false
         }
     }
@@ -129,6 +132,9 @@ struct AppScenario: Sendable {
             case (.notes, 0..<36):
                 steps.append(.editNote(device: device))
                 made += 1
+            case (.notes, 93..<97):
+                steps.append(.restoreNote(device: device))
+                made += 1
             case (.shopping, 0..<22):
                 let item = items.values.reduce(0) { $0 + $1.count }
                 steps.append(.addItem(device: device, list: list, item: item, after: items[list]?.randomElement(using: &random)))
@@ -169,6 +175,11 @@ struct AppScenario: Sendable {
         if app == .shopping, !killsServer { required.append(.purgeTombstones) }
         for step in required where !faultKinds.contains(step.fault!) {
             steps.insert(step, at: Int.random(in: 0...steps.count, using: &random))
+        }
+        if app == .notes, !steps.contains(where: { if case .restoreNote = $0 { true } else { false } }) {
+            // Every Notes scenario restores a version while other devices edit, some offline.
+            steps.insert(.restoreNote(device: Int.random(in: 0..<deviceCount, using: &random)),
+                         at: Int.random(in: steps.count / 2...steps.count, using: &random))
         }
         if app == .shopping {
             // In the second half, the devices sync (faults permitting), the journal gets old

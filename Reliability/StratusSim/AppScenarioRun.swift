@@ -81,11 +81,11 @@ struct AppScenarioRun {
         for (index, step) in scenario.steps.enumerated() {
             time.advance(by: 1000)
             switch step {
-            case .editNote, .addItem, .checkItem, .uncheckItem, .deleteItem, .renameList, .compact:
+            case .editNote, .restoreNote, .addItem, .checkItem, .uncheckItem, .deleteItem, .renameList, .compact:
                 do {
                     if try await world.perform(step, index: index, compacted: &outcome.compacted) { outcome.performed += 1 }
                 } catch {
-                    // Compaction talks to the server directly, faults and all.
+                    // Compaction and restores talk to the server directly, faults and all.
                     outcome.failedSyncs += 1
                 }
             case .daysPass(let days):

@@ -12,16 +12,22 @@ struct SimulatedNoteDevice: AppDevice {
     func backlog() async throws -> [String] { try await app.store.engine.snapshot().backlog }
 }
 
-/// The Notes app's users, each with three devices editing the one note, and the edit that must
-/// win: the one with the latest `modified`, which is the latest step's.
+/// The Notes app's users, each with three devices editing the one note and now and then restoring
+/// its previous version from the server's history, and the edit that must win: the one with the
+/// latest `modified`, which is the latest step's. After a restore and no edit since, the restored
+/// version competes with edits still waiting on offline devices by the versions' `modified`, which
+/// the world does not see: every device must then show the same one of the user's edits.
 final class NotesWorld: AppWorld {
     private let scenario: AppScenario
     private let clock: SimulatedClock
     private let time: AppTime
     private let root: URL
     private(set) var devices: [any AppDevice] = []
-    /// The latest edit of each user's note.
+    /// The latest edit of each user's note, and every edit.
     private var latest: [Int: String] = [:]
+    private var edits: [Int: Set<String>] = [:]
+    /// The users whose last step was a restore (tried: it may have committed even if it failed).
+    private var restoredLast: Set<Int> = []
 
     init(scenario: AppScenario, server: any SimulationServer, clock: SimulatedClock, time: AppTime, root: URL) async throws {
         self.scenario = scenario
@@ -49,22 +55,40 @@ final class NotesWorld: AppWorld {
     }
 
     func perform(_ step: AppStep, index: Int, compacted: inout Int) async throws -> Bool {
-        guard case .editNote(let device) = step else { return false }
-        let user = device / scenario.devicesPerUser
-        let text = "u\(user):device-\(device):step-\(index)"
-        try await (devices[device] as! SimulatedNoteDevice).app.edit(text)
-        latest[user] = text
-        return true
+        switch step {
+        case .editNote(let device):
+            let user = device / scenario.devicesPerUser
+            let text = "u\(user):device-\(device):step-\(index)"
+            try await (devices[device] as! SimulatedNoteDevice).app.edit(text)
+            latest[user] = text
+            edits[user, default: []].insert(text)
+            restoredLast.remove(user)
+            return true
+        case .restoreNote(let device):
+            restoredLast.insert(device / scenario.devicesPerUser)
+            return try await (devices[device] as! SimulatedNoteDevice).app.restorePreviousVersion()
+        default:
+            return false
+        }
     }
 
     func restartApp(_ device: Int) async throws {
         devices[device] = try await open(device, transport: devices[device].transport)
     }
 
-    /// Every device of a user shows the latest edit of the user's note.
+    /// Every device of a user shows the latest edit of the user's note; after a restore with no
+    /// edit since, every device shows the same one of the user's edits.
     func check() async throws -> [Violation] {
         var violations: [Violation] = []
-        for (index, device) in devices.enumerated() {
+        for user in restoredLast {
+            let range = user * scenario.devicesPerUser..<(user + 1) * scenario.devicesPerUser
+            var shown: [String?] = []
+            for index in range { shown.append(try await (devices[index] as! SimulatedNoteDevice).app.note()?.text) }
+            if Set(shown).count != 1 || !(edits[user] ?? []).contains(shown[0] ?? "") {
+                violations.append(Violation(kind: .divergence, detail: "after a restore, user \(user)'s devices show \(shown.map { $0 ?? "no note" })"))
+            }
+        }
+        for (index, device) in devices.enumerated() where !restoredLast.contains(index / scenario.devicesPerUser) {
             let user = index / scenario.devicesPerUser
             let shown = try await (device as! SimulatedNoteDevice).app.note()?.text
             if shown != latest[user] {
