@@ -228,6 +228,30 @@ import StratusCore
         }
     }
 
+    /// A deleted account's versions and deletions in another user's zone stay with the zone's
+    /// owner, the author shown as a deleted user.
+    @Test func aDeletedAccountsVersionsStayWithTheZonesOwner() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            let bob = try await server.signUp("bob")
+            try await alice.createZone("Family")
+            _ = try await alice.save([.create("n", ["text": .string("alice's")]), .create("m")], zone: "Family")
+            let share = try await alice.share(nil, zone: "Family", participants: [(bob.username!, .readWrite)])
+            _ = try await bob.shareMetadata(share.shareKeys!.shortGUID!, accept: true)
+            _ = try await bob.modify([RecordOperation(.forceUpdate, Record(recordName: "n", fields: ["text": .string("bob's")]))],
+                                     zone: "Family", owner: alice.userRecordName)
+            _ = try await bob.modify([RecordOperation(.forceDelete, Record(recordName: "m"))], zone: "Family", owner: alice.userRecordName)
+            _ = try await alice.save([RecordOperation(.forceUpdate, Record(recordName: "n", fields: ["text": .string("alice's again")]))], zone: "Family")
+            #expect(try await alice.history("n", zone: "Family").versions[1].modified?.userRecordName == bob.userRecordName)
+
+            try await server.server.services.admin.deleteAccount(user: bob.userRecordName!, containerID: TestServer.containerID)
+            let versions = try await alice.history("n", zone: "Family").versions
+            #expect(versions.map { $0.fields["text"] } == ["alice's again", "bob's", "alice's"].map { .string($0) })
+            #expect(versions.map { $0.modified?.userRecordName } == [alice.userRecordName, HistoryService.deletedUser, alice.userRecordName])
+            #expect(try await alice.deletedRecords(zone: "Family").records.map(\.deleted.userRecordName) == [HistoryService.deletedUser])
+        }
+    }
+
     /// A kept version's file downloads for a participant who may write the record, and stops
     /// when their permission drops to read-only (checked on every download, as history is).
     @Test func aParticipantsVersionURLEndsWithTheirWriteAccess() async throws {

@@ -31,6 +31,9 @@ package struct HistoryService: Sendable {
 
     /// The most versions or deleted records one page lists.
     static let maxResultsLimit = 200
+    /// Who a version or a deletion names once its author's account is deleted (the versions stay
+    /// with the zone's owner).
+    package static let deletedUser = "_deletedUser"
 
     // MARK: - History
 
@@ -59,7 +62,13 @@ package struct HistoryService: Sendable {
             }
             let seen = kept.prefix { writers.sees(position: $0.position) }
             versions += seen.prefix(room)
-            return (seen.count > room ? versions.last : nil, versions, grant.owner, zone.rowID)
+            let last = seen.count > room ? versions.last : nil
+            let gone = try await Self.deletedAuthors(of: versions.flatMap { [$0.record.created, $0.record.modified] }, in: transaction)
+            for index in versions.indices {
+                versions[index].record.created.userRecordName = Self.shown(versions[index].record.created.userRecordName, gone)
+                versions[index].record.modified.userRecordName = Self.shown(versions[index].record.modified.userRecordName, gone)
+            }
+            return (last, versions, grant.owner, zone.rowID)
         }
         var openers = FieldOpeners(keys)
         var rows: [StoredRecord] = []
@@ -90,16 +99,32 @@ package struct HistoryService: Sendable {
             let tombstones = try await transaction.deletedRecords(zoneRowID: grant.zone.rowID, before: marker?.position, limit: limit)
             var writers = HistoryWriters(grant: grant, access: access, in: transaction)
             let seen = tombstones.prefix { writers.sees(position: $0.sequence) }
+            let gone = try await Self.deletedAuthors(of: seen.map(\.modified), in: transaction)
             var items: [DeletedRecordsResponse.Item] = []
             for tombstone in seen where try await writers.mayWrite(tombstone) {
+                var deleted = tombstone.modified
+                deleted.userRecordName = Self.shown(deleted.userRecordName, gone)
                 items.append(.init(recordName: tombstone.recordName, recordType: tombstone.recordType, recordChangeTag: tombstone.changeTag,
-                                   deleted: tombstone.modified))
+                                   deleted: deleted))
             }
             let next = seen.count == limit ? seen.last.map {
                 HistoryMarker(zoneRowID: grant.zone.rowID, recordName: nil, position: $0.sequence).sealed(with: markerKey)
             } : nil
             return DeletedRecordsResponse(records: items, continuationMarker: next)
         }
+    }
+
+    /// The authors among `stamps` whose accounts are deleted.
+    private static func deletedAuthors(of stamps: [RecordStamp], in transaction: any StorageTransaction) async throws -> Set<String> {
+        var gone = Set<String>()
+        for author in Set(stamps.map(\.userRecordName)) where author != ServerKeyService.identity {
+            if try await transaction.user(recordName: author) == nil { gone.insert(author) }
+        }
+        return gone
+    }
+
+    private static func shown(_ author: String, _ gone: Set<String>) -> String {
+        gone.contains(author) ? deletedUser : author
     }
 
     // MARK: - Restore
