@@ -31,10 +31,12 @@ import StratusCore
             routes["\(method) \(database)\(path)"] = .recordData
         }
         for path in ["/assets/1/download/{token}", "/push/1/courier/{token}", "/share/{shortGUID}", "/console/containers/{container}/data",
-                     "/console/containers/{container}/record", "/console/containers/{container}/query"] {
+                     "/console/containers/{container}/record", "/console/containers/{container}/query",
+                     "/console/containers/{container}/history", "/console/containers/{container}/recovery"] {
             routes["GET \(path)"] = .recordData
         }
         routes["POST /console/containers/{container}/record"] = .recordData
+        routes["POST /console/containers/{container}/history"] = .recordData
         let accounts = "accounts: a session or the caller's own account, no record"
         for path in ["signup", "email/send", "email/verify", "signin", "signout", "signout/all", "password", "password/forgot", "password/reset",
                      "account/delete", "apple", "apple/link", "apple/unlink", "account/reauthenticate", "account/reauthenticate/code", "email", "account/sessions/{session}/signout",
@@ -104,7 +106,7 @@ import StratusCore
     /// The probes, one per route that answers with record data.
     enum Probe: CaseIterable {
         case modify, query, lookup, recordChanges, zoneChanges, resolve, accept, rereference, history, deleted, restore, download, courier, sharePage
-        case consoleData, consoleRecord, consoleQuery, consoleSave
+        case consoleData, consoleRecord, consoleQuery, consoleSave, consoleHistory, consoleRecovery, consoleRestore
 
         var route: String {
             let database = "/database/1/{container}/{environment}/{database}/"
@@ -127,6 +129,9 @@ import StratusCore
             case .consoleRecord: return "GET /console/containers/{container}/record"
             case .consoleQuery: return "GET /console/containers/{container}/query"
             case .consoleSave: return "POST /console/containers/{container}/record"
+            case .consoleHistory: return "GET /console/containers/{container}/history"
+            case .consoleRecovery: return "GET /console/containers/{container}/recovery"
+            case .consoleRestore: return "POST /console/containers/{container}/history"
             }
         }
     }
@@ -199,11 +204,14 @@ import StratusCore
     /// the database API gets nothing of the record from them, whatever it may read.
     static func checkConsole(_ principal: Principal, _ record: Secrets, database: String, recordName: String, recordType: String) async throws {
         let pages = "/console/containers/\(TestServer.containerID)/"
-        for path in ["data?\(database)", "record?\(database)&recordName=\(recordName)", "query?\(database)&recordType=\(recordType)"] {
+        for path in ["data?\(database)", "record?\(database)&recordName=\(recordName)", "query?\(database)&recordType=\(recordType)",
+                     "history?\(database)&name=\(recordName)", "recovery?\(database)"] {
             check(try await principal.send(.GET, pages + path), record, canRead: false, shows: false, "\(principal.name) console \(path)")
         }
         check(try await principal.send(.POST, pages + "record", json: "\(database)&recordName=\(recordName)"), record, canRead: false, shows: false,
               "\(principal.name) console save")
+        check(try await principal.send(.POST, pages + "history", json: "\(database)&op=restore&name=\(recordName)&tag=1"), record, canRead: false,
+              shows: false, "\(principal.name) console restore")
     }
 
     /// Every download URL a caller was given serves only files it may read; a caller that may read
