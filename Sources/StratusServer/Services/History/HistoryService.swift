@@ -63,7 +63,8 @@ package struct HistoryService: Sendable {
             let seen = kept.prefix { writers.sees(position: $0.position) }
             versions += seen.prefix(room)
             let last = seen.count > room ? versions.last : nil
-            let gone = try await Self.deletedAuthors(of: versions.flatMap { [$0.record.created, $0.record.modified] }, in: transaction)
+            let gone = try await Self.deletedAuthors(of: versions.flatMap { [$0.record.created, $0.record.modified] }, besides: access.userRecordName,
+                                                     in: transaction)
             for index in versions.indices {
                 versions[index].record.created.userRecordName = Self.shown(versions[index].record.created.userRecordName, gone)
                 versions[index].record.modified.userRecordName = Self.shown(versions[index].record.modified.userRecordName, gone)
@@ -99,7 +100,7 @@ package struct HistoryService: Sendable {
             let tombstones = try await transaction.deletedRecords(zoneRowID: grant.zone.rowID, before: marker?.position, limit: limit)
             var writers = HistoryWriters(grant: grant, access: access, in: transaction)
             let seen = tombstones.prefix { writers.sees(position: $0.sequence) }
-            let gone = try await Self.deletedAuthors(of: seen.map(\.modified), in: transaction)
+            let gone = try await Self.deletedAuthors(of: seen.map(\.modified), besides: access.userRecordName, in: transaction)
             var items: [DeletedRecordsResponse.Item] = []
             for tombstone in seen where try await writers.mayWrite(tombstone) {
                 var deleted = tombstone.modified
@@ -114,10 +115,12 @@ package struct HistoryService: Sendable {
         }
     }
 
-    /// The authors among `stamps` whose accounts are deleted.
-    private static func deletedAuthors(of stamps: [RecordStamp], in transaction: any StorageTransaction) async throws -> Set<String> {
+    /// The authors among `stamps` whose accounts are deleted: one lookup per other author (the
+    /// caller's own account, `caller`, is there).
+    private static func deletedAuthors(of stamps: [RecordStamp], besides caller: String?,
+                                       in transaction: any StorageTransaction) async throws -> Set<String> {
         var gone = Set<String>()
-        for author in Set(stamps.map(\.userRecordName)) where author != ServerKeyService.identity {
+        for author in Set(stamps.map(\.userRecordName)) where author != ServerKeyService.identity && author != caller {
             if try await transaction.user(recordName: author) == nil { gone.insert(author) }
         }
         return gone
