@@ -30,11 +30,7 @@ extension HistoryBudgetStore where Self: SQLDatabase {
             RETURNING logged_at
             """).map { try $0.int64(0) }
         guard let youngest = evicted.max() else { return nil }
-        try await run("""
-            DELETE FROM version_assets WHERE zone_id = \(zoneRowID) AND record_name = \(recordName) AND NOT EXISTS (
-                SELECT 1 FROM record_log l WHERE l.zone_id = version_assets.zone_id AND l.record_name = version_assets.record_name
-                                             AND l.sequence = version_assets.sequence)
-            """)
+        try await forgetFilesOfRemovedVersions(where: "zone_id = \(zoneRowID) AND record_name = \(recordName) AND")
         return youngest
     }
 }

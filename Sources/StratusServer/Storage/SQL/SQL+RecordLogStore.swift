@@ -63,13 +63,7 @@ extension RecordLogStore where Self: SQLDatabase {
         let purged = try await changedRowCount("""
             DELETE FROM record_log WHERE id IN (SELECT id FROM record_log ORDER BY id LIMIT \(limit)) AND logged_at < \(time) RETURNING 1
             """)
-        if purged > 0 {
-            try await run("""
-                DELETE FROM version_assets WHERE NOT EXISTS (
-                    SELECT 1 FROM record_log l WHERE l.zone_id = version_assets.zone_id AND l.record_name = version_assets.record_name
-                                                 AND l.sequence = version_assets.sequence)
-                """)
-        }
+        if purged > 0 { try await forgetFilesOfRemovedVersions(where: "") }
         return purged
     }
 
@@ -157,6 +151,18 @@ extension RecordLogStore where Self: SQLDatabase {
             let cause: String? = if case .text(let value) = extra[1] { value } else { nil }
             return RecordVersion(record: record, position: position, cause: cause)
         }
+    }
+}
+
+extension SQLDatabase {
+    /// Removes the `version_assets` rows (those `condition` selects, a prefix ending in `AND`, or
+    /// all) whose log entry is gone: the files' hold of versions a purge or the budget removed.
+    func forgetFilesOfRemovedVersions(where condition: SQLStatement) async throws {
+        try await run("""
+            DELETE FROM version_assets WHERE \(condition) NOT EXISTS (
+                SELECT 1 FROM record_log l WHERE l.zone_id = version_assets.zone_id AND l.record_name = version_assets.record_name
+                                             AND l.sequence = version_assets.sequence)
+            """)
     }
 }
 
