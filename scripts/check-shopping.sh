@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs docs/examples.md's Shopping walkthrough against a fresh server: Alice shares a list with Bob,
-# both edit, both see the same list; Bob leaves.
+# both edit, both see the same list; Bob leaves; Alice restores the list to before a mistake.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/walkthrough.sh
@@ -18,4 +18,8 @@ expect "[ ] milk" "$out"
 expect "[x] bread" "$out"
 expect "bob joined" "$out"
 expect "bob left" "$out"
+expect "0 entries brought back, 1 removed" "$out"
+after=$(printf '%s\n' "$out" | sed -n '/1 removed/,$p')
+expect "[x] bread" "$after"
+if grep -q "a mistake" <<<"$after"; then echo "the restore left 'a mistake' on the list"; exit 1; fi
 echo "Shopping walkthrough: ok"

@@ -10,7 +10,8 @@
 #   --app notes: 2 users with 3 devices each of the Notes app as it ships (NoteDevice), editing the note
 #     and restoring its previous version from the server's history while others edit, some offline;
 #   --app shopping: 2 users with 2 devices each of the Shopping app as it ships (ShoppingDevice), each
-#     user's list shared read-write with the other: adds, checks, deletes, renames, compactions, weeks passing.
+#     user's list shared read-write with the other: adds, checks, deletes, renames, compactions, weeks passing,
+#     and one list restored by its owner to a moment before its compaction (entries deleted and undeleted).
 #
 #   scripts/simulate.sh                          seeds 1 to 1,000 (generic)
 #   scripts/simulate.sh --app notes              seeds 1 to 1,000 of the Notes app

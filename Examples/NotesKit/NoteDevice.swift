@@ -120,7 +120,7 @@ public struct NoteDevice: Sendable {
     /// Returns false when the server keeps no earlier version.
     public func restorePreviousVersion() async throws -> Bool {
         let id = RecordID(recordName: "note", zoneID: ZoneID(zoneName: "note-zone"))
-        let versions = try await container.privateCloudDatabase.history(of: id)
+        let versions = try await container.privateCloudDatabase.history(of: id, limit: 2)
         guard versions.count >= 2, !versions[0].isDeleted, !versions[1].isDeleted else { return false }
         _ = try await container.privateCloudDatabase.restore(id, toVersion: versions[1].changeTag, ifCurrentChangeTag: versions[0].changeTag)
         return true

@@ -11,7 +11,7 @@ struct Shopping: AsyncParsableCommand {
         abstract: "Shared shopping lists, synced through Stratus.",
         subcommands: [Setup.self, New.self, Lists.self, Show.self, Add.self, Check.self, Uncheck.self, Delete.self, Rename.self,
                       Recolor.self, Share.self, Accept.self, Leave.self, Unshare.self, Remove.self, Activity.self, Mode.self,
-                      ApplyHeld.self, Compact.self, Sync.self, Diagnostics.self])
+                      ApplyHeld.self, Compact.self, Restore.self, Sync.self, Diagnostics.self])
 
     struct DeviceOption: ParsableArguments {
         @Option(help: "The device's directory.") var device: String
@@ -200,6 +200,22 @@ struct Shopping: AsyncParsableCommand {
         func run() async throws {
             let device = try await device.open()
             print("removed \(try await device.compact(try await device.list(named: list), force: true)) entries")
+        }
+    }
+
+    struct Restore: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Bring one of your lists back to how it was at a moment (ISO 8601, within the server's history), then sync.")
+        @OptionGroup var device: DeviceOption
+        @Argument var list: String
+        @Option(help: "The moment, e.g. 2026-12-01T09:30:00Z.") var to: String
+        func run() async throws {
+            guard let moment = ISO8601DateFormatter().date(from: to) else { throw ValidationError("'\(to)' is not an ISO 8601 time") }
+            let device = try await device.open()
+            let summary = try await device.restore(try await device.list(named: list), to: moment)
+            try await device.syncNow()
+            print("\(summary.restored.count) entries brought back, \(summary.deleted.count) removed"
+                  + (summary.failures.isEmpty ? "" : ", \(summary.failures.count) could not be restored"))
         }
     }
 

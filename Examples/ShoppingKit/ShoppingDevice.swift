@@ -321,6 +321,16 @@ public actor ShoppingDevice {
         try await syncNow()
         return removable.count
     }
+
+    /// Brings one of this user's lists back to how it was on the server at `date`, from the
+    /// server's record history: entries added since are deleted, entries compacted since come
+    /// back, as changes every device of the list (this one too) fetches with its next sync.
+    /// Running it again changes nothing more.
+    @discardableResult
+    public func restore(_ list: ListID, to date: Date) async throws -> ZoneRestoreSummary {
+        guard list.owner == nil else { throw ShoppingError("only the owner restores a list") }
+        return try await container.privateCloudDatabase.restoreZone(list.zoneID, to: date)
+    }
 }
 
 public struct ShoppingError: Error, CustomStringConvertible {

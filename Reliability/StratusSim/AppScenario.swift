@@ -8,7 +8,8 @@ enum SimulatedApp: String, CaseIterable, ExpressibleByArgument, Sendable {
     case generic
     /// ``AppScenario``: users with three `NoteDevice`s each, editing their note and restoring earlier versions.
     case notes
-    /// ``AppScenario``: users with two `ShoppingDevice`s each, on lists every user shares with the others.
+    /// ``AppScenario``: users with two `ShoppingDevice`s each, on lists every user shares with the others,
+    /// one list brought back to an earlier moment from the server's history.
     case shopping
 }
 
@@ -29,6 +30,11 @@ enum AppStep: Hashable, Sendable, CustomStringConvertible {
     case renameList(device: Int, list: Int)
     /// Shopping: the device compacts a list's journal on the server (forced).
     case compact(device: Int, list: Int)
+    /// Shopping: the world notes the server's time, and what the list holds on the server then.
+    case markMoment(list: Int)
+    /// Shopping: the list's owner, on this device, restores the list to the moment last marked
+    /// (entries added since deleted, entries compacted since undeleted).
+    case restoreList(device: Int, list: Int)
     /// Time passes on every device (for the journal: compaction's 14 days, the full fetch after idling).
     case daysPass(Int)
     case sync(device: Int)
@@ -53,6 +59,8 @@ enum AppStep: Hashable, Sendable, CustomStringConvertible {
         case .deleteItem(let device, let list, let item): "device \(device) deletes item \(item) of list \(list)"
         case .renameList(let device, let list): "device \(device) renames list \(list)"
         case .compact(let device, let list): "device \(device) compacts list \(list)"
+        case .markMoment(let list): "the server's time is marked for list \(list)"
+        case .restoreList(let device, let list): "device \(device) restores list \(list) to the marked moment"
         case .daysPass(let days): "\(days) days pass"
         case .sync(let device): "device \(device) syncs"
         case .goOffline(let device): "device \(device) goes offline"
@@ -67,7 +75,7 @@ enum AppStep: Hashable, Sendable, CustomStringConvertible {
     /// Whether the step changes data (the scenario's operations).
     var isOperation: Bool {
         switch self {
-        case .editNote, .restoreNote, .addItem, .checkItem, .uncheckItem, .deleteItem, .renameList, .compact: true
+        case .editNote, .restoreNote, .addItem, .checkItem, .uncheckItem, .deleteItem, .renameList, .compact, .restoreList: true
         default: false
         }
     }
@@ -186,7 +194,15 @@ struct AppScenario: Sendable {
             // enough to compact, and a device compacts each list while the others hold its entries.
             let at = Int.random(in: steps.count / 2...steps.count, using: &random)
             let compactions = (0..<users).map { AppStep.compact(device: Int.random(in: 0..<deviceCount, using: &random), list: $0) }
-            steps.insert(contentsOf: (0..<deviceCount).map { .sync(device: $0) } + [.daysPass(15)] + compactions, at: at)
+            let block = (0..<deviceCount).map { AppStep.sync(device: $0) } + [.daysPass(15)] + compactions
+            steps.insert(contentsOf: block, at: at)
+            // A list's moment is marked before the compactions and restored after them, while
+            // devices edit (some offline): the restore deletes entries and undeletes compacted ones.
+            let list = Int.random(in: 0..<users, using: &random)
+            let owner = list * devicesPerUser + Int.random(in: 0..<devicesPerUser, using: &random)
+            steps.insert(contentsOf: [.goOnline(device: owner), .restoreList(device: owner, list: list)],
+                         at: Int.random(in: at + block.count...steps.count, using: &random))
+            steps.insert(.markMoment(list: list), at: Int.random(in: at / 2...at, using: &random))
         }
     }
 }

@@ -17,8 +17,9 @@ protocol AppDevice: Sendable {
 protocol AppWorld: AnyObject {
     var devices: [any AppDevice] { get }
     /// Plays an operation step (an edit); whether the device made it (it leaves out an operation
-    /// on an item it does not show yet). A compaction adds the entries it removed to `compacted`.
-    func perform(_ step: AppStep, index: Int, compacted: inout Int) async throws -> Bool
+    /// on an item it does not show yet). It counts what compactions and restores changed, and
+    /// adds what a restore got wrong, in `outcome`.
+    func perform(_ step: AppStep, index: Int, outcome: inout ScenarioOutcome) async throws -> Bool
     /// Kills a device's app (no shutdown) and opens it again on its files.
     func restartApp(_ device: Int) async throws
     /// The app's invariants once every device is quiet.
@@ -81,13 +82,15 @@ struct AppScenarioRun {
         for (index, step) in scenario.steps.enumerated() {
             time.advance(by: 1000)
             switch step {
-            case .editNote, .restoreNote, .addItem, .checkItem, .uncheckItem, .deleteItem, .renameList, .compact:
+            case .editNote, .restoreNote, .addItem, .checkItem, .uncheckItem, .deleteItem, .renameList, .compact, .restoreList:
                 do {
-                    if try await world.perform(step, index: index, compacted: &outcome.compacted) { outcome.performed += 1 }
+                    if try await world.perform(step, index: index, outcome: &outcome) { outcome.performed += 1 }
                 } catch {
                     // Compaction and restores talk to the server directly, faults and all.
                     outcome.failedSyncs += 1
                 }
+            case .markMoment:
+                _ = try await world.perform(step, index: index, outcome: &outcome)
             case .daysPass(let days):
                 time.advance(by: Int64(days) * 24 * 3600 * 1000)
             case .sync(let device):

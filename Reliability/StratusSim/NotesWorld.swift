@@ -54,7 +54,7 @@ final class NotesWorld: AppWorld {
         return SimulatedNoteDevice(app: app, transport: transport)
     }
 
-    func perform(_ step: AppStep, index: Int, compacted: inout Int) async throws -> Bool {
+    func perform(_ step: AppStep, index: Int, outcome: inout ScenarioOutcome) async throws -> Bool {
         switch step {
         case .editNote(let device):
             let user = device / scenario.devicesPerUser
@@ -66,7 +66,9 @@ final class NotesWorld: AppWorld {
             return true
         case .restoreNote(let device):
             restoredLast.insert(device / scenario.devicesPerUser)
-            return try await (devices[device] as! SimulatedNoteDevice).app.restorePreviousVersion()
+            guard try await (devices[device] as! SimulatedNoteDevice).app.restorePreviousVersion() else { return false }
+            outcome.restores += 1
+            return true
         default:
             return false
         }

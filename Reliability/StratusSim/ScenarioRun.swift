@@ -49,6 +49,11 @@ struct ScenarioOutcome: Sendable {
     /// yet is left out), and journal entries compactions removed.
     var performed = 0
     var compacted = 0
+    /// App scenarios: restores from the server's history that succeeded; for Shopping, the records
+    /// they saved back or undeleted and those they deleted.
+    var restores = 0
+    var restoredRecords = 0
+    var restoreDeletedRecords = 0
 }
 
 /// Runs one scenario against a fresh server: signs up its users, opens their devices, plays the

@@ -15,7 +15,10 @@ struct SimulatedShoppingDevice: AppDevice {
 /// The Shopping app's users, each with two devices and a list shared read-write with the other
 /// users, and what the journals must show at the end: every item added and never checked or
 /// deleted, with its text; no deleted item; every member's devices showing each list the same
-/// (name, color, items in order, checks).
+/// (name, color, items in order, checks). A list restored to a marked moment must hold on the
+/// server exactly what it held then; its items from before the restore are then only held to
+/// every device showing them the same (which reached the server before the moment, the world
+/// does not see).
 final class ShoppingWorld: AppWorld {
     private let scenario: AppScenario
     private let clock: SimulatedClock
@@ -29,12 +32,20 @@ final class ShoppingWorld: AppWorld {
     /// Items checked or deleted at some time (a compaction may take them), and those deleted.
     private var touched: Set<Int> = []
     private var deleted: Set<Int> = []
+    /// Each list's marked moment: the server's time, and the records the list's zone held then.
+    private var moments: [Int: (date: Date, records: [String: [String: FieldValue]])] = [:]
+    /// Items added before a restore of their list: no longer followed one by one.
+    private var restoredOver: Set<Int> = []
+    private let server: any SimulationServer
+    /// Each user's session on a fault-free network, to read the server's state of their list.
+    private var observers: [Container] = []
 
     init(scenario: AppScenario, server: any SimulationServer, clock: SimulatedClock, time: AppTime, root: URL) async throws {
         self.scenario = scenario
         self.clock = clock
         self.time = time
         self.root = root
+        self.server = server
         let (baseURL, apiToken) = (await server.baseURL, await server.apiToken)
         // The app's schema, as its README has it imported: compaction queries the journal by time.
         try await server.importSchema(Self.schema)
@@ -47,6 +58,10 @@ final class ShoppingWorld: AppWorld {
                                                container: server.containerID, apiToken: apiToken, username: username,
                                                password: "password-\(username)", signUp: index == 0)
             }
+        }
+        for user in 0..<scenario.users {
+            let session = try ContainerSession(contentsOf: directory(of: user * scenario.devicesPerUser).appendingPathComponent("session.json"))
+            observers.append(Container(session: session, deviceID: "observer"))
         }
         for device in 0..<scenario.deviceCount { devices.append(try await open(device, transport: FaultInjectingTransport(clock: clock))) }
         // Each user's list, shared read-write with the others, who accept on their first device.
@@ -80,7 +95,7 @@ final class ShoppingWorld: AppWorld {
         devices[device] = try await open(device, transport: devices[device].transport)
     }
 
-    func perform(_ step: AppStep, index: Int, compacted: inout Int) async throws -> Bool {
+    func perform(_ step: AppStep, index: Int, outcome: inout ScenarioOutcome) async throws -> Bool {
         switch step {
         case .addItem(let device, let list, let item, let after):
             guard let (app, listID, view) = try await shown(list, on: device) else { return false }
@@ -105,11 +120,57 @@ final class ShoppingWorld: AppWorld {
             try await app.rename(listID, to: "list \(list), named at step \(index)")
         case .compact(let device, let list):
             guard let (app, listID, _) = try await shown(list, on: device) else { return false }
-            compacted += try await app.compact(listID, force: true)
+            outcome.compacted += try await app.compact(listID, force: true)
+        case .markMoment(let list):
+            // The server holds what the devices sent so far; every later change is later than the moment.
+            let records = try await serverRecords(of: list)
+            moments[list] = (try await server.moment(), records)
+            return false
+        case .restoreList(let device, let list):
+            guard let moment = moments[list], let (app, listID, _) = try await shown(list, on: device) else { return false }
+            restoredOver.formUnion(items.filter { $0.value.list == list }.keys)
+            // As a user would, the owner tries again when the network fails it: a restore run
+            // again (after an answer lost, say) changes nothing more.
+            var answer: ZoneRestoreSummary?
+            for attempt in 1...3 where answer == nil {
+                do {
+                    answer = try await app.restore(listID, to: moment.date)
+                } catch where attempt < 3 {
+                    outcome.failedSyncs += 1
+                }
+            }
+            guard let summary = answer else { return false }
+            outcome.restores += 1
+            outcome.restoredRecords += summary.restored.count
+            outcome.restoreDeletedRecords += summary.deleted.count
+            if !summary.failures.isEmpty {
+                outcome.violations.append(Violation(kind: .broken, detail: "restoring list \(list) failed for \(summary.failures)"))
+            }
+            let now = try await serverRecords(of: list)
+            if now != moment.records {
+                let differing = Set(now.keys).symmetricDifference(moment.records.keys).union(now.keys.filter { now[$0] != moment.records[$0] })
+                outcome.violations.append(Violation(kind: .divergence, detail: "list \(list) restored at step \(index) differs from its marked moment in \(differing.sorted())"))
+            }
         default:
             return false
         }
         return true
+    }
+
+    /// The records of a list's zone on the server now (its share aside), with their fields.
+    private func serverRecords(of list: Int) async throws -> [String: [String: FieldValue]] {
+        let database = observers[list].privateCloudDatabase
+        let zoneID = ZoneID(zoneName: lists[list])
+        var records: [String: [String: FieldValue]] = [:]
+        var token: ServerChangeToken?
+        var more = true
+        while more {
+            let page = try await database.recordZoneChanges(inZoneWith: zoneID, since: token)
+            for record in page.modifications where !record.isShare { records[record.recordID.recordName] = record.fields }
+            for deletion in page.deletions { records[deletion.recordID.recordName] = nil }
+            (token, more) = (page.changeToken, page.moreComing)
+        }
+        return records
     }
 
     /// The device's app, and the list as the device shows it, if the device has the list.
@@ -135,7 +196,7 @@ final class ShoppingWorld: AppWorld {
             }
             for (device, view) in views {
                 let shown = Dictionary(view.items.map { ($0.id, $0.text) }, uniquingKeysWith: { first, _ in first })
-                for (number, item) in items.sorted(by: { $0.key < $1.key }) where item.list == list {
+                for (number, item) in items.sorted(by: { $0.key < $1.key }) where item.list == list && !restoredOver.contains(number) {
                     if deleted.contains(number), shown[item.id] != nil {
                         violations.append(Violation(kind: .resurrected, detail: "list \(list): device \(device) shows deleted item \(number)"))
                     } else if !touched.contains(number), shown[item.id] != item.text {

@@ -161,6 +161,9 @@ private struct SimulationReport {
     var refusedItems = 0
     var performed = 0
     var compacted = 0
+    var restores = 0
+    var restoredRecords = 0
+    var restoreDeletedRecords = 0
 
     mutating func add(_ scenario: some SimulationScenario, _ outcome: ScenarioOutcome) {
         scenarios += 1
@@ -179,6 +182,9 @@ private struct SimulationReport {
         refusedItems += outcome.refusedItems
         performed += outcome.performed
         compacted += outcome.compacted
+        restores += outcome.restores
+        restoredRecords += outcome.restoredRecords
+        restoreDeletedRecords += outcome.restoreDeletedRecords
     }
 
     func print(app: SimulatedApp, duration: Duration) {
@@ -193,8 +199,9 @@ private struct SimulationReport {
             scenarios with a server SIGKILL: \(kills)
             fault kinds per scenario: \(kindsPerScenario.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))
             \(app == .generic ? "sharing: \(participants) participants in shares at the end, \(sharedItems) items in shared zones (\(participantItems) written by participants), \(refusedItems) participant writes refused after their access changed"
-                : app == .notes ? "edits made \(performed)"
-                : "operations made \(performed) (the rest met a device not showing the list or item yet), journal entries compacted \(compacted)")
+                : app == .notes ? "edits made \(performed), the note restored to its previous version \(restores) times"
+                : "operations made \(performed) (the rest met a device not showing the list or item yet), journal entries compacted \(compacted)\n"
+                    + "lists restored to a marked moment \(restores) times: \(restoredRecords) records saved back or undeleted, \(restoreDeletedRecords) deleted")
             faults: \(faults.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", "))
             violations: \(Violation.Kind.allCases.map { "\($0.rawValue) \(violations[$0] ?? 0)" }.joined(separator: ", "))
             simulated waits \(Int(simulatedWait.components.seconds)) s, real time \(Int(duration.components.seconds)) s

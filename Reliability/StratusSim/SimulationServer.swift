@@ -12,6 +12,9 @@ protocol SimulationServer: Sendable {
     func killAndRestart() async throws
     /// Purges every tombstone, whatever its age, so change tokens from before expire.
     func purgeTombstones() async throws
+    /// The server's time now, as a moment to restore to: every change made after this returns is
+    /// later than it (the server's clock has moved past its millisecond).
+    func moment() async throws -> Date
     /// Replaces the container's development schema with a schema file, as `stratus schema import` does.
     func importSchema(_ file: URL) async throws
     func shutdown() async
@@ -44,6 +47,12 @@ struct InProcessServer: SimulationServer {
         _ = try await cloud.server?.services.changes.purgeTombstones()
     }
 
+    func moment() async throws -> Date {
+        let now = cloud.serverClock.date
+        cloud.serverClock.advance(by: .milliseconds(2))
+        return now
+    }
+
     func importSchema(_ file: URL) async throws {
         try await cloud.server?.importSchema(String(contentsOf: file, encoding: .utf8), container: containerID)
     }
@@ -73,6 +82,12 @@ struct ProcessServer: SimulationServer {
 
     func purgeTombstones() async throws {
         throw SimulationError("tombstones are purged in in-process scenarios only")
+    }
+
+    func moment() async throws -> Date {
+        let now = Date()
+        try await Task.sleep(for: .milliseconds(2))
+        return now
     }
 
     func importSchema(_ file: URL) async throws {

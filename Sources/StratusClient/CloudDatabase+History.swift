@@ -44,21 +44,27 @@ public struct ZoneRestoreSummary: Sendable {
 extension CloudDatabase {
     /// Every version of the record the server keeps, newest first: its current version (or its
     /// deletion), then those kept for the server's `--history-days`. Only for a caller who may
-    /// write the record.
-    public func history(of recordID: RecordID) async throws -> [CloudRecordVersion] {
+    /// write the record. With `limit`, only the newest `limit` versions (the server is asked for
+    /// no more than that).
+    public func history(of recordID: RecordID, limit: Int? = nil) async throws -> [CloudRecordVersion] {
         var versions: [CloudRecordVersion] = []
         var marker: String?
         repeat {
-            let page = try await post("records/history", RecordHistoryRequest(zoneID: recordID.zoneID, recordName: recordID.recordName,
-                                                                             continuationMarker: marker), as: RecordHistoryResponse.self)
+            let remaining = limit.map { max(1, $0 - versions.count) }
+            let request = RecordHistoryRequest(zoneID: recordID.zoneID, recordName: recordID.recordName,
+                                               resultsLimit: remaining.map { min($0, Self.historyPageLimit) }, continuationMarker: marker)
+            let page = try await post("records/history", request, as: RecordHistoryResponse.self)
             versions += page.versions.map { version in
                 CloudRecordVersion(changeTag: version.recordChangeTag ?? "", recordType: version.recordType ?? "", isDeleted: version.deleted == true,
                                    modified: version.modified, fields: version.fields.compactMapValues { $0 }, encryptedKeys: version.encryptedFields)
             }
             marker = page.continuationMarker
-        } while marker != nil
-        return versions
+        } while marker != nil && versions.count < (limit ?? .max)
+        return limit.map { Array(versions.prefix($0)) } ?? versions
     }
+
+    /// The most versions the server answers in one page of `records/history`.
+    static var historyPageLimit: Int { 200 }
 
     /// Makes the version with `changeTag` the record's current version as a new save with a new
     /// change tag, which every device fetches as an ordinary change; a deleted record comes back,

@@ -197,7 +197,7 @@ public final class SyncedDatabase: Sendable {
         try await syncNow()
         let recordID = RecordID(recordName: id, zoneID: zoneID)
         let database = engine.configuration.database
-        let versions = try await database.history(of: recordID)
+        let versions = try await database.history(of: recordID, limit: 2)
         guard versions.first?.isDeleted == true else { return }
         guard let kept = versions.first(where: { !$0.isDeleted }) else {
             throw CloudError(.unknownItem, "the server keeps no version of '\(id)' from before its deletion")

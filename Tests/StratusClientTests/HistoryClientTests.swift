@@ -27,6 +27,7 @@ import Testing
             #expect(versions.map(\.changeTag) == [second.changeTag, first.changeTag].compactMap { $0 })
             #expect(versions.map { $0.fields["text"] } == [.string("second"), .string("first")])
             #expect(versions.allSatisfy { !$0.isDeleted && $0.modified?.userRecordName == user })
+            #expect(try await database.history(of: first.recordID, limit: 1).map(\.changeTag) == [second.changeTag])
 
             await #expect(throws: CloudError.self) {
                 _ = try await database.restore(first.recordID, toVersion: first.changeTag!, ifCurrentChangeTag: first.changeTag)
