@@ -395,6 +395,7 @@ enum SQLiteSchema {
         migrator.registerMigration(SQLSchema.appleTokens.sqliteIdentifier) { db in try db.execute(sql: SQLSchema.appleTokens.sql(SQLDialect.sqlite.ddl)) }
         migrator.registerMigration(SQLSchema.recordLog.sqliteIdentifier) { db in try db.execute(sql: SQLSchema.recordLog.sql(SQLDialect.sqlite.ddl)) }
         migrator.registerMigration(SQLSchema.historyAccess.sqliteIdentifier) { db in try db.execute(sql: SQLSchema.historyAccess.sql(SQLDialect.sqlite.ddl)) }
+        migrator.registerMigration(SQLSchema.historyDays.sqliteIdentifier) { db in try db.execute(sql: SQLSchema.historyDays.sql(SQLDialect.sqlite.ddl)) }
         return migrator
     }
 

@@ -6,7 +6,7 @@ import StratusServer
 struct ContainerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "container", abstract: "Manage containers.",
-        subcommands: [Create.self, List.self, Token.self, RotateToken.self, WebOrigins.self])
+        subcommands: [Create.self, List.self, Token.self, RotateToken.self, WebOrigins.self, HistoryDays.self])
 
     /// `stratus container create`: a new container; prints its API token alone on the last line.
     struct Create: AsyncParsableCommand {
@@ -79,6 +79,30 @@ struct ContainerCommand: AsyncParsableCommand {
             default: throw ValidationError("use: web-origin add ORIGIN, web-origin remove ORIGIN, or web-origin list")
             }
             for origin in origins { print(origin) }
+        }
+    }
+
+    /// `stratus container history-days [DAYS|default]`: how many days the container keeps record
+    /// history (its own number, or the server's `--history-days`); prints the setting.
+    struct HistoryDays: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "history-days",
+            abstract: "Show or set how many days the container keeps record history (0: none; default: the server's --history-days).")
+        @OptionGroup var location: DataLocation
+        @Argument(help: "A number of days, or default; leave it out to show the setting.") var days: String?
+
+        func run() async throws {
+            let admin = try await location.server().services.admin
+            if let days {
+                let setting: Int?
+                if days == "default" { setting = nil } else {
+                    guard let number = Int(days) else { throw ValidationError("'\(days)' is neither a number of days nor default") }
+                    setting = number
+                }
+                try await AdminCall.run { try await admin.setHistoryDays(setting, containerID: location.container) }
+            }
+            let current = try await AdminCall.run { try await admin.historyDays(containerID: location.container) }
+            print(current.map { "\($0) days" } ?? "the server's --history-days")
         }
     }
 }

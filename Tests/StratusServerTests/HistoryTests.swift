@@ -129,6 +129,53 @@ import StratusCore
         }
     }
 
+    @Test func aContainerKeepsHistoryForItsOwnNumberOfDays() async throws {
+        try await TestServer.with(configure: { $0.historyRetention = .zero; $0.sessionLifetime = .seconds(60 * 24 * 3600) }) { server in
+            let admin = server.server.services.admin
+            let alice = try await server.signUp("alice")
+            func edit(_ text: String) async throws {
+                _ = try await alice.save([RecordOperation(.forceUpdate, Record(recordName: "n", fields: ["text": .string(text)]))])
+            }
+            func kept() async throws -> [FieldValue?] { try await alice.history("n").versions.map { $0.fields["text"] ?? nil } }
+            _ = try await alice.save([.create("n", ["text": .string("v1")])])
+            try await edit("v2")
+            #expect(try await kept() == [.string("v2")], "the server keeps no history")
+
+            try await admin.setHistoryDays(3, containerID: TestServer.containerID)
+            #expect(try await admin.historyDays(containerID: TestServer.containerID) == 3)
+            try await edit("v3")
+            #expect(try await kept() == [.string("v3"), .string("v2")], "the container's own setting applies at once")
+            await server.advanceClock(by: .seconds(2 * 24 * 3600))
+            #expect(try await kept().count == 2)
+            await server.advanceClock(by: .seconds(2 * 24 * 3600))
+            #expect(try await kept() == [.string("v3")], "purged past the container's 3 days, not the server's")
+
+            try await admin.setHistoryDays(0, containerID: TestServer.containerID)
+            try await edit("v4")
+            #expect(try await kept() == [.string("v4")], "0 keeps none")
+            await #expect(throws: CloudKitError.self) { try await admin.setHistoryDays(-1, containerID: TestServer.containerID) }
+            await #expect(throws: CloudKitError.self) { try await admin.setHistoryDays(3651, containerID: TestServer.containerID) }
+            try await admin.setHistoryDays(nil, containerID: TestServer.containerID)
+            #expect(try await admin.historyDays(containerID: TestServer.containerID) == nil)
+            try await edit("v5")
+            #expect(try await kept() == [.string("v5")], "back to the server's: none")
+        }
+    }
+
+    @Test func theConsoleSetsAContainersHistoryDays() async throws {
+        let directory = TestServer.temporaryDirectory()
+        try await TestServer.with(dataDirectory: directory) { server in
+            let (token, csrf) = try await ConsoleTests.administrator(server, directory: directory)
+            let (page, settings) = ("/console/containers/\(TestServer.containerID)", "/console/containers/\(TestServer.containerID)/settings")
+            #expect(try await ConsoleTests.request(server, .GET, page, cookie: token).text.contains("as the server's <code>--history-days</code> says (30 days)"))
+            _ = try await ConsoleTests.request(server, .POST, "\(settings)/set-history-days", form: "csrf=\(csrf)&days=0", cookie: token)
+            #expect(try await server.server.services.admin.historyDays(containerID: TestServer.containerID) == 0)
+            #expect(try await ConsoleTests.request(server, .GET, page, cookie: token).text.contains("Versions and deletions are kept 0 days."))
+            _ = try await ConsoleTests.request(server, .POST, "\(settings)/set-history-days", form: "csrf=\(csrf)&days=", cookie: token)
+            #expect(try await server.server.services.admin.historyDays(containerID: TestServer.containerID) == nil)
+        }
+    }
+
     @Test func onlyTheOwnerPurgesAndOnlyWritersSeeHistory() async throws {
         try await TestServer.with { server in
             let alice = try await server.signUp("alice")

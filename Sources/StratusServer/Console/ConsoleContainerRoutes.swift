@@ -33,7 +33,11 @@ struct ConsoleContainerRoutes {
                 guard let container = try await services.containers.container(id: id) else { throw HTTPError(.notFound) }
                 var values: [String: Any] = ["pageTitle": id, "container": id, "containerPath": ConsoleRoutes.pathComponent(id),
                                              "apiToken": container.apiToken, "created": ConsoleRoutes.date(container.createdAt),
-                                             "webOrigins": container.webOrigins.map { ["origin": $0] }]
+                                             "webOrigins": container.webOrigins.map { ["origin": $0] },
+                                             "historyDaysValue": container.historyDays.map(String.init) ?? "",
+                                             "serverHistoryDays": String(services.history.retention.serverDefault.components.seconds / 86_400)]
+                // A section shows its content for any number, 0 included.
+                if let days = container.historyDays { values["historyDays"] = String(days) }
                 values["keys"] = try await services.serverKeys.list(containerID: id).map { key -> [String: Any] in
                     ["keyID": key.keyID, "created": ConsoleRoutes.date(key.createdAt), "revoked": key.revokedAt.map(ConsoleRoutes.date) ?? ""]
                 }
@@ -58,6 +62,11 @@ struct ConsoleContainerRoutes {
                     case "remove-web-origin":
                         _ = try await services.admin.removeWebOrigin(form["origin"] ?? "", containerID: id)
                         return visit.redirect(back, notice: "That origin's web apps may no longer sign users in.")
+                    case "set-history-days":
+                        let text = (form["days"] ?? "").trimmingCharacters(in: .whitespaces)
+                        guard text.isEmpty || Int(text) != nil else { return visit.redirect(back, notice: "Days must be a number, or empty.") }
+                        try await services.admin.setHistoryDays(Int(text), containerID: id)
+                        return visit.redirect(back, notice: text.isEmpty ? "History follows the server's setting." : "History is kept \(text) days.")
                     case "add-key":
                         let key = try await services.serverKeys.add(containerID: id, publicKeyPEM: form["publicKey"] ?? "")
                         return visit.redirect(back, notice: "Server-to-server key \(key.keyID) added.")

@@ -113,6 +113,15 @@ extension PageTemplates {
             </form>
             </section>
             <section>
+            <h2>Record history</h2>
+            <p id="history-days">{{#historyDays}}Versions and deletions are kept {{historyDays}} days.{{/historyDays}}{{^historyDays}}Versions and deletions are kept as the server's <code>--history-days</code> says ({{serverHistoryDays}} days).{{/historyDays}}</p>
+            <form method="post" action="/console/containers/{{containerPath}}/settings/set-history-days">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <label>Days to keep (0: none; empty: the server's) <input name="days" id="history-days-input" inputmode="numeric" pattern="[0-9]*" maxlength="4" value="{{historyDaysValue}}"></label>
+            <p><button type="submit" id="set-history-days">Save</button></p>
+            </form>
+            </section>
+            <section>
             <h2>Server-to-server keys</h2>
             <div class="scroll"><table>
             <thead><tr><th scope="col">Key ID</th><th scope="col">Created</th><th scope="col">Revoked</th><th scope="col"></th></tr></thead>

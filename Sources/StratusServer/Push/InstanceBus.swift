@@ -11,6 +11,8 @@ package enum InstanceMessage: Codable, Sendable {
     case sessionsEnded([String])
     /// Grants or roles changed: each instance re-checks public subscriptions against them.
     case permissionsChanged
+    /// A container's history setting changed: each instance reads it again (``HistoryRetention``).
+    case historyRetentionChanged(containerID: String)
 }
 
 /// The channel between instances of one deployment. A single instance (SQLite) has none; the

@@ -41,10 +41,13 @@ package actor NotificationHub {
     private var publicReaders: [PublicReader: Bool] = [:]
     /// The answers (console activity streams) that end with their session, as push connections do.
     package nonisolated let sessionStreams = SessionStreams()
+    /// Each container's history setting, as this instance last read it.
+    private let historyRetention: HistoryRetention
 
     init(storage: any StratusStorage, mailboxCapacity: Int, maxConnectionsPerUser: Int, maxConnections: Int, apns: APNsProvider,
-         activity: ActivityFeed, logger: Logger) {
+         activity: ActivityFeed, historyRetention: HistoryRetention, logger: Logger) {
         self.storage = storage
+        self.historyRetention = historyRetention
         self.bus = storage.bus
         self.activity = activity
         self.apns = apns
@@ -109,6 +112,12 @@ package actor NotificationHub {
         await bus?.broadcast(.permissionsChanged)
     }
 
+    /// Reads a container's history setting again, on every instance, after it changed.
+    package func historyRetentionChanged(containerID: String) async {
+        historyRetention.forget(containerID)
+        await bus?.broadcast(.historyRetentionChanged(containerID: containerID))
+    }
+
     /// Forgets who may read what in public databases, here only: after a change of grants or roles
     /// made elsewhere (another instance, or a `stratus user role` command in another process).
     package func forgetPublicReaders() {
@@ -144,6 +153,8 @@ package actor NotificationHub {
             await apns.forgetDevices()
         case .permissionsChanged:
             forgetPublicReaders()
+        case .historyRetentionChanged(let containerID):
+            historyRetention.forget(containerID)
         }
     }
 

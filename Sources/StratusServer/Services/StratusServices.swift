@@ -52,9 +52,10 @@ package struct StratusServices: Sendable {
         self.apns = apns
         let activity = ActivityFeed(clock: clock)
         self.activity = activity
+        let historyRetention = HistoryRetention(storage: storage, serverDefault: configuration.historyRetention)
         let hub = NotificationHub(storage: storage, mailboxCapacity: configuration.pushMailboxCapacity,
                                   maxConnectionsPerUser: configuration.maxPushConnectionsPerUser, maxConnections: configuration.pushConnectionLimit,
-                                  apns: apns, activity: activity,
+                                  apns: apns, activity: activity, historyRetention: historyRetention,
                                   logger: logger)
         self.storage = storage
         self.hub = hub
@@ -71,14 +72,14 @@ package struct StratusServices: Sendable {
                            requestsPerUser: configuration.requestsPerUser, clock: clock)
         containers = ContainerService(storage: storage, clock: clock)
         zones = ZoneService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest, hub: hub, clock: clock,
-                            keepsHistory: configuration.historyRetention > .zero)
+                            historyRetention: historyRetention)
         records = RecordService(storage: storage, directory: directory, maxOperations: configuration.maxOperationsPerRequest,
                                 maxRecordBytes: configuration.maxRecordBytes, maxRequestBytes: configuration.maxRequestBytes,
                                 maxResponseBytes: configuration.maxResponseBytes,
-                                signer: signer, hub: hub, keys: keys, clock: clock, keepsHistory: configuration.historyRetention > .zero)
+                                signer: signer, hub: hub, keys: keys, clock: clock, historyRetention: historyRetention)
         history = HistoryService(storage: storage, directory: directory, hub: hub, keys: keys, signer: signer, clock: clock,
                                  maxOperations: configuration.maxOperationsPerRequest, maxRecordBytes: configuration.maxRecordBytes,
-                                 maxBatchBytes: records.maxBatchBytes, retention: configuration.historyRetention,
+                                 maxBatchBytes: records.maxBatchBytes, retention: historyRetention,
                                  zoneBudget: configuration.historyZoneBytes,
                                  markerKey: signer.derivedKey(for: "stratus history marker v1"))
         schema = SchemaService(storage: storage, hub: hub, clock: clock)

@@ -9,12 +9,16 @@ package struct StoredContainer: Codable, Sendable, Equatable {
     /// The origins of the web apps that may sign their users in through the server's sign-in page
     /// (`https://app.example.com`), normalized; never `*`.
     package var webOrigins: [String]
+    /// How many days the container keeps record history (0: none); nil follows the server's
+    /// `--history-days`.
+    package var historyDays: Int?
 
-    package init(id: String, apiToken: String, createdAt: Int64, webOrigins: [String] = []) {
+    package init(id: String, apiToken: String, createdAt: Int64, webOrigins: [String] = [], historyDays: Int? = nil) {
         self.id = id
         self.apiToken = apiToken
         self.createdAt = createdAt
         self.webOrigins = webOrigins
+        self.historyDays = historyDays
     }
 
     package init(from decoder: any Decoder) throws {
@@ -24,6 +28,7 @@ package struct StoredContainer: Codable, Sendable, Equatable {
         createdAt = try container.decode(Int64.self, forKey: .createdAt)
         // Archives written before web origins existed have none.
         webOrigins = try container.decodeIfPresent([String].self, forKey: .webOrigins) ?? []
+        historyDays = try container.decodeIfPresent(Int.self, forKey: .historyDays)
     }
 }
 

@@ -89,6 +89,33 @@ package struct AdminService: Sendable {
         }
     }
 
+    /// How many days the container keeps record history: its own number, or nil when it follows
+    /// the server's `--history-days`.
+    package func historyDays(containerID: String) async throws -> Int? {
+        guard let container = try await containers.container(id: containerID) else { throw CloudKitError.notFound("no container '\(containerID)'") }
+        return container.historyDays
+    }
+
+    /// Sets how many days the container keeps record history: 0 keeps none (and writes none), nil
+    /// follows the server's `--history-days`. Every instance uses it at once (a server in another
+    /// process within ``HistoryRetention/freshness``); versions older than a shortened retention
+    /// go at the next maintenance round.
+    package func setHistoryDays(_ days: Int?, containerID: String) async throws {
+        if let days, !(0...Self.maxHistoryDays).contains(days) {
+            throw CloudKitError.badRequest("history days must be 0 (no history) to \(Self.maxHistoryDays)")
+        }
+        let audit = AuditLog.entry("container.history-days", container: containerID, days.map(String.init) ?? "server default", at: clock.milliseconds)
+        try await storage.write { transaction in
+            guard try await transaction.container(id: containerID) != nil else { throw CloudKitError.notFound("no container '\(containerID)'") }
+            try await transaction.setHistoryDays(containerID: containerID, days: days)
+            try await transaction.appendAudit(audit)
+        }
+        await hub.historyRetentionChanged(containerID: containerID)
+    }
+
+    /// The longest a container keeps history: ten years.
+    static let maxHistoryDays = 3650
+
     /// Writes the container into `directory` (which must not exist, or be empty) as a container
     /// archive (``ContainerArchive``): a consistent snapshot taken while the server runs. Password
     /// hashes, sessions and APNs credentials and device tokens only with `includingSecrets`; the

@@ -30,8 +30,9 @@ extension HistoryService {
     package func restoreZone(_ request: ZoneRestoreRequest, _ access: DatabaseAccess) async throws -> ZoneRestoreResponse {
         let user = try Self.requireZoneOwner(access)
         let now = clock.milliseconds
-        guard keepsHistory, request.timestamp >= now - retention.milliseconds else {
-            throw CloudKitError.badRequest("timestamp is older than the history kept (\(retention.components.seconds / 86_400) days)")
+        let kept = try await retention.retention(of: access.containerID)
+        guard kept > .zero, request.timestamp >= now - kept.milliseconds else {
+            throw CloudKitError.badRequest("timestamp is older than the history kept (\(kept.components.seconds / 86_400) days)")
         }
         guard request.timestamp <= now else { throw CloudKitError.badRequest("timestamp is in the future") }
         let marker = try request.continuationMarker.map { try ZoneRestoreMarker(unsealing: $0, with: markerKey) }
@@ -65,7 +66,7 @@ extension HistoryService {
             let sharing = ShareOperations(changes: changes, grant: ZoneGrant(zone: target, owner: user, sharing: nil), access: access)
             try await sharing.readShares()
             let writer = RecordWriter(changes: changes, grant: ZoneGrant(zone: target, owner: user, sharing: nil), context: context, sealer: sealer,
-                                      maxRecordBytes: maxRecordBytes, maxBatchBytes: maxBatchBytes, keepsHistory: keepsHistory)
+                                      maxRecordBytes: maxRecordBytes, maxBatchBytes: maxBatchBytes, keepsHistory: true)
             let zoneRowIDs = source.rowID == target.rowID ? [source.rowID] : [source.rowID, target.rowID]
             let names = try await transaction.recordNames(zoneRowIDs: zoneRowIDs, after: after, limit: Self.zoneRestoreStep)
             var restored: [String] = [], deleted: [String] = [], errors: [RecordError] = []

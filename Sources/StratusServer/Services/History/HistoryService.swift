@@ -20,12 +20,10 @@ package struct HistoryService: Sendable {
     let maxOperations: Int
     let maxRecordBytes: Int
     let maxBatchBytes: Int
-    /// How long replaced versions are kept (`--history-days`); zero keeps none.
-    let retention: Duration
+    /// How long each container keeps replaced versions (`--history-days`, or its own setting).
+    let retention: HistoryRetention
     /// The most bytes a zone's kept versions hold (`--history-zone-mb`; ``HistoryBudget``).
     let zoneBudget: Int64
-    /// Whether changes keep the versions they replace.
-    var keepsHistory: Bool { retention > .zero }
     /// Seals the continuation markers of history and the recycle bin.
     let markerKey: SymmetricKey
 
@@ -156,9 +154,10 @@ package struct HistoryService: Sendable {
                          sealer: Sealer?) async throws -> RecordsRestoreResponse {
         let key = try access.databaseKey()
         let context = WriteContext(access: access, user: user, now: clock.milliseconds)
+        let keepsHistory = try await retention.keepsHistory(in: access.containerID)
         let written: (Int64, String, [Result<(StoredRecord, cascaded: [StoredRecord]), RecordWriter.Failure>])
         do {
-            written = try await write(request, access, key: key, context: context, sealer: sealer)
+            written = try await write(request, access, key: key, context: context, keepsHistory: keepsHistory, sealer: sealer)
         } catch let failed as AtomicRestoreFailed {
             let atomicError = CloudKitError(.atomicError, "another operation of this atomic batch failed")
             return RecordsRestoreResponse(records: zip(request.operations, failed.outcomes).map { operation, failure in
@@ -171,7 +170,7 @@ package struct HistoryService: Sendable {
 
     /// The restore's transaction: the zone it wrote, its owner, and each operation's outcome.
     private func write(_ request: RecordsRestoreRequest, _ access: DatabaseAccess, key: DatabaseKey, context: WriteContext,
-                       sealer: Sealer?) async throws -> (Int64, String, [Result<(StoredRecord, cascaded: [StoredRecord]), RecordWriter.Failure>]) {
+                       keepsHistory: Bool, sealer: Sealer?) async throws -> (Int64, String, [Result<(StoredRecord, cascaded: [StoredRecord]), RecordWriter.Failure>]) {
         try await storage.write(publishingTo: hub) { transaction, changes in
             let databaseID = try await DatabaseDirectory.databaseID(key, in: changes)
             let grant = try await DatabaseDirectory.grant(request.zoneID, databaseID: databaseID, access: access, in: transaction)
@@ -272,7 +271,6 @@ package struct HistoryService: Sendable {
     /// zone over its `recordsPerRound` most-edited records (the next round goes on). Evicting a
     /// version replaced less than a day ago raises the loss alarm. Returns how many versions went.
     package func enforceBudget(recordsPerRound: Int = 10_000) async throws -> Int {
-        guard keepsHistory else { return 0 }
         let over = try await storage.read { try await $0.zonesOverHistoryBudget(bytes: zoneBudget) }
         var total = 0
         for (zoneRowID, bytes) in over {
@@ -299,16 +297,25 @@ package struct HistoryService: Sendable {
 
     // MARK: - Retention
 
-    /// Removes the versions replaced longer than ``retention`` ago (all, when history is off),
-    /// `step` at a time, each step a transaction of its own, and the deletion bursts the loss
+    /// Removes the versions each container's ``retention`` no longer keeps (all, where history is
+    /// off), `step` at a time, each step a transaction of its own, and the deletion bursts the loss
     /// alarm no longer counts in. Returns how many versions went.
     package func purgeExpired(step: Int = 1000) async throws -> Int {
         let now = clock.milliseconds
         try await storage.write { try await $0.purgeDeletionBursts(startedBefore: now - LossAlarm.window) }
-        let cutoff = now - retention.milliseconds
+        let own = try await storage.read { try await $0.containers() }.filter { $0.historyDays != nil }
+        var total = try await purge(.allBut(own.map(\.id)), before: now - retention.serverDefault.milliseconds, step: step)
+        for container in own {
+            let kept = HistoryRetention.retention(days: container.historyDays, serverDefault: retention.serverDefault)
+            total += try await purge(.only([container.id]), before: now - kept.milliseconds, step: step)
+        }
+        return total
+    }
+
+    private func purge(_ scope: RecordLogScope, before cutoff: Int64, step: Int) async throws -> Int {
         var total = 0
         while true {
-            let purged = try await storage.write { try await $0.purgeRecordLog(before: cutoff, limit: step) }
+            let purged = try await storage.write { try await $0.purgeRecordLog(before: cutoff, in: scope, limit: step) }
             total += purged
             if purged < step { return total }
         }

@@ -15,8 +15,9 @@ package struct RecordService: Sendable {
     /// Seals and opens encrypted fields (``SealedFields``).
     let keys: KeyVault
     let clock: ServerClock
-    /// Whether each change keeps the version it replaces in the record log (``RecordLogStore``).
-    let keepsHistory: Bool
+    /// Whether each change keeps the version it replaces in the record log (``RecordLogStore``),
+    /// by container.
+    let historyRetention: HistoryRetention
 
     /// The record bytes one `records/modify` may touch (write, merge or delete), which its answer
     /// echoes and its notifications carry: the response budget, and never less than a request
@@ -87,6 +88,7 @@ package struct RecordService: Sendable {
                                          sealer: Sealer?, answering answer: @escaping @Sendable (RecordResults) throws -> Answer) async throws -> Answer {
         let key = try access.databaseKey()
         let context = WriteContext(access: access, user: user, now: clock.milliseconds)
+        let keepsHistory = try await historyRetention.keepsHistory(in: access.containerID)
         let whileCommitting = batch.count >= Self.answeredWhileCommitting
         let links = AssetLinks(signer: signer, access: access)
         let answerBatch: @Sendable (BatchOutcome) throws -> Answer = { outcome in

@@ -7,8 +7,8 @@ package struct ZoneService: Sendable {
     let maxOperations: Int
     let hub: NotificationHub
     let clock: ServerClock
-    /// Whether a deleted zone's records keep their last versions in the record log.
-    let keepsHistory: Bool
+    /// Whether a deleted zone's records keep their last versions in the record log, by container.
+    let historyRetention: HistoryRetention
 
     package func list(_ access: DatabaseAccess) async throws -> ZonesResponse {
         if access.scope == .shared {
@@ -59,13 +59,15 @@ package struct ZoneService: Sendable {
             throw CloudKitError.limitExceeded("at most \(maxOperations) zone operations per request")
         }
         let key = try access.databaseKey()
+        let keepsHistory = try await historyRetention.keepsHistory(in: access.containerID)
         return try await storage.write(publishingTo: hub) { transaction, changes in
             let databaseID = try await DatabaseDirectory.databaseID(key, in: changes)
             return ZonesResponse(zones: try await request.operations.asyncMap { operation in
                 let zoneID = operation.zone.zoneID
                 do {
                     return .success(try await transaction.withSavepoint {
-                        try await apply(operation.operationType, zoneID, databaseID: databaseID, of: key, access: access, at: clock.milliseconds, in: changes)
+                        try await apply(operation.operationType, zoneID, databaseID: databaseID, of: key, access: access, at: clock.milliseconds,
+                                        keepsHistory: keepsHistory, in: changes)
                     })
                 } catch let error as CloudKitError {
                     return .failure(ZoneError(zoneID: zoneID, error: error))
@@ -75,7 +77,7 @@ package struct ZoneService: Sendable {
     }
 
     private func apply(_ type: ZonesModifyRequest.Operation.OperationType, _ zoneID: ZoneID, databaseID: Int64, of owner: DatabaseKey,
-                              access: DatabaseAccess, at time: Int64, in changes: ChangeSet) async throws -> Zone {
+                              access: DatabaseAccess, at time: Int64, keepsHistory: Bool, in changes: ChangeSet) async throws -> Zone {
         let transaction = changes.transaction
         try NameRules.validateZoneName(zoneID.zoneName)
         try access.checkOwner(of: zoneID)

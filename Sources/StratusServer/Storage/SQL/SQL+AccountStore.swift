@@ -109,7 +109,7 @@ extension SQLDatabase {
 enum AccountRows {
     static func container(_ row: SQLRow) throws -> StoredContainer {
         StoredContainer(id: try row.string(0), apiToken: try row.string(1), createdAt: try row.int64(2),
-                        webOrigins: try row.string(3).split(separator: "\n").map(String.init))
+                        webOrigins: try row.string(3).split(separator: "\n").map(String.init), historyDays: try row.optionalInt64(4).map(Int.init))
     }
 
     /// Web origins as the column holds them: one per line.

@@ -56,15 +56,25 @@ extension RecordLogStore where Self: SQLDatabase {
             """).records
     }
 
-    package func purgeRecordLog(before time: Int64, limit: Int) async throws -> Int {
-        // The oldest entries have the lowest row ids: of the first `limit`, those logged before the
-        // time go. Fewer than `limit` going means the rest are newer (a clock set back only
-        // leaves some for the next round).
+    package func purgeRecordLog(before time: Int64, in scope: RecordLogScope, limit: Int) async throws -> Int {
+        // The oldest entries have the lowest row ids: of the scope's first `limit`, those logged
+        // before the time go. Fewer than `limit` going means the rest are newer (a clock set back
+        // only leaves some for the next round).
+        let zones: SQLStatement = switch scope {
+        case .allBut(let containers) where containers.isEmpty: ""
+        case .allBut(let containers): "WHERE zone_id NOT IN (\(Self.zonesOf(containers)))"
+        case .only(let containers): "WHERE zone_id IN (\(Self.zonesOf(containers)))"
+        }
         let purged = try await changedRowCount("""
-            DELETE FROM record_log WHERE id IN (SELECT id FROM record_log ORDER BY id LIMIT \(limit)) AND logged_at < \(time) RETURNING 1
+            DELETE FROM record_log WHERE id IN (SELECT id FROM record_log \(zones) ORDER BY id LIMIT \(limit)) AND logged_at < \(time) RETURNING 1
             """)
         if purged > 0 { try await forgetFilesOfRemovedVersions(where: "") }
         return purged
+    }
+
+    /// The row ids of the containers' zones, deleted ones included.
+    private static func zonesOf(_ containers: [String]) -> SQLStatement {
+        "SELECT z.id FROM zones z JOIN databases d ON d.id = z.database_id WHERE d.container_id IN (\(list: containers))"
     }
 
     package func purgeRecordHistory(zoneRowID: Int64, recordName: String) async throws -> Int {

@@ -201,4 +201,11 @@ package enum SQLSchema {
         ALTER TABLE share_participants ADD COLUMN accepted_sequence \(t.integer);
         """
     }
+
+    /// How many days a container keeps record history, when it does not follow the server's
+    /// `--history-days` (``StoredContainer/historyDays``). Registered by each driver after
+    /// ``historyAccess``.
+    package static let historyDays = Migration(sqliteIdentifier: "v33-history-days", postgresIdentifier: "v23-history-days") { t in
+        "ALTER TABLE containers ADD COLUMN history_days \(t.integer);"
+    }
 }

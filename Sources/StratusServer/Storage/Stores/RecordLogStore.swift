@@ -18,9 +18,10 @@ package protocol RecordLogStore {
     /// with it through `DELETE_SELF` references and that are still deleted: what undeleting
     /// `cause` brings back with it.
     func cascadedDeletions(zoneRowID: Int64, cause: String, after sequence: Int64) async throws -> [StoredRecord]
-    /// Removes up to `limit` entries logged before `time` (ms), and the files' hold of the versions
-    /// they kept. Returns how many went.
-    func purgeRecordLog(before time: Int64, limit: Int) async throws -> Int
+    /// Removes entries of the containers `scope` names logged before `time` (ms), and the files'
+    /// hold of the versions they kept: of the oldest `limit` of those containers' entries, those
+    /// older than `time`. Returns how many went (fewer than `limit`: the rest are newer).
+    func purgeRecordLog(before time: Int64, in scope: RecordLogScope, limit: Int) async throws -> Int
     /// Removes every entry of a record (its owner's privacy purge). Returns how many versions went.
     func purgeRecordHistory(zoneRowID: Int64, recordName: String) async throws -> Int
     /// Logs the deletion of every live record of a zone that is being deleted, each keeping its
@@ -41,4 +42,13 @@ package protocol RecordLogStore {
     /// The database's deleted zones whose records' versions the log keeps, most recently deleted
     /// first, at most `limit`.
     func deletedZones(databaseID: Int64, limit: Int) async throws -> [(zone: StoredZone, deletedAt: Int64)]
+}
+
+/// The containers whose record log entries a purge by time looks at (each container keeps history
+/// for its own number of days).
+package enum RecordLogScope: Sendable, Equatable {
+    /// Only these containers'.
+    case only([String])
+    /// Every container's but these (every container's, when none).
+    case allBut([String])
 }
