@@ -176,6 +176,37 @@ import StratusCore
         }
     }
 
+    /// The log's contract (docs/architecture.md, "The record log"): in commit order, a zone's
+    /// creation, its records' and its share's saves and deletions, and the zone's deletion (read
+    /// here through an export with history, the log's reader that lists everything).
+    @Test func theLogHoldsZoneAndShareEventsInCommitOrder() async throws {
+        try await TestServer.with { server in
+            let alice = try await server.signUp("alice")
+            let bob = try await server.signUp("bob")
+            try await alice.createZone("Log")
+            _ = try await alice.save([.create("n")], zone: "Log")
+            _ = try await alice.share(nil, zone: "Log", participants: [(try #require(bob.username), .readOnly)])
+            _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: ShareKeys.zoneShareName, recordType: ShareKeys.recordType))],
+                                     zone: "Log")
+            _ = try await alice.save([RecordOperation(.forceUpdate, Record(recordName: "n", fields: ["text": .string("edited")]))], zone: "Log")
+            let deleted = try await alice.post(alice.path(.private, "zones/modify"), ZonesModifyRequest(operations: [.init(.delete, ZoneID(zoneName: "Log"))]))
+            #expect(deleted.status == 200)
+
+            let archive = TestServer.temporaryDirectory()
+            _ = try await server.server.services.admin.exportContainer(id: TestServer.containerID, to: archive, includingSecrets: false,
+                                                                       includingHistory: true, progress: { _ in })
+            let entries = try ArchiveTests.lines(archive).split(separator: "\n").compactMap { line -> (String, String, Int)? in
+                guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], object["kind"] as? String == "logEntry",
+                      let name = object["recordName"] as? String, let type = object["recordType"] as? String, let change = object["change"] as? Int else { return nil }
+                return (name, type, change)
+            }
+            let share = ShareKeys.zoneShareName
+            #expect(entries.map { "\($0.0):\($0.2)" } == [":3", "n:0", "\(share):0", "\(share):2", "n:1", "n:2", ":4"],
+                    "zone created, record created, share saved and deleted, record updated, record deleted with its zone, zone deleted")
+            #expect(entries.filter { $0.0 == share }.allSatisfy { $0.1 == ShareKeys.recordType })
+        }
+    }
+
     @Test func onlyTheOwnerPurgesAndOnlyWritersSeeHistory() async throws {
         try await TestServer.with { server in
             let alice = try await server.signUp("alice")

@@ -15,7 +15,20 @@ package struct RecordLogEntry: Sendable, Equatable {
         case update = 1
         /// A record was deleted, or deleted with the record it pointed at (``RecordLogEntry/cause``).
         case delete = 2
+        /// A custom zone was created, or made again by its restore: an event of the zone itself
+        /// (``RecordLogEntry/zoneEventName``), no record's.
+        case zoneCreate = 3
+        /// A zone was deleted, after the deletions of its live records (an entry each): an event of
+        /// the zone itself (``RecordLogEntry/zoneEventName``).
+        case zoneDelete = 4
+
+        /// Whether the change is a record's (not a zone's event).
+        package var isRecordChange: Bool { rawValue <= Self.delete.rawValue }
     }
+
+    /// The record name of a zone's own events (``Change/zoneCreate``, ``Change/zoneDelete``),
+    /// which no record can have.
+    package static let zoneEventName = ""
 
     package var zoneRowID: Int64
     package var recordName: String

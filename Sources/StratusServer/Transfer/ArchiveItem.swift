@@ -153,7 +153,8 @@ package struct ArchivedLogEntry: Codable, Sendable, Equatable {
     /// The record's type after the change.
     package var recordType: String
     package var sequence: Int64
-    /// ``RecordLogEntry/Change``'s raw value: 0 create, 1 update, 2 delete.
+    /// ``RecordLogEntry/Change``'s raw value: 0 create, 1 update, 2 delete; a zone's own events (record name
+    /// empty) 3 created, 4 deleted.
     package var change: Int64
     package var stamp: RecordStamp
     package var cause: String?

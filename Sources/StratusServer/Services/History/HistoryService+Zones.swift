@@ -61,7 +61,7 @@ extension HistoryService {
             let target = if let live = rows.last(where: { !$0.zone.deleted })?.zone {
                 live
             } else {
-                try await transaction.insertZone(databaseID: databaseID, zoneName: zoneName, sequence: try changes.nextSequence())
+                try await Self.recreate(zoneName, databaseID: databaseID, stamp: context.stamp, in: changes)
             }
             let sharing = ShareOperations(changes: changes, grant: ZoneGrant(zone: target, owner: user, sharing: nil), access: access)
             try await sharing.readShares()
@@ -115,6 +115,13 @@ extension HistoryService {
             throw CloudKitError.badRequest("zones are restored by their owner, in the private database")
         }
         return user
+    }
+
+    /// Makes a deleted zone again under its zone ID, logged as the zone's creation.
+    private static func recreate(_ zoneName: String, databaseID: Int64, stamp: RecordStamp, in changes: ChangeSet) async throws -> StoredZone {
+        let zone = try await changes.transaction.insertZone(databaseID: databaseID, zoneName: zoneName, sequence: try changes.nextSequence())
+        try await changes.transaction.logZoneCreation(zoneRowID: zone.rowID, sequence: zone.changeSequence, stamp: stamp)
+        return zone
     }
 }
 

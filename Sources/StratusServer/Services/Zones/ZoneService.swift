@@ -90,6 +90,10 @@ package struct ZoneService: Sendable {
                 throw CloudKitError.badRequest("zone names starting with '_' are reserved")
             }
             let zone = try await transaction.insertZone(databaseID: databaseID, zoneName: zoneID.zoneName, sequence: try changes.nextSequence())
+            if keepsHistory {
+                try await transaction.logZoneCreation(zoneRowID: zone.rowID, sequence: zone.changeSequence,
+                                                      stamp: RecordStamp(timestamp: time, userRecordName: try access.requireUser(), deviceID: access.deviceID))
+            }
             return DatabaseDirectory.wireZone(zone, access: access, in: transaction)
         case .delete:
             guard !zoneID.isDefaultZone else { throw CloudKitError.badRequest("the default zone cannot be deleted") }

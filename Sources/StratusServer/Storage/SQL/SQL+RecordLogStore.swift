@@ -99,6 +99,14 @@ extension RecordLogStore where Self: SQLDatabase {
             INSERT INTO version_assets (zone_id, record_name, sequence, checksum)
             SELECT zone_id, record_name, \(sequence), checksum FROM asset_references WHERE zone_id = \(zoneRowID)
             """)
+        try await appendRecordLog([RecordLogEntry(zoneRowID: zoneRowID, recordName: RecordLogEntry.zoneEventName, recordType: "",
+                                                  sequence: sequence, change: .zoneDelete, stamp: stamp, replaced: nil)])
+    }
+
+    package func logZoneCreation(zoneRowID: Int64, sequence: Int64, stamp: RecordStamp) async throws {
+        try await storeActors([RecordActors.id(of: stamp): RecordActor(stamp)])
+        try await appendRecordLog([RecordLogEntry(zoneRowID: zoneRowID, recordName: RecordLogEntry.zoneEventName, recordType: "",
+                                                  sequence: sequence, change: .zoneCreate, stamp: stamp, replaced: nil)])
     }
 
     package func purgeZoneHistory(zoneRowID: Int64) async throws {
@@ -131,7 +139,7 @@ extension RecordLogStore where Self: SQLDatabase {
         let after: SQLStatement = name.map { "AND record_name > \($0)" } ?? ""
         return try await fetch("""
             SELECT record_name FROM record_rows WHERE zone_id IN (\(list: zoneRowIDs)) \(after)
-            UNION SELECT record_name FROM record_log WHERE zone_id IN (\(list: zoneRowIDs)) \(after)
+            UNION SELECT record_name FROM record_log WHERE zone_id IN (\(list: zoneRowIDs)) AND record_name <> \(RecordLogEntry.zoneEventName) \(after)
             ORDER BY record_name LIMIT \(limit)
             """).map { try $0.string(0) }
     }

@@ -25,8 +25,11 @@ package protocol RecordLogStore {
     /// Removes every entry of a record (its owner's privacy purge). Returns how many versions went.
     func purgeRecordHistory(zoneRowID: Int64, recordName: String) async throws -> Int
     /// Logs the deletion of every live record of a zone that is being deleted, each keeping its
-    /// version (and its files), stamped `stamp` at `sequence`.
+    /// version (and its files), then the zone's deletion, stamped `stamp` at `sequence`.
     func logZoneDeletion(zoneRowID: Int64, sequence: Int64, stamp: RecordStamp) async throws
+    /// Logs a custom zone's creation (or its making again by a restore), stamped `stamp`, at the
+    /// zone's first `sequence`.
+    func logZoneCreation(zoneRowID: Int64, sequence: Int64, stamp: RecordStamp) async throws
     /// Removes every entry of a zone (it is deleted with its account or environment).
     func purgeZoneHistory(zoneRowID: Int64) async throws
     /// Removes every entry of the zones of a database, deleted ones included (its account is deleted).
