@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs docs/examples.md's Shopping walkthrough against a fresh server: Alice shares a list with Bob,
-# both edit, both see the same list; Bob leaves; Alice restores the list to before a mistake.
+# both edit, both see the same list; Bob leaves; Alice restores the list to before a mistake; Bob
+# publishes a product to the public catalogue and Alice's device lists it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/walkthrough.sh
@@ -22,4 +23,5 @@ expect "0 entries brought back, 1 removed" "$out"
 after=$(printf '%s\n' "$out" | sed -n '/1 removed/,$p')
 expect "[x] bread" "$after"
 if grep -q "a mistake" <<<"$after"; then echo "the restore left 'a mistake' on the list"; exit 1; fi
+expect "Cereal: Porridge oats" "$out"
 echo "Shopping walkthrough: ok"

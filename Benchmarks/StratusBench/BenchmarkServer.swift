@@ -93,8 +93,8 @@ struct BenchmarkServer {
         try await local.importSchema(text, container: Self.containerID)
     }
 
-    func databasePath(_ endpoint: String) -> String {
-        "/database/1/\(Self.containerID)/development/private/\(endpoint)"
+    func databasePath(_ endpoint: String, database: String = "private") -> String {
+        "/database/1/\(Self.containerID)/development/\(database)/\(endpoint)"
     }
 
     /// POSTs a body and returns the response body; anything but 200 is an error.

@@ -129,12 +129,12 @@ struct HistoryBenchmark: AsyncParsableCommand {
 
     /// `forceUpdate`s (a create the first round, a new version after) of `names` with five fields
     /// of about 40 characters that differ from round to round.
-    static func modifyBody(round: Int, names: [String], zone: String = ZoneID.defaultZoneName) -> Data {
+    static func modifyBody(round: Int, names: [String], zone: String = ZoneID.defaultZoneName, recordType: String = "Item") -> Data {
         var json = #"{"operations":["#
         for (index, name) in names.enumerated() {
             if index > 0 { json += "," }
             let fields = (0..<5).map { #""f\#($0)":{"value":"field \#($0) of \#(name) in round \#(round), a few words","type":"STRING"}"# }
-            json += #"{"operationType":"forceUpdate","record":{"recordType":"Item","recordName":"\#(name)","fields":{\#(fields.joined(separator: ","))}}}"#
+            json += #"{"operationType":"forceUpdate","record":{"recordType":"\#(recordType)","recordName":"\#(name)","fields":{\#(fields.joined(separator: ","))}}}"#
         }
         return Data((json + #"],"zoneID":{"zoneName":"\#(zone)"}}"#).utf8)
     }

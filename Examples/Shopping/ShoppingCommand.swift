@@ -11,7 +11,7 @@ struct Shopping: AsyncParsableCommand {
         abstract: "Shared shopping lists, synced through Stratus.",
         subcommands: [Setup.self, New.self, Lists.self, Show.self, Add.self, Check.self, Uncheck.self, Delete.self, Rename.self,
                       Recolor.self, Share.self, Accept.self, Leave.self, Unshare.self, Remove.self, Activity.self, Mode.self,
-                      ApplyHeld.self, Compact.self, Restore.self, Sync.self, Diagnostics.self])
+                      ApplyHeld.self, Compact.self, Restore.self, Products.self, Publish.self, Sync.self, Diagnostics.self])
 
     struct DeviceOption: ParsableArguments {
         @Option(help: "The device's directory.") var device: String
@@ -216,6 +216,32 @@ struct Shopping: AsyncParsableCommand {
             try await device.syncNow()
             print("\(summary.restored.count) entries brought back, \(summary.deleted.count) removed"
                   + (summary.failures.isEmpty ? "" : ", \(summary.failures.count) could not be restored"))
+        }
+    }
+
+    struct Products: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The public catalogue's products, by aisle (synced first when the server is reachable).")
+        @OptionGroup var device: DeviceOption
+        func run() async throws {
+            let device = try await device.open()
+            do {
+                try await device.syncCatalogue()
+            } catch let error as CloudError where error.code == .networkUnavailable || error.code == .networkFailure {
+                print("(offline: the catalogue as this device last fetched it)")
+            }
+            for product in try await device.products() { print("\(product.aisle): \(product.name)") }
+        }
+    }
+
+    struct Publish: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Publish a product to the public catalogue, for every user.")
+        @OptionGroup var device: DeviceOption
+        @Argument var name: String
+        @Option(help: "The aisle it is found in.") var aisle: String
+        func run() async throws {
+            let device = try await device.open()
+            _ = try await device.publish(name, aisle: aisle)
+            try await device.syncCatalogue()
         }
     }
 

@@ -23,6 +23,8 @@ public actor ShoppingDevice {
     public let container: Container
     private let database: DatabaseQueue
     private let synced: SyncedDatabase
+    /// The public catalogue of products, mirrored from the public database.
+    private let catalogue: Catalogue
     /// The clock, replaceable in tests.
     private let now: @Sendable () -> Int64
 
@@ -73,6 +75,10 @@ public actor ShoppingDevice {
                                         configuration.appVersion = Self.appVersion
                                     },
                                     didApplyFetchedChanges: { changes, db in try Activity.record(changes, by: username, in: db) })
+        catalogue = try Catalogue(directory: directory, container: container) { configuration in
+            configuration.clock = clock
+            configuration.retry.maximumAttempts = 2
+        }
     }
 
     static var migrator: DatabaseMigrator {
@@ -91,6 +97,21 @@ public actor ShoppingDevice {
         }
         return migrator
     }
+
+    // MARK: The public catalogue
+
+    /// The products of the public catalogue on this device, by aisle then name (``syncCatalogue()``
+    /// brings it up to date).
+    public func products() async throws -> [Product] { try await catalogue.products() }
+
+    /// Publishes a product to the public catalogue, for every user; this device sees it once it
+    /// syncs the catalogue.
+    public func publish(_ name: String, aisle: String) async throws -> Product {
+        try await catalogue.publish(name, aisle: aisle)
+    }
+
+    /// Fetches the public catalogue's changes (new, changed and withdrawn products).
+    public func syncCatalogue() async throws { try await catalogue.synced.syncNow() }
 
     // MARK: Lists
 

@@ -247,7 +247,8 @@ public final class SyncedDatabase: Sendable {
                     SELECT "\(key)" FROM "\(table.tableName)" t WHERE NOT EXISTS (
                         SELECT 1 FROM _stratus_rows r WHERE r.table_name = ? AND r.row_id = t."\(key)" AND r.placeholder = 1)
                     """, arguments: [table.tableName]).filter { !seen.contains($0) && !queued.contains($0) }
-                switch policy {
+                // A mirror's rows are the server's: one the server no longer gives is gone.
+                switch table.isReadOnly ? .delete : policy {
                 case .send:
                     let queue = try db.makeStatement(sql: SyncedSchema.queue(table, among: tables, row: "t", "save", outbox: outbox, sharing: sharing,
                                                                              from: "\"\(table.tableName)\" t WHERE t.\"\(key)\" = ?1"))

@@ -48,6 +48,20 @@ enum SyncedSchema {
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_delete";
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_guard_update";
                 DROP TRIGGER IF EXISTS "_stratus_\(name)_guard_delete";
+                DROP TRIGGER IF EXISTS "_stratus_\(name)_guard_insert";
+                """)
+            if table.isReadOnly {
+                // A mirror: nothing of the app's is sent, and only the engine writes its synced columns.
+                let refusal = "SELECT RAISE(ABORT, 'this table mirrors records you may only read');"
+                try db.execute(sql: """
+                    CREATE TRIGGER "_stratus_\(name)_guard_insert" BEFORE INSERT ON "\(name)" WHEN \(capturing) BEGIN \(refusal) END;
+                    CREATE TRIGGER "_stratus_\(name)_guard_update" BEFORE UPDATE OF \(synced) ON "\(name)" WHEN \(capturing) BEGIN \(refusal) END;
+                    CREATE TRIGGER "_stratus_\(name)_guard_delete" BEFORE DELETE ON "\(name)" WHEN \(capturing) BEGIN \(refusal) END;
+                    """)
+                for reference in table.references { try db.execute(sql: "DROP TRIGGER IF EXISTS \"_stratus_\(name)_\(reference.column)_cascade\"") }
+                continue
+            }
+            try db.execute(sql: """
                 CREATE TRIGGER "_stratus_\(name)_insert" AFTER INSERT ON "\(name)"
                 BEGIN \(queue("NEW", "save")) END;
                 CREATE TRIGGER "_stratus_\(name)_update" AFTER UPDATE OF \(synced) ON "\(name)"

@@ -100,6 +100,10 @@ public struct SyncedTable: Sendable {
         /// Every row in one zone of the user's private database.
         public static func named(_ zoneName: String) -> Zone { Zone(rule: .named(zoneName)) }
 
+        /// Every row in the database's default zone: the one zone of the public database, whose
+        /// record types a table mirrors there (with a ``SyncedDatabase`` of the public database).
+        public static let defaultZone = Zone(rule: .named(ZoneID.defaultZoneName))
+
         /// Each row in the zone named by one of its TEXT columns (which may be the primary key).
         /// The column is not a record field: a fetched row's column is set from its record's zone.
         public static func column(_ column: Column) -> Zone { Zone(rule: .column(column.name)) }
@@ -139,6 +143,10 @@ public struct SyncedTable: Sendable {
     public let references: [Reference]
     /// JSON-array columns that reference rows of synced tables.
     public let referenceLists: [ReferenceList]
+    /// Whether the table mirrors records the user may only read (a public record type others
+    /// write): fetched changes fill it, and the app's inserts, updates and deletes of its synced
+    /// columns are refused. Its local columns stay the app's to change.
+    public let isReadOnly: Bool
 
     /// The table of `record`'s type, syncing as records of `recordType` (the table's name by
     /// default) in `zone`.
@@ -155,10 +163,12 @@ public struct SyncedTable: Sendable {
     ///   - encryptedColumns: columns whose fields are encrypted (never a reference or an asset column).
     ///   - references: columns holding another synced row's ID.
     ///   - referenceLists: columns holding a JSON array of other synced rows' IDs.
+    ///   - readOnly: whether the table only mirrors what is fetched (``isReadOnly``).
     public init<Record: TableRecord>(_ record: Record.Type, recordType: String? = nil, zone: Zone = .named("StratusData"),
                                      primaryKey: Column = Column("id"), fieldNames: KeyValuePairs<Column, String> = [:],
                                      localColumns: [Column] = [], assetColumns: [Column] = [], timestampColumns: [Column] = [],
-                                     encryptedColumns: [Column] = [], references: [Reference] = [], referenceLists: [ReferenceList] = []) {
+                                     encryptedColumns: [Column] = [], references: [Reference] = [], referenceLists: [ReferenceList] = [],
+                                     readOnly: Bool = false) {
         self.tableName = Record.databaseTableName
         self.recordType = recordType ?? Record.databaseTableName
         self.zone = zone
@@ -170,6 +180,7 @@ public struct SyncedTable: Sendable {
         self.encryptedColumns = Set(encryptedColumns.map(\.name))
         self.references = references
         self.referenceLists = referenceLists
+        self.isReadOnly = readOnly
     }
 
     /// The reference to the row's parent for sharing, if any.

@@ -5,12 +5,21 @@ extension SyncEngine {
     /// since its token, persisting each page with its token before reporting it. The database
     /// token is stored last, once every changed zone is fetched: a fetch cut short lists the
     /// same zones again next time rather than forgetting those it had not reached.
+    ///
+    /// The public database has one zone and no database feed: its `_defaultZone`'s feed (what the
+    /// user may read there) is the whole of it.
     func fetchOnce() async throws {
         try await ensureAccount()
         try await ensureSubscription()
         try await retrySetAsideAfterAppUpdate()
         phase = .fetching
         await emit(.willFetchChanges)
+        if database.scope == .public {
+            try await fetchZone(.default)
+            try markSynced()
+            await emit(.didFetchChanges)
+            return
+        }
         var token = try state.databaseToken()
         var modified: [ZoneID] = []
         var deleted: [ZoneID] = []

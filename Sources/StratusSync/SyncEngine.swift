@@ -304,11 +304,16 @@ public actor SyncEngine {
         accountChecked = true
     }
 
-    /// Creates the engine's database subscription once per account; the state remembers it.
+    /// Creates the engine's database subscription once per account (in the public database, a
+    /// subscription of its `_defaultZone`, which hears of the changes the user may read); the
+    /// state remembers it.
     func ensureSubscription() async throws {
-        guard let id = configuration.subscriptionID, database.scope != .public, try state.meta("subscription") != id else { return }
-        let subscription = CloudSubscription(subscriptionID: id, subscriptionType: .database,
-                                        notificationInfo: NotificationInfo(shouldSendContentAvailable: true))
+        guard let id = configuration.subscriptionID, try state.meta("subscription") != id else { return }
+        let subscription = database.scope == .public
+            ? CloudSubscription(subscriptionID: id, subscriptionType: .zone, zoneID: .default,
+                                notificationInfo: NotificationInfo(shouldSendContentAvailable: true))
+            : CloudSubscription(subscriptionID: id, subscriptionType: .database,
+                                notificationInfo: NotificationInfo(shouldSendContentAvailable: true))
         do {
             try await database.save(subscription: subscription)
         } catch let error as CloudError where error.code == .serverRecordChanged {
@@ -338,7 +343,7 @@ public actor SyncEngine {
         case .database, nil: nil
         }
         if !notification.isPruned, let zone {
-            pendingFetch.insert(database.scope == .private ? ZoneID(zoneName: zone.zoneName) : zone)
+            pendingFetch.insert(database.scope == .shared ? zone : ZoneID(zoneName: zone.zoneName))
         } else {
             pendingFetch.wholeDatabase = true
         }

@@ -25,7 +25,8 @@ extension SyncEngine {
         /// Whether the engine schedules sends and fetches itself after ``SyncEngine/start()``.
         public var automaticallySync = true
         /// The database subscription the engine creates (once) so that the server notifies its
-        /// devices of changes; nil creates none. The public database takes none.
+        /// devices of changes (in the public database, a subscription of its `_defaultZone`, which
+        /// notifies of the changes the user may read); nil creates none.
         public var subscriptionID: String? = "stratus-sync-engine"
         /// Records per `records/modify` request (halved while the server answers `limitExceeded`).
         public var batchSize = 400

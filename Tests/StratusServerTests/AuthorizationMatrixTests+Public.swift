@@ -153,8 +153,8 @@ extension AuthorizationMatrixTests {
                     _ = try await probe("records/lookup", #"{"records":[{"recordName":"\#(Self.recordName(type))"}]}"#, shows: true, "lookup")
                     _ = try await probe("records/query", #"{"query":{"recordType":"\#(type)"}}"#, shows: true, "query")
                     _ = try await probe("records/query", #"{"query":{"recordType":"\#(type)"},"zoneWide":true}"#, shows: true, "zoneWide query")
-                    _ = try await probe("records/changes", #"{"zoneID":{"zoneName":"_defaultZone"}}"#, shows: false, "records/changes")
-                    _ = try await probe("changes/zone", #"{"zones":[{"zoneID":{"zoneName":"_defaultZone"}}]}"#, shows: false, "changes/zone")
+                    _ = try await probe("records/changes", #"{"zoneID":{"zoneName":"_defaultZone"}}"#, shows: true, "records/changes")
+                    _ = try await probe("changes/zone", #"{"zones":[{"zoneID":{"zoneName":"_defaultZone"}}]}"#, shows: true, "changes/zone")
                     _ = try await probe("records/modify", #"""
                         {"operations":[{"operationType":"update","record":{"recordName":"\#(Self.recordName(type))","recordType":"\#(type)","recordChangeTag":"made-up","fields":{"text":{"value":"x"}}}}]}
                         """#, shows: kind.writes, "conflict answer")

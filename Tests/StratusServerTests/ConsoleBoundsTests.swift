@@ -9,7 +9,7 @@ import StratusCore
     static func changes(_ count: Int) -> CommittedChanges {
         CommittedChanges(database: DatabaseKey(containerID: "c", environment: .development, scope: .private, ownerRecordName: "u"),
                          databaseID: 1, zoneRowID: 1, zoneName: "Notes",
-                         records: (0..<count).map { RecordChange(recordName: "r\($0)", recordType: "Note", trigger: .create, fieldsJSON: []) })
+                         records: (0..<count).map { RecordChange(recordName: "r\($0)", recordType: "Note", creator: "_owner", trigger: .create, fieldsJSON: []) })
     }
 
     @Test func theActivityFeedKeepsTheNewestChangesAndAtMostItsWatchers() async throws {

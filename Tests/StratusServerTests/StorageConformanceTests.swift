@@ -238,6 +238,14 @@ import StratusCore
                                    replaced: row("b", 1, "b1")),
                     RecordLogEntry(zoneRowID: zone.rowID, recordName: "c", recordType: "Note", sequence: 6, change: .create, stamp: stamp(60), replaced: nil),
                 ])
+                // The change feed's positions (no fields), and rows read back by their sequences.
+                let positions = try await t.changePositions(zoneRowID: zone.rowID, after: 0, skippingDeletionsThrough: 0, limit: 10, recordTypes: nil)
+                #expect(positions == [4, 5, 6].map { ChangePosition(sequence: $0, recordType: "Note", creator: alice.userRecordName) },
+                        "a tombstone keeps its type and creator")
+                #expect(try await t.changePositions(zoneRowID: zone.rowID, after: 4, skippingDeletionsThrough: 5, limit: 10, recordTypes: nil).map(\.sequence) == [6])
+                #expect(try await t.changePositions(zoneRowID: zone.rowID, after: 0, skippingDeletionsThrough: 0, limit: 2, recordTypes: ["Other"]).isEmpty)
+                #expect(try await t.records(zoneRowID: zone.rowID, sequences: [4, 6, 6], maxBytes: .max).map(\.recordName) == ["a", "c"])
+                #expect(try await t.records(zoneRowID: zone.rowID, sequences: [], maxBytes: .max).isEmpty)
                 let versions = try await t.recordVersions(zoneRowID: zone.rowID, recordName: "a", before: nil, limit: 10)
                 #expect(versions.map(\.position) == [4, 3], "newest first, creates keep no version")
                 #expect(versions.map(\.record.changeTag) == ["3", "2"])
@@ -290,6 +298,11 @@ import StratusCore
                 let schema = try await t.schema(containerID: Self.container, environment: .development)
                 #expect(schema.roles == ["Reader"] && schema.grants["Note"]?["Reader"] == .read)
                 #expect(try await t.recordTypeGrants(containerID: Self.container, environment: .development, recordType: "Note") == ["Reader": .read])
+                try await t.applySchemaChanges([.addField(recordType: "Post", field: field), .setGrants(recordType: "Post", grants: [SecurityRole.world: .read, SecurityRole.creator: .write])],
+                                               containerID: Self.container, environment: .development)
+                #expect(try await t.recordTypeGrants(containerID: Self.container, environment: .development)
+                        == ["Note": ["Reader": .read], "Post": [SecurityRole.world: .read, SecurityRole.creator: .write]])
+                #expect(try await t.recordTypeGrants(containerID: Self.container, environment: .production).isEmpty)
                 try await t.replaceSchema(Schema(), containerID: Self.container, environment: .development)
                 #expect(try await t.schema(containerID: Self.container, environment: .development).recordTypes.isEmpty)
 

@@ -208,8 +208,9 @@ import Testing
             let bob = try await cloud.signUp("bob")
             let posters = CloudQuery(recordType: "Poster")
             try await bob.publicCloudDatabase.save(subscription: CloudSubscription(subscriptionID: "posters", subscriptionType: .query, query: posters))
-            let zoneSubscription = CloudSubscription(subscriptionID: "z", subscriptionType: .zone, zoneID: .default)
-            await #expect(throws: CloudError.self) { try await bob.publicCloudDatabase.save(subscription: zoneSubscription) }
+            // No database subscriptions there (zone subscriptions of its feed are an extension).
+            let databaseSubscription = CloudSubscription(subscriptionID: "d", subscriptionType: .database)
+            await #expect(throws: CloudError.self) { try await bob.publicCloudDatabase.save(subscription: databaseSubscription) }
 
             let push = PushConnection(container: bob)
             await push.start()

@@ -98,6 +98,10 @@ public struct ServerConfiguration: Sendable {
     public var maxLargeRequests = 4
     /// Zones named in one `changes/zone` or `zones/lookup` request.
     public var maxZonesPerRequest = 100
+    /// Changes one page of the public database's feed looks at, readable by the caller or not: a
+    /// page that finds too few readable ones among them answers what it found (even none) with
+    /// `moreComing`, so its cost never grows with what the caller may not read.
+    public var maxPublicFeedScan = 1000
     /// Filters in one query.
     public var maxQueryFilters = 32
     /// Sort descriptors in one query.

@@ -214,6 +214,10 @@ package actor NotificationHub {
                    try await !readsEveryRecord(of: recordType, listener) {
                     continue
                 }
+                if changes.database.scope == .public, stored.subscription.subscriptionType == .zone,
+                   try await !readsOneRecord(of: changes, listener) {
+                    continue
+                }
                 var delivered = false
                 if let devices = connections.mailboxes(of: listener), !devices.isEmpty {
                     for notification in notifications {
@@ -252,6 +256,24 @@ package actor NotificationHub {
         }
         publicReaders[key] = reads
         return reads
+    }
+
+    /// Whether the user may read one of the public records the commit changed: a zone
+    /// subscription's notification tells only that the zone changed, and only a subscriber whose
+    /// feed holds one of the changes hears it.
+    private func readsOneRecord(of changes: CommittedChanges, _ listener: Listener) async throws -> Bool {
+        for recordType in Set(changes.records.map(\.recordType)) {
+            if try await readsEveryRecord(of: recordType, listener) { return true }
+        }
+        let own = changes.records.filter { $0.creator == listener.user }
+        guard !own.isEmpty else { return false }
+        return try await storage.read { transaction in
+            var roles = PublicPermissions(containerID: listener.containerID, environment: listener.environment, user: listener.user, in: transaction)
+            for change in own {
+                if try await roles.permissions(on: change.recordType, createdBy: change.creator).contains(.read) { return true }
+            }
+            return false
+        }
     }
 
     private func subscriptionsOf(_ databaseID: Int64) async throws -> [StoredSubscription] {

@@ -4,19 +4,22 @@ import StratusCore
 package struct RecordChange: Codable, Sendable {
     package var recordName: String
     package var recordType: String
+    /// The user who created the record: in the public database, `_creator`'s grants follow it.
+    package var creator: String
     package var trigger: CloudSubscription.Trigger
     /// The fields JSON as saved, or as it was before a deletion.
     package var fieldsJSON: [UInt8]
 
-    package init(recordName: String, recordType: String, trigger: CloudSubscription.Trigger, fieldsJSON: [UInt8]) {
+    package init(recordName: String, recordType: String, creator: String, trigger: CloudSubscription.Trigger, fieldsJSON: [UInt8]) {
         self.recordName = recordName
         self.recordType = recordType
+        self.creator = creator
         self.trigger = trigger
         self.fieldsJSON = fieldsJSON
     }
 
     private enum CodingKeys: String, CodingKey {
-        case recordName, recordType, trigger, fields
+        case recordName, recordType, creator, trigger, fields
     }
 
     // The fields travel between instances as a string: `JSONEncoder` writes bytes as an array
@@ -26,6 +29,9 @@ package struct RecordChange: Codable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         recordName = try container.decode(String.self, forKey: .recordName)
         recordType = try container.decode(String.self, forKey: .recordType)
+        // An instance of an earlier build sends none: only those who read every record of the
+        // type hear of the change then.
+        creator = try container.decodeIfPresent(String.self, forKey: .creator) ?? ""
         trigger = try container.decode(CloudSubscription.Trigger.self, forKey: .trigger)
         fieldsJSON = Array(try container.decode(String.self, forKey: .fields).utf8)
     }
@@ -34,6 +40,7 @@ package struct RecordChange: Codable, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(recordName, forKey: .recordName)
         try container.encode(recordType, forKey: .recordType)
+        try container.encode(creator, forKey: .creator)
         try container.encode(trigger, forKey: .trigger)
         try container.encode(String(decoding: fieldsJSON, as: UTF8.self), forKey: .fields)
     }

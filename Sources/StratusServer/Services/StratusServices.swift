@@ -90,7 +90,7 @@ package struct StratusServices: Sendable {
                              signer: signer, keys: keys)
         changes = ChangeService(storage: storage, directory: directory, maxResultsLimit: configuration.maxResultsLimit,
                                 maxZonesPerRequest: configuration.maxZonesPerRequest, maxResponseBytes: configuration.maxResponseBytes,
-                                tombstoneRetention: configuration.tombstoneRetention, signer: signer,
+                                maxPublicFeedScan: configuration.maxPublicFeedScan, tombstoneRetention: configuration.tombstoneRetention, signer: signer,
                                 readAhead: ChangeReadAhead(storage: storage), keys: keys, clock: clock)
         assets = AssetService(storage: storage, directory: directory, auth: auth, blobs: blobs, incoming: incoming, signer: signer,
                               maxAssetBytes: configuration.maxAssetBytes, maxTokens: configuration.maxResultsLimit,

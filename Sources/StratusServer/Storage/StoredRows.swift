@@ -345,6 +345,21 @@ package struct StoredRecord: Sendable, Equatable {
     }
 }
 
+/// Where a change of a zone is, without its fields: its sequence, and what the public database's
+/// security roles need to know whether a caller may read it (``RecordStore/changePositions(zoneRowID:after:skippingDeletionsThrough:limit:recordTypes:)``).
+package struct ChangePosition: Sendable, Equatable {
+    package var sequence: Int64
+    package var recordType: String
+    /// The user who created the record (a tombstone keeps them).
+    package var creator: String?
+
+    package init(sequence: Int64, recordType: String, creator: String?) {
+        self.sequence = sequence
+        self.recordType = recordType
+        self.creator = creator
+    }
+}
+
 /// An edge from a source record to the record one of its references points at, kept for the
 /// references whose action matters when the target is deleted.
 package struct StoredReference: Sendable, Hashable {

@@ -74,19 +74,20 @@ struct Caller: Sendable {
         guard try response.decode(ZonesResponse.self).zones.first?.zone != nil else { throw TestFailure("zone not created") }
     }
 
-    func zoneChanges(_ zone: String, token: String? = nil, limit: Int? = nil) async throws -> ZoneChangesResult {
+    func zoneChanges(_ zone: String, token: String? = nil, limit: Int? = nil, database: DatabaseScope = .private) async throws -> ZoneChangesResult {
         let request = ZoneChangesRequest(zones: [.init(zoneID: ZoneID(zoneName: zone), syncToken: token, resultsLimit: limit)])
-        let zones = try await post(path(.private, "changes/zone"), request).decode(ZoneChangesResponse.self).zones
+        let zones = try await post(path(database, "changes/zone"), request).decode(ZoneChangesResponse.self).zones
         guard let first = zones.first else { throw TestFailure("no zone in changes/zone response") }
         return first
     }
 
     /// Follows `moreComing` to the end and returns every change and the final token.
-    func allZoneChanges(_ zone: String, from token: String? = nil, limit: Int? = nil) async throws -> (records: [Record], token: String) {
+    func allZoneChanges(_ zone: String, from token: String? = nil, limit: Int? = nil,
+                        database: DatabaseScope = .private) async throws -> (records: [Record], token: String) {
         var token = token
         var records: [Record] = []
         while true {
-            guard let page = try await zoneChanges(zone, token: token, limit: limit).changes else { throw TestFailure("zone changes failed") }
+            guard let page = try await zoneChanges(zone, token: token, limit: limit, database: database).changes else { throw TestFailure("zone changes failed") }
             records += page.records
             token = page.syncToken
             if !page.moreComing { return (records, page.syncToken) }

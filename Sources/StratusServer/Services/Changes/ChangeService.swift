@@ -2,6 +2,10 @@ import StratusCore
 
 /// Change feeds: `changes/zone` (and the older `records/changes`) and `changes/database`.
 ///
+/// The public database has a zone feed too (an extension; CloudKit has none): its `_defaultZone`'s
+/// changes that the caller may read now, each page scanning at most `maxPublicFeedScan` changes
+/// (``readableChanges(zoneRowID:after:horizon:limit:maxScan:maxBytes:recordTypes:permissions:in:)``).
+///
 /// Every change has a number from one monotonic sequence; a token is "after number N". Fetching
 /// reads only the rows changed after N through the (zone, sequence) index, so its cost follows the
 /// number of changes, never the size of the zone. A first fetch (no token) leaves out deletions
@@ -12,6 +16,8 @@ package struct ChangeService: Sendable {
     let maxResultsLimit: Int
     let maxZonesPerRequest: Int
     let maxResponseBytes: Int
+    /// The changes one page of the public feed looks at, readable or not.
+    let maxPublicFeedScan: Int
     let tombstoneRetention: Duration
     let signer: AssetURLSigner
     let readAhead: ChangeReadAhead
@@ -25,7 +31,7 @@ package struct ChangeService: Sendable {
     /// All zones share one response budget: once it is spent, the remaining zones answer with
     /// the records that fit (possibly none) and `moreComing`, and their tokens resume there.
     package func zoneChanges(_ request: ZoneChangesRequest, _ access: DatabaseAccess) async throws -> ZoneChangesPages {
-        try checkFeedAvailable(access)
+        try checkZoneFeedAvailable(access)
         guard request.zones.count <= maxZonesPerRequest else {
             throw CloudKitError.limitExceeded("at most \(maxZonesPerRequest) zones per request")
         }
@@ -67,7 +73,7 @@ package struct ChangeService: Sendable {
 
     /// The older single-zone feed, `records/changes`.
     package func recordChanges(_ request: RecordsChangesRequest, _ access: DatabaseAccess) async throws -> RecordChangesPage {
-        try checkFeedAvailable(access)
+        try checkZoneFeedAvailable(access)
         let maxResponseBytes = self.maxResponseBytes
         var page = try await directory.read(for: access) { databaseID, transaction in
             var budget = ResponseBudget(bytes: maxResponseBytes)
@@ -82,7 +88,10 @@ package struct ChangeService: Sendable {
 
     /// Zones created, changed or deleted after the token.
     package func databaseChanges(_ request: DatabaseChangesRequest, _ access: DatabaseAccess) async throws -> DatabaseChangesResponse {
-        try checkFeedAvailable(access)
+        if access.scope == .public {
+            throw CloudKitError.badRequest("the public database has no database feed; fetch its _defaultZone's changes with changes/zone")
+        }
+        _ = try access.requireUser()
         let limit = try resultsLimit(request.resultsLimit)
         return try await directory.read(for: access) { databaseID, transaction in
             var after: Int64 = 0
@@ -151,11 +160,10 @@ package struct ChangeService: Sendable {
 
     static let expired = CloudKitError(.changeTokenExpired, "the change token has expired; fetch again without a token")
 
-    private func checkFeedAvailable(_ access: DatabaseAccess) throws(CloudKitError) {
-        if access.scope == .public {
-            throw .badRequest("change feeds are available in the private and shared databases only")
-        }
-        _ = try access.requireUser()
+    /// Zone feeds: the public database's for any caller it admits (what they read is theirs to
+    /// see), the others' for a signed-in user.
+    private func checkZoneFeedAvailable(_ access: DatabaseAccess) throws(CloudKitError) {
+        if access.scope != .public { _ = try access.requireUser() }
     }
 
     private func resultsLimit(_ requested: Int?) throws(CloudKitError) -> Int {
@@ -169,6 +177,9 @@ package struct ChangeService: Sendable {
         let limit = try resultsLimit(requestedLimit)
         let grant = try await DatabaseDirectory.grant(zoneID, databaseID: databaseID, access: access, in: transaction)
         let zone = grant.zone
+        // In the public database, what the caller may read, and its fingerprint for the token.
+        var permissions = access.scope == .public ? PublicPermissions(access, in: transaction) : nil
+        let rights = try await permissions?.feedRights()
         var after: Int64 = 0
         var horizon = zone.changeSequence
         if let tokenText {
@@ -188,13 +199,21 @@ package struct ChangeService: Sendable {
             guard token.sequence <= zone.changeSequence else {
                 throw CloudKitError.badRequest("syncToken is not a token this zone issued")
             }
+            // Issued under other rights: what they hid may be readable now, or the reverse.
+            if token.rights != rights?.fingerprint { throw Self.expired }
             after = token.sequence
             horizon = token.firstSyncHorizon
         }
         // Read no further than the budget can answer (plus one row, to know whether more come),
         // unless the page was read ahead (with the whole budget) and the zone has not changed since.
         let read: [StoredRecord]
-        if budget.remaining == maxResponseBytes, let keptRows = readAhead.rows(of: kept, zoneRowID: zone.rowID, zoneSequence: zone.changeSequence) {
+        // Where a public page stopped scanning short of its end without filling up.
+        var scannedThrough: Int64?
+        if var filter = permissions, rights?.readsEverything == false {
+            (read, scannedThrough) = try await Self.readableChanges(
+                zoneRowID: zone.rowID, after: after, horizon: horizon, limit: limit, maxScan: maxPublicFeedScan, maxBytes: budget.remaining,
+                recordTypes: recordTypes, permissions: &filter, in: transaction)
+        } else if budget.remaining == maxResponseBytes, let keptRows = readAhead.rows(of: kept, zoneRowID: zone.rowID, zoneSequence: zone.changeSequence) {
             read = keptRows
         } else {
             read = try await transaction.recordChanges(zoneRowID: zone.rowID, after: after, skippingDeletionsThrough: horizon,
@@ -205,10 +224,11 @@ package struct ChangeService: Sendable {
         var fitting = 0
         while fitting < min(read.count, limit), budget.take(read[fitting]) { fitting += 1 }
         var page = read[..<fitting]
-        let moreComing = read.count > fitting
-        let sequence = moreComing ? page.last?.sequence ?? after : zone.changeSequence
+        let cutShort = read.count > fitting
+        let moreComing = cutShort || scannedThrough != nil
+        let sequence = cutShort ? page.last?.sequence ?? after : scannedThrough ?? zone.changeSequence
         let syncToken = ChangeToken(kind: .zone, ownerID: zone.rowID, sequence: sequence, firstSyncHorizon: horizon,
-                                    epoch: transaction.storeEpoch).encoded
+                                    epoch: transaction.storeEpoch, rights: rights?.fingerprint).encoded
         if var key, moreComing {
             key.syncToken = syncToken
             readAhead.start(key, zoneRowID: zone.rowID, after: sequence, horizon: horizon, limit: limit, maxBytes: maxResponseBytes)
@@ -225,5 +245,36 @@ package struct ChangeService: Sendable {
         changes.shares = try await ShareKeysView.keys(forShareRecords: page, zoneRowID: zone.rowID, owner: grant.owner,
                                                 caller: access.userRecordName, origin: access.origin, in: transaction)
         return changes
+    }
+
+    /// The public feed's changes after `after` that the caller may read, oldest first: up to
+    /// `limit` and one more (to know whether more come), from at most `maxScan` changes, so that a
+    /// page costs what it scans however few of the changes the caller may read. The scan reads the
+    /// changes' positions (type and creator, no fields) a chunk at a time, `limit + 1` first and
+    /// twice as many each time after, so a caller who reads most of them costs one chunk.
+    /// `scannedThrough` is the last change scanned when the scan stopped at `maxScan` short of
+    /// the zone's end without finding more than `limit`: the page resumes after it, with
+    /// `moreComing`, even when it holds no record.
+    static func readableChanges(zoneRowID: Int64, after: Int64, horizon: Int64, limit: Int, maxScan: Int, maxBytes: Int, recordTypes: [String]?,
+                                permissions: inout PublicPermissions,
+                                in transaction: any StorageTransaction) async throws -> (records: [StoredRecord], scannedThrough: Int64?) {
+        var readable: [Int64] = []
+        var cursor = after, scanned = 0, chunk = limit + 1, atEnd = false
+        scanning: while readable.count <= limit, scanned < maxScan, !atEnd {
+            let size = min(chunk, maxScan - scanned)
+            let positions = try await transaction.changePositions(zoneRowID: zoneRowID, after: cursor, skippingDeletionsThrough: horizon,
+                                                                  limit: size, recordTypes: recordTypes)
+            atEnd = positions.count < size
+            scanned += positions.count
+            chunk *= 2
+            for position in positions {
+                cursor = position.sequence
+                guard try await permissions.permissions(on: position.recordType, createdBy: position.creator).contains(.read) else { continue }
+                readable.append(position.sequence)
+                if readable.count > limit { break scanning }
+            }
+        }
+        let scannedThrough = readable.count <= limit && !atEnd ? cursor : nil
+        return (try await transaction.records(zoneRowID: zoneRowID, sequences: readable, maxBytes: maxBytes), scannedThrough)
     }
 }

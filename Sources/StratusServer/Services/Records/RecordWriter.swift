@@ -436,7 +436,8 @@ final class RecordWriter {
             if replaced == nil, keepsHistory, case let row?? = known[name], row.deleted { replaced = row }
             try await store(stored, references: edges, replacingReferences: existing != nil)
         }
-        try log(RecordChange(recordName: name, recordType: recordType, trigger: existing == nil ? .create : .update,
+        try log(RecordChange(recordName: name, recordType: recordType, creator: stored.created.userRecordName,
+                             trigger: existing == nil ? .create : .update,
                              fieldsJSON: fieldsJSON),
                 RecordLogEntry(zoneRowID: zone.rowID, recordName: name, recordType: recordType, sequence: stored.sequence,
                                change: existing == nil ? .create : .update, stamp: context.stamp, replaced: replaced))
@@ -545,7 +546,7 @@ final class RecordWriter {
             tombstone.modified = context.stamp
             try await changes.version(&tombstone)
             try await store(tombstone, references: [], replacingReferences: true)
-            try log(RecordChange(recordName: target.recordName, recordType: target.recordType, trigger: .delete,
+            try log(RecordChange(recordName: target.recordName, recordType: target.recordType, creator: target.created.userRecordName, trigger: .delete,
                                  fieldsJSON: target.fieldsJSON),
                     RecordLogEntry(zoneRowID: zone.rowID, recordName: target.recordName, recordType: target.recordType,
                                    sequence: tombstone.sequence, change: .delete, stamp: context.stamp,

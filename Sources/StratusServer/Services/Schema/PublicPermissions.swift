@@ -1,3 +1,5 @@
+import Crypto
+import Foundation
 import StratusCore
 
 /// What the caller may do with public-database records, by the container environment's security
@@ -21,6 +23,9 @@ struct PublicPermissions {
     private let user: String?
     private var roles: Set<String>?
     private var grants: [String: [String: RecordPermissions]] = [:]
+    /// Whether `grants` holds every type that declares any (``feedRights()`` read them all), so a
+    /// type missing there has CloudKit's defaults.
+    private var knowsEveryGrant = false
 
     init(_ access: DatabaseAccess, in transaction: any StorageTransaction) {
         self.init(containerID: access.containerID, environment: access.environment, user: access.userRecordName, in: transaction)
@@ -69,8 +74,46 @@ struct PublicPermissions {
         throw CloudKitError.accessDenied("the security roles of '\(recordType)' do not let you read its records")
     }
 
+    /// What the caller may read of the public database's change feed, by type (see
+    /// ``FeedRights``). Reads every type's grants once: ``permissions(on:createdBy:)`` asks no more.
+    mutating func feedRights() async throws -> FeedRights {
+        let declared = try await transaction.recordTypeGrants(containerID: containerID, environment: environment)
+        for (type, byRole) in declared { grants[type] = SecurityRole.grantsInForce(byRole) }
+        knowsEveryGrant = true
+        var described = "user=\(user ?? "")"
+        var readsEverything = true
+        for type in declared.keys.sorted() {
+            let scope: String
+            if try await permissions(on: type, createdBy: nil).contains(.read) {
+                scope = "every"
+            } else if let user, try await permissions(on: type, createdBy: user).contains(.read) {
+                scope = "own"
+            } else {
+                scope = "none"
+            }
+            if scope != "every" { readsEverything = false }
+            described += "\n\(type)=\(scope)"
+        }
+        let digest = SHA256.hash(data: Data(described.utf8))
+        return FeedRights(fingerprint: digest.prefix(8).map { byte in
+            let hex = String(byte, radix: 16)
+            return hex.count == 1 ? "0" + hex : hex
+        }.joined(), readsEverything: readsEverything)
+    }
+
+    /// What a caller may read of the public feed: a fingerprint of who they are and, for each type
+    /// that declares grants, whether they read every record of it, only their own, or none — what
+    /// a feed token carries (``ChangeToken/rights``), so that a role given or taken away, or a
+    /// grant of READ changed, expires it (a grant of WRITE, or a role that lets read nothing more, does not).
+    struct FeedRights {
+        var fingerprint: String
+        /// Every record of every type (undeclared types have CloudKit's defaults, `_world` READ).
+        var readsEverything: Bool
+    }
+
     private mutating func grants(of recordType: String) async throws -> [String: RecordPermissions] {
         if let known = grants[recordType] { return known }
+        if knowsEveryGrant { return SecurityRole.defaultGrants }
         let effective = await SecurityRole.grantsInForce(
             try transaction.recordTypeGrants(containerID: containerID, environment: environment, recordType: recordType))
         grants[recordType] = effective

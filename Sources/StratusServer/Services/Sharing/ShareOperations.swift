@@ -314,7 +314,8 @@ final class ShareOperations {
         change(&record)
         try await changes.version(&record)
         try await transaction.saveRecord(record, references: [], replacingReferences: record.deleted)
-        changes.recordsChanged([RecordChange(recordName: name, recordType: record.recordType, trigger: record.deleted ? .delete : .update,
+        changes.recordsChanged([RecordChange(recordName: name, recordType: record.recordType, creator: record.created.userRecordName,
+                                             trigger: record.deleted ? .delete : .update,
                                              fieldsJSON: record.deleted ? fields : record.fieldsJSON)],
                                zone: zone, database: ownerDatabase, zoneIsShared: true)
         return record

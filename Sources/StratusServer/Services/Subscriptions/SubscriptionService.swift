@@ -100,14 +100,15 @@ package struct SubscriptionService: Sendable {
         }
     }
 
-    /// CloudKit's rules: the public database takes query subscriptions only, the shared database
-    /// database subscriptions only; a query needs a record type and at least one trigger; a zone
+    /// CloudKit's rules: the public database takes query subscriptions (and, an extension for its
+    /// change feed, zone subscriptions of its `_defaultZone`), the shared database database
+    /// subscriptions only; a query needs a record type and at least one trigger; a zone
     /// subscription needs an existing zone.
     private static func validate(_ subscription: CloudSubscription, databaseID: Int64, access: DatabaseAccess,
                                  in transaction: any StorageTransaction) async throws {
         switch (access.scope, subscription.subscriptionType) {
-        case (.public, .zone), (.public, .database):
-            throw CloudKitError.badRequest("the public database supports query subscriptions only")
+        case (.public, .database):
+            throw CloudKitError.badRequest("the public database supports query and zone subscriptions only")
         case (.shared, .query), (.shared, .zone):
             throw CloudKitError.badRequest("the shared database supports database subscriptions only")
         default: break

@@ -90,6 +90,16 @@ extension SchemaStore where Self: SQLDatabase {
         return grants
     }
 
+    package func recordTypeGrants(containerID: String, environment: ContainerEnvironment) async throws -> [String: [String: RecordPermissions]] {
+        var grants: [String: [String: RecordPermissions]] = [:]
+        for row in try await fetch("""
+            SELECT record_type, role, permissions FROM schema_grants WHERE container_id = \(containerID) AND environment = \(environment.rawValue)
+            """) {
+            grants[try row.string(0), default: [:]][try row.string(1)] = RecordPermissions(rawValue: try row.int(2))
+        }
+        return grants
+    }
+
     package func userRoles(containerID: String, environment: ContainerEnvironment, user: String) async throws -> Set<String> {
         Set(try await fetch("""
             SELECT role FROM user_roles WHERE container_id = \(containerID) AND environment = \(environment.rawValue) AND user_record_name = \(user)

@@ -24,6 +24,14 @@ package protocol RecordStore {
     /// `maxBytes` with at least two read.
     func recordChanges(zoneRowID: Int64, after sequence: Int64, skippingDeletionsThrough horizon: Int64, limit: Int,
                        maxBytes: Int, recordTypes: [String]?) async throws -> [StoredRecord]
+    /// Where the changes after `sequence` are, oldest first, as ``recordChanges(zoneRowID:after:skippingDeletionsThrough:limit:maxBytes:recordTypes:)``
+    /// would read them, without their fields: at most `limit`, for a reader that filters before it
+    /// reads (the public database's feed).
+    func changePositions(zoneRowID: Int64, after sequence: Int64, skippingDeletionsThrough horizon: Int64, limit: Int,
+                         recordTypes: [String]?) async throws -> [ChangePosition]
+    /// The records and tombstones at these change sequences of the zone, oldest first, no more
+    /// once their fields add up to over `maxBytes` with at least two read.
+    func records(zoneRowID: Int64, sequences: [Int64], maxBytes: Int) async throws -> [StoredRecord]
     /// Every live record of a type in the container environment's zones, for rebuilding indexes.
     func liveRecords(containerID: String, environment: ContainerEnvironment, recordType: String) async throws -> [StoredRecord]
 }

@@ -12,6 +12,8 @@ package protocol SchemaStore {
     func replaceSchema(_ schema: Schema, containerID: String, environment: ContainerEnvironment) async throws
     /// The grants of one record type by role; empty when it declares none (CloudKit's defaults hold).
     func recordTypeGrants(containerID: String, environment: ContainerEnvironment, recordType: String) async throws -> [String: RecordPermissions]
+    /// The grants of every record type that declares any, by type and role.
+    func recordTypeGrants(containerID: String, environment: ContainerEnvironment) async throws -> [String: [String: RecordPermissions]]
     /// The custom roles given to a user in an environment.
     func userRoles(containerID: String, environment: ContainerEnvironment, user: String) async throws -> Set<String>
     /// Gives a user a role, or takes it away; false when nothing changed.
