@@ -426,6 +426,7 @@ enum PostgresSchema {
         Migration(identifier: SQLSchema.recordLog.postgresIdentifier, sql: SQLSchema.recordLog.sql(SQLDialect.postgres.ddl)),
         Migration(identifier: SQLSchema.historyAccess.postgresIdentifier, sql: SQLSchema.historyAccess.sql(SQLDialect.postgres.ddl)),
         Migration(identifier: SQLSchema.historyDays.postgresIdentifier, sql: SQLSchema.historyDays.sql(SQLDialect.postgres.ddl)),
+        Migration(identifier: SQLSchema.webhooks.postgresIdentifier, sql: SQLSchema.webhooks.sql(SQLDialect.postgres.ddl)),
     ]
 
     /// The migrations that start and end the move to record format 2.

@@ -396,6 +396,7 @@ enum SQLiteSchema {
         migrator.registerMigration(SQLSchema.recordLog.sqliteIdentifier) { db in try db.execute(sql: SQLSchema.recordLog.sql(SQLDialect.sqlite.ddl)) }
         migrator.registerMigration(SQLSchema.historyAccess.sqliteIdentifier) { db in try db.execute(sql: SQLSchema.historyAccess.sql(SQLDialect.sqlite.ddl)) }
         migrator.registerMigration(SQLSchema.historyDays.sqliteIdentifier) { db in try db.execute(sql: SQLSchema.historyDays.sql(SQLDialect.sqlite.ddl)) }
+        migrator.registerMigration(SQLSchema.webhooks.sqliteIdentifier) { db in try db.execute(sql: SQLSchema.webhooks.sql(SQLDialect.sqlite.ddl)) }
         return migrator
     }
 

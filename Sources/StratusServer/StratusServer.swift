@@ -252,6 +252,7 @@ public struct StratusServer: Sendable {
             application.addServices(InstanceListener(bus: bus, hub: hub))
         }
         if let outbox = services.outbox { application.addServices(outbox) }
+        application.addServices(services.webhooks)
         if services.revoker.isEnabled {
             let revoker = services.revoker
             application.addServices(Periodic(description: "AppleTokenRevoker", interval: AppleTokenRevoker.pollInterval, work: revoker.revokeDue))

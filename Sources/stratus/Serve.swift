@@ -23,6 +23,11 @@ struct Serve: AsyncParsableCommand {
     var historyDays = 30
     @Option(help: "The most MB of kept versions history holds per zone; past it, the oldest versions of the most-edited records go first.")
     var historyZoneMb = 256
+    @Flag(help: "Let webhooks use http:// and reach loopback, private, link-local and CGNAT addresses (tests, local development).")
+    var webhookAllowPrivate = false
+    @Option(help: "A PEM file of certificate authorities webhook deliveries trust besides the system's.") var webhookCaFile: String?
+    @Option(help: "Days an event waits for webhook endpoints that have not delivered it, whatever --history-days keeps.")
+    var webhookBacklogDays = 7
     @Option(help: "Seconds a sign-in or re-authentication counts as fresh proof, which adding or removing a sign-in method, setting a password and deleting the account take.")
     var freshProofSeconds = 300
     @Option(help: "Largest asset file accepted, in MB.") var assetLimitMb = 50
@@ -167,6 +172,7 @@ struct Serve: AsyncParsableCommand {
         }
         guard historyDays >= 0 else { throw ValidationError("--history-days must be 0 (no history) or more") }
         guard historyZoneMb > 0 else { throw ValidationError("--history-zone-mb must be positive") }
+        guard webhookBacklogDays > 0 else { throw ValidationError("--webhook-backlog-days must be positive") }
         guard (10...20).contains(passwordHashCost) else { throw ValidationError("--password-hash-cost must be between 10 and 20") }
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), host: host, port: port)
         configuration.storageDrivers = Stratus.storageDrivers
@@ -177,6 +183,9 @@ struct Serve: AsyncParsableCommand {
         configuration.tombstoneRetention = .seconds(tombstoneDays * 24 * 3600)
         configuration.historyRetention = .seconds(historyDays * 24 * 3600)
         configuration.historyZoneBytes = Int64(historyZoneMb) * 1024 * 1024
+        configuration.webhooks.allowsPrivateAddresses = webhookAllowPrivate
+        configuration.webhooks.caFile = webhookCaFile
+        configuration.webhooks.backlog = .seconds(webhookBacklogDays * 24 * 3600)
         configuration.maxAssetBytes = Int64(assetLimitMb) * 1024 * 1024
         configuration.publicURL = publicUrl
         configuration.maxResponseBytes = maxResponseMb * 1024 * 1024

@@ -11,7 +11,7 @@ struct Stratus: AsyncParsableCommand {
         commandName: "stratus",
         abstract: "A self-hostable, CloudKit-compatible sync server.",
         version: StratusServer.version,
-        subcommands: [Serve.self, DoctorCommand.self, ContainerCommand.self, SchemaCommand.self, KeyCommand.self, KeysCommand.self, UserCommand.self, RecordsCommand.self, APNsCommand.self,
+        subcommands: [Serve.self, DoctorCommand.self, ContainerCommand.self, SchemaCommand.self, KeyCommand.self, KeysCommand.self, UserCommand.self, RecordsCommand.self, WebhookCommand.self, APNsCommand.self,
                       BackupCommand.self, RestoreCommand.self, ExportCommand.self, ImportCommand.self, CopyCommand.self, MigrateCommand.self,
                       AdminCommand.self],
         defaultSubcommand: Serve.self)

@@ -33,6 +33,8 @@ public struct ServerConfiguration: Sendable {
     /// (`--history-zone-mb`): past it, maintenance evicts the oldest versions of the most-edited
     /// records first.
     public var historyZoneBytes: Int64 = 256 * 1024 * 1024
+    /// How webhooks are delivered (`--webhook-*`).
+    public var webhooks = WebhookConfiguration()
     /// How often the tombstone purge runs.
     public var maintenanceInterval: Duration = .seconds(3600)
     /// Largest asset file accepted, in bytes (CloudKit documents 50 MB).

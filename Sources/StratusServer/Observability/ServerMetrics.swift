@@ -20,6 +20,7 @@ import StratusCore
 /// - `stratus_push_connections` (gauge);
 /// - `stratus_errors_total{code}`: answers with a CloudKit error, `THROTTLED` among them;
 /// - `stratus_asset_bytes_total{direction=upload|download}`;
+/// - `stratus_webhook_attempts_total{outcome=delivered|failed}`, `stratus_webhook_oldest_pending_seconds{endpoint}` (gauge);
 /// - `stratus_access_log_dropped_total`: access log lines dropped while standard output's reader fell behind.
 package enum ServerMetrics {
     private static let bootstrapped = Mutex<PrometheusCollectorRegistry?>(nil)
@@ -87,6 +88,19 @@ package enum ServerMetrics {
     static func lossAlarmRaised() {
         guard isRecording else { return }
         Counter(label: "stratus_loss_alarms_total").increment()
+    }
+
+    /// A webhook delivery attempt, by outcome (`delivered`: a 2xx; `failed`: anything else).
+    static func webhookAttempt(delivered: Bool) {
+        guard isRecording else { return }
+        Counter(label: "stratus_webhook_attempts_total", dimensions: [("outcome", delivered ? "delivered" : "failed")]).increment()
+    }
+
+    /// How long the oldest event an endpoint has not passed has waited since its commit (0 when
+    /// it is through).
+    static func webhookOldestPending(seconds: Double, endpointID: String) {
+        guard isRecording else { return }
+        Gauge(label: "stratus_webhook_oldest_pending_seconds", dimensions: [("endpoint", endpointID)]).record(seconds)
     }
 
     static func recordsWritten(_ count: Int) {

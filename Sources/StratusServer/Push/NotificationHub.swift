@@ -43,9 +43,12 @@ package actor NotificationHub {
     package nonisolated let sessionStreams = SessionStreams()
     /// Each container's history setting, as this instance last read it.
     private let historyRetention: HistoryRetention
+    /// Told of every commit, here and on other instances: the webhook courier delivers it.
+    private let webhookBell: WebhookBell
 
     init(storage: any StratusStorage, mailboxCapacity: Int, maxConnectionsPerUser: Int, maxConnections: Int, apns: APNsProvider,
-         activity: ActivityFeed, historyRetention: HistoryRetention, logger: Logger) {
+         activity: ActivityFeed, historyRetention: HistoryRetention, webhookBell: WebhookBell, logger: Logger) {
+        self.webhookBell = webhookBell
         self.storage = storage
         self.historyRetention = historyRetention
         self.bus = storage.bus
@@ -129,6 +132,7 @@ package actor NotificationHub {
     /// instance to theirs. Who else hears of a private zone's records (the participants of its
     /// shares) is read now, after the commit, outside its transaction.
     package func publish(_ commits: [CommittedChanges]) async {
+        if !commits.isEmpty { webhookBell.ring() }
         for var changes in commits {
             if changes.lossAlarm != nil { ServerMetrics.lossAlarmRaised() }
             if changes.database.scope == .private && changes.zoneIsShared && !changes.records.isEmpty {
@@ -143,6 +147,7 @@ package actor NotificationHub {
     package func receive(_ message: InstanceMessage) async {
         switch message {
         case .committed(let changes):
+            webhookBell.ring()
             await deliver(changes, throughAPNs: false)
         case .subscriptionsChanged(let databaseID):
             subscriptions.forget(databaseID)
@@ -155,6 +160,7 @@ package actor NotificationHub {
             forgetPublicReaders()
         case .historyRetentionChanged(let containerID):
             historyRetention.forget(containerID)
+            webhookBell.ring()
         }
     }
 

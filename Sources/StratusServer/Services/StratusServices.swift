@@ -40,6 +40,8 @@ package struct StratusServices: Sendable {
     package let revoker: AppleTokenRevoker
     /// Acts on Sign in with Apple's server-to-server notifications.
     package let appleNotifications: AppleNotifications
+    /// Delivers the record log's events to webhook endpoints.
+    package let webhooks: WebhookCourier
     /// The wall clock every service reads (``ServerConfiguration/clock``).
     package let clock: ServerClock
 
@@ -53,9 +55,12 @@ package struct StratusServices: Sendable {
         let activity = ActivityFeed(clock: clock)
         self.activity = activity
         let historyRetention = HistoryRetention(storage: storage, serverDefault: configuration.historyRetention)
+        let webhookBell = WebhookBell()
+        webhooks = try WebhookCourier(storage: storage, keys: keys, clock: clock, configuration: configuration.webhooks, bell: webhookBell,
+                                      logger: logger)
         let hub = NotificationHub(storage: storage, mailboxCapacity: configuration.pushMailboxCapacity,
                                   maxConnectionsPerUser: configuration.maxPushConnectionsPerUser, maxConnections: configuration.pushConnectionLimit,
-                                  apns: apns, activity: activity, historyRetention: historyRetention,
+                                  apns: apns, activity: activity, historyRetention: historyRetention, webhookBell: webhookBell,
                                   logger: logger)
         self.storage = storage
         self.hub = hub
@@ -125,7 +130,7 @@ package struct StratusServices: Sendable {
                                 freshProofWindow: configuration.freshProofWindow, clock: clock)
         serverKeys = ServerKeyService(storage: storage, clock: clock)
         let admin = AdminService(storage: storage, blobs: blobs, incoming: incoming, auth: auth, hub: hub, containers: containers, keys: keys,
-                                 revoker: revoker, clock: clock)
+                                 revoker: revoker, clock: clock, webhookPolicy: webhooks.policy, webhookBell: webhookBell)
         self.admin = admin
         appleNotifications = AppleNotifications(apple: apple, admin: admin, storage: storage, notices: notices, logger: logger)
     }

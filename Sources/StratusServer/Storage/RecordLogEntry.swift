@@ -21,9 +21,15 @@ package struct RecordLogEntry: Sendable, Equatable {
         /// A zone was deleted, after the deletions of its live records (an entry each): an event of
         /// the zone itself (``RecordLogEntry/zoneEventName``).
         case zoneDelete = 4
+        /// A record's earlier version made current again by a history restore (`records/restore`,
+        /// `zones/restore`), or a deleted record brought back by one.
+        case restore = 5
+        /// The loss alarm (``LossAlarm``) went off in the zone: an event of the zone itself
+        /// (``RecordLogEntry/zoneEventName``), the alarm's JSON in ``RecordLogEntry/cause``.
+        case lossAlarm = 6
 
         /// Whether the change is a record's (not a zone's event).
-        package var isRecordChange: Bool { rawValue <= Self.delete.rawValue }
+        package var isRecordChange: Bool { [.create, .update, .delete, .restore].contains(self) }
     }
 
     /// The record name of a zone's own events (``Change/zoneCreate``, ``Change/zoneDelete``),
@@ -40,6 +46,7 @@ package struct RecordLogEntry: Sendable, Equatable {
     /// Who made the change, from which device, and when (server time).
     package var stamp: RecordStamp
     /// For a deletion a `DELETE_SELF` reference cascaded to: the record whose deletion began it.
+    /// For a ``Change/lossAlarm``: the alarm, as JSON.
     package var cause: String?
     /// The version the change replaced: a live record, or a tombstone (a record brought back after
     /// its deletion). Nil for a create of a name never used, and once the version is evicted.

@@ -48,7 +48,7 @@ package protocol StratusStorage: Sendable {
 /// adds its execution and its specialities.
 package protocol StorageTransaction: ContainerStore, AccountStore, PasswordResetStore, SessionStore, AdministratorStore, ServerKeyStore, APNsStore, ZoneStore,
     RecordStore, QueryIndexStore, SchemaStore, AssetStore, SubscriptionStore, ShareStore, ArchiveStore, MaintenanceStore, ReplayStore, MailOutboxStore, AuditStore, UserCodeStore,
-    PasskeyStore, OpenIDStore, SignInWithAppleStore, RecordLogStore, DeletionBurstStore, HistoryBudgetStore {
+    PasskeyStore, OpenIDStore, SignInWithAppleStore, RecordLogStore, DeletionBurstStore, HistoryBudgetStore, WebhookStore {
     /// Runs `body` so that if it throws, only its own writes are undone.
     func withSavepoint<T>(_ body: () async throws -> T) async throws -> T
 }

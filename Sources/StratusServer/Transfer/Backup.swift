@@ -66,9 +66,17 @@ package enum Backup {
         }
         let storage = try await driver.open(configuration, Logger(label: "stratus-restore"))
         let epoch = newEpoch(other: storage.epoch)
-        try await storage.write { try await $0.setStoreEpoch(epoch) }
+        try await storage.write { try await begin(epoch: epoch, in: $0) }
         progress("restored into \(dataDirectory.path); change tokens issued before now will expire")
         return manifest
+    }
+
+    /// Gives a restored store its new epoch, and moves every webhook endpoint's cursor to the end
+    /// of the restored log: each hears `database.restored` (``WebhookCourier``), then what is
+    /// logged after.
+    static func begin(epoch: Int64, in transaction: any StorageTransaction) async throws {
+        try await transaction.setStoreEpoch(epoch)
+        try await transaction.resetWebhookCursors(to: try await transaction.recordLogPosition(before: nil))
     }
 
     /// A random epoch, never 0 (the epoch of a store never restored) nor `other`.

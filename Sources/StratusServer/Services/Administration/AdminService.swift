@@ -18,6 +18,10 @@ package struct AdminService: Sendable {
     /// Revokes the Sign in with Apple token of an account deleted.
     let revoker: AppleTokenRevoker
     let clock: ServerClock
+    /// What webhook URLs may be (``WebhookAddressPolicy``).
+    let webhookPolicy: WebhookAddressPolicy
+    /// Rung when an endpoint changes, so that this instance's courier looks at once.
+    let webhookBell: WebhookBell
 
     /// The most users one listing returns.
     static let maxListedUsers = 1_000
@@ -142,7 +146,7 @@ package struct AdminService: Sendable {
     /// started again.
     package func startNewEpoch() async throws {
         let epoch = Backup.newEpoch(other: storage.epoch)
-        try await storage.write { try await $0.setStoreEpoch(epoch) }
+        try await storage.write { try await Backup.begin(epoch: epoch, in: $0) }
     }
 
     /// Copies this whole store into `target`, which must be empty, and checks the copy

@@ -1,7 +1,8 @@
 import Logging
 
 /// Background upkeep, run by a ``Periodic`` service: purging expired tombstones and record
-/// versions past history's retention or its byte budget, collecting
+/// versions past history's retention or its byte budget, passing webhook endpoints over events
+/// older than the webhook backlog, collecting
 /// asset files nothing refers to, forgetting expired replay keys and the fleet's full rate
 /// buckets, and destroying the data keys of deleted users that a deletion left behind.
 struct Maintenance: Sendable {
@@ -15,6 +16,8 @@ struct Maintenance: Sendable {
             _ = try await services.storage.exclusively("maintenance") {
                 let purged = try await services.changes.purgeTombstones()
                 if purged > 0 { logger.info("purged \(purged) expired tombstones") }
+                let passed = try await services.webhooks.passBacklog()
+                if passed > 0 { logger.warning("\(passed) webhook endpoints fell behind the webhook backlog; events older than it were not delivered") }
                 let versions = try await services.history.purgeExpired()
                 if versions > 0 { logger.info("purged \(versions) record versions older than history's retention") }
                 let evicted = try await services.history.enforceBudget()

@@ -288,6 +288,7 @@ package struct HistoryService: Sendable {
                     let alarm = LossAlarm(cause: .historyBudget, userRecordName: key.ownerRecordName, deviceID: "", deleted: evicted,
                                           zoneRecords: evictions.count, restoreTo: youngest)
                     changes.lossAlarmRaised(alarm, zone: zone, database: key)
+                    try await alarm.log(zoneRowID: zone.rowID, at: clock.milliseconds, in: transaction)
                 }
                 return evicted
             }

@@ -1,3 +1,4 @@
+import Foundation
 import StratusCore
 
 /// The loss alarm: when one user's device deletes more than half of a zone of at least
@@ -44,5 +45,16 @@ package struct LossAlarm: Codable, Sendable, Equatable {
         guard burst.alarmedAt == stamp.timestamp, let records = burst.zoneRecords else { return nil }
         return LossAlarm(userRecordName: stamp.userRecordName, deviceID: stamp.deviceID, deleted: burst.deleted, zoneRecords: records,
                          restoreTo: burst.startedAt - 1)
+    }
+
+    /// Logs the alarm as an event of the zone (``RecordLogEntry/Change/lossAlarm``) in the
+    /// transaction that raised it, where webhooks read it.
+    func log(zoneRowID: Int64, at time: Int64, in transaction: any StorageTransaction) async throws {
+        let json = String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
+        try await transaction.appendRecordLog([
+            RecordLogEntry(zoneRowID: zoneRowID, recordName: RecordLogEntry.zoneEventName, recordType: "",
+                           sequence: try await transaction.currentChangeSequence(), change: .lossAlarm,
+                           stamp: RecordStamp(timestamp: time, userRecordName: userRecordName, deviceID: deviceID), cause: json, replaced: nil),
+        ])
     }
 }

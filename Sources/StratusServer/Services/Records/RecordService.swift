@@ -126,6 +126,7 @@ package struct RecordService: Sendable {
             if keepsHistory, let alarm = try await LossAlarm.count(writer.changeLog.count { $0.trigger == .delete }, zone: zone,
                                                                    stamp: context.stamp, in: transaction) {
                 changes.lossAlarmRaised(alarm, zone: zone, database: ownerKey)
+                try await alarm.log(zoneRowID: zone.rowID, at: context.stamp.timestamp, in: transaction)
             }
             var committed = outcomes
             if sharing.mayChangeShares {

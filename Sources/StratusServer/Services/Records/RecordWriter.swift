@@ -365,7 +365,7 @@ final class RecordWriter {
     /// (`EXISTS`); a tombstone of the same name is replaced, unless the same create made it
     /// (``refuseReplay(of:createKey:)``). A restore passes the version's creation (`createdStamp`,
     /// when it brings a deleted record back) and `keepingAssets`: the version's files are
-    /// attached again as it stored them.
+    /// attached again as it stored them, and its log entry is a ``RecordLogEntry/Change/restore``.
     private func save(name: String, recordType: String, fields: [String: FieldValue?], sent: Record, encoded: [UInt8]?,
                       sealedFor: KeyScope? = nil, parent: String?,
                       created existing: StoredRecord?, createKey: String?, insertOnly: Bool = false,
@@ -440,7 +440,7 @@ final class RecordWriter {
                              trigger: existing == nil ? .create : .update,
                              fieldsJSON: fieldsJSON),
                 RecordLogEntry(zoneRowID: zone.rowID, recordName: name, recordType: recordType, sequence: stored.sequence,
-                               change: existing == nil ? .create : .update, stamp: context.stamp, replaced: replaced))
+                               change: keepingAssets ? .restore : existing == nil ? .create : .update, stamp: context.stamp, replaced: replaced))
         let replacedAssets = existing.map { RecordMapper.hasAssets($0.fieldsJSON) } == true
         if replacedAssets, keepsHistory {
             try await transaction.keepAssetReferences(zoneRowID: zone.rowID, recordName: name, sequence: stored.sequence)

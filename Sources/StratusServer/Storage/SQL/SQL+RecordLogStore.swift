@@ -65,8 +65,12 @@ extension RecordLogStore where Self: SQLDatabase {
         case .allBut(let containers): "WHERE zone_id NOT IN (\(Self.zonesOf(containers)))"
         case .only(let containers): "WHERE zone_id IN (\(Self.zonesOf(containers)))"
         }
+        // An endpoint not disabled holds what it has not passed (``WebhookStore``).
         let purged = try await changedRowCount("""
-            DELETE FROM record_log WHERE id IN (SELECT id FROM record_log \(zones) ORDER BY id LIMIT \(limit)) AND logged_at < \(time) RETURNING 1
+            DELETE FROM record_log WHERE id IN (SELECT id FROM record_log \(zones) ORDER BY id LIMIT \(limit)) AND logged_at < \(time)
+              AND id <= COALESCE((SELECT MIN(delivered_through) FROM webhook_endpoints
+                                  WHERE state <> \(StoredWebhookEndpoint.State.disabled.rawValue)), id)
+            RETURNING 1
             """)
         if purged > 0 { try await forgetFilesOfRemovedVersions(where: "") }
         return purged

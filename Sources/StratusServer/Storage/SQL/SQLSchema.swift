@@ -208,4 +208,40 @@ package enum SQLSchema {
     package static let historyDays = Migration(sqliteIdentifier: "v33-history-days", postgresIdentifier: "v23-history-days") { t in
         "ALTER TABLE containers ADD COLUMN history_days \(t.integer);"
     }
+    /// Webhook endpoints and their last delivery attempts (``WebhookStore``). Registered by each
+    /// driver after ``historyDays``.
+    package static let webhooks = Migration(sqliteIdentifier: "v34-webhooks", postgresIdentifier: "v24-webhooks") { t in """
+        CREATE TABLE webhook_endpoints (
+            id \(t.key) PRIMARY KEY,
+            container_id \(t.key) NOT NULL,
+            environment \(t.key) NOT NULL,
+            url TEXT NOT NULL,
+            scopes TEXT NOT NULL,
+            record_types TEXT NOT NULL,
+            zones TEXT NOT NULL,
+            secret TEXT NOT NULL,
+            previous_secret TEXT,
+            previous_secret_until \(t.integer),
+            state \(t.integer) NOT NULL,
+            delivered_through \(t.integer) NOT NULL,
+            epoch \(t.integer) NOT NULL,
+            attempts \(t.integer) NOT NULL,
+            failing_since \(t.integer),
+            next_attempt_at \(t.integer) NOT NULL,
+            created_at \(t.integer) NOT NULL,
+            lease_owner \(t.key),
+            lease_until \(t.integer) NOT NULL
+        );
+        CREATE TABLE webhook_attempts (
+            id \(t.rowID),
+            endpoint_id \(t.key) NOT NULL,
+            event_id \(t.key) NOT NULL,
+            attempted_at \(t.integer) NOT NULL,
+            status \(t.integer) NOT NULL,
+            latency_ms \(t.integer) NOT NULL,
+            answer TEXT NOT NULL
+        );
+        CREATE INDEX webhook_attempts_endpoint ON webhook_attempts(endpoint_id, id);
+        """
+    }
 }

@@ -1,0 +1,135 @@
+import Foundation
+import Logging
+import NIOSSL
+import ServiceLifecycle
+import StratusCore
+import Synchronization
+
+/// Delivers the record log's events to webhook endpoints: at least once, in commit order per
+/// endpoint, signed as Standard Webhooks asks (docs/webhooks.md).
+///
+/// Each endpoint has a cursor into the log. A round (``deliver(_:)``) leases the endpoint — one
+/// instance delivers an endpoint's events at a time; another takes over once the lease lapses —
+/// and sends the events after the cursor one by one, moving the cursor past each once the
+/// receiver answered 2xx (an event the endpoint's filter passes over moves it too). A failure
+/// holds the later events back (order over liveness) and schedules the next try with
+/// exponential backoff and jitter, at least the `Retry-After` of a 429 or 503; after
+/// ``WebhookConfiguration/giveUpAfter`` the endpoint is marked failing and waits for
+/// `webhook replay`. A 410 disables it. A crash between a receiver's 2xx and the cursor's write
+/// sends that event again, with the same `webhook-id`.
+package final class WebhookCourier: Service, Sendable {
+    let storage: any StratusStorage
+    let keys: KeyVault
+    let clock: ServerClock
+    let configuration: WebhookConfiguration
+    let policy: WebhookAddressPolicy
+    let bell: WebhookBell
+    let logger: Logger
+    private let tls: TLSConfiguration
+    /// This courier's name in the leases it holds.
+    let owner = "courier-" + SecretGenerator.shortGUID()
+    /// The endpoints this courier is delivering to, each with whether it was asked again meanwhile.
+    private let busy = Mutex<[String: Bool]>([:])
+
+    /// The most events read from the log at once.
+    static let page = 100
+    /// How many attempts `webhook deliveries` keeps per endpoint, and for how long.
+    static let keptAttempts = 100
+    static let attemptsKeptFor: Int64 = 7 * 24 * 3600 * 1000
+
+    init(storage: any StratusStorage, keys: KeyVault, clock: ServerClock, configuration: WebhookConfiguration, bell: WebhookBell,
+         logger: Logger) throws {
+        self.storage = storage
+        self.keys = keys
+        self.clock = clock
+        self.configuration = configuration
+        self.bell = bell
+        self.logger = logger
+        policy = WebhookAddressPolicy(allowsPrivate: configuration.allowsPrivateAddresses, resolver: configuration.resolver ?? SystemWebhookResolver())
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let caFile = configuration.caFile { tls.additionalTrustRoots = [.file(caFile)] }
+        self.tls = tls
+    }
+
+    package func run() async throws {
+        let (bell, interval) = (self.bell, configuration.pollInterval)
+        await cancelWhenGracefulShutdown { [self] in
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    while !Task.isCancelled {
+                        bell.ring()
+                        try? await Task.sleep(for: interval)
+                    }
+                }
+                for await _ in bell.rings {
+                    await deliverDue(in: &group)
+                }
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// Starts a round for each enabled endpoint due now that this courier is not already
+    /// delivering to (one already busy goes round again when it finishes).
+    private func deliverDue(in group: inout TaskGroup<Void>) async {
+        let endpoints: [StoredWebhookEndpoint]
+        do {
+            endpoints = try await storage.read { try await $0.webhookEndpoints(containerID: nil) }
+        } catch {
+            logger.warning("webhook endpoints could not be read: \(error)")
+            return
+        }
+        let now = clock.milliseconds
+        for endpoint in endpoints where endpoint.state == .enabled && endpoint.nextAttemptAt <= now {
+            let starts = busy.withLock { busy in
+                if busy[endpoint.id] != nil { busy[endpoint.id] = true; return false }
+                busy[endpoint.id] = false
+                return true
+            }
+            guard starts else { continue }
+            group.addTask { [self] in
+                while true {
+                    await deliver(endpoint.id)
+                    let again = busy.withLock { busy in
+                        if busy[endpoint.id] == true { busy[endpoint.id] = false; return true }
+                        busy[endpoint.id] = nil
+                        return false
+                    }
+                    if !again { return }
+                }
+            }
+        }
+    }
+
+    /// One round of deliveries to an endpoint, if this courier can lease it: every event after
+    /// its cursor, until the log is through or a delivery fails.
+    func deliver(_ endpointID: String) async {
+        do {
+            var round = try await WebhookRound(courier: self, endpointID: endpointID)
+            try await round.run()
+        } catch WebhookRound.Stop.notHeld {
+            return
+        } catch {
+            logger.warning("webhook endpoint \(endpointID): \(error)")
+        }
+    }
+
+    /// Moves endpoints behind the backlog (``WebhookConfiguration/backlog``) past the events
+    /// logged before it, which the log then no longer keeps for them; returns how many moved.
+    func passBacklog() async throws -> Int {
+        let bound = clock.milliseconds - configuration.backlog.milliseconds
+        return try await storage.write { transaction in
+            try await transaction.passWebhookBacklog(before: try await transaction.recordLogPosition(before: bound))
+        }
+    }
+
+    /// The wait before the next try after the `attempts`th failure: exponential, with ±20%
+    /// jitter, at least what the receiver asked for.
+    func retryWait(after attempts: Int, asked: Duration?) -> Duration {
+        let base = RetrySchedule.wait(after: attempts, first: configuration.firstRetryWait, longest: configuration.longestRetryWait)
+        let jittered = base * Double.random(in: 0.8...1.2)
+        return max(jittered, asked ?? .zero)
+    }
+
+    var tlsConfiguration: TLSConfiguration { tls }
+}

@@ -1,0 +1,329 @@
+import Foundation
+import Testing
+import StratusCore
+@testable import StratusServer
+
+/// Webhooks (issue 67) through real HTTP, on the backend the suite runs on: a loopback receiver
+/// hears every committed change once or more, in order, signed; failures back off and hold later
+/// events back; 410 disables; replay, rotation, the address rules and TLS with a test CA.
+@Suite struct WebhookTests {
+    /// A server that may deliver to loopback, looking for work every 50 ms.
+    static func server(_ configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in },
+                       _ body: @Sendable (TestServer) async throws -> Void) async throws {
+        try await TestServer.with(configure: {
+            $0.webhooks.allowsPrivateAddresses = true
+            $0.webhooks.pollInterval = .milliseconds(50)
+            configure(&$0)
+        }, body)
+    }
+
+    static func add(_ server: TestServer, _ receiver: WebhookReceiver, filter: WebhookFilter = WebhookFilter()) async throws
+        -> (endpoint: StoredWebhookEndpoint, secret: String) {
+        try await server.server.services.admin.addWebhook(containerID: TestServer.containerID, environment: .development, url: receiver.url,
+                                                          filter: filter)
+    }
+
+    static func endpoint(_ server: TestServer, _ id: String) async throws -> StoredWebhookEndpoint {
+        try #require(try await server.server.services.admin.webhooks(containerID: TestServer.containerID).first { $0.id == id })
+    }
+
+    /// Whether the delivery carries a valid `v1` signature by `secret`.
+    static func signed(_ delivery: WebhookReceiver.Delivery, by secret: String) -> Bool {
+        WebhookSignature(secret: secret)?.verifies(delivery.signature, id: delivery.id, timestamp: delivery.timestamp, body: delivery.body) == true
+    }
+
+    @Test func signaturesMatchTheStandardsTestVector() throws {
+        let signer = try #require(WebhookSignature(secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"))
+        let body = Array(#"{"test": 2432232314}"#.utf8)
+        #expect(signer.signature(id: "msg_p5jXN8AQM9LWM0D4loKWxJek", timestamp: 1614265330, body: body)
+                == "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
+        #expect(signer.verifies("v1a,abc v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", id: "msg_p5jXN8AQM9LWM0D4loKWxJek",
+                                timestamp: 1614265330, body: body))
+        #expect(!signer.verifies("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", id: "msg_p5jXN8AQM9LWM0D4loKWxJek",
+                                 timestamp: 1614265331, body: body))
+        #expect(WebhookSignature(secret: "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw") == nil, "a secret is whsec_ and base64")
+    }
+
+    @Test func committedChangesArriveSignedAndInCommitOrder() async throws {
+        try await Self.server { server in
+            try await WebhookReceiver.with { receiver in
+                let alice = try await server.signUp("alice")
+                let (endpoint, secret) = try await Self.add(server, receiver)
+                #expect(secret.hasPrefix("whsec_"))
+                #expect(!endpoint.secret.contains(secret.dropFirst(6)), "the store keeps the secret sealed")
+                try await alice.createZone("Notes")
+                _ = try await alice.save([.create("a", ["text": .string("one")]), .create("b"), .create("c")], zone: "Notes")
+                _ = try await alice.modify([RecordOperation(.forceDelete, Record(recordName: "b"))], zone: "Notes")
+                _ = try await alice.post(alice.path(.private, "zones/modify"), ZonesModifyRequest(operations: [.init(.delete, ZoneID(zoneName: "Notes"))]))
+                let deliveries = try await receiver.waitFor(6)
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(receiver.deliveries.count == 6, "a zone's deletion is one event, not one per record")
+                #expect(deliveries.map(\.type) == ["zone.created", "record.saved", "record.saved", "record.saved", "record.deleted", "zone.deleted"])
+                #expect(deliveries.allSatisfy { Self.signed($0, by: secret) })
+                let positions = deliveries.map { Int64($0.id.split(separator: "_").last!)! }
+                #expect(positions == positions.sorted() && Set(positions).count == 6, "in commit order, one id each")
+                #expect(deliveries.allSatisfy { $0.id.hasPrefix("evt_\(server.server.services.storage.epoch)_") && !$0.id.contains(".") })
+                let saved = deliveries[1].data
+                #expect(saved["recordName"] as? String == "a" && saved["recordType"] as? String == "Note" && saved["zoneName"] as? String == "Notes")
+                #expect(saved["database"] as? String == "private" && saved["userRecordName"] as? String == alice.userRecordName)
+                #expect(saved["container"] as? String == TestServer.containerID && saved["environment"] as? String == "development")
+                #expect(saved["recordChangeTag"] as? String != nil)
+                #expect(saved["fields"] == nil, "a private database's fields stay with its users")
+                #expect(deliveries[4].data["recordName"] as? String == "b")
+                #expect(deliveries[0].json["timestamp"] as? String != nil)
+
+                let attempts = try await server.server.services.admin.webhookAttempts(id: endpoint.id, containerID: TestServer.containerID)
+                #expect(attempts.count == 6 && attempts.allSatisfy { $0.status == 204 })
+            }
+        }
+    }
+
+    @Test func aPublicSaveCarriesItsFieldsAndARolledBackWriteSendsNothing() async throws {
+        try await Self.server { server in
+            try await WebhookReceiver.with { receiver in
+                let alice = try await server.signUp("alice")
+                try await alice.createZone("Notes")
+                _ = try await alice.save([.create("kept")], zone: "Notes")
+                let (_, secret) = try await Self.add(server, receiver)
+                // An atomic batch with a conflict commits nothing, and sends nothing.
+                let failed = try await alice.modify([.create("new"), .create("kept")], zone: "Notes")
+                #expect(failed.allSatisfy { $0.error != nil })
+                _ = try await alice.save([.create("post", type: "Post", ["title": .string("Hello")])], database: .public)
+                let deliveries = try await receiver.waitFor(1)
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(receiver.deliveries.count == 1)
+                #expect(deliveries[0].type == "record.saved" && Self.signed(deliveries[0], by: secret))
+                #expect(deliveries[0].data["database"] as? String == "public")
+                let fields = deliveries[0].data["fields"] as? [String: Any]
+                #expect((fields?["title"] as? [String: Any])?["value"] as? String == "Hello")
+            }
+        }
+    }
+
+    @Test func aFailureBacksOffAndHoldsLaterEventsBack() async throws {
+        try await Self.server({ $0.webhooks.firstRetryWait = .seconds(60) }) { server in
+            try await WebhookReceiver.with(answers: { $0 == 0 ? .init(status: .internalServerError) : .init() }) { receiver in
+                let alice = try await server.signUp("alice")
+                let (endpoint, _) = try await Self.add(server, receiver)
+                _ = try await alice.save([.create("first")])
+                _ = try await alice.save([.create("second")])
+                try await receiver.waitFor(1)
+                // The failure is scheduled a minute on (±20%), by the server's clock; nothing else goes meanwhile.
+                var failing = try await Self.endpoint(server, endpoint.id)
+                for _ in 0..<100 where failing.attempts == 0 {
+                    try await Task.sleep(for: .milliseconds(20))
+                    failing = try await Self.endpoint(server, endpoint.id)
+                }
+                let attempt = try #require(try await server.server.services.admin.webhookAttempts(id: endpoint.id, containerID: TestServer.containerID).first)
+                #expect(attempt.status == 500 && failing.attempts == 1)
+                #expect((attempt.attemptedAt + 48_000...attempt.attemptedAt + 72_000).contains(failing.nextAttemptAt))
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(receiver.deliveries.count == 1, "the second event waits behind the first")
+
+                await server.advanceClock(by: .seconds(75))
+                let deliveries = try await receiver.waitFor(3)
+                #expect(deliveries[1].id == deliveries[0].id, "a retry keeps its webhook-id")
+                #expect(deliveries[1].timestamp >= deliveries[0].timestamp + 60, "webhook-timestamp is the attempt's")
+                #expect(deliveries.map { $0.data["recordName"] as? String } == ["first", "first", "second"])
+                #expect(try await Self.endpoint(server, endpoint.id).attempts == 0)
+            }
+        }
+    }
+
+    @Test func retryAfterIsHonouredAndThreeDaysOfFailureMarkTheEndpointFailingUntilReplay() async throws {
+        try await Self.server({ $0.webhooks.longestRetryWait = .seconds(2 * 3600) }) { server in
+            try await WebhookReceiver.with(answers: { _ in .init(status: .tooManyRequests, retryAfter: 7200) }) { receiver in
+                let alice = try await server.signUp("alice")
+                let (endpoint, secret) = try await Self.add(server, receiver)
+                _ = try await alice.save([.create("r")])
+                try await receiver.waitFor(1)
+                var state = try await Self.endpoint(server, endpoint.id)
+                for _ in 0..<100 where state.attempts == 0 {
+                    try await Task.sleep(for: .milliseconds(20))
+                    state = try await Self.endpoint(server, endpoint.id)
+                }
+                #expect(state.nextAttemptAt >= server.now + 7_100_000, "a 429's Retry-After (2 h) is waited for")
+
+                // Tries go on while the clock moves; past three days the endpoint is marked failing.
+                for step in 1...40 {
+                    await server.advanceClock(by: .seconds(3 * 3600))
+                    try await receiver.waitFor(1 + step)
+                    state = try await Self.endpoint(server, endpoint.id)
+                    for _ in 0..<100 where state.attempts == step {
+                        try await Task.sleep(for: .milliseconds(20))
+                        state = try await Self.endpoint(server, endpoint.id)
+                    }
+                    if state.state == .failing { break }
+                }
+                #expect(state.state == .failing)
+                let tries = receiver.deliveries.count
+                await server.advanceClock(by: .seconds(24 * 3600))
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(receiver.deliveries.count == tries, "a failing endpoint waits for replay")
+
+                receiver.answer { _ in .init() }
+                let first = receiver.deliveries[0].id
+                let replay = try await server.server.services.admin.replayWebhook(id: endpoint.id, containerID: TestServer.containerID, from: .event(first))
+                #expect(replay.endpoint.state == .enabled && replay.gapBefore == nil)
+                let replayed = try await receiver.waitFor(tries + 1)
+                #expect(replayed.last?.id == first && Self.signed(replayed.last!, by: secret))
+            }
+        }
+    }
+
+    @Test func goneDisablesTheEndpoint() async throws {
+        try await Self.server { server in
+            try await WebhookReceiver.with(answers: { _ in .init(status: .gone) }) { receiver in
+                let alice = try await server.signUp("alice")
+                let (endpoint, _) = try await Self.add(server, receiver)
+                _ = try await alice.save([.create("r")])
+                try await receiver.waitFor(1)
+                var state = try await Self.endpoint(server, endpoint.id)
+                for _ in 0..<100 where state.state != .disabled {
+                    try await Task.sleep(for: .milliseconds(20))
+                    state = try await Self.endpoint(server, endpoint.id)
+                }
+                #expect(state.state == .disabled)
+                _ = try await alice.save([.create("s")])
+                await server.advanceClock(by: .seconds(3600))
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(receiver.deliveries.count == 1)
+            }
+        }
+    }
+
+    @Test func aRotatedSecretSignsBesideTheOldOneForADay() async throws {
+        try await Self.server { server in
+            try await WebhookReceiver.with { receiver in
+                let alice = try await server.signUp("alice")
+                let admin = server.server.services.admin
+                let (endpoint, old) = try await Self.add(server, receiver)
+                let new = try await admin.rotateWebhookSecret(id: endpoint.id, containerID: TestServer.containerID)
+                #expect(new != old)
+                _ = try await alice.save([.create("r")])
+                let both = try await receiver.waitFor(1)[0]
+                #expect(both.signature.split(separator: " ").count == 2)
+                #expect(Self.signed(both, by: new) && Self.signed(both, by: old))
+
+                await server.advanceClock(by: .seconds(24 * 3600 + 60))
+                _ = try await alice.save([.create("s")])
+                let later = try await receiver.waitFor(2)[1]
+                #expect(Self.signed(later, by: new) && !Self.signed(later, by: old), "after 24 hours only the new secret signs")
+                let audit = try await admin.auditEntries(containerID: TestServer.containerID).map(\.action)
+                #expect(audit.contains("webhook.add") && audit.contains("webhook.rotate-secret"))
+                #expect(try await admin.auditEntries(containerID: TestServer.containerID).allSatisfy { !$0.detail.contains("whsec_") })
+            }
+        }
+    }
+
+    @Test func replayFromATimeDeliversAgainAndFiltersApply() async throws {
+        try await Self.server { server in
+            try await WebhookReceiver.with { receiver in
+                let alice = try await server.signUp("alice")
+                try await alice.createZone("Kept")
+                try await alice.createZone("Other")
+                let (endpoint, _) = try await Self.add(server, receiver, filter: WebhookFilter(recordTypes: ["Note"], zones: ["Kept"]))
+                let start = server.now
+                _ = try await alice.save([.create("n1"), .create("t1", type: "Task")], zone: "Kept")
+                _ = try await alice.save([.create("n2")], zone: "Other")
+                _ = try await alice.save([.create("n3")], zone: "Kept")
+                let first = try await receiver.waitFor(2)
+                #expect(first.map { $0.data["recordName"] as? String } == ["n1", "n3"])
+                let replay = try await server.server.services.admin.replayWebhook(id: endpoint.id, containerID: TestServer.containerID, from: .time(start))
+                #expect(replay.gapBefore == nil)
+                let again = try await receiver.waitFor(4)
+                #expect(again.suffix(2).map(\.id) == first.map(\.id), "replay sends the same events with the same ids")
+                await #expect(throws: CloudKitError.self) {
+                    _ = try await server.server.services.admin.replayWebhook(id: endpoint.id, containerID: TestServer.containerID, from: .event("evt_1.2"))
+                }
+            }
+        }
+    }
+
+    /// A resolver that answers fixed addresses and counts its questions.
+    final class FixedResolver: WebhookResolver, Sendable {
+        let answers: [String: [IPAddress]]
+        init(_ answers: [String: [String]]) { self.answers = answers.mapValues { $0.compactMap(IPAddress.init) } }
+        func addresses(of host: String) async throws -> [IPAddress] { answers[host] ?? [] }
+    }
+
+    @Test func withoutAllowPrivateHTTPAndInternalAddressesAreRefused() async throws {
+        let resolver = FixedResolver(["metadata.example": ["169.254.169.254"], "mixed.example": ["203.0.113.9", "10.1.2.3"],
+                                      "cgnat.example": ["100.64.1.1"], "v6.example": ["fd00::1"]])
+        try await TestServer.with(configure: {
+            $0.webhooks.pollInterval = .milliseconds(50)
+            $0.webhooks.resolver = resolver
+        }) { server in
+            let admin = server.server.services.admin
+            for url in ["http://hooks.example/x", "https://127.0.0.1/x", "https://10.0.0.8/x", "https://[::1]/x", "https://169.254.169.254/x",
+                        "https://user:pw@hooks.example/x", "ftp://hooks.example/x", "https:///x"] {
+                await #expect(throws: CloudKitError.self, "\(url)") {
+                    _ = try await admin.addWebhook(containerID: TestServer.containerID, environment: .development, url: url, filter: WebhookFilter())
+                }
+            }
+            let alice = try await server.signUp("alice")
+            var endpoints: [String] = []
+            for host in ["metadata.example", "mixed.example", "cgnat.example", "v6.example", "nowhere.example"] {
+                endpoints.append(try await admin.addWebhook(containerID: TestServer.containerID, environment: .development, url: "https://\(host)/hook",
+                                                            filter: WebhookFilter()).endpoint.id)
+            }
+            _ = try await alice.save([.create("r")])
+            for id in endpoints {
+                var attempts: [WebhookAttempt] = []
+                for _ in 0..<200 where attempts.isEmpty {
+                    try await Task.sleep(for: .milliseconds(20))
+                    attempts = try await admin.webhookAttempts(id: id, containerID: TestServer.containerID)
+                }
+                let attempt = try #require(attempts.first)
+                #expect(attempt.status == 0, "nothing answered: no connection was made")
+                #expect(attempt.answer.contains("private, loopback") || attempt.answer.contains("has no address"), "\(attempt.answer)")
+            }
+        }
+    }
+
+    @Test func httpsDeliveryTrustsTheGivenCertificateAuthority() async throws {
+        let certificate = try TestCertificate.makeIssuedByAuthority()
+        defer { certificate.remove() }
+        try await Self.server({ $0.webhooks.caFile = certificate.authority.path }) { server in
+            try await WebhookReceiver.with(certificate: certificate) { receiver in
+                let alice = try await server.signUp("alice")
+                let (_, secret) = try await Self.add(server, receiver)
+                _ = try await alice.save([.create("r")])
+                let delivery = try await receiver.waitFor(1)[0]
+                #expect(Self.signed(delivery, by: secret) && delivery.type == "record.saved")
+            }
+        }
+        // Without the authority the certificate is not trusted: the attempt fails, nothing arrives.
+        try await Self.server({ $0.webhooks.timeout = .seconds(2) }) { server in
+            try await WebhookReceiver.with(certificate: certificate) { receiver in
+                let alice = try await server.signUp("alice")
+                let (endpoint, _) = try await Self.add(server, receiver)
+                _ = try await alice.save([.create("r")])
+                var attempts: [WebhookAttempt] = []
+                for _ in 0..<300 where attempts.isEmpty {
+                    try await Task.sleep(for: .milliseconds(20))
+                    attempts = try await server.server.services.admin.webhookAttempts(id: endpoint.id, containerID: TestServer.containerID)
+                }
+                #expect(attempts.first?.status == 0 && receiver.deliveries.isEmpty)
+            }
+        }
+    }
+
+    @Test func theLogKeepsWhatAnEndpointHasNotPassedEvenWithoutHistory() async throws {
+        try await Self.server({ $0.historyRetention = .zero; $0.webhooks.firstRetryWait = .seconds(3600) }) { server in
+            try await WebhookReceiver.with(answers: { $0 == 0 ? .init(status: .badGateway) : .init() }) { receiver in
+                let alice = try await server.signUp("alice")
+                let (endpoint, _) = try await Self.add(server, receiver)
+                // Writes learn within the cache's freshness; the admin service told this instance at once.
+                _ = try await alice.save([.create("r")])
+                try await receiver.waitFor(1)
+                await server.advanceClock(by: .seconds(600))
+                let kept = try await server.server.services.storage.read { try await $0.recordLogPosition(before: nil) }
+                #expect(kept > (try await Self.endpoint(server, endpoint.id)).cursor, "maintenance left the undelivered entry")
+                await server.advanceClock(by: .seconds(3 * 3600))
+                let deliveries = try await receiver.waitFor(2)
+                #expect(deliveries[1].id == deliveries[0].id)
+            }
+        }
+    }
+}
