@@ -62,6 +62,9 @@ step 1500 scripts/test-postgres.sh
 # and once with a record removed behind its back, which the checks must report.
 step 900 .build/debug/stratus-sim crash-loop --kills 20 --seed 20261123 | tail -4
 step 300 .build/debug/stratus-sim crash-loop --kills 2 --seed 1 --self-test | tail -1
+# A slice of the webhook crash loop: 10 kills while every commit is delivered to a receiver in the loop's
+# process (scripts/webhook-crash-loop.sh runs 1,000); about 45 s here.
+step 600 .build/debug/stratus-sim crash-loop --kills 10 --seed 20261201 --webhooks | grep -E "^webhooks|^torn"
 # A slice of the seeded simulation: 30 fixed seeds, about 2 minutes in a debug build here (scripts/simulate.sh
 # runs 1,000; 45 until the CI run neared its 45-minute budget), and a self-test in which a device is tampered with behind the sync's back, which the
 # invariants must report.

@@ -8,7 +8,8 @@ import Synchronization
 /// `stratus-sim crash-loop`: kills a real `stratus serve` with `SIGKILL` at random moments while
 /// concurrent clients send atomic batches, restarts it on the same files, and checks what
 /// survived: every batch is all there or not there at all, every acknowledged batch is there,
-/// and a change feed followed across the crashes ends with exactly what a fresh read finds.
+/// and a change feed followed across the crashes ends with exactly what a fresh read finds. With
+/// `--webhooks`, a webhook receiver must have heard every committed record (``WebhookWatch``).
 struct CrashLoop: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "crash-loop", abstract: "Kill the server mid-batch, again and again; check what survived.")
 
@@ -18,6 +19,8 @@ struct CrashLoop: AsyncParsableCommand {
     @Option(help: "Shortest and longest wait from a restart to the next kill, in milliseconds.") var killEvery = "5-100"
     @Option(help: "The seed of the kill schedule (random when absent; printed either way).") var seed: UInt64?
     @Option(help: "The stratus executable (default: the one built next to this tool).") var stratus: String?
+    @Flag(help: "Deliver webhooks to a receiver in this process while the server is killed; check that every committed record was delivered, in order, signed.")
+    var webhooks = false
     @Flag(help: "Check the checks: before the final reads, remove one record of an acknowledged batch behind the stopped server's back; succeed only if the reads report it.")
     var selfTest = false
 
@@ -30,9 +33,10 @@ struct CrashLoop: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-crash-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = ServerProcess(executable: stratus.map(URL.init(fileURLWithPath:)) ?? ServerProcess.siblingExecutable,
-                                   dataDirectory: directory)
+                                   dataDirectory: directory, arguments: webhooks ? ["--webhook-allow-private"] : [])
         try await server.start()
         defer { server.stop() }
+        let watch = webhooks ? try await WebhookWatch.start(server: server) : nil
 
         var writers: [Writer] = []
         for index in 0..<clients {
@@ -70,11 +74,22 @@ struct CrashLoop: AsyncParsableCommand {
 
         if selfTest { try await tamper(server: server, acknowledged: ledger.withLock { $0.acknowledged }) }
         var report = Report()
+        var committed = Set<String>()
         for writer in writers {
             try await writer.follow()
-            try await writer.check(ledger: ledger.withLock { $0 }, size: size, into: &report)
+            committed.formUnion(try await writer.check(ledger: ledger.withLock { $0 }, size: size, into: &report))
         }
         let outcome = ledger.withLock { $0 }
+        if let watch {
+            let refused = Set(outcome.refused.flatMap { batch in (0..<size).map { "b\(batch)-r\($0)" } })
+            try await watch.check(committed: committed, refused: refused, into: &report)
+            print("webhooks: \(report.webhookEvents) events delivered (\(report.webhookDuplicates) repeats), \(report.webhookMissed) committed records missed, "
+                  + "\(report.webhookOutOfOrder) out of order, \(report.webhookUnsigned) unsigned, \(report.webhookRolledBack) of refused batches")
+            for (name, value) in [("crash_webhook_events", report.webhookEvents), ("crash_webhook_repeats", report.webhookDuplicates),
+                                  ("crash_webhook_missed", report.webhookMissed), ("crash_webhook_out_of_order", report.webhookOutOfOrder)] {
+                print("figure \(name) \(value)")
+            }
+        }
         print("batches sent \(outcome.started): acknowledged \(outcome.acknowledged.count), refused \(outcome.refused.count), "
               + "unanswered \(outcome.unanswered.count) (\(report.unansweredCommitted) of them committed whole, the rest not at all)")
         print("kills \(kills.all), \(kills.inFlight) of them with a batch in flight")
@@ -91,7 +106,8 @@ struct CrashLoop: AsyncParsableCommand {
             print("self-test: the checks reported the record removed behind the server's back")
             return
         }
-        guard report.torn == 0, report.lostAcknowledged == 0, report.refusedPresent == 0, report.feedMismatches == 0 else {
+        guard report.torn == 0, report.lostAcknowledged == 0, report.refusedPresent == 0, report.feedMismatches == 0, report.webhookMissed == 0,
+              report.webhookOutOfOrder == 0, report.webhookUnsigned == 0, report.webhookRolledBack == 0 else {
             throw SimulationError("crash-loop failed (seed \(seed)): \(report.failures.prefix(10).joined(separator: "; "))")
         }
     }
@@ -143,6 +159,13 @@ struct Report {
     var refusedPresent = 0
     var feedMismatches = 0
     var unansweredCommitted = 0
+    /// With `--webhooks`: distinct events delivered, repeats, and the violations.
+    var webhookEvents = 0
+    var webhookDuplicates = 0
+    var webhookMissed = 0
+    var webhookOutOfOrder = 0
+    var webhookUnsigned = 0
+    var webhookRolledBack = 0
     var failures: [String] = []
 }
 
@@ -227,8 +250,10 @@ actor Writer {
         }
     }
 
-    /// Compares what a fresh read of the whole zone finds with the ledger and the followed feed.
-    func check(ledger: Ledger, size: Int, into report: inout Report) async throws {
+    /// Compares what a fresh read of the whole zone finds with the ledger and the followed feed;
+    /// returns the names of the records found.
+    @discardableResult
+    func check(ledger: Ledger, size: Int, into report: inout Report) async throws -> Set<String> {
         var present: Set<String> = []
         _ = try await readChanges(since: nil, into: &present)
         var counts: [Int: Int] = [:]
@@ -256,5 +281,6 @@ actor Writer {
             report.feedMismatches += mismatched.count
             report.failures.append("client \(index)'s followed feed differs from a fresh read by \(mismatched.count) records")
         }
+        return present
     }
 }

@@ -28,6 +28,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "A PEM file of certificate authorities webhook deliveries trust besides the system's.") var webhookCaFile: String?
     @Option(help: "Days an event waits for webhook endpoints that have not delivered it, whatever --history-days keeps.")
     var webhookBacklogDays = 7
+    @Option(help: "Seconds an instance holds a webhook endpoint without renewing it: another instance takes over this long after the holder died.")
+    var webhookLeaseSeconds = 30
     @Option(help: "Seconds a sign-in or re-authentication counts as fresh proof, which adding or removing a sign-in method, setting a password and deleting the account take.")
     var freshProofSeconds = 300
     @Option(help: "Largest asset file accepted, in MB.") var assetLimitMb = 50
@@ -172,7 +174,7 @@ struct Serve: AsyncParsableCommand {
         }
         guard historyDays >= 0 else { throw ValidationError("--history-days must be 0 (no history) or more") }
         guard historyZoneMb > 0 else { throw ValidationError("--history-zone-mb must be positive") }
-        guard webhookBacklogDays > 0 else { throw ValidationError("--webhook-backlog-days must be positive") }
+        guard webhookBacklogDays > 0, webhookLeaseSeconds > 0 else { throw ValidationError("--webhook-backlog-days and --webhook-lease-seconds must be positive") }
         guard (10...20).contains(passwordHashCost) else { throw ValidationError("--password-hash-cost must be between 10 and 20") }
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), host: host, port: port)
         configuration.storageDrivers = Stratus.storageDrivers
@@ -186,6 +188,7 @@ struct Serve: AsyncParsableCommand {
         configuration.webhooks.allowsPrivateAddresses = webhookAllowPrivate
         configuration.webhooks.caFile = webhookCaFile
         configuration.webhooks.backlog = .seconds(webhookBacklogDays * 24 * 3600)
+        configuration.webhooks.lease = .seconds(webhookLeaseSeconds)
         configuration.maxAssetBytes = Int64(assetLimitMb) * 1024 * 1024
         configuration.publicURL = publicUrl
         configuration.maxResponseBytes = maxResponseMb * 1024 * 1024

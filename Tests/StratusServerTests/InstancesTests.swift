@@ -287,3 +287,47 @@ private actor Flag {
     private(set) var isSet = false
     func set() { isSet = true }
 }
+
+/// Webhooks on two instances (issue 67): one instance delivers an endpoint's events at a time,
+/// and when it is killed mid-delivery another takes the endpoint over once its lease lapses,
+/// delivering the unanswered event again under the same id.
+@Suite(.serialized, .enabled(if: TestServer.runsOnPostgres, "needs PostgreSQL"))
+struct WebhookInstancesTests {
+    @Test(.timeLimit(.minutes(3)))
+    func anotherInstanceTakesAKilledDeliverersEndpointsOver() async throws {
+        let receiver = try await WebhookTestReceiver.start()
+        let first = TestServer.temporaryDirectory()
+        let environment = try await ServerProcess.environment(for: ["--data", first.path])
+        let database = try #require(environment["STRATUS_DATABASE_URL"])
+        let options = ["--database", database, "--webhook-allow-private", "--webhook-lease-seconds", "3"]
+        let a = try await ServerProcess.started(dataDirectory: first, arguments: options)
+        let b = try await ServerProcess.started(dataDirectory: TestServer.temporaryDirectory(), arguments: options)
+        defer { a.kill(); b.kill() }
+        let added = try await ServerProcess.run(["webhook", "add", "--data", first.path, "--database", database, "--container", TestServer.containerID,
+                                                 "--url", receiver.url, "--webhook-allow-private", "--json"])
+        #expect(added.status == 0, "\(added.output)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(added.output.utf8)) as? [String: Any])
+        let secret = try #require(json["secret"] as? String)
+
+        let alice = try await b.endpoint.signUp("alice")
+        _ = try await alice.save([.create("r0")])
+        try await receiver.waitFor(1)
+        // Only B can hold the endpoint once A is dead; r1 reaches the receiver through it.
+        a.kill()
+        _ = try await alice.save([.create("r1")])
+        try await receiver.waitFor(2)
+
+        // B is killed while the receiver holds r2's delivery unanswered; A, started again, takes over.
+        receiver.answer { $0 == 2 ? .init(delay: .seconds(8)) : .init() }
+        _ = try await alice.save([.create("r2")])
+        try await receiver.waitFor(3)
+        b.kill()
+        let restarted = try await ServerProcess.started(dataDirectory: first, arguments: options)
+        defer { restarted.kill() }
+        let deliveries = try await receiver.waitFor(4)
+        #expect(deliveries.map { $0.data["recordName"] as? String } == ["r0", "r1", "r2", "r2"])
+        #expect(deliveries[3].id == deliveries[2].id, "the unanswered event again, under its id")
+        #expect(deliveries.allSatisfy { $0.isSigned(by: secret) })
+        await receiver.stop()
+    }
+}

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StratusCore
 @testable import StratusServer
+import StratusTesting
 
 /// Webhooks (issue 67) through real HTTP, on the backend the suite runs on: a loopback receiver
 /// hears every committed change once or more, in order, signed; failures back off and hold later
@@ -17,7 +18,7 @@ import StratusCore
         }, body)
     }
 
-    static func add(_ server: TestServer, _ receiver: WebhookReceiver, filter: WebhookFilter = WebhookFilter()) async throws
+    static func add(_ server: TestServer, _ receiver: WebhookTestReceiver, filter: WebhookFilter = WebhookFilter()) async throws
         -> (endpoint: StoredWebhookEndpoint, secret: String) {
         try await server.server.services.admin.addWebhook(containerID: TestServer.containerID, environment: .development, url: receiver.url,
                                                           filter: filter)
@@ -27,9 +28,8 @@ import StratusCore
         try #require(try await server.server.services.admin.webhooks(containerID: TestServer.containerID).first { $0.id == id })
     }
 
-    /// Whether the delivery carries a valid `v1` signature by `secret`.
-    static func signed(_ delivery: WebhookReceiver.Delivery, by secret: String) -> Bool {
-        WebhookSignature(secret: secret)?.verifies(delivery.signature, id: delivery.id, timestamp: delivery.timestamp, body: delivery.body) == true
+    static func signed(_ delivery: WebhookTestReceiver.Delivery, by secret: String) -> Bool {
+        delivery.isSigned(by: secret)
     }
 
     @Test func signaturesMatchTheStandardsTestVector() throws {
@@ -46,7 +46,7 @@ import StratusCore
 
     @Test func committedChangesArriveSignedAndInCommitOrder() async throws {
         try await Self.server { server in
-            try await WebhookReceiver.with { receiver in
+            try await WebhookTestReceiver.with { receiver in
                 let alice = try await server.signUp("alice")
                 let (endpoint, secret) = try await Self.add(server, receiver)
                 #expect(secret.hasPrefix("whsec_"))
@@ -80,7 +80,7 @@ import StratusCore
 
     @Test func aPublicSaveCarriesItsFieldsAndARolledBackWriteSendsNothing() async throws {
         try await Self.server { server in
-            try await WebhookReceiver.with { receiver in
+            try await WebhookTestReceiver.with { receiver in
                 let alice = try await server.signUp("alice")
                 try await alice.createZone("Notes")
                 _ = try await alice.save([.create("kept")], zone: "Notes")
@@ -102,7 +102,7 @@ import StratusCore
 
     @Test func aFailureBacksOffAndHoldsLaterEventsBack() async throws {
         try await Self.server({ $0.webhooks.firstRetryWait = .seconds(60) }) { server in
-            try await WebhookReceiver.with(answers: { $0 == 0 ? .init(status: .internalServerError) : .init() }) { receiver in
+            try await WebhookTestReceiver.with(answers: { $0 == 0 ? .init(status: .internalServerError) : .init() }) { receiver in
                 let alice = try await server.signUp("alice")
                 let (endpoint, _) = try await Self.add(server, receiver)
                 _ = try await alice.save([.create("first")])
@@ -132,7 +132,7 @@ import StratusCore
 
     @Test func retryAfterIsHonouredAndThreeDaysOfFailureMarkTheEndpointFailingUntilReplay() async throws {
         try await Self.server({ $0.webhooks.longestRetryWait = .seconds(2 * 3600) }) { server in
-            try await WebhookReceiver.with(answers: { _ in .init(status: .tooManyRequests, retryAfter: 7200) }) { receiver in
+            try await WebhookTestReceiver.with(answers: { _ in .init(status: .tooManyRequests, retryAfter: 7200) }) { receiver in
                 let alice = try await server.signUp("alice")
                 let (endpoint, secret) = try await Self.add(server, receiver)
                 _ = try await alice.save([.create("r")])
@@ -173,7 +173,7 @@ import StratusCore
 
     @Test func goneDisablesTheEndpoint() async throws {
         try await Self.server { server in
-            try await WebhookReceiver.with(answers: { _ in .init(status: .gone) }) { receiver in
+            try await WebhookTestReceiver.with(answers: { _ in .init(status: .gone) }) { receiver in
                 let alice = try await server.signUp("alice")
                 let (endpoint, _) = try await Self.add(server, receiver)
                 _ = try await alice.save([.create("r")])
@@ -194,7 +194,7 @@ import StratusCore
 
     @Test func aRotatedSecretSignsBesideTheOldOneForADay() async throws {
         try await Self.server { server in
-            try await WebhookReceiver.with { receiver in
+            try await WebhookTestReceiver.with { receiver in
                 let alice = try await server.signUp("alice")
                 let admin = server.server.services.admin
                 let (endpoint, old) = try await Self.add(server, receiver)
@@ -218,7 +218,7 @@ import StratusCore
 
     @Test func replayFromATimeDeliversAgainAndFiltersApply() async throws {
         try await Self.server { server in
-            try await WebhookReceiver.with { receiver in
+            try await WebhookTestReceiver.with { receiver in
                 let alice = try await server.signUp("alice")
                 try await alice.createZone("Kept")
                 try await alice.createZone("Other")
@@ -285,7 +285,7 @@ import StratusCore
         let certificate = try TestCertificate.makeIssuedByAuthority()
         defer { certificate.remove() }
         try await Self.server({ $0.webhooks.caFile = certificate.authority.path }) { server in
-            try await WebhookReceiver.with(certificate: certificate) { receiver in
+            try await WebhookTestReceiver.with(certificate: (certificate.certificate, certificate.privateKey)) { receiver in
                 let alice = try await server.signUp("alice")
                 let (_, secret) = try await Self.add(server, receiver)
                 _ = try await alice.save([.create("r")])
@@ -295,7 +295,7 @@ import StratusCore
         }
         // Without the authority the certificate is not trusted: the attempt fails, nothing arrives.
         try await Self.server({ $0.webhooks.timeout = .seconds(2) }) { server in
-            try await WebhookReceiver.with(certificate: certificate) { receiver in
+            try await WebhookTestReceiver.with(certificate: (certificate.certificate, certificate.privateKey)) { receiver in
                 let alice = try await server.signUp("alice")
                 let (endpoint, _) = try await Self.add(server, receiver)
                 _ = try await alice.save([.create("r")])
@@ -311,7 +311,7 @@ import StratusCore
 
     @Test func theLogKeepsWhatAnEndpointHasNotPassedEvenWithoutHistory() async throws {
         try await Self.server({ $0.historyRetention = .zero; $0.webhooks.firstRetryWait = .seconds(3600) }) { server in
-            try await WebhookReceiver.with(answers: { $0 == 0 ? .init(status: .badGateway) : .init() }) { receiver in
+            try await WebhookTestReceiver.with(answers: { $0 == 0 ? .init(status: .badGateway) : .init() }) { receiver in
                 let alice = try await server.signUp("alice")
                 let (endpoint, _) = try await Self.add(server, receiver)
                 // Writes learn within the cache's freshness; the admin service told this instance at once.

@@ -7,33 +7,51 @@ import Logging
 import NIOCore
 import NIOSSL
 import ServiceLifecycle
-@testable import StratusServer
+import StratusServer
 import Synchronization
 
-/// A webhook receiver on a loopback port (HTTP, or HTTPS with a test certificate): it keeps every
-/// delivery it was sent and answers each as ``answer`` says.
-final class WebhookReceiver: Sendable {
+/// A webhook receiver on a loopback port (HTTP, or HTTPS with a certificate of the test's): it
+/// keeps every delivery it was sent and answers each as ``answer(with:)`` says. Tests, the crash
+/// loop and the webhook benchmark deliver to it.
+package final class WebhookTestReceiver: Sendable {
     /// One delivery as it arrived.
-    struct Delivery: Sendable {
-        var id: String
-        var timestamp: Int64
-        var signature: String
-        var body: [UInt8]
+    package struct Delivery: Sendable {
+        package var id: String
+        package var timestamp: Int64
+        package var signature: String
+        package var body: [UInt8]
+        /// When it arrived.
+        package var arrivedAt: ContinuousClock.Instant
 
         /// The body's JSON.
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:] }
-        var type: String { json["type"] as? String ?? "" }
-        var data: [String: Any] { json["data"] as? [String: Any] ?? [:] }
+        package var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:] }
+        package var type: String { json["type"] as? String ?? "" }
+        package var data: [String: Any] { json["data"] as? [String: Any] ?? [:] }
+        /// The event's place in the record log (the last part of its id).
+        package var position: Int64? { id.split(separator: "_").last.flatMap { Int64($0) } }
+
+        /// Whether it carries a valid `v1` signature by `secret`.
+        package func isSigned(by secret: String) -> Bool {
+            WebhookSignature(secret: secret)?.verifies(signature, id: id, timestamp: timestamp, body: body) == true
+        }
     }
 
     /// How to answer: a status and headers, by the delivery's number (0 first).
-    struct Answer: Sendable {
-        var status: HTTPResponse.Status = .noContent
-        var retryAfter: Int?
+    package struct Answer: Sendable {
+        package var status: HTTPResponse.Status = .noContent
+        package var retryAfter: Int?
+        /// How long to wait before answering.
+        package var delay: Duration?
+
+        package init(status: HTTPResponse.Status = .noContent, retryAfter: Int? = nil, delay: Duration? = nil) {
+            self.status = status
+            self.retryAfter = retryAfter
+            self.delay = delay
+        }
     }
 
-    let port: Int
-    let scheme: String
+    package let port: Int
+    package let scheme: String
     private let received = Mutex<[Delivery]>([])
     private let answers: Mutex<@Sendable (Int) -> Answer>
     private let group = Mutex<ServiceGroup?>(nil)
@@ -46,42 +64,44 @@ final class WebhookReceiver: Sendable {
     }
 
     /// The URL to register: `http://127.0.0.1:PORT/hook`, or `https://localhost:PORT/hook` with TLS.
-    var url: String { scheme == "https" ? "https://localhost:\(port)/hook" : "http://127.0.0.1:\(port)/hook" }
+    package var url: String { scheme == "https" ? "https://localhost:\(port)/hook" : "http://127.0.0.1:\(port)/hook" }
 
-    var deliveries: [Delivery] { received.withLock { $0 } }
+    package var deliveries: [Delivery] { received.withLock { $0 } }
 
     /// Answers from now on as `answers` says.
-    func answer(with answers: @escaping @Sendable (Int) -> Answer) {
+    package func answer(with answers: @escaping @Sendable (Int) -> Answer) {
         self.answers.withLock { $0 = answers }
     }
 
     /// Waits (at most 60 s) until `count` deliveries arrived; returns them.
     @discardableResult
-    func waitFor(_ count: Int) async throws -> [Delivery] {
+    package func waitFor(_ count: Int) async throws -> [Delivery] {
         let deadline = ContinuousClock.now + .seconds(60)
         while deliveries.count < count {
-            guard ContinuousClock.now < deadline else { throw TestFailure("the receiver got \(deliveries.count) deliveries, not \(count)") }
+            guard ContinuousClock.now < deadline else { throw InProcessServerError(description: "the receiver got \(deliveries.count) deliveries, not \(count)") }
             try await Task.sleep(for: .milliseconds(20))
         }
         return deliveries
     }
 
-    /// Starts a receiver; with `certificate`, over TLS.
-    static func start(certificate: TestCertificate? = nil,
-                      answers: @escaping @Sendable (Int) -> Answer = { _ in Answer() }) async throws -> WebhookReceiver {
+    /// Starts a receiver; with `certificate` (PEM files of a certificate chain and its key), over TLS.
+    package static func start(certificate: (chain: URL, key: URL)? = nil,
+                      answers: @escaping @Sendable (Int) -> Answer = { _ in Answer() }) async throws -> WebhookTestReceiver {
         let router = Router()
-        let box = Mutex<WebhookReceiver?>(nil)
+        let box = Mutex<WebhookTestReceiver?>(nil)
         router.post("hook") { request, _ -> Response in
             let body = try await request.body.collect(upTo: 1 << 20)
             guard let receiver = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
             let delivery = Delivery(id: request.headers[HTTPField.Name("webhook-id")!] ?? "",
                                     timestamp: Int64(request.headers[HTTPField.Name("webhook-timestamp")!] ?? "") ?? 0,
-                                    signature: request.headers[HTTPField.Name("webhook-signature")!] ?? "", body: Array(buffer: body))
+                                    signature: request.headers[HTTPField.Name("webhook-signature")!] ?? "", body: Array(buffer: body),
+                                    arrivedAt: .now)
             let number = receiver.received.withLock { received in
                 received.append(delivery)
                 return received.count - 1
             }
             let answer = receiver.answers.withLock { $0 }(number)
+            if let delay = answer.delay { try await Task.sleep(for: delay) }
             var headers = HTTPFields()
             if let wait = answer.retryAfter { headers[.retryAfter] = String(wait) }
             return Response(status: answer.status, headers: headers)
@@ -91,8 +111,8 @@ final class WebhookReceiver: Sendable {
         let server: HTTPServerBuilder
         if let certificate {
             let tls = TLSConfiguration.makeServerConfiguration(
-                certificateChain: try NIOSSLCertificate.fromPEMFile(certificate.certificate.path).map { .certificate($0) },
-                privateKey: .privateKey(try NIOSSLPrivateKey(file: certificate.privateKey.path, format: .pem)))
+                certificateChain: try NIOSSLCertificate.fromPEMFile(certificate.chain.path).map { .certificate($0) },
+                privateKey: .privateKey(try NIOSSLPrivateKey(file: certificate.key.path, format: .pem)))
             server = try .tls(.http1(), tlsConfiguration: tls)
         } else {
             server = .http1()
@@ -105,22 +125,22 @@ final class WebhookReceiver: Sendable {
             try await group.run()
         }
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw TestFailure("the webhook receiver did not start") }
-        let receiver = WebhookReceiver(port: port, scheme: certificate == nil ? "http" : "https", answers: answers)
+        guard let port = await iterator.next() else { throw InProcessServerError(description: "the webhook receiver did not start") }
+        let receiver = WebhookTestReceiver(port: port, scheme: certificate == nil ? "http" : "https", answers: answers)
         box.withLock { $0 = receiver }
         receiver.group.withLock { $0 = group }
         receiver.task.withLock { $0 = task }
         return receiver
     }
 
-    func stop() async {
+    package func stop() async {
         await group.withLock { $0 }?.triggerGracefulShutdown()
         _ = await task.withLock { $0 }?.result
     }
 
     /// Runs `body` with a receiver, stopping it after.
-    static func with<T>(certificate: TestCertificate? = nil, answers: @escaping @Sendable (Int) -> Answer = { _ in Answer() },
-                        _ body: (WebhookReceiver) async throws -> T) async throws -> T {
+    package static func with<T>(certificate: (chain: URL, key: URL)? = nil, answers: @escaping @Sendable (Int) -> Answer = { _ in Answer() },
+                        _ body: (WebhookTestReceiver) async throws -> T) async throws -> T {
         let receiver = try await start(certificate: certificate, answers: answers)
         do {
             let result = try await body(receiver)
