@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
     *) scenarios+=("$1"); shift ;;
   esac
 done
-all=(server query assets sync push requests identity store hostile keys encryption history public fsync postgres)
+all=(server query assets sync push requests identity store hostile keys encryption history public webhooks fsync postgres)
 [ ${#scenarios[@]} -gt 0 ] || scenarios=("${all[@]}")
 results=Benchmarks/RESULTS.md
 tool="python3 scripts/lib/bench_results.py"

@@ -93,6 +93,12 @@ struct BenchmarkServer {
         try await local.importSchema(text, container: Self.containerID)
     }
 
+    /// The admin service of the in-process server.
+    func admin() throws -> AdminService {
+        guard let local else { throw BenchmarkError("the admin service needs an in-process server") }
+        return local.services.admin
+    }
+
     func databasePath(_ endpoint: String, database: String = "private") -> String {
         "/database/1/\(Self.containerID)/development/\(database)/\(endpoint)"
     }

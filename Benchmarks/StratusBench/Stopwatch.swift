@@ -6,7 +6,17 @@ enum Stopwatch {
     static func seconds(_ body: () async throws -> Void) async rethrows -> Double {
         let start = ContinuousClock.now
         try await body()
-        let elapsed = (ContinuousClock.now - start).components
+        return elapsed(since: start)
+    }
+
+    /// The seconds since `start`.
+    static func elapsed(since start: ContinuousClock.Instant) -> Double {
+        seconds(from: start, to: .now)
+    }
+
+    /// The seconds from one instant to another.
+    static func seconds(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant) -> Double {
+        let elapsed = (end - start).components
         return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
     }
 }

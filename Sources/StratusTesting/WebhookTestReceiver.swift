@@ -53,31 +53,38 @@ package final class WebhookTestReceiver: Sendable {
     package let port: Int
     package let scheme: String
     private let received = Mutex<[Delivery]>([])
-    private let answers: Mutex<@Sendable (Int) -> Answer>
+    /// The answering rule, boxed: a closure kept in a `Mutex` directly is re-wrapped in a thunk at each read.
+    private final class Answers: Sendable {
+        let rule: @Sendable (Int) -> Answer
+        init(_ rule: @escaping @Sendable (Int) -> Answer) { self.rule = rule }
+    }
+    private let answers: Mutex<Answers>
     private let group = Mutex<ServiceGroup?>(nil)
     private let task = Mutex<Task<Void, any Error>?>(nil)
 
     private init(port: Int, scheme: String, answers: @escaping @Sendable (Int) -> Answer) {
         self.port = port
         self.scheme = scheme
-        self.answers = Mutex(answers)
+        self.answers = Mutex(Answers(answers))
     }
 
     /// The URL to register: `http://127.0.0.1:PORT/hook`, or `https://localhost:PORT/hook` with TLS.
     package var url: String { scheme == "https" ? "https://localhost:\(port)/hook" : "http://127.0.0.1:\(port)/hook" }
 
     package var deliveries: [Delivery] { received.withLock { $0 } }
+    /// How many deliveries arrived (cheaper than ``deliveries`` to poll).
+    package var count: Int { received.withLock { $0.count } }
 
     /// Answers from now on as `answers` says.
     package func answer(with answers: @escaping @Sendable (Int) -> Answer) {
-        self.answers.withLock { $0 = answers }
+        self.answers.withLock { $0 = Answers(answers) }
     }
 
     /// Waits (at most 60 s) until `count` deliveries arrived; returns them.
     @discardableResult
     package func waitFor(_ count: Int) async throws -> [Delivery] {
         let deadline = ContinuousClock.now + .seconds(60)
-        while deliveries.count < count {
+        while self.count < count {
             guard ContinuousClock.now < deadline else { throw InProcessServerError(description: "the receiver got \(deliveries.count) deliveries, not \(count)") }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -100,7 +107,7 @@ package final class WebhookTestReceiver: Sendable {
                 received.append(delivery)
                 return received.count - 1
             }
-            let answer = receiver.answers.withLock { $0 }(number)
+            let answer = receiver.answers.withLock { $0 }.rule(number)
             if let delay = answer.delay { try await Task.sleep(for: delay) }
             var headers = HTTPFields()
             if let wait = answer.retryAfter { headers[.retryAfter] = String(wait) }

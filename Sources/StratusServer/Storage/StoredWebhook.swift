@@ -47,6 +47,9 @@ package struct StoredWebhookEndpoint: Sendable, Equatable {
     package var failingSince: Int64?
     package var nextAttemptAt: Int64
     package var createdAt: Int64
+    /// The courier holding the endpoint, and until when (ms); read only (``WebhookStore/claimWebhookEndpoint(id:owner:now:leaseUntil:)`` sets them).
+    package var leaseOwner: String?
+    package var leaseUntil: Int64 = 0
 
     package init(id: String, containerID: String, environment: ContainerEnvironment, url: String, filter: WebhookFilter, secret: String,
                  previousSecret: String? = nil, previousSecretUntil: Int64? = nil, state: State = .enabled, cursor: Int64, epoch: Int64,

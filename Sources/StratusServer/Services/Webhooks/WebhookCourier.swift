@@ -30,6 +30,11 @@ package final class WebhookCourier: Service, Sendable {
     let owner = "courier-" + SecretGenerator.shortGUID()
     /// The endpoints this courier is delivering to, each with whether it was asked again meanwhile.
     private let busy = Mutex<[String: Bool]>([:])
+    /// Each endpoint's connection, kept alive between rounds, with its URL and when its host was resolved.
+    private let connections = Mutex<[String: (url: String, connection: WebhookConnection, madeAt: ContinuousClock.Instant)]>([:])
+
+    /// How long a connection's address is used before the host is resolved again.
+    static let resolveEvery: Duration = .seconds(60)
 
     /// The most events read from the log at once.
     static let page = 100
@@ -66,6 +71,7 @@ package final class WebhookCourier: Service, Sendable {
                 }
                 group.cancelAll()
             }
+            await closeConnections(except: [])
         }
     }
 
@@ -80,6 +86,7 @@ package final class WebhookCourier: Service, Sendable {
             return
         }
         let now = clock.milliseconds
+        await closeConnections(except: Set(endpoints.filter { $0.state == .enabled }.map(\.id)))
         for endpoint in endpoints where endpoint.state == .enabled && endpoint.nextAttemptAt <= now {
             let starts = busy.withLock { busy in
                 if busy[endpoint.id] != nil { busy[endpoint.id] = true; return false }
@@ -114,6 +121,41 @@ package final class WebhookCourier: Service, Sendable {
         }
     }
 
+    /// Posts a delivery to the endpoint over its kept connection (made first when there is none,
+    /// or its host was resolved more than ``resolveEvery`` ago). A connection that failed is closed.
+    func post(_ body: [UInt8], headers: [(String, String)], to endpoint: StoredWebhookEndpoint) async -> WebhookAnswer {
+        let kept = connections.withLock { $0[endpoint.id] }
+        var connection = kept.flatMap { $0.url == endpoint.url && ContinuousClock.now - $0.madeAt < Self.resolveEvery ? $0.connection : nil }
+        if connection == nil {
+            if let kept { await kept.connection.close() }
+            do {
+                guard let url = WebhookURL(endpoint.url) else { throw WebhookDeliveryError.unreachable("'\(endpoint.url)' is not a URL") }
+                let made = try await WebhookConnection(to: url, policy: policy, tls: tls, timeout: configuration.timeout)
+                connections.withLock { $0[endpoint.id] = (endpoint.url, made, .now) }
+                connection = made
+            } catch {
+                connections.withLock { $0[endpoint.id] = nil }
+                return WebhookAnswer(status: 0, text: "\(error)", latency: .zero)
+            }
+        }
+        let answer = await connection!.post(body, headers: headers)
+        if answer.status == 0 {
+            connections.withLock { $0[endpoint.id] = nil }
+            await connection!.close()
+        }
+        return answer
+    }
+
+    /// Closes the connections of endpoints no longer enabled (or removed).
+    private func closeConnections(except enabled: Set<String>) async {
+        let stale = connections.withLock { connections in
+            let stale = connections.filter { !enabled.contains($0.key) }
+            for id in stale.keys { connections[id] = nil }
+            return stale.values.map(\.connection)
+        }
+        for connection in stale { await connection.close() }
+    }
+
     /// Moves endpoints behind the backlog (``WebhookConfiguration/backlog``) past the events
     /// logged before it, which the log then no longer keeps for them; returns how many moved.
     func passBacklog() async throws -> Int {
@@ -131,5 +173,4 @@ package final class WebhookCourier: Service, Sendable {
         return max(jittered, asked ?? .zero)
     }
 
-    var tlsConfiguration: TLSConfiguration { tls }
 }

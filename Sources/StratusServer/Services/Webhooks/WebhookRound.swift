@@ -2,8 +2,10 @@ import Foundation
 import StratusCore
 
 /// One round of a courier's deliveries to an endpoint (``WebhookCourier/deliver(_:)``): it holds
-/// the endpoint's lease, sends the events after its cursor in order, and stores its progress
-/// with each attempt, in one transaction.
+/// the endpoint's lease, sends the events after its cursor in order, and stores its progress with
+/// the attempts made since the last store, in one transaction — after a failure, after
+/// ``savedEvery`` deliveries, and at the round's end. A crash in between sends the delivered
+/// events again (at least once), with the same ids.
 struct WebhookRound {
     enum Stop: Error {
         /// Another courier holds the endpoint, it is not enabled any more, or an administrator
@@ -11,22 +13,35 @@ struct WebhookRound {
         case notHeld
     }
 
+    /// The most deliveries between two stores of the progress.
+    static let savedEvery = 64
+    /// How much of an answer an attempt keeps.
+    static let keptAnswerCharacters = 512
+
     private let courier: WebhookCourier
     private let endpoint: StoredWebhookEndpoint
-    private let url: WebhookURL
     private let signers: [WebhookSignature]
     private var progress: WebhookProgress
-    private var connection: WebhookConnection?
+    /// The progress last stored.
+    private var saved: WebhookProgress
+    private var attempts: [WebhookAttempt] = []
     private var leaseUntil: Int64
 
+    /// Reads the endpoint and, unless this courier's lease on it has more than half its time
+    /// left, claims it; throws ``Stop/notHeld`` when another courier holds it or it is not due.
     init(courier: WebhookCourier, endpointID: String) async throws {
         let now = courier.clock.milliseconds
-        let until = now + courier.configuration.lease.milliseconds
+        let lease = courier.configuration.lease.milliseconds
         let owner = courier.owner
-        guard let endpoint = try await courier.storage.write({ transaction -> StoredWebhookEndpoint? in
-            guard try await transaction.claimWebhookEndpoint(id: endpointID, owner: owner, now: now, leaseUntil: until) else { return nil }
-            return try await transaction.webhookEndpoint(id: endpointID)
-        }), endpoint.state == .enabled, endpoint.nextAttemptAt <= now, let url = WebhookURL(endpoint.url) else { throw Stop.notHeld }
+        guard var endpoint = try await courier.storage.read({ try await $0.webhookEndpoint(id: endpointID) }),
+              endpoint.state == .enabled, endpoint.nextAttemptAt <= now else { throw Stop.notHeld }
+        if endpoint.leaseOwner != owner || endpoint.leaseUntil - now < lease / 2 {
+            guard let claimed = try await courier.storage.write({ transaction -> StoredWebhookEndpoint? in
+                guard try await transaction.claimWebhookEndpoint(id: endpointID, owner: owner, now: now, leaseUntil: now + lease) else { return nil }
+                return try await transaction.webhookEndpoint(id: endpointID)
+            }), claimed.state == .enabled else { throw Stop.notHeld }
+            endpoint = claimed
+        }
         let scope = KeyScope.container(endpoint.containerID)
         var secrets = [endpoint.secret]
         if let previous = endpoint.previousSecret, let until = endpoint.previousSecretUntil, until > now { secrets.append(previous) }
@@ -38,32 +53,22 @@ struct WebhookRound {
         }
         self.courier = courier
         self.endpoint = endpoint
-        self.url = url
         self.signers = signers
-        leaseUntil = until
+        leaseUntil = endpoint.leaseUntil
         progress = WebhookProgress(endpointID: endpoint.id, cursor: endpoint.cursor, epoch: endpoint.epoch, state: endpoint.state,
                                    attempts: endpoint.attempts, failingSince: endpoint.failingSince, nextAttemptAt: 0)
+        saved = progress
     }
 
-    /// Delivers until the log is through or a delivery fails; closes the connection either way.
+    /// Delivers until the log is through or a delivery fails, then stores the progress.
     mutating func run() async throws {
-        do {
-            try await deliverAll()
-            await connection?.close()
-        } catch {
-            await connection?.close()
-            throw error
-        }
-    }
-
-    private mutating func deliverAll() async throws {
         let storage = courier.storage
         if progress.epoch != storage.epoch {
             let body = try WebhookPayload.restoredBody(containerID: endpoint.containerID, environment: endpoint.environment,
                                                       epoch: storage.epoch, at: courier.clock.milliseconds)
             progress.epoch = storage.epoch
             guard try await send(WebhookPayload.restoredEventID(epoch: storage.epoch, endpointID: endpoint.id), body, through: progress.cursor,
-                                 loggedAt: nil) else { return }
+                                 loggedAt: nil) else { return try await save() }
         }
         let (containerID, environment) = (endpoint.containerID, endpoint.environment)
         while true {
@@ -82,17 +87,13 @@ struct WebhookRound {
                 }
                 let body = try await self.body(of: event)
                 guard try await send(WebhookPayload.eventID(epoch: storage.epoch, position: event.position), body, through: event.position,
-                                     loggedAt: event.stamp.timestamp) else { return }
+                                     loggedAt: event.stamp.timestamp) else { return try await save() }
             }
             if let end {
-                if end > progress.cursor || progress.cursor != cursor {
-                    progress.cursor = max(progress.cursor, end)
-                    try await save(nil)
-                }
+                progress.cursor = max(progress.cursor, end)
                 ServerMetrics.webhookOldestPending(seconds: 0, endpointID: endpoint.id)
-                return
+                return try await save()
             }
-            if progress.cursor != cursor { try await save(nil) }
         }
     }
 
@@ -112,33 +113,24 @@ struct WebhookRound {
         return try WebhookPayload.body(of: event, containerID: endpoint.containerID, environment: endpoint.environment, fields: fields)
     }
 
-    /// Sends one event and stores the outcome; whether it was delivered (then the cursor is at
-    /// `position`).
+    /// Sends one event and notes the outcome; whether it was delivered (then the cursor is at
+    /// `position`). A failure is stored at once.
     private mutating func send(_ id: String, _ body: [UInt8], through position: Int64, loggedAt: Int64?) async throws -> Bool {
         let now = courier.clock.milliseconds
         try await renewLease(now: now)
         let timestamp = now / 1000
         let signature = signers.map { $0.signature(id: id, timestamp: timestamp, body: body) }.joined(separator: " ")
-        let answer: WebhookAnswer
-        do {
-            if connection == nil {
-                connection = try await WebhookConnection(to: url, policy: courier.policy, tls: courier.tlsConfiguration,
-                                                         timeout: courier.configuration.timeout)
-            }
-            answer = await connection!.post(body, headers: [("webhook-id", id), ("webhook-timestamp", String(timestamp)),
-                                                            ("webhook-signature", signature)])
-        } catch {
-            answer = WebhookAnswer(status: 0, text: "\(error)", latency: .zero)
-        }
+        let answer = await courier.post(body, headers: [("webhook-id", id), ("webhook-timestamp", String(timestamp)), ("webhook-signature", signature)],
+                                        to: endpoint)
         ServerMetrics.webhookAttempt(delivered: answer.succeeded)
-        let attempt = WebhookAttempt(endpointID: endpoint.id, eventID: id, attemptedAt: now, status: answer.status,
-                                     latencyMilliseconds: answer.latency.milliseconds, answer: String(answer.text.prefix(Self.keptAnswerCharacters)))
+        attempts.append(WebhookAttempt(endpointID: endpoint.id, eventID: id, attemptedAt: now, status: answer.status,
+                                       latencyMilliseconds: answer.latency.milliseconds, answer: String(answer.text.prefix(Self.keptAnswerCharacters))))
         if answer.succeeded {
             progress.cursor = position
             progress.attempts = 0
             progress.failingSince = nil
             progress.nextAttemptAt = 0
-            try await save(attempt)
+            if attempts.count >= Self.savedEvery { try await save() }
             return true
         }
         progress.attempts += 1
@@ -155,34 +147,30 @@ struct WebhookRound {
             progress.nextAttemptAt = now + courier.retryWait(after: progress.attempts, asked: asked).milliseconds
         }
         if let loggedAt { ServerMetrics.webhookOldestPending(seconds: Double(now - loggedAt) / 1000, endpointID: endpoint.id) }
-        try await save(attempt)
-        if answer.status == 0 {
-            await connection?.close()
-            connection = nil
-        }
         return false
     }
 
-    /// How much of an answer an attempt keeps.
-    static let keptAnswerCharacters = 512
-
-    /// Stores the progress (with the attempt, if any) while the lease is held; stops the round when not.
-    private func save(_ attempt: WebhookAttempt?) async throws {
-        let (progress, owner, now) = (self.progress, courier.owner, courier.clock.milliseconds)
+    /// Stores the progress and the attempts made since the last store, while the lease is held;
+    /// stops the round when not.
+    private mutating func save() async throws {
+        guard progress != saved || !attempts.isEmpty else { return }
+        let (progress, attempts, owner, now) = (self.progress, self.attempts, courier.owner, courier.clock.milliseconds)
         let held = try await courier.storage.write { transaction in
             guard try await transaction.recordWebhookProgress(progress, owner: owner) else { return false }
-            if let attempt {
-                try await transaction.appendWebhookAttempt(attempt, keeping: WebhookCourier.keptAttempts, since: now - WebhookCourier.attemptsKeptFor)
-            }
+            try await transaction.appendWebhookAttempts(attempts, endpointID: progress.endpointID, keeping: WebhookCourier.keptAttempts,
+                                                        since: now - WebhookCourier.attemptsKeptFor)
             return true
         }
         guard held else { throw Stop.notHeld }
+        saved = progress
+        self.attempts = []
     }
 
-    /// Renews the lease once half of it has passed.
+    /// Renews the lease once half of it has passed, storing the progress with it.
     private mutating func renewLease(now: Int64) async throws {
         let lease = courier.configuration.lease.milliseconds
         guard leaseUntil - now < lease / 2 else { return }
+        try await save()
         let (id, owner, until) = (endpoint.id, courier.owner, now + lease)
         guard try await courier.storage.write({ try await $0.claimWebhookEndpoint(id: id, owner: owner, now: now, leaseUntil: until) }) else {
             throw Stop.notHeld

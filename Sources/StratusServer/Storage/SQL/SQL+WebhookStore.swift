@@ -17,12 +17,13 @@ extension WebhookStore where Self: SQLDatabase {
 
     package func webhookEndpoints(containerID: String?) async throws -> [StoredWebhookEndpoint] {
         let which: SQLStatement = containerID.map { "WHERE container_id = \($0)" } ?? ""
-        return try await fetch("SELECT \(unescaped: WebhookColumns.names) FROM webhook_endpoints \(which) ORDER BY created_at, id")
+        return try await fetch("SELECT \(unescaped: WebhookColumns.names), lease_owner, lease_until FROM webhook_endpoints \(which) ORDER BY created_at, id")
             .map(StoredWebhookEndpoint.init(row:))
     }
 
     package func webhookEndpoint(id: String) async throws -> StoredWebhookEndpoint? {
-        try await fetchOne("SELECT \(unescaped: WebhookColumns.names) FROM webhook_endpoints WHERE id = \(id)").map(StoredWebhookEndpoint.init(row:))
+        try await fetchOne("SELECT \(unescaped: WebhookColumns.names), lease_owner, lease_until FROM webhook_endpoints WHERE id = \(id)")
+            .map(StoredWebhookEndpoint.init(row:))
     }
 
     package func updateWebhookEndpoint(_ endpoint: StoredWebhookEndpoint) async throws {
@@ -55,16 +56,19 @@ extension WebhookStore where Self: SQLDatabase {
             """) > 0
     }
 
-    package func appendWebhookAttempt(_ attempt: WebhookAttempt, keeping: Int, since: Int64) async throws {
+    package func appendWebhookAttempts(_ attempts: [WebhookAttempt], endpointID: String, keeping: Int, since: Int64) async throws {
+        guard !attempts.isEmpty else { return }
+        let rows = attempts.map { attempt -> SQLStatement in
+            "(\(endpointID), \(attempt.eventID), \(attempt.attemptedAt), \(attempt.status), \(attempt.latencyMilliseconds), \(attempt.answer))"
+        }
         try await run("""
             INSERT INTO webhook_attempts (endpoint_id, event_id, attempted_at, status, latency_ms, answer)
-            VALUES (\(attempt.endpointID), \(attempt.eventID), \(attempt.attemptedAt), \(Int64(attempt.status)), \(attempt.latencyMilliseconds),
-                    \(attempt.answer))
+            VALUES \(SQLStatement(joining: rows, separator: ", "))
             """)
         try await run("""
-            DELETE FROM webhook_attempts WHERE endpoint_id = \(attempt.endpointID)
-              AND (attempted_at < \(since) OR id <= (SELECT id FROM webhook_attempts WHERE endpoint_id = \(attempt.endpointID)
-                                                    ORDER BY id DESC LIMIT 1 OFFSET \(Int64(keeping))))
+            DELETE FROM webhook_attempts WHERE endpoint_id = \(endpointID)
+              AND (attempted_at < \(since) OR id <= (SELECT id FROM webhook_attempts WHERE endpoint_id = \(endpointID)
+                                                    ORDER BY id DESC LIMIT 1 OFFSET \(keeping)))
             """)
     }
 
@@ -151,6 +155,8 @@ extension StoredWebhookEndpoint {
                   secret: try row.string(7), previousSecret: try row.optionalString(8), previousSecretUntil: try row.optionalInt64(9),
                   state: state, cursor: try row.int64(11), epoch: try row.int64(12), attempts: try row.int(13),
                   failingSince: try row.optionalInt64(14), nextAttemptAt: try row.int64(15), createdAt: try row.int64(16))
+        leaseOwner = try row.optionalString(17)
+        leaseUntil = try row.int64(18)
     }
 
     private static func json(_ list: [String]) -> String {

@@ -19,8 +19,9 @@ package protocol WebhookStore {
     /// Stores a courier's progress, if `owner` still holds the endpoint's lease (else false: another
     /// courier took it over).
     func recordWebhookProgress(_ progress: WebhookProgress, owner: String) async throws -> Bool
-    /// Keeps an attempt, and of the endpoint's attempts only the last `keeping` made since `since` (ms).
-    func appendWebhookAttempt(_ attempt: WebhookAttempt, keeping: Int, since: Int64) async throws
+    /// Keeps the endpoint's attempts, in order, and of its attempts only the last `keeping` made
+    /// since `since` (ms).
+    func appendWebhookAttempts(_ attempts: [WebhookAttempt], endpointID: String, keeping: Int, since: Int64) async throws
     /// The endpoint's last attempts, newest first, at most `limit`.
     func webhookAttempts(endpointID: String, limit: Int) async throws -> [WebhookAttempt]
     /// The record log's entries of the container and environment after `position`, in order, at
