@@ -262,7 +262,8 @@ let package = Package(
         ),
         .testTarget(
             name: "GuideTests",
-            dependencies: ["StratusClient", "StratusSync", "StratusData", "StratusTesting", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["StratusClient", "StratusSync", "StratusData", "StratusTesting", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "NotesTests",

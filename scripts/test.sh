@@ -88,6 +88,8 @@ step 600 scripts/check-guides.sh
 step 600 scripts/check-upgrading.sh
 step 600 scripts/check-notes.sh
 step 600 scripts/check-shopping.sh
+# docs/webhooks.md's blocks: `webhook add` and the Python receiver against a real server (about 2 s).
+step 120 scripts/check-webhooks.sh
 # Stratus behind Debian's nginx: the quickstart, an asset round trip and a push over the proxied WebSocket.
 step 600 scripts/check-nginx.sh
 # The web console in headless Chromium (Selenium and Debian's chromedriver): sign-in, containers, a record,

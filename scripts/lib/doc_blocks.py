@@ -35,6 +35,7 @@ GUIDES = [
     "docs/scaling.md",
     "docs/operations.md",
     "docs/upgrading.md",
+    "docs/webhooks.md",
 ]
 
 # The script that runs each shell or nginx block: it must extract the block by its name
@@ -56,10 +57,12 @@ RUNNERS = {
     "export": "scripts/check-guides.sh",
     "dev-loop": "scripts/check-guides.sh",
     "console": "scripts/check-guides.sh",
+    "webhook-add": "scripts/check-webhooks.sh",
+    "webhook-receiver": "scripts/check-webhooks.sh",
 }
 # What loads each swift-manifest block (`doc_block swift-manifest:NAME FILE`).
 MANIFEST_RUNNER = "scripts/check-guides.sh"
-RUN_LANGUAGES = {"sh", "nginx"}
+RUN_LANGUAGES = {"sh", "nginx", "python"}
 SWIFT_KINDS = {"swift", "swift-file", "swift-manifest"}
 QUIET_LANGUAGES = {"text", "json"}
 GENERATED = "Tests/GuideTests/Generated"
