@@ -40,10 +40,13 @@ package enum ArchiveItem: Sendable, Equatable {
     case subscription(StoredSubscription)
     /// An entry of the administrators' audit log about the container, oldest first.
     case auditEntry(StoredAuditEntry)
+    /// A webhook endpoint with its sealed secrets; written only with secrets, last (a load starts
+    /// it at the end of the log it loaded).
+    case webhookEndpoint(ArchivedWebhookEndpoint)
 
     /// The `"kind"` of each line, in the order lines of each kind come.
     package static let kinds = ["container", "schema", "user", "userRole", "passkey", "openIDIdentity", "serverKey", "session", "apnsCredentials", "apnsToken",
-                                "database", "zone", "asset", "record", "logEntry", "share", "sharedZone", "subscription", "auditEntry"]
+                                "database", "zone", "asset", "record", "logEntry", "share", "sharedZone", "subscription", "auditEntry", "webhookEndpoint"]
 
     package var kind: String {
         switch self {
@@ -66,6 +69,7 @@ package enum ArchiveItem: Sendable, Equatable {
         case .sharedZone: "sharedZone"
         case .subscription: "subscription"
         case .auditEntry: "auditEntry"
+        case .webhookEndpoint: "webhookEndpoint"
         }
     }
 }
@@ -175,4 +179,43 @@ package struct ArchivedSharedZone: Codable, Sendable, Equatable {
     package var zone: Int64
     package var active: Bool
     package var sequence: Int64
+}
+
+/// A webhook endpoint: where it delivers and what, its secrets (sealed for the container, as the
+/// store keeps them) and its state. Not its place in the log, which is the store's own: a load
+/// starts it after what it loaded.
+package struct ArchivedWebhookEndpoint: Codable, Sendable, Equatable {
+    package var id: String
+    package var environment: ContainerEnvironment
+    package var url: String
+    package var scopes: [DatabaseScope]
+    package var recordTypes: [String]
+    package var zones: [String]
+    package var secret: String
+    package var previousSecret: String?
+    package var previousSecretUntil: Int64?
+    package var state: Int64
+    package var createdAt: Int64
+
+    init(_ endpoint: StoredWebhookEndpoint) {
+        id = endpoint.id
+        environment = endpoint.environment
+        url = endpoint.url
+        scopes = endpoint.filter.scopes
+        recordTypes = endpoint.filter.recordTypes
+        zones = endpoint.filter.zones
+        secret = endpoint.secret
+        previousSecret = endpoint.previousSecret
+        previousSecretUntil = endpoint.previousSecretUntil
+        state = endpoint.state.rawValue
+        createdAt = endpoint.createdAt
+    }
+
+    /// The endpoint in a store whose log ends at `position`, in epoch `epoch`.
+    func stored(containerID: String, cursor position: Int64, epoch: Int64) -> StoredWebhookEndpoint {
+        StoredWebhookEndpoint(id: id, containerID: containerID, environment: environment, url: url,
+                              filter: WebhookFilter(scopes: scopes, recordTypes: recordTypes, zones: zones), secret: secret,
+                              previousSecret: previousSecret, previousSecretUntil: previousSecretUntil,
+                              state: StoredWebhookEndpoint.State(rawValue: state) ?? .disabled, cursor: position, epoch: epoch, createdAt: createdAt)
+    }
 }

@@ -32,6 +32,7 @@ enum ArchiveLine {
         case .sharedZone(let payload): try line(item.kind, payload)
         case .subscription(let payload): try line(item.kind, payload)
         case .auditEntry(let payload): try line(item.kind, payload)
+        case .webhookEndpoint(let payload): try line(item.kind, payload)
         }
     }
 
@@ -92,6 +93,7 @@ enum ArchiveLine {
         case "sharedZone": return .sharedZone(try payload(ArchivedSharedZone.self))
         case "auditEntry": return .auditEntry(try payload(StoredAuditEntry.self))
         case "subscription": return .subscription(try payload(StoredSubscription.self))
+        case "webhookEndpoint": return .webhookEndpoint(try payload(ArchivedWebhookEndpoint.self))
         default: throw TransferError("a line has the unknown kind \"\(kind)\"")
         }
     }

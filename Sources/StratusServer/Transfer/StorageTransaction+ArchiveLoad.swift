@@ -69,6 +69,8 @@ extension StorageTransaction {
         case .auditEntry(var entry):
             entry.containerID = containerID
             try await appendAudit(entry)
+        case .webhookEndpoint(let endpoint):
+            try await addWebhookEndpoint(endpoint.stored(containerID: containerID, cursor: try await recordLogPosition(before: nil), epoch: storeEpoch))
         }
         load.count(item)
     }

@@ -26,8 +26,10 @@ package final class WebhookCourier: Service, Sendable {
     let bell: WebhookBell
     let logger: Logger
     private let tls: TLSConfiguration
-    /// This courier's name in the leases it holds.
-    let owner = "courier-" + SecretGenerator.shortGUID()
+    /// This courier's name in the leases it holds: one name for a store no other instance can
+    /// share (SQLite), so that a server started again after a crash goes on at once; else one
+    /// of its own, and a dead instance's leases lapse (``WebhookConfiguration/lease``).
+    let owner: String
     /// The endpoints this courier is delivering to, each with whether it was asked again meanwhile.
     private let busy = Mutex<[String: Bool]>([:])
     /// Each endpoint's connection, kept alive between rounds, with its URL and when its host was resolved.
@@ -50,6 +52,7 @@ package final class WebhookCourier: Service, Sendable {
         self.configuration = configuration
         self.bell = bell
         self.logger = logger
+        owner = storage.bus == nil ? "courier" : "courier-" + SecretGenerator.shortGUID()
         policy = WebhookAddressPolicy(allowsPrivate: configuration.allowsPrivateAddresses, resolver: configuration.resolver ?? SystemWebhookResolver())
         var tls = TLSConfiguration.makeClientConfiguration()
         if let caFile = configuration.caFile { tls.additionalTrustRoots = [.file(caFile)] }
@@ -72,6 +75,13 @@ package final class WebhookCourier: Service, Sendable {
                 group.cancelAll()
             }
             await closeConnections(except: [])
+            // Another instance takes over at once rather than when the leases lapse.
+            let owner = self.owner
+            do {
+                try await storage.write { try await $0.releaseWebhookLeases(owner: owner) }
+            } catch {
+                logger.warning("webhook leases could not be released: \(error)")
+            }
         }
     }
 

@@ -3,7 +3,7 @@ import StratusCore
 /// ``ArchiveStore``'s export in the SQL both drivers speak: the policy of what an archive holds
 /// (secrets only when asked, email codes and pending uploads never) is written here once. A
 /// driver inserts the rows whose ids a load keeps.
-extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore & ServerKeyStore & APNsStore & SchemaStore & ShareStore & SubscriptionStore & AuditStore & PasskeyStore & OpenIDStore & RecordLogStore {
+extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore & ServerKeyStore & APNsStore & SchemaStore & ShareStore & SubscriptionStore & AuditStore & PasskeyStore & OpenIDStore & RecordLogStore & WebhookStore {
     package func insertArchivedDatabase(_ database: ArchivedDatabase, containerID: String, _ load: ArchiveLoad) async throws -> Int64 {
         try await insertKeepingRowID(into: "databases", """
             INSERT INTO databases (id, container_id, environment, scope, owner_record_name, purged_sequence)
@@ -43,6 +43,7 @@ extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore &
               + (SELECT COUNT(*) FROM sessions WHERE container_id = \(containerID))
               + (SELECT COUNT(*) FROM apns_credentials WHERE container_id = \(containerID))
               + (SELECT COUNT(*) FROM apns_tokens WHERE container_id = \(containerID))
+              + (SELECT COUNT(*) FROM webhook_endpoints WHERE container_id = \(containerID))
             """ : ""
         let history: SQLStatement = includingHistory ? "+ (SELECT COUNT(*) FROM record_log WHERE zone_id IN (\(inContainer)))" : ""
         return try await fetchOne("""
@@ -150,6 +151,9 @@ extension ArchiveStore where Self: SQLDatabase & ContainerStore & AccountStore &
         for row in try await fetch("SELECT at, actor, origin, action, detail FROM audit_log WHERE container_id = \(containerID) ORDER BY id") {
             try emit(.auditEntry(StoredAuditEntry(at: try row.int64(0), actor: try row.string(1), origin: try row.string(2), action: try row.string(3),
                                                   containerID: containerID, detail: try row.string(4))))
+        }
+        if includingSecrets {
+            for endpoint in try await webhookEndpoints(containerID: containerID) { try emit(.webhookEndpoint(ArchivedWebhookEndpoint(endpoint))) }
         }
     }
 

@@ -48,6 +48,10 @@ extension WebhookStore where Self: SQLDatabase {
             """) > 0
     }
 
+    package func releaseWebhookLeases(owner: String) async throws {
+        try await run("UPDATE webhook_endpoints SET lease_owner = NULL, lease_until = 0 WHERE lease_owner = \(owner)")
+    }
+
     package func recordWebhookProgress(_ progress: WebhookProgress, owner: String) async throws -> Bool {
         try await changedRowCount("""
             UPDATE webhook_endpoints SET delivered_through = \(progress.cursor), epoch = \(progress.epoch), state = \(progress.state.rawValue),

@@ -16,6 +16,8 @@ package protocol WebhookStore {
     /// Leases the endpoint to `owner` (a courier) until `leaseUntil` if no other courier holds a
     /// live lease on it at `now`; whether `owner` holds it.
     func claimWebhookEndpoint(id: String, owner: String, now: Int64, leaseUntil: Int64) async throws -> Bool
+    /// Releases every lease `owner` holds (it stops).
+    func releaseWebhookLeases(owner: String) async throws
     /// Stores a courier's progress, if `owner` still holds the endpoint's lease (else false: another
     /// courier took it over).
     func recordWebhookProgress(_ progress: WebhookProgress, owner: String) async throws -> Bool
