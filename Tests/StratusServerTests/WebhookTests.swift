@@ -392,4 +392,35 @@ import StratusTesting
             #expect(endpoint.cursor == end && end > 0, "the loaded history is not sent again")
         }
     }
+
+    @Test func theConsoleManagesEndpointsThroughTheAdminService() async throws {
+        let directory = TestServer.temporaryDirectory()
+        try await TestServer.with(dataDirectory: directory, configure: { $0.webhooks.allowsPrivateAddresses = true }) { server in
+            let (token, csrf) = try await ConsoleTests.administrator(server, directory: directory)
+            let page = "/console/containers/\(TestServer.containerID)/webhooks"
+            let url = "http://127.0.0.1:9/hook".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            _ = try await ConsoleTests.request(server, .POST, "\(page)/add", form: "csrf=\(csrf)&url=\(url)&environment=development&database=public&recordTypes=Post%2C+Note&zones=",
+                                               cookie: token)
+            let listed = try await ConsoleTests.request(server, .GET, page, cookie: token).text
+            let endpoint = try #require(try await server.server.services.admin.webhooks(containerID: TestServer.containerID).first)
+            #expect(endpoint.filter == WebhookFilter(scopes: [.public], recordTypes: ["Post", "Note"]))
+            #expect(listed.contains("shown this once: whsec_") && listed.contains(endpoint.id) && listed.contains("databases public; types Post, Note"))
+            #expect(!(try await ConsoleTests.request(server, .GET, page, cookie: token).text.contains("whsec_")), "the secret is shown once")
+            _ = try await ConsoleTests.request(server, .POST, "\(page)/disable", form: "csrf=\(csrf)&endpoint=\(endpoint.id)", cookie: token)
+            #expect(try await Self.endpoint(server, endpoint.id).state == .disabled)
+            _ = try await ConsoleTests.request(server, .POST, "\(page)/replay", form: "csrf=\(csrf)&endpoint=\(endpoint.id)&since=2026-01-01T00%3A00%3A00Z",
+                                               cookie: token)
+            #expect(try await Self.endpoint(server, endpoint.id).state == .enabled)
+            let deliveries = "/console/containers/\(TestServer.containerID)/webhook-deliveries"
+            #expect(try await ConsoleTests.request(server, .GET, "\(deliveries)/\(endpoint.id)", cookie: token).status == 200)
+            #expect(try await ConsoleTests.request(server, .GET, "\(deliveries)/ep_none", cookie: token).status == 404)
+            let forged = try await ConsoleTests.request(server, .POST, "\(page)/remove", form: "csrf=wrong&endpoint=\(endpoint.id)", cookie: token)
+            let stillThere = try await server.server.services.admin.webhooks(containerID: TestServer.containerID).count
+            #expect(forged.status == 403 && stillThere == 1)
+            _ = try await ConsoleTests.request(server, .POST, "\(page)/remove", form: "csrf=\(csrf)&endpoint=\(endpoint.id)", cookie: token)
+            #expect(try await server.server.services.admin.webhooks(containerID: TestServer.containerID).isEmpty)
+            let actions = try await server.server.services.admin.auditEntries(containerID: TestServer.containerID).map(\.action)
+            #expect(Set(["webhook.add", "webhook.disable", "webhook.replay", "webhook.remove"]).isSubset(of: actions))
+        }
+    }
 }

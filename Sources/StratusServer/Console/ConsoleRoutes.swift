@@ -55,6 +55,7 @@ struct ConsoleRoutes {
             }
         }
         ConsoleContainerRoutes(routes: self).register(on: console)
+        ConsoleWebhookRoutes(routes: self).register(on: console)
         ConsoleUserRoutes(routes: self).register(on: console)
         let data = ConsoleDataRoutes(routes: self)
         data.register(on: console)

@@ -153,7 +153,49 @@ extension PageTemplates {
             <li><a href="/console/containers/{{containerPath}}/query?environment=development&amp;database=public" id="query-link">Query</a></li>
             <li><a href="/console/containers/{{containerPath}}/users" id="users-link">Users</a></li>
             <li><a href="/console/containers/{{containerPath}}/schema" id="schema-link">Schema</a></li>
+            <li><a href="/console/containers/{{containerPath}}/webhooks" id="webhooks-link">Webhooks</a></li>
             </ul>
+            </section>
+            {{> console-bottom}}
+            """,
+        "console-webhooks": """
+            {{> console-top}}
+            <section>
+            <h1>Webhooks of {{container}}</h1>
+            <p>Each endpoint hears the container's committed changes, signed, at least once and in commit order (<a href="https://www.standardwebhooks.com">Standard Webhooks</a>).</p>
+            <div class="scroll"><table id="webhooks">
+            <thead><tr><th scope="col">Endpoint</th><th scope="col">URL</th><th scope="col">Hears</th><th scope="col">State</th><th scope="col">Delivered through</th><th scope="col"></th></tr></thead>
+            <tbody>{{#endpoints}}<tr><td><a href="/console/containers/{{containerPath}}/webhook-deliveries/{{id}}"><code>{{id}}</code></a></td><td><code>{{url}}</code> ({{environment}})</td><td>{{filter}}</td>
+            <td>{{state}}{{#failures}}<br>{{failures}}{{/failures}}</td><td>{{through}}</td>
+            <td><form method="post" action="/console/containers/{{containerPath}}/webhooks/{{#enabled}}disable{{/enabled}}{{^enabled}}enable{{/enabled}}" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="endpoint" value="{{id}}"><button type="submit">{{#enabled}}Disable{{/enabled}}{{^enabled}}Enable{{/enabled}}</button></form>
+            <form method="post" action="/console/containers/{{containerPath}}/webhooks/rotate-secret" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="endpoint" value="{{id}}"><button type="submit">New secret</button></form>
+            <form method="post" action="/console/containers/{{containerPath}}/webhooks/replay" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="endpoint" value="{{id}}"><label>Replay since <input name="since" placeholder="2026-12-01T09:00:00Z" required maxlength="40"></label><button type="submit">Replay</button></form>
+            <form method="post" action="/console/containers/{{containerPath}}/webhooks/remove" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="endpoint" value="{{id}}"><button type="submit" class="danger">Remove</button></form></td></tr>{{/endpoints}}</tbody>
+            </table></div>
+            </section>
+            <section>
+            <h2>Add an endpoint</h2>
+            <form method="post" action="/console/containers/{{containerPath}}/webhooks/add">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <label>URL (https://) <input name="url" id="webhook-url" required maxlength="2048"></label>
+            <div class="row"><label>Environment <select name="environment"><option>development</option><option>production</option></select></label>
+            <label>Database <select name="database"><option value="">every database</option><option>public</option><option>private</option><option>shared</option></select></label></div>
+            <div class="row"><label>Record types (comma-separated; empty: all) <input name="recordTypes" maxlength="2048"></label>
+            <label>Zones (comma-separated; empty: all) <input name="zones" maxlength="2048"></label></div>
+            <p><button type="submit" id="add-webhook">Add endpoint</button></p>
+            </form>
+            </section>
+            {{> console-bottom}}
+            """,
+        "console-webhook-attempts": """
+            {{> console-top}}
+            <section>
+            <h1>Deliveries to {{endpoint}}</h1>
+            <p>The last 100 attempts of the last 7 days, newest first. <a href="/console/containers/{{containerPath}}/webhooks">All endpoints</a></p>
+            <div class="scroll"><table id="attempts">
+            <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Latency</th><th scope="col">Answer</th></tr></thead>
+            <tbody>{{#attempts}}<tr><td>{{when}}</td><td><code>{{event}}</code></td><td>{{status}}</td><td>{{latency}}</td><td>{{answer}}</td></tr>{{/attempts}}</tbody>
+            </table></div>
             </section>
             {{> console-bottom}}
             """,
