@@ -16,6 +16,7 @@ linux_files=(
     Sources/StratusServer/Storage/Blobs/FileBlobStore.swift
     Sources/StratusServer/Configuration/ServerConfiguration+Descriptors.swift
     Sources/StratusServer/HTTP/IPAddress.swift
+    Sources/StratusServer/Services/Webhooks/WebhookAddressPolicy.swift
 )
 allow=()
 for file in "${linux_files[@]}"; do allow+=(--allow "$file"); done

@@ -423,4 +423,66 @@ import StratusTesting
             #expect(Set(["webhook.add", "webhook.disable", "webhook.replay", "webhook.remove"]).isSubset(of: actions))
         }
     }
+
+    /// Waits (at most a minute) until a delivery satisfies `found`.
+    static func waitFor(_ receiver: WebhookTestReceiver, _ found: (WebhookTestReceiver.Delivery) -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !receiver.deliveries.contains(where: found) {
+            guard ContinuousClock.now < deadline else { throw TestFailure("no delivery arrived that the test waits for") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    @Test func restoresSharesTheLossAlarmAndAnOversizedPublicRecordSayWhatTheyAre() async throws {
+        try await Self.server { server in
+            try await WebhookTestReceiver.with { receiver in
+                let alice = try await server.signUp("alice")
+                let bob = try await server.signUp("bob")
+                try await alice.createZone("Notes")
+                _ = try await alice.save((0..<120).map { .create("m\($0)") }, zone: "Notes")
+                _ = try await Self.add(server, receiver)
+                let first = try await alice.save([.create("n", ["text": .string("kept")])], zone: "Notes")[0]
+                _ = try await alice.save([RecordOperation(.forceUpdate, Record(recordName: "n", fields: ["text": .string("mistake")]))], zone: "Notes")
+                let restored = try await alice.restore([.init(recordName: "n", recordChangeTag: try #require(first.recordChangeTag))], zone: "Notes")
+                #expect(restored.records.first?.record != nil)
+                _ = try await alice.share(nil, zone: "Notes", participants: [(try #require(bob.username), .readOnly)])
+                _ = try await alice.save([RecordOperation(.forceDelete, Record(recordName: ShareKeys.zoneShareName, recordType: ShareKeys.recordType))],
+                                         zone: "Notes")
+                await server.advanceClock(by: .seconds(61))
+                let burst = RecordsModifyRequest(operations: (0..<61).map { RecordOperation(.forceDelete, Record(recordName: "m\($0)")) },
+                                                 zoneID: ZoneID(zoneName: "Notes"))
+                let deleted = try await alice.send(.POST, alice.path(.private, "records/modify"), body: try JSONEncoder().encode(burst),
+                                                   headers: [("X-Stratus-Device-ID", "tablet")])
+                #expect(deleted.status == 200)
+                _ = try await alice.save([.create("big", type: "Post", ["body": .string(String(repeating: "x", count: 300_000))])], database: .public)
+                try await Self.waitFor(receiver) { $0.data["recordName"] as? String == "big" }
+
+                let deliveries = receiver.deliveries
+                let restore = deliveries.filter { $0.data["recordName"] as? String == "n" }
+                #expect(restore.map(\.type) == ["record.saved", "record.saved", "record.saved"])
+                #expect(restore.map { $0.data["restored"] as? Bool } == [nil, nil, true], "only the restore says so")
+                #expect(deliveries.contains { $0.type == "share.saved" } && deliveries.contains { $0.type == "share.deleted" })
+                let alarm = try #require(deliveries.first { $0.type == "alarm.loss" })
+                let raised = try #require(alarm.data["alarm"] as? [String: Any])
+                #expect(raised["deviceID"] as? String == "tablet" && raised["deleted"] as? Int == 61 && alarm.data["zoneName"] as? String == "Notes")
+                let alarmAt = try #require(deliveries.firstIndex { $0.type == "alarm.loss" })
+                #expect(deliveries[..<alarmAt].filter { $0.type == "record.deleted" }.count == 61, "after the deletions that raised it")
+                let big = try #require(deliveries.last)
+                #expect(big.data["fieldsOmitted"] as? Bool == true && big.data["fields"] == nil && big.body.count < 4096)
+            }
+        }
+    }
+
+    @Test func aPublicRecordsFilesAreTheirChecksumAndSizeOnly() throws {
+        let asset = Asset(fileChecksum: "Q2hlY2tzdW0=", size: 5, referenceChecksum: "cmVm", wrappingKey: "a2V5", receipt: "receipt-1",
+                          downloadURL: "https://files.example/secret")
+        let stored = StoredRecord(zoneRowID: 1, recordName: "p", recordType: "Post", changeTag: "a",
+                                  fieldsJSON: RecordMapper.encodeFields(["photo": .asset(asset), "photos": .list(.asset, [.asset(asset)]),
+                                                                         "title": .string("Hi")]),
+                                  created: RecordStamp(timestamp: 0, userRecordName: "_u", deviceID: ""),
+                                  modified: RecordStamp(timestamp: 0, userRecordName: "_u", deviceID: ""), parent: nil, share: nil, sequence: 1, deleted: false)
+        let text = String(decoding: try WebhookPayload.fields(of: stored), as: UTF8.self)
+        #expect(text.contains("Q2hlY2tzdW0=") && text.contains(#""size":5"#) && text.contains("Hi"))
+        for hidden in ["https://files.example", "receipt-1", "a2V5", "cmVm"] { #expect(!text.contains(hidden), "\(hidden)") }
+    }
 }

@@ -20,7 +20,11 @@ package struct SystemWebhookResolver: WebhookResolver {
     package func addresses(of host: String) async throws -> [IPAddress] {
         try await NIOThreadPool.singleton.runIfActive {
             var hints = addrinfo()
+            #if canImport(Glibc)
             hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            #else
+            hints.ai_socktype = SOCK_STREAM
+            #endif
             var list: UnsafeMutablePointer<addrinfo>?
             guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return [] }
             defer { freeaddrinfo(first) }
