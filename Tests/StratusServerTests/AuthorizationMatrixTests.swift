@@ -81,11 +81,13 @@ import StratusCore
         let console = "console pages of administrators without record data (containers, settings, users, schema, activity counts)"
         for path in ["/console", "/console/signin", "/console/containers", "/console/containers/{container}", "/console/containers/{container}/users",
                      "/console/containers/{container}/users/{username}", "/console/containers/{container}/schema",
-                     "/console/containers/{container}/schema/export", "/console/activity", "/console/activity/stream", "/console/activity.js"] {
+                     "/console/containers/{container}/schema/export", "/console/activity", "/console/activity/stream", "/console/activity.js",
+                     "/console/containers/{container}/webhooks", "/console/containers/{container}/webhook-deliveries/{endpoint}"] {
             routes["GET \(path)"] = .none(console)
         }
         for path in ["/console/signin", "/console/signout", "/console/containers", "/console/containers/{container}/settings/{action}",
-                     "/console/containers/{container}/users/{username}/{action}", "/console/containers/{container}/schema/{action}"] {
+                     "/console/containers/{container}/users/{username}/{action}", "/console/containers/{container}/schema/{action}",
+                     "/console/containers/{container}/webhooks/{action}"] {
             routes["POST \(path)"] = .none(console)
         }
         return routes

@@ -132,7 +132,7 @@ package actor NotificationHub {
     /// instance to theirs. Who else hears of a private zone's records (the participants of its
     /// shares) is read now, after the commit, outside its transaction.
     package func publish(_ commits: [CommittedChanges]) async {
-        if !commits.isEmpty { webhookBell.ring() }
+        if !commits.isEmpty { webhookBell.ringForCommit() }
         for var changes in commits {
             if changes.lossAlarm != nil { ServerMetrics.lossAlarmRaised() }
             if changes.database.scope == .private && changes.zoneIsShared && !changes.records.isEmpty {
@@ -147,7 +147,7 @@ package actor NotificationHub {
     package func receive(_ message: InstanceMessage) async {
         switch message {
         case .committed(let changes):
-            webhookBell.ring()
+            webhookBell.ringForCommit()
             await deliver(changes, throughAPNs: false)
         case .subscriptionsChanged(let databaseID):
             subscriptions.forget(databaseID)

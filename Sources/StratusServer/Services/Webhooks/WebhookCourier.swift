@@ -96,7 +96,9 @@ package final class WebhookCourier: Service, Sendable {
             return
         }
         let now = clock.milliseconds
-        await closeConnections(except: Set(endpoints.filter { $0.state == .enabled }.map(\.id)))
+        let enabled = Set(endpoints.filter { $0.state == .enabled }.map(\.id))
+        bell.setListening(!enabled.isEmpty)
+        await closeConnections(except: enabled)
         for endpoint in endpoints where endpoint.state == .enabled && endpoint.nextAttemptAt <= now {
             let starts = busy.withLock { busy in
                 if busy[endpoint.id] != nil { busy[endpoint.id] = true; return false }
